@@ -1,0 +1,39 @@
+"""fastgen: every legal backgammon play, fast and correct.
+
+The board is GNU Backgammon's (2, 25) int8 layout (RULES.md R4): row 0 the opponent,
+row 1 the side on roll, index i = own point i + 1, index 24 = bar.
+
+>>> import fastgen
+>>> len(fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1)))
+16
+"""
+
+from fastgen._version import __version__
+from fastgen.boards import STARTING_BOARD, swap_sides
+from fastgen.errors import (
+    FastgenError,
+    InvalidBoardError,
+    InvalidDiceError,
+    InvalidPositionIDError,
+)
+from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch
+from fastgen.ids import board_from_position_id, position_id
+from fastgen.plays import PlayBatch, Plays
+
+__all__ = [
+    "__version__",
+    "STARTING_BOARD",
+    "swap_sides",
+    "FastgenError",
+    "InvalidBoardError",
+    "InvalidDiceError",
+    "InvalidPositionIDError",
+    "legal_plays",
+    "plays_batch",
+    "count_plays_batch",
+    "iter_plays_batch",
+    "position_id",
+    "board_from_position_id",
+    "Plays",
+    "PlayBatch",
+]

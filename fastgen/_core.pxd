@@ -1,0 +1,35 @@
+# Declarations of the nogil move-generation engine (bodies in _core.pyx).
+#
+# A generation context owns a working board, the dedup table and growable output
+# buffers. One context is used by one thread at a time.
+
+from libc.stdint cimport int8_t, int64_t, uint32_t, uint64_t
+
+cdef enum:
+    BOARD_BYTES = 50     # one (2, 25) int8 board
+    MOVE_BYTES = 8       # one (4, 2) int8 move list
+    OWN = 25             # offset of the mover's row in a flat board
+    HASH_BITS = 11       # dedup table of 2048 slots (non-doubles have < 700 plays)
+
+ctypedef struct Ctx:
+    int8_t b[50]         # working board, flat (2, 25): b[0:25] opponent, b[25:50] mover
+    int outside          # mover's checkers not in its home board (indices 6..24)
+    uint64_t ka          # exact key of the working position: mover's counts at 0..15 ...
+    uint64_t kb          # ... counts at 16..24, then one bit per hit point (bits 36..59)
+    int8_t path[8]       # steps of the current sequence, (from, to) as point numbers
+    int best             # most dice used by a sequence found in this generation
+    int dedup            # 1: look results up in the table (non-doubles); 0: doubles
+    int count_only       # 1: count plays, write nothing
+    uint64_t* hka
+    uint64_t* hkb
+    uint32_t* hstamp     # a slot is live when its stamp equals `stamp`: no clearing
+    uint32_t stamp
+    int8_t* boards       # output, `cap` plays
+    int8_t* moves
+    int64_t n            # plays written so far (all generations of a batch)
+    int64_t cap
+    int64_t base         # first play of the current generation
+
+cdef Ctx* ctx_new(int count_only, int64_t cap) noexcept nogil
+cdef void ctx_free(Ctx* c) noexcept nogil
+cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil

@@ -1,0 +1,141 @@
+"""Board arrays: validation, conversion, the starting position and side swapping.
+
+The canonical board (RULES.md R4) is an ``int8`` array of shape ``(2, 25)``:
+row 0 is the opponent, row 1 the side on roll; index ``i`` in 0..23 is that side's
+checkers on its own point ``i + 1`` and index 24 its bar. A batch has shape ``(N, 2, 25)``.
+
+Validation happens once here, at the Python boundary; the compiled core trusts its input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fastgen import _core
+from fastgen.errors import InvalidBoardError, InvalidDiceError
+
+__all__ = [
+    "STARTING_BOARD",
+    "as_board",
+    "as_boards",
+    "as_dice",
+    "as_dice_batch",
+    "swap_sides",
+]
+
+_START_ROW = np.zeros(25, dtype=np.int8)
+_START_ROW[[23, 12, 7, 5]] = [2, 5, 3, 5]  # R3: 24, 13, 8 and 6 points
+
+#: The starting position (R3), read-only. Both rows are the same: each side sees itself.
+STARTING_BOARD = np.stack([_START_ROW, _START_ROW])
+STARTING_BOARD.setflags(write=False)
+
+# Messages for the error codes of _core.validate_boards (kept beside the code numbers).
+_BOARD_ERRORS = {
+    1: "a negative checker count",
+    2: "more than 15 checkers on one side",
+    3: "both sides on one physical point",
+}
+
+
+def _to_int8(value, ndim_tail: int, what: str) -> np.ndarray:
+    """Convert array-like *value* to a C-contiguous int8 array, refusing lossy conversions."""
+    if isinstance(value, np.ndarray):
+        arr = value
+    else:
+        try:
+            arr = np.asarray(value)
+        except (ValueError, TypeError) as exc:
+            raise InvalidBoardError(f"{what} {value!r} is not an array of integers: {exc}") from None
+    if arr.dtype == np.int8:
+        return np.ascontiguousarray(arr)
+    if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
+        raise InvalidBoardError(
+            f"{what} must hold integers (int8 preferred), got dtype {arr.dtype} in {value!r}"
+        )
+    if arr.size and (arr.min() < -128 or arr.max() > 127):
+        raise InvalidBoardError(f"{what} has counts outside int8 range: {value!r}")
+    return np.ascontiguousarray(arr, dtype=np.int8)
+
+
+def as_board(board) -> np.ndarray:
+    """Return *board* as a validated C-contiguous ``int8`` array of shape (2, 25).
+
+    Raises :class:`InvalidBoardError` quoting the input for a wrong shape or dtype,
+    negative counts, more than 15 checkers a side, or both sides on one point (R4).
+
+    >>> as_board(STARTING_BOARD).shape
+    (2, 25)
+    """
+    arr = _to_int8(board, 2, "board")
+    if arr.shape != (2, 25):
+        raise InvalidBoardError(f"board must have shape (2, 25), got {arr.shape}: {board!r}")
+    code = _core.validate_board(arr)
+    if code:
+        raise InvalidBoardError(f"invalid board ({_BOARD_ERRORS[code]}): {board!r}")
+    return arr
+
+
+def as_boards(boards) -> np.ndarray:
+    """Return *boards* as a validated C-contiguous ``int8`` array of shape (N, 2, 25)."""
+    arr = _to_int8(boards, 3, "boards")
+    if arr.ndim != 3 or arr.shape[1:] != (2, 25):
+        raise InvalidBoardError(f"boards must have shape (N, 2, 25), got {arr.shape}")
+    index, code = _core.validate_boards(arr)
+    if code:
+        raise InvalidBoardError(
+            f"invalid board at index {index} ({_BOARD_ERRORS[code]}): {arr[index]!r}"
+        )
+    return arr
+
+
+def as_dice(dice) -> tuple[int, int]:
+    """Return *dice* as a pair of Python ints in 1..6 (R5); raise InvalidDiceError otherwise.
+
+    >>> as_dice((6, 1))
+    (6, 1)
+    """
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        raise InvalidDiceError(f"dice must be a pair (d1, d2), got {dice!r}") from None
+    out = []
+    for d in (d1, d2):
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+            raise InvalidDiceError(f"dice must be integers 1..6, got {dice!r}")
+        if not 1 <= d <= 6:
+            raise InvalidDiceError(f"dice must be integers 1..6, got {dice!r}")
+        out.append(int(d))
+    return out[0], out[1]
+
+
+def as_dice_batch(dice, n: int) -> np.ndarray:
+    """Return *dice* as a C-contiguous ``int8`` array of shape (n, 2), every die in 1..6."""
+    try:
+        arr = np.asarray(dice)
+    except (ValueError, TypeError):
+        raise InvalidDiceError(f"dice must be an (N, 2) integer array, got {dice!r}") from None
+    if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
+        raise InvalidDiceError(f"dice must hold integers, got dtype {arr.dtype}: {dice!r}")
+    if arr.shape != (n, 2):
+        raise InvalidDiceError(f"dice must have shape ({n}, 2), got {arr.shape}: {dice!r}")
+    if arr.size:
+        bad = np.flatnonzero(((arr < 1) | (arr > 6)).any(axis=1))
+        if bad.size:
+            i = int(bad[0])
+            raise InvalidDiceError(f"dice at index {i} out of range 1..6: {arr[i].tolist()!r}")
+    return np.ascontiguousarray(arr, dtype=np.int8)
+
+
+def swap_sides(boards) -> np.ndarray:
+    """The same position(s) seen from the other side: rows 0 and 1 exchanged.
+
+    Works for any leading shape ``(..., 2, 25)`` and returns a new array.
+
+    >>> bool((swap_sides(swap_sides(STARTING_BOARD)) == STARTING_BOARD).all())
+    True
+    """
+    arr = np.asarray(boards)
+    if arr.ndim < 2 or arr.shape[-2:] != (2, 25):
+        raise InvalidBoardError(f"boards must have shape (..., 2, 25), got {arr.shape}")
+    return arr[..., ::-1, :].copy()

@@ -1,0 +1,109 @@
+"""Result containers: :class:`Plays` (one position) and :class:`PlayBatch` (many).
+
+Both are thin views over numpy arrays produced by the compiled core (or by the reference
+oracle). ``boards`` holds the resulting positions, ``moves`` the steps that produce them:
+``moves[k, j] = (from, to)`` in the mover's numbering (1..24 points, 25 bar, 0 off),
+rows past the last step are ``(-1, -1)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["Plays", "PlayBatch"]
+
+
+class Plays:
+    """Every legal play of one position and roll, distinct by resulting position (R10).
+
+    ``len(plays)`` is the number of plays K (at least 1: a lost turn is the single empty
+    play, R14). ``plays.boards`` is (K, 2, 25) int8 and ``plays.moves`` is (K, 4, 2) int8.
+    Indexing and iteration give :class:`fastgen.Play` values (built on demand, so the
+    arrays stay the cheap path). ``board`` and ``dice`` are the inputs.
+
+    >>> import fastgen
+    >>> plays = fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1))
+    >>> len(plays)
+    16
+    >>> str(plays[0]) in {str(p) for p in plays}
+    True
+    """
+
+    __slots__ = ("board", "dice", "boards", "moves")
+
+    def __init__(self, board: np.ndarray, dice: tuple[int, int], boards: np.ndarray, moves: np.ndarray):
+        self.board = board
+        self.dice = dice
+        self.boards = boards
+        self.moves = moves
+
+    def __len__(self) -> int:
+        return self.boards.shape[0]
+
+    def __bool__(self) -> bool:
+        return True  # always at least one play, the empty one included
+
+    def __getitem__(self, index):
+        from fastgen.notation import Play  # notation builds on plays, not the reverse
+
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        k = range(len(self))[index]  # normalises negatives, raises IndexError
+        return Play.from_arrays(self.board, self.dice, self.moves[k], self.boards[k])
+
+    def __iter__(self):
+        for k in range(len(self)):
+            yield self[k]
+
+    def __contains__(self, play) -> bool:
+        board_after = getattr(play, "board_after", play)
+        target = np.asarray(board_after, dtype=np.int8)
+        if target.shape != (2, 25):
+            return False
+        return bool((self.boards == target).all(axis=(1, 2)).any())
+
+    def position_set(self) -> set[bytes]:
+        """The resulting positions as a set of bytes keys (for order-free comparisons)."""
+        return {b.tobytes() for b in self.boards}
+
+    def __repr__(self) -> str:
+        return f"<Plays dice={self.dice} count={len(self)}>"
+
+
+class PlayBatch:
+    """The plays of N positions in flat arrays.
+
+    The plays of position ``i`` are rows ``offsets[i]:offsets[i+1]`` of ``boards``
+    (M, 2, 25) int8 and ``moves`` (M, 4, 2) int8; ``offsets`` is (N+1,) int64.
+    ``counts`` is ``np.diff(offsets)``. ``batch[i]`` gives position i's :class:`Plays`.
+    """
+
+    __slots__ = ("input_boards", "dice", "offsets", "boards", "moves")
+
+    def __init__(self, input_boards, dice, offsets, boards, moves):
+        self.input_boards = input_boards
+        self.dice = dice
+        self.offsets = offsets
+        self.boards = boards
+        self.moves = moves
+
+    def __len__(self) -> int:
+        return self.offsets.shape[0] - 1
+
+    @property
+    def counts(self) -> np.ndarray:
+        """Number of distinct plays of each position, (N,) int64."""
+        return np.diff(self.offsets)
+
+    def __getitem__(self, i: int) -> Plays:
+        i = range(len(self))[i]
+        lo, hi = int(self.offsets[i]), int(self.offsets[i + 1])
+        dice = (int(self.dice[i, 0]), int(self.dice[i, 1]))
+        return Plays(self.input_boards[i], dice, self.boards[lo:hi], self.moves[lo:hi])
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __repr__(self) -> str:
+        return f"<PlayBatch positions={len(self)} plays={self.boards.shape[0]}>"

@@ -1,0 +1,39 @@
+"""Build the compiled core (fastgen._core).
+
+Environment:
+  FASTGEN_DEBUG=1   build with -O0 -g, C assertions on, Cython bounds/wraparound checks on.
+  FASTGEN_CHECKS=1  keep -O3 but turn Cython bounds/wraparound checks on (used by CI first).
+"""
+
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("FASTGEN_DEBUG") == "1"
+CHECKS = DEBUG or os.environ.get("FASTGEN_CHECKS") == "1"
+
+if DEBUG:
+    compile_args = ["-O0", "-g", "-UNDEBUG"]
+else:
+    compile_args = ["-O3", "-DNDEBUG"]
+
+directives = {
+    "language_level": 3,
+    "boundscheck": CHECKS,
+    "wraparound": CHECKS,
+    "initializedcheck": CHECKS,
+    "cdivision": True,
+    "embedsignature": True,
+}
+
+extensions = [
+    Extension(
+        "fastgen._core",
+        ["fastgen/_core.pyx"],
+        extra_compile_args=compile_args,
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    )
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, force=CHECKS))
