@@ -8,6 +8,7 @@ Environment:
 import os
 
 from Cython.Build import cythonize
+import numpy
 from setuptools import Extension, setup
 
 DEBUG = os.environ.get("FASTGEN_DEBUG") == "1"
@@ -31,6 +32,7 @@ extensions = [
     Extension(
         "fastgen._core",
         ["fastgen/_core.pyx"],
+        include_dirs=[numpy.get_include()],
         extra_compile_args=compile_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )

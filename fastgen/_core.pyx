@@ -31,6 +31,9 @@ cimport cython
 from cython.view cimport array as cvarray
 
 import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
 
 cdef extern from "assert.h":
     void c_assert "assert"(bint condition) noexcept nogil
@@ -449,6 +452,60 @@ def legal_plays_arrays(const int8_t[:, ::1] board, int d1, int d2):
     memcpy(&bv[0, 0, 0], c.boards, k * BOARD_BYTES)
     memcpy(&mv[0, 0, 0], c.moves, k * MOVE_BYTES)
     return boards, moves
+
+
+cdef inline int small_die(object d):
+    """The value of a die given as a plain int 1..6, else 0."""
+    cdef long v
+    if type(d) is not int:
+        return 0
+    v = d
+    return <int> v if 1 <= v <= 6 else 0
+
+
+cdef object new_int8(int nd, cnp.npy_intp* dims, const void* src, size_t nbytes):
+    cdef cnp.ndarray out = cnp.PyArray_EMPTY(nd, dims, cnp.NPY_INT8, 0)
+    memcpy(cnp.PyArray_DATA(out), src, nbytes)
+    return out
+
+
+def legal_plays_fast(object board, object dice):
+    """The common case in one call: a C-contiguous int8 (2, 25) array and a tuple or
+    list of two ints. Returns (board copy, d1, d2, boards, moves), or None when the input
+    is of another kind or invalid, so the caller takes the validating path.
+    """
+    cdef cnp.ndarray arr
+    cdef int d1, d2, k
+    cdef const int8_t* src
+    cdef Ctx* c
+    cdef cnp.npy_intp dims[3]
+    if type(board) is not np.ndarray or (type(dice) is not tuple and type(dice) is not list):
+        return None
+    arr = <cnp.ndarray> board
+    if (cnp.PyArray_NDIM(arr) != 2 or cnp.PyArray_DIMS(arr)[0] != 2 or cnp.PyArray_DIMS(arr)[1] != 25
+            or cnp.PyArray_TYPE(arr) != cnp.NPY_INT8 or not cnp.PyArray_IS_C_CONTIGUOUS(arr)
+            or len(dice) != 2):
+        return None
+    d1 = small_die(dice[0])
+    d2 = small_die(dice[1])
+    src = <const int8_t*> cnp.PyArray_DATA(arr)
+    if d1 == 0 or d2 == 0 or board_error(src):
+        return None
+    c = single_ctx()
+    k = generate(c, src, d1, d2)
+    if k < 0:
+        raise MemoryError("fastgen: out of memory generating plays")
+    dims[0] = 2
+    dims[1] = 25
+    copy = new_int8(2, dims, src, BOARD_BYTES)
+    dims[0] = k
+    dims[1] = 2
+    dims[2] = 25
+    boards = new_int8(3, dims, c.boards, k * BOARD_BYTES)
+    dims[1] = 4
+    dims[2] = 2
+    moves = new_int8(3, dims, c.moves, k * MOVE_BYTES)
+    return copy, d1, d2, boards, moves
 
 
 def count_plays(const int8_t[:, ::1] board, int d1, int d2):

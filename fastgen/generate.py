@@ -29,7 +29,11 @@ def legal_plays(board, dice) -> Plays:
     >>> len(plays), plays.boards.shape, plays.moves.shape
     (7, (7, 2, 25), (7, 4, 2))
     """
-    arr = as_board(board)
+    fast = _core.legal_plays_fast(board, dice)
+    if fast is not None:
+        copy, d1, d2, boards, moves = fast
+        return Plays(copy, (d1, d2), boards, moves)
+    arr = as_board(board).copy()  # raises the specific error for bad input
     d1, d2 = as_dice(dice)
     boards, moves = _core.legal_plays_arrays(arr, d1, d2)
     return Plays(arr, (d1, d2), boards, moves)

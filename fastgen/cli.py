@@ -1,0 +1,76 @@
+"""The ``fastgen`` command line: ``fastgen bench`` (the main job) and ``fastgen rollout``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+__all__ = ["main"]
+
+
+def _bench(args) -> int:
+    from fastgen.bench import run_benchmarks
+
+    def progress(name):
+        if not args.json:
+            print(f"  timed {name}", file=sys.stderr, flush=True)
+
+    result = run_benchmarks(repeat=args.repeat, oracle_sample=args.oracle_sample, threads=args.threads, progress=progress)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    env, work = result["environment"], result["workload"]
+    print(f"fastgen {env['fastgen']} | Python {env['python']} | numpy {env['numpy']}")
+    print(f"CPU: {env['cpu']} ({env['cores']} cores) | {env['platform']}")
+    print(
+        f"workload: shared vectors, {work['positions']:,} generations (2,000 positions x 21 rolls), "
+        f"{work['plays']:,} plays; {work['repeat']} runs each"
+    )
+    print()
+    print(f"{'generator':<28}{'min us':>9}{'median us':>11}{'max us':>9}{'positions/s':>14}{'plays/s':>14}")
+    for t in result["timings"]:
+        pp = t["per_position"]
+        print(
+            f"{t['name']:<28}{pp['min'] * 1e6:>9.3f}{pp['median'] * 1e6:>11.3f}{pp['max'] * 1e6:>9.3f}"
+            f"{t['positions_per_s']:>14,.0f}{t['plays_per_s']:>14,.0f}"
+        )
+    print()
+    for base, ratios in result["speedup_vs"].items():
+        print(f"speed-up vs {base} (median time ratio, higher is faster):")
+        for name, r in ratios.items():
+            print(f"  {name:<28}{r:>10.1f}x")
+    if "gnubg_nn.moves loop" not in result["speedup_vs"]:
+        print("gnubg_nn not installed: `pip install gnubg-nn` adds GNU Backgammon's generator as a baseline")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="fastgen", description="Fast, correct backgammon move generation.")
+    parser.add_argument("--version", action="version", version=f"fastgen {__import__('fastgen').__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    bench = sub.add_parser("bench", help="time move generation on the shared vector workload")
+    bench.add_argument("--repeat", type=int, default=5, help="runs per generator (median is reported)")
+    bench.add_argument("--threads", type=int, default=2, help="threads for the threaded batch row")
+    bench.add_argument("--oracle-sample", type=int, default=420, help="generations timed with the reference oracle")
+    bench.add_argument("--json", action="store_true", help="machine-readable output")
+    bench.set_defaults(func=_bench)
+    try:
+        from fastgen.rollout_cli import add_rollout_parser
+    except ImportError:  # pragma: no cover - rollout is part of the package
+        pass
+    else:
+        add_rollout_parser(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "repeat", 1) < 1:
+        parser.error(f"--repeat must be at least 1, got {args.repeat}")
+    return args.func(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""The standard workload: the shared vector positions (2,000) times the 21 distinct rolls.
+
+The Position IDs ship inside the package (fastgen/data), so the benchmark needs no
+network and no checkout of the tests.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import numpy as np
+
+from fastgen.ids import board_from_position_id
+
+__all__ = ["ROLLS", "vector_boards", "vector_workload"]
+
+#: The 21 distinct rolls: 6 doubles and 15 non-doubles, as (high, low).
+ROLLS = tuple((hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1))
+
+
+def vector_boards(name: str) -> np.ndarray:
+    """The 1,000 positions of ``"contact"`` or ``"race"`` as an (1000, 2, 25) int8 array."""
+    if name not in ("contact", "race"):
+        raise ValueError(f"vector set must be 'contact' or 'race', got {name!r}")
+    text = resources.files("fastgen").joinpath("data", f"{name}.csv").read_text()
+    return np.stack([board_from_position_id(line.strip()) for line in text.split() if line.strip()])
+
+
+def vector_workload(names=("contact", "race")) -> tuple[np.ndarray, np.ndarray]:
+    """(boards, dice) for every position of the named sets with each of the 21 rolls.
+
+    Position-major: rows ``21*i .. 21*i+20`` are position i with the rolls of ROLLS.
+    """
+    boards = np.concatenate([vector_boards(n) for n in names])
+    dice = np.array(ROLLS, dtype=np.int8)
+    return np.repeat(boards, len(ROLLS), axis=0), np.tile(dice, (boards.shape[0], 1))
