@@ -14,6 +14,8 @@ cdef enum:
 ctypedef struct Ctx:
     int8_t b[50]         # working board, flat (2, 25): b[0:25] opponent, b[25:50] mover
     int outside          # mover's checkers not in its home board (indices 6..24)
+    uint32_t occ         # bit i: the mover has a checker on index i (bit 24: bar)
+    uint32_t blocked     # bit i: my index i holds 2+ opponent checkers (fixed for a turn)
     uint64_t ka          # exact key of the working position: mover's counts at 0..15 ...
     uint64_t kb          # ... counts at 16..24, then one bit per hit point (bits 36..59)
     int8_t path[8]       # steps of the current sequence, (from, to) as point numbers

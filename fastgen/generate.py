@@ -98,11 +98,7 @@ def plays_batch(boards, dice, *, threads: int = 1) -> PlayBatch:
     dice_arr = as_dice_batch(dice, arr.shape[0])
     threads = _check_threads(threads)
     offsets, parts = _run_parts(arr, dice_arr, threads, count_only=False)
-    if len(parts) == 1:
-        out_boards, out_moves = parts[0].boards, parts[0].moves
-    else:
-        out_boards = np.concatenate([p.boards for p in parts])
-        out_moves = np.concatenate([p.moves for p in parts])
+    out_boards, out_moves = _core.merge_parts(parts)
     return PlayBatch(arr, dice_arr, offsets, out_boards, out_moves)
 
 
