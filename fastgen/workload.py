@@ -34,3 +34,30 @@ def vector_workload(names=("contact", "race")) -> tuple[np.ndarray, np.ndarray]:
     boards = np.concatenate([vector_boards(n) for n in names])
     dice = np.array(ROLLS, dtype=np.int8)
     return np.repeat(boards, len(ROLLS), axis=0), np.tile(dice, (boards.shape[0], 1))
+
+
+def random_game_positions(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(boards, dice) for n positions met in random self-play, each with a random roll.
+
+    Games start from the opening position and pick uniformly among the distinct legal
+    plays; every position met (side on roll in row 1) is taken with the roll then thrown,
+    and a new game starts when one ends. Deterministic for a given seed.
+    """
+    from fastgen.boards import STARTING_BOARD
+    from fastgen.generate import legal_plays
+
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    rng = np.random.default_rng(seed)
+    boards = np.empty((n, 2, 25), dtype=np.int8)
+    dice = rng.integers(1, 7, size=(n, 2)).astype(np.int8)
+    board = STARTING_BOARD.copy()
+    for i in range(n):
+        boards[i] = board
+        plays = legal_plays(board, (int(dice[i, 0]), int(dice[i, 1])))
+        after = plays.boards[rng.integers(len(plays))]
+        if after[1].sum() == 0:  # the mover bore off its last checker: new game
+            board = STARTING_BOARD.copy()
+        else:
+            board = after[::-1].copy()  # the other side is now on roll
+    return boards, dice

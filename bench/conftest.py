@@ -1,0 +1,61 @@
+"""Benchmark plumbing: shared workloads, and speed-up ratios printed after the run.
+
+Each benchmark records how many positions one round processes in
+``benchmark.extra_info["positions"]``; ratios compare median time per position against
+the group's baseline (GNU Backgammon through gnubg-nn when installed, and the reference
+oracle), both measured in the same run.
+"""
+
+import numpy as np
+import pytest
+
+from fastgen.workload import random_game_positions, vector_workload
+
+BASELINES = ("gnubg_nn", "oracle")
+
+
+@pytest.fixture(scope="session")
+def vectors():
+    """The shared vector workload: 2,000 positions x 21 rolls (42,000 generations)."""
+    return vector_workload()
+
+
+@pytest.fixture(scope="session")
+def random_games():
+    """20,000 positions from random self-play with random dice (seed 1)."""
+    return random_game_positions(20_000, seed=1)
+
+
+@pytest.fixture(scope="session")
+def gnubg():
+    return pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
+
+
+def per_position_median(bench) -> float:
+    return bench.stats.median / bench.extra_info["positions"]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter, config):
+    session = getattr(config, "_benchmarksession", None)
+    if session is None or not session.benchmarks:
+        return
+    groups = {}
+    for bench in session.benchmarks:
+        if "positions" in bench.extra_info:
+            groups.setdefault(bench.group, []).append(bench)
+    terminalreporter.section("fastgen speed-up ratios (median time per position, same run)")
+    for group, benches in sorted(groups.items()):
+        for base_key in BASELINES:
+            bases = [b for b in benches if base_key in b.name]
+            if not bases:
+                continue
+            base = per_position_median(bases[0])
+            for b in benches:
+                if b is bases[0] or any(k in b.name for k in BASELINES):
+                    continue
+                ratio = base / per_position_median(b)
+                terminalreporter.write_line(
+                    f"[{group}] {b.name}: {per_position_median(b) * 1e6:.3f} us/position, "
+                    f"{ratio:.1f}x {bases[0].name}"
+                )
