@@ -38,4 +38,5 @@ extensions = [
     )
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives, force=CHECKS))
+# force: the directives above are not part of cythonize's staleness check, so always regenerate.
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, force=True))
