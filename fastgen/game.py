@@ -1,0 +1,415 @@
+"""One game of backgammon: opening roll, turns, the doubling cube and scoring (R16-R18).
+
+A :class:`Game` is a small state machine driven by explicit actions::
+
+    game.roll()            # the opening roll the first time (R16), a normal roll after
+    game.play(play)        # one of game.legal_plays(): a Play, a board after it, or text
+    game.double()          # before rolling, on one's own turn (R18)
+    game.take() / game.drop()
+
+Every action is checked; an illegal one raises a specific
+:class:`~fastgen.errors.IllegalActionError` subclass quoting the input and leaves the
+state unchanged. Dice come from a ``numpy.random.Generator`` (or a seed), and every
+action is appended to :attr:`Game.record`, from which :meth:`Game.replay` rebuilds the
+game without any randomness.
+
+Players are 0 and 1. :attr:`Game.board` is always seen from the side on roll
+(row 1 = :attr:`Game.turn`, RULES.md R4).
+
+>>> g = Game(seed=7)
+>>> g.roll() in OPENING_ROLLS
+True
+>>> g.play(g.legal_plays().boards[0])
+>>> g.turn in (0, 1) and g.dice is None
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from fastgen.errors import (
+    CrawfordDoubleError,
+    CubeCapError,
+    CubeOwnershipError,
+    DoubleAfterRollError,
+    GameOverError,
+    AmbiguousMoveError,
+    IllegalActionError,
+    IllegalGamePlayError,
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidMoveTextError,
+    OutOfOrderError,
+    OutOfTurnError,
+)
+
+__all__ = [
+    "Game",
+    "GameAction",
+    "OPENING_ROLLS",
+    "SINGLE",
+    "GAMMON",
+    "BACKGAMMON",
+    "result_type",
+]
+
+#: Result types (R17): the multiplier of the cube value.
+SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
+RESULT_NAMES = {SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
+
+#: The 15 unordered opening rolls (R16): never a double; larger die first.
+OPENING_ROLLS = tuple((hi, lo) for hi in range(2, 7) for lo in range(1, hi))
+
+_START_ROW = np.zeros(25, dtype=np.int8)
+_START_ROW[[23, 12, 7, 5]] = [2, 5, 3, 5]  # R3
+_STARTING_BOARD = np.stack([_START_ROW, _START_ROW])
+_STARTING_BOARD.setflags(write=False)
+
+
+class GameAction(NamedTuple):
+    """One entry of :attr:`Game.record`.
+
+    ``kind`` is ``"opening"`` (data: the two opening dice, player 0's first),
+    ``"roll"`` (data: the dice), ``"play"`` (data: the board after the play, from the
+    mover's view, as ``bytes`` of a (2, 25) int8 array), ``"double"`` (data: the cube
+    value offered), ``"take"``, ``"drop"`` (data: None).
+    """
+
+    kind: str
+    player: int
+    data: object = None
+
+
+def result_type(board_after) -> int:
+    """Result type (R17) of a finished game from the winner's board after its last play.
+
+    Row 0 is the loser: single if it has borne off a checker, backgammon if it has none
+    off and a checker on the bar or in the winner's home board (its points 19..24),
+    else gammon.
+
+    >>> b = np.zeros((2, 25), dtype=np.int8); b[0, 5] = 15
+    >>> result_type(b)
+    2
+    >>> b[0, 5], b[0, 20] = 14, 1
+    >>> result_type(b)
+    3
+    """
+    loser = np.asarray(board_after)[0]
+    if int(loser.sum()) < 15:
+        return SINGLE
+    if int(loser[18:25].sum()) > 0:  # indices 18..23 = points 19..24, 24 = bar
+        return BACKGAMMON
+    return GAMMON
+
+
+def _legal_plays(board, dice):
+    """The compiled generator, imported late so this module loads without the core."""
+    import fastgen
+
+    return fastgen.legal_plays(board, dice)
+
+
+def _check_dice(dice) -> tuple[int, int]:
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        raise InvalidDiceError(f"dice must be a pair (d1, d2), got {dice!r}") from None
+    for d in (d1, d2):
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)) or not 1 <= d <= 6:
+            raise InvalidDiceError(f"dice must be integers 1..6, got {dice!r}")
+    return int(d1), int(d2)
+
+
+def _as_rng(seed) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+class Game:
+    """A game of backgammon between players 0 and 1 (RULES.md R16-R18).
+
+    Parameters
+    ----------
+    seed:
+        An int seed, a ``numpy.random.Generator`` (shared, e.g. by a match) or None.
+    cube_cap:
+        Highest cube value (R18: 64).
+    crawford:
+        True for the Crawford game of a match (R20): no doubling at all.
+    jacoby:
+        Money play only: gammons and backgammons count single unless the cube was turned.
+    """
+
+    def __init__(self, seed=None, *, cube_cap: int = 64, crawford: bool = False, jacoby: bool = False):
+        if not isinstance(cube_cap, int) or cube_cap < 1 or cube_cap & (cube_cap - 1):
+            raise ValueError(f"cube_cap must be a power of two >= 1, got {cube_cap!r}")
+        self.rng = _as_rng(seed)
+        self.cube_cap = cube_cap
+        self.crawford = bool(crawford)
+        self.jacoby = bool(jacoby)
+        self.turn: int | None = None  # side on roll; None before the opening roll
+        self.dice: tuple[int, int] | None = None
+        self.cube_value = 1
+        self.cube_owner: int | None = None  # None = centred
+        self.pending_double = False
+        self.winner: int | None = None
+        self.result: int | None = None  # SINGLE / GAMMON / BACKGAMMON, None while playing
+        self.points = 0
+        self.dropped = False
+        self.turns = 0  # plays made (lost turns included)
+        self.record: list[GameAction] = []
+        self._board = _STARTING_BOARD.copy()
+        self._plays = None  # cached legal plays of the current roll
+
+    # ------------------------------------------------------------------ state views
+
+    @property
+    def over(self) -> bool:
+        """True once the game has a winner."""
+        return self.winner is not None
+
+    @property
+    def board(self) -> np.ndarray:
+        """The position from the side on roll's view (row 1 = :attr:`turn`), a copy."""
+        return self._board.copy()
+
+    def board_for(self, player: int) -> np.ndarray:
+        """The position with *player* as row 1."""
+        if self.turn is None or player == self.turn:
+            return self._board.copy()
+        return self._board[::-1].copy()
+
+    @property
+    def may_double(self) -> bool:
+        """Whether the side on roll may double now (R18, R20)."""
+        try:
+            self._check_double(self.turn)
+        except IllegalActionError:
+            return False
+        return True
+
+    def __repr__(self) -> str:
+        if self.over:
+            state = f"winner={self.winner} result={RESULT_NAMES[self.result]} points={self.points}"
+        else:
+            state = f"turn={self.turn} dice={self.dice}"
+        return f"<Game {state} cube={self.cube_value} owner={self.cube_owner} plays={self.turns}>"
+
+    # ------------------------------------------------------------------ checks
+
+    def _check_not_over(self, action: str) -> None:
+        if self.over:
+            raise GameOverError(f"cannot {action}: the game is over (player {self.winner} won)")
+
+    def _check_actor(self, player, expected: int, action: str) -> None:
+        if player is not None and player != expected:
+            raise OutOfTurnError(f"player {player!r} cannot {action}: it is player {expected}'s turn to act")
+
+    def _check_double(self, player) -> None:
+        self._check_not_over("double")
+        if self.turn is None:
+            raise OutOfOrderError("cannot double before the opening roll (R16, R18)")
+        self._check_actor(player, self.turn, "double")
+        if self.pending_double:
+            raise OutOfOrderError("a double is already pending: it must be taken or dropped")
+        if self.dice is not None:
+            raise DoubleAfterRollError(
+                f"player {self.turn} has rolled {self.dice!r}: doubling is allowed only before rolling (R18)"
+            )
+        if self.crawford:
+            raise CrawfordDoubleError("no doubling in the Crawford game (R20)")
+        if self.cube_owner is not None and self.cube_owner != self.turn:
+            raise CubeOwnershipError(
+                f"player {self.turn} cannot redouble: player {self.cube_owner} owns the cube at "
+                f"{self.cube_value} (R18)"
+            )
+        if self.cube_value * 2 > self.cube_cap:
+            raise CubeCapError(f"the cube is at {self.cube_value}; doubling would pass the cap {self.cube_cap}")
+
+    # ------------------------------------------------------------------ actions
+
+    def roll(self, dice=None, *, player=None) -> tuple[int, int]:
+        """Roll the dice for the side on roll and return them.
+
+        The first call is the opening roll (R16): each side rolls one die, ties are
+        re-rolled, and the higher die's owner starts with both numbers. *dice* may then
+        be given as (player 0's die, player 1's die), which must differ. Later calls roll
+        two dice (or use *dice*) for :attr:`turn`.
+        """
+        self._check_not_over("roll")
+        if self.pending_double:
+            raise OutOfOrderError("a double is pending: it must be taken or dropped before rolling")
+        if self.dice is not None:
+            raise OutOfOrderError(f"already rolled {self.dice!r}: play first")
+        if self.turn is None:
+            return self._opening(dice, player)
+        self._check_actor(player, self.turn, "roll")
+        if dice is None:
+            d = self.rng.integers(1, 7, size=2)
+            dice = (int(d[0]), int(d[1]))
+        else:
+            dice = _check_dice(dice)
+        self.dice = dice
+        self._plays = None
+        self.record.append(GameAction("roll", self.turn, dice))
+        return dice
+
+    def _opening(self, dice, player) -> tuple[int, int]:
+        if player is not None and player not in (0, 1):
+            raise OutOfTurnError(f"player must be 0 or 1, got {player!r}")
+        if dice is None:
+            while True:  # R16: ties are re-rolled
+                d = self.rng.integers(1, 7, size=2)
+                if d[0] != d[1]:
+                    break
+            dice = (int(d[0]), int(d[1]))
+        else:
+            dice = _check_dice(dice)
+            if dice[0] == dice[1]:
+                raise InvalidDiceError(f"opening dice {dice!r} tie: a tie is re-rolled, never played (R16)")
+        starter = 0 if dice[0] > dice[1] else 1
+        self.turn = starter
+        self.dice = (max(dice), min(dice))
+        self._plays = None
+        self.record.append(GameAction("opening", starter, dice))
+        return self.dice
+
+    def legal_plays(self):
+        """The legal plays (:class:`fastgen.Plays`) of the current position and roll."""
+        self._check_not_over("list plays")
+        if self.dice is None:
+            raise OutOfOrderError("no dice rolled yet: roll first")
+        if self._plays is None:
+            self._plays = _legal_plays(self._board, self.dice)
+        return self._plays
+
+    def _find_play(self, play) -> int:
+        plays = self.legal_plays()
+        if isinstance(play, str) or (hasattr(play, "board_after") and hasattr(play, "moves")):
+            from fastgen.validate import check_play  # explains why a play is illegal (R15)
+
+            try:
+                target = check_play(self._board, self.dice, play).board_after
+            except (IllegalPlayError, InvalidMoveTextError, AmbiguousMoveError) as exc:
+                raise IllegalGamePlayError(
+                    f"play {str(play)!r} is not legal with {self.dice!r}: {exc}",
+                    getattr(exc, "reason", None),
+                    getattr(exc, "step", None),
+                ) from None
+        else:
+            target = play
+        try:
+            arr = np.asarray(target)
+        except (TypeError, ValueError):
+            arr = None
+        if arr is None or arr.shape != (2, 25) or arr.dtype.kind not in "iu":
+            raise IllegalGamePlayError(
+                f"a play is a Play, a move text or the (2, 25) board after the play; got {play!r}"
+            )
+        hits = np.flatnonzero((plays.boards == arr.astype(np.int8)).all(axis=(1, 2)))
+        if hits.size == 0:
+            raise IllegalGamePlayError(
+                f"play {play!r} is not one of the {len(plays)} legal plays of {self.dice!r}"
+            )
+        return int(hits[0])
+
+    def play(self, play, *, player=None) -> None:
+        """Make a play for the side on roll: a Play, its (2, 25) board after, or text.
+
+        The play must be one of :meth:`legal_plays` (R10-R15), else
+        :class:`~fastgen.errors.IllegalGamePlayError`. When the mover has borne off its last checker the game
+        ends (R17); otherwise the turn passes.
+        """
+        self._check_not_over("play")
+        if self.turn is None or self.dice is None:
+            raise OutOfOrderError(f"cannot play {play!r}: roll first")
+        self._check_actor(player, self.turn, "play")
+        k = self._find_play(play)
+        after = self.legal_plays().boards[k]
+        self.record.append(GameAction("play", self.turn, after.tobytes()))
+        self._apply_play(after)
+
+    def _apply_play(self, after: np.ndarray) -> None:
+        self.turns += 1
+        self.dice = None
+        self._plays = None
+        if int(after[1].sum()) == 0:  # R17: all 15 borne off
+            self._board = np.array(after, dtype=np.int8)
+            self._finish(self.turn, result_type(after))
+            return
+        self._board = np.ascontiguousarray(after[::-1], dtype=np.int8)
+        self.turn = 1 - self.turn
+
+    def double(self, *, player=None) -> int:
+        """Offer a double (R18); returns the value offered. The opponent must take or drop."""
+        self._check_double(player)
+        self.pending_double = True
+        self.record.append(GameAction("double", self.turn, self.cube_value * 2))
+        return self.cube_value * 2
+
+    def _check_response(self, player, action: str) -> int:
+        self._check_not_over(action)
+        if not self.pending_double:
+            raise OutOfOrderError(f"cannot {action}: no double is pending")
+        responder = 1 - self.turn
+        self._check_actor(player, responder, action)
+        return responder
+
+    def take(self, *, player=None) -> None:
+        """Take the pending double: the cube doubles and the taker owns it (R18)."""
+        responder = self._check_response(player, "take")
+        self.pending_double = False
+        self.cube_value *= 2
+        self.cube_owner = responder
+        self.record.append(GameAction("take", responder))
+
+    def drop(self, *, player=None) -> None:
+        """Pass the pending double: the doubler wins the current cube value at once (R18)."""
+        responder = self._check_response(player, "drop")
+        self.pending_double = False
+        self.record.append(GameAction("drop", responder))
+        self.dropped = True
+        self._finish(self.turn, SINGLE)
+
+    def _finish(self, winner: int, result: int) -> None:
+        self.winner = winner
+        self.result = result
+        if self.dropped:
+            self.points = self.cube_value
+        elif self.jacoby and self.cube_value == 1:  # Jacoby: an unturned cube counts single
+            self.points = 1
+        else:
+            self.points = result * self.cube_value
+
+    # ------------------------------------------------------------------ replay
+
+    @classmethod
+    def replay(cls, record, **kwargs) -> Game:
+        """Rebuild a game from its :attr:`record` (no randomness is used).
+
+        Raises the same :class:`IllegalActionError` as the live game if the record
+        holds an illegal action.
+        """
+        game = cls(**kwargs)
+        for action in record:
+            kind, player, data = action
+            if kind == "opening":
+                game.roll(tuple(data))
+            elif kind == "roll":
+                game.roll(tuple(data), player=player)
+            elif kind == "play":
+                board = np.frombuffer(data, dtype=np.int8).reshape(2, 25) if isinstance(data, bytes) else data
+                game.play(board, player=player)
+            elif kind == "double":
+                game.double(player=player)
+            elif kind == "take":
+                game.take(player=player)
+            elif kind == "drop":
+                game.drop(player=player)
+            else:
+                raise ValueError(f"unknown action kind {kind!r} in {action!r}")
+        return game

@@ -1,0 +1,136 @@
+"""A match to N points with the Crawford rule, or a money session (R19, R20).
+
+A :class:`Match` is a sequence of :class:`~fastgen.game.Game` objects sharing one dice
+generator. The score, the Crawford game and post-Crawford play are derived from the
+finished games, so they are always consistent with the games themselves.
+
+>>> m = Match(3, seed=1)
+>>> g = m.new_game()
+>>> m.crawford_game, m.post_crawford
+(False, False)
+"""
+
+from __future__ import annotations
+
+from fastgen.errors import GameOverError, OutOfOrderError
+from fastgen.game import Game, _as_rng
+
+__all__ = ["Match"]
+
+
+class Match:
+    """A match to *length* points (R19) or, with ``length=0``, a money session.
+
+    Parameters
+    ----------
+    length:
+        Points needed to win; 0 means money play (no end, no Crawford rule).
+    seed:
+        An int seed or a ``numpy.random.Generator`` used for all games.
+    names:
+        Player names (used by the ``.mat`` writer).
+    crawford:
+        Apply the Crawford rule (R20); on by default in match play.
+    jacoby:
+        Money play only: gammons count single unless the cube was turned. Off by default.
+    cube_cap:
+        Highest cube value (R18: 64).
+    """
+
+    def __init__(
+        self,
+        length: int = 0,
+        *,
+        seed=None,
+        names=("Player 0", "Player 1"),
+        crawford: bool = True,
+        jacoby: bool = False,
+        cube_cap: int = 64,
+    ):
+        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
+            raise ValueError(f"match length must be an integer >= 0 (0 = money play), got {length!r}")
+        if jacoby and length:
+            raise ValueError(f"the Jacoby rule applies to money play only, not to a {length}-point match")
+        names = tuple(str(n) for n in names)
+        if len(names) != 2:
+            raise ValueError(f"names must be two strings, got {names!r}")
+        self.length = length
+        self.rng = _as_rng(seed)
+        self.names = names
+        self.crawford_rule = bool(crawford) and length > 0
+        self.jacoby = bool(jacoby)
+        self.cube_cap = cube_cap
+        self.games: list[Game] = []
+
+    # ------------------------------------------------------------------ derived state
+
+    def scores_before(self, index: int) -> tuple[int, int]:
+        """The score before game *index* (0-based)."""
+        score = [0, 0]
+        for game in self.games[:index]:
+            if game.over:
+                score[game.winner] += game.points
+        return score[0], score[1]
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points of players 0 and 1 from the finished games."""
+        return self.scores_before(len(self.games))
+
+    @property
+    def game(self) -> Game | None:
+        """The current (last) game, or None before the first."""
+        return self.games[-1] if self.games else None
+
+    @property
+    def over(self) -> bool:
+        """True once a side has reached the match length (never in money play)."""
+        return self.length > 0 and max(self.score) >= self.length
+
+    @property
+    def winner(self) -> int | None:
+        """The match winner, or None while the match goes on."""
+        if not self.over:
+            return None
+        s = self.score
+        return 0 if s[0] >= self.length else 1
+
+    @property
+    def crawford_game(self) -> bool:
+        """True while the current game is the Crawford game (R20)."""
+        game = self.game
+        return bool(game is not None and game.crawford)
+
+    @property
+    def post_crawford(self) -> bool:
+        """True once the Crawford game has been played and the match goes on (R20)."""
+        game = self.game
+        played = [g for g in self.games if g.crawford and g.over]
+        return bool(played) and not (game is not None and game.crawford and not game.over) and not self.over
+
+    def _next_is_crawford(self) -> bool:
+        """R20: the first time a side is 1-away, the next game is the Crawford game."""
+        if not self.crawford_rule or any(g.crawford for g in self.games):
+            return False
+        return self.length - 1 in self.score
+
+    # ------------------------------------------------------------------ actions
+
+    def new_game(self) -> Game:
+        """Start the next game and return it (the previous one must be over)."""
+        if self.over:
+            raise GameOverError(f"the match is over: player {self.winner} won {self.score[0]}-{self.score[1]}")
+        if self.game is not None and not self.game.over:
+            raise OutOfOrderError("the current game is not over yet")
+        game = Game(
+            self.rng,
+            cube_cap=self.cube_cap,
+            crawford=self._next_is_crawford(),
+            jacoby=self.jacoby and self.length == 0,
+        )
+        self.games.append(game)
+        return game
+
+    def __repr__(self) -> str:
+        kind = f"{self.length}-point match" if self.length else "money session"
+        return f"<Match {kind} score={self.score} games={len(self.games)}>"

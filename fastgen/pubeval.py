@@ -1,0 +1,152 @@
+"""Tesauro's public evaluation function "pubeval", vectorized over many boards.
+
+Source: Gerald Tesauro, ``pubeval.c`` (IBM Research, 1993), "provided as a public
+service to the backgammon programming community"; the two published weight vectors
+``wr`` (race) and ``wc`` (contact) of 122 weights each are reproduced below as data.
+(They are the same numbers GNU Backgammon ships in ``lib/pub_eval.c``; no code is taken
+from there.)
+
+The score is linear, ``W . x``, with 122 inputs describing the position *after* the
+move from the mover's view. For each of the mover's points p = 24, 23, ..., 1 (block
+``k = 24 - p``) with ``n`` = mover's checkers there minus the opponent's:
+``x[5k] = [n == -1]``, ``x[5k+1] = [n == 1]``, ``x[5k+2] = [n >= 2]``,
+``x[5k+3] = [n == 3]``, ``x[5k+4] = (n - 3) / 2 if n >= 4``; then
+``x[120] = opponent's bar / 2`` and ``x[121] = mover's checkers off / 15``. (The mover's
+own bar is not an input.) A position with all 15 of the mover's checkers off scores
+99999999. The race weights apply when the position *before* the move is a race
+(no contact), the contact weights otherwise.
+
+Boards are fastgen boards (RULES.md R4) after the move and before swapping sides:
+row 1 is the side that just moved.
+
+>>> import numpy as np
+>>> b = np.zeros((2, 25), dtype=np.int8)
+>>> b[1, 0] = 1; b[0, 0] = 1          # one checker each on its own ace point
+>>> round(float(evaluate(b[None], race=True)[0]), 5)   # wr[116] + wr[121] * 14/15
+0.41255
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["RACE_WEIGHTS", "CONTACT_WEIGHTS", "evaluate", "is_race", "best_plays"]
+
+#: Tesauro's race weights ``wr[122]``.
+RACE_WEIGHTS = np.array([
+    .00000, -.17160, .27010, .29906, -.08471, .00000, -1.40375, -1.05121, .07217, -.01351,
+    .00000, -1.29506, -2.16183, .13246, -1.03508, .00000, -2.29847, -2.34631, .17253, .08302,
+    .00000, -1.27266, -2.87401, -.07456, -.34240, .00000, -1.34640, -2.46556, -.13022, -.01591,
+    .00000, .27448, .60015, .48302, .25236, .00000, .39521, .68178, .05281, .09266,
+    .00000, .24855, -.06844, -.37646, .05685, .00000, .17405, .00430, .74427, .00576,
+    .00000, .12392, .31202, -.91035, -.16270, .00000, .01418, -.10839, -.02781, -.88035,
+    .00000, 1.07274, 2.00366, 1.16242, .22520, .00000, .85631, 1.06349, 1.49549, .18966,
+    .00000, .37183, -.50352, -.14818, .12039, .00000, .13681, .13978, 1.11245, -.12707,
+    .00000, -.22082, .20178, -.06285, -.52728, .00000, -.13597, -.19412, -.09308, -1.26062,
+    .00000, 3.05454, 5.16874, 1.50680, 5.35000, .00000, 2.19605, 3.85390, .88296, 2.30052,
+    .00000, .92321, 1.08744, -.11696, -.78560, .00000, -.09795, -.83050, -1.09167, -4.94251,
+    .00000, -1.00316, -3.66465, -2.56906, -9.67677, .00000, -2.77982, -7.26713, -3.40177, -12.32252,
+    .00000, 3.42040,
+])
+
+#: Tesauro's contact weights ``wc[122]``.
+CONTACT_WEIGHTS = np.array([
+    .25696, -.66937, -1.66135, -2.02487, -2.53398, -.16092, -1.11725, -1.06654, -.92830, -1.99558,
+    -1.10388, -.80802, .09856, -.62086, -1.27999, -.59220, -.73667, .89032, -.38933, -1.59847,
+    -1.50197, -.60966, 1.56166, -.47389, -1.80390, -.83425, -.97741, -1.41371, .24500, .10970,
+    -1.36476, -1.05572, 1.15420, .11069, -.38319, -.74816, -.59244, .81116, -.39511, .11424,
+    -.73169, -.56074, 1.09792, .15977, .13786, -1.18435, -.43363, 1.06169, -.21329, .04798,
+    -.94373, -.22982, 1.22737, -.13099, -.06295, -.75882, -.13658, 1.78389, .30416, .36797,
+    -.69851, .13003, 1.23070, .40868, -.21081, -.64073, .31061, 1.59554, .65718, .25429,
+    -.80789, .08240, 1.78964, .54304, .41174, -1.06161, .07851, 2.01451, .49786, .91936,
+    -.90750, .05941, 1.83120, .58722, 1.28777, -.83711, -.33248, 2.64983, .52698, .82132,
+    -.58897, -1.18223, 3.35809, .62017, .57353, -.07276, -.36214, 4.37655, .45481, .21746,
+    .10504, -.61977, 3.54001, .04612, -.18108, .63211, -.87046, 2.47673, -.48016, -1.27157,
+    .86505, -1.11342, 1.24612, -.82385, -2.77082, 1.23606, -1.59529, .10438, -1.30206, -4.11520,
+    5.62596, -2.75800,
+])
+
+assert RACE_WEIGHTS.shape == CONTACT_WEIGHTS.shape == (122,)
+
+WIN_SCORE = 99999999.0  # Tesauro's score of a position with all the mover's checkers off
+
+
+def _point_tables(weights: np.ndarray) -> np.ndarray:
+    """(24, 31) table: contribution of block k holding n = -15..15 (column n + 15)."""
+    n = np.arange(-15, 16)
+    features = np.stack([
+        (n == -1).astype(float),
+        (n == 1).astype(float),
+        (n >= 2).astype(float),
+        (n == 3).astype(float),
+        np.where(n >= 4, (n - 3) / 2.0, 0.0),
+    ])  # (5, 31)
+    return weights[:120].reshape(24, 5) @ features
+
+
+# Per-point lookup tables: the 120 point inputs are a function of one count each, so the
+# dot product becomes 24 table lookups per board.
+_TABLES = np.stack([_point_tables(CONTACT_WEIGHTS), _point_tables(RACE_WEIGHTS)])  # (2, 24, 31)
+_FLAT_TABLES = _TABLES.ravel()  # flat index: race * 744 + block * 31 + (n + 15)
+_BLOCK_OFFSETS = np.arange(24, dtype=np.intp) * 31 + 15
+
+
+def _counts(boards: np.ndarray) -> np.ndarray:
+    """(M, 24) intp: n for blocks k = 0..23 (mover's points 24..1)."""
+    # Block k is the mover's point 24-k (index 23-k); the opponent's checkers there are on
+    # its own point k+1 (index k).
+    return boards[:, 1, 23::-1].astype(np.intp) - boards[:, 0, :24]
+
+
+def is_race(boards) -> np.ndarray:
+    """(M,) bool: True where no contact remains (every checker of each side is past every
+    checker of the other, bars counted), for boards (M, 2, 25).
+    """
+    b = np.asarray(boards)
+    idx = np.arange(1, 26, dtype=np.int16)  # index i holds point i+1; the bar is "point 25"
+    back_mine = np.where(b[:, 1] > 0, idx, 0).max(axis=1)
+    back_opp = np.where(b[:, 0] > 0, idx, 0).max(axis=1)
+    # The mover's rearmost checker on point a meets the opponent's rearmost on its point c
+    # (= the mover's point 25-c) only if a > 25 - c.
+    return back_mine + back_opp <= 25
+
+
+def evaluate(boards, race=None) -> np.ndarray:
+    """Pubeval scores (M,) float64 of boards (M, 2, 25) after the move (row 1 = mover).
+
+    *race* selects the weights: a bool or an (M,) bool array, normally the race status of
+    the position *before* the move (Tesauro's convention); default: computed from
+    *boards* themselves.
+    """
+    b = np.asarray(boards)
+    if b.ndim != 3 or b.shape[1:] != (2, 25):
+        raise ValueError(f"boards must have shape (M, 2, 25), got {b.shape}")
+    m = b.shape[0]
+    if race is None:
+        race = is_race(b)
+    race = np.broadcast_to(np.asarray(race, dtype=bool), (m,))
+    index = _counts(b)
+    index += _BLOCK_OFFSETS
+    index += np.where(race, 24 * 31, 0)[:, None]
+    score = _FLAT_TABLES[index].sum(axis=1)
+    weights = np.where(race[:, None], RACE_WEIGHTS[120:], CONTACT_WEIGHTS[120:])  # (M, 2)
+    off = 15 - b[:, 1].sum(axis=1, dtype=np.int16)
+    score += weights[:, 0] * (b[:, 0, 24] / 2.0) + weights[:, 1] * (off / 15.0)
+    return np.where(off == 15, WIN_SCORE, score)
+
+
+def best_plays(candidates, offsets, race_before) -> np.ndarray:
+    """Per group ``g`` of candidates ``offsets[g]:offsets[g+1]``, the index (relative to the
+    group start) of the highest pubeval score; ties go to the first. *race_before* is the
+    (G,) race status of each group's position before the move.
+    """
+    offsets = np.asarray(offsets)
+    counts = np.diff(offsets)
+    race = np.repeat(np.asarray(race_before, dtype=bool), counts)
+    scores = evaluate(candidates, race)
+    starts = offsets[:-1]
+    seg_max = np.maximum.reduceat(scores, starts)
+    is_max = scores == np.repeat(seg_max, counts)
+    positions = np.flatnonzero(is_max)
+    first = positions[np.searchsorted(positions, starts)]
+    return first - starts

@@ -1,0 +1,436 @@
+"""Bulk cubeless rollouts: many games at once over one ``plays_batch`` call per turn.
+
+Every turn, all unfinished games of the pool generate their plays in ONE
+:func:`fastgen.plays_batch` call, a vectorized policy picks one play per game, finished
+games report their result, and the rest swap sides. Finished games are replaced by new
+ones so the pool stays full.
+
+Reproducibility does not depend on the batch size or on the order games finish in:
+each game's dice and random choices come from a counter-based hash (splitmix64) of
+``(seed, game index, turn, purpose)``, never from a shared sequential stream. So game
+``i`` of ``rollout(seed=S)`` is the same game whatever ``batch_size`` or ``threads``.
+
+>>> r = rollout(games=64, seed=1, batch_size=16)
+>>> r2 = rollout(games=64, seed=1, batch_size=64)
+>>> bool((r.winner == r2.winner).all() and (r.turns == r2.turns).all())
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fastgen import pubeval
+from fastgen.game import OPENING_ROLLS
+
+__all__ = [
+    "rollout",
+    "RolloutResult",
+    "RolloutSummary",
+    "summarize",
+    "random_policy",
+    "pubeval_policy",
+    "game_hash",
+]
+
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_U64_GAMMA = np.uint64(_GAMMA)
+_S30, _S27, _S31, _S32 = (np.uint64(s) for s in (30, 27, 31, 32))
+
+#: Purposes of the counter-based hash.
+PURPOSE_DICE, PURPOSE_OPENING, PURPOSE_CHOICE = 1, 2, 3
+
+_OPENING_DICE = np.array(OPENING_ROLLS, dtype=np.int8)  # (15, 2), larger die first
+
+_START_ROW = np.zeros(25, dtype=np.int8)
+_START_ROW[[23, 12, 7, 5]] = [2, 5, 3, 5]  # R3
+_STARTING_BOARD = np.stack([_START_ROW, _START_ROW])
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """The splitmix64 finalizer on a uint64 array (wrapping arithmetic)."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+def _mix_int(x: int) -> int:
+    """The splitmix64 finalizer on a Python int (for per-call constants)."""
+    x &= _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+def game_hash(seed: int, games, turns, purpose: int) -> np.ndarray:
+    """64-bit hash of ``(seed, game, turn, purpose)`` for arrays of games and turns.
+
+    >>> int(game_hash(1, np.array([0]), np.array([0]), 1)[0]) == int(game_hash(1, np.array([0]), np.array([0]), 1)[0])
+    True
+    """
+    key = np.uint64(_mix_int(_mix_int(seed * _GAMMA + purpose) + _GAMMA))
+    g = np.asarray(games).astype(np.uint64)
+    t = np.asarray(turns).astype(np.uint64)
+    z = _mix(key + g * _U64_GAMMA)
+    return _mix(z + (t + np.uint64(1)) * _U64_GAMMA)
+
+
+def _uniform_index(h: np.ndarray, n) -> np.ndarray:
+    """Map 64-bit hashes to 0..n-1 (n < 2**32) from the high 32 bits, nearly unbiased."""
+    return ((h >> _S32) * np.asarray(n, dtype=np.uint64)) >> _S32
+
+
+def _roll_dice(seed: int, gid: np.ndarray, turn: np.ndarray, opening: np.ndarray) -> np.ndarray:
+    """(A, 2) int8 dice: a uniform roll of 36, or an opening roll (R16) where *opening*."""
+    h = game_hash(seed, gid, turn, PURPOSE_DICE)
+    idx = _uniform_index(h, 36).astype(np.int8)
+    dice = np.empty((gid.shape[0], 2), dtype=np.int8)
+    dice[:, 0] = idx // 6 + 1
+    dice[:, 1] = idx % 6 + 1
+    if opening.any():
+        # R16: each side rolls one die, ties re-rolled, the higher starts with both: the
+        # first play is uniform over the 15 non-double rolls.
+        sel = np.flatnonzero(opening)
+        ho = game_hash(seed, gid[sel], turn[sel], PURPOSE_OPENING)
+        dice[sel] = _OPENING_DICE[_uniform_index(ho, 15).astype(np.intp)]
+    return dice
+
+
+# --------------------------------------------------------------------------- policies
+
+
+def random_policy(seed: int):
+    """Uniform choice over the distinct plays of each game, from the counter-based hash."""
+
+    def choose(candidates, offsets, gid, turn, boards):
+        counts = np.diff(offsets)
+        h = game_hash(seed, gid, turn, PURPOSE_CHOICE)
+        return _uniform_index(h, counts).astype(np.int64)
+
+    choose.__name__ = "random"
+    return choose
+
+
+def pubeval_policy(seed: int = 0):
+    """Tesauro's pubeval: the highest score, race weights when the position before the
+    move is a race (ties: the first play)."""
+
+    def choose(candidates, offsets, gid, turn, boards):
+        return pubeval.best_plays(candidates, offsets, pubeval.is_race(boards))
+
+    choose.__name__ = "pubeval"
+    return choose
+
+
+def _user_policy(fn):
+    name = getattr(fn, "__name__", type(fn).__name__)
+
+    def choose(candidates, offsets, gid, turn, boards):
+        picked = fn(candidates, offsets)
+        try:
+            idx = np.asarray(picked)
+        except (TypeError, ValueError):
+            idx = None
+        g = offsets.shape[0] - 1
+        if idx is None or idx.shape != (g,) or idx.dtype.kind not in "iu":
+            raise ValueError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
+        counts = np.diff(offsets)
+        bad = np.flatnonzero((idx < 0) | (idx >= counts))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(
+                f"policy {name!r} returned index {int(idx[i])} for game {i} which has {int(counts[i])} plays"
+            )
+        return idx.astype(np.int64)
+
+    choose.__name__ = name
+    return choose
+
+
+def _resolve_policy(policy, seed):
+    if callable(policy):
+        return _user_policy(policy), getattr(policy, "__name__", "custom")
+    if policy == "random":
+        return random_policy(seed), "random"
+    if policy == "pubeval":
+        return pubeval_policy(seed), "pubeval"
+    raise ValueError(f"policy must be 'random', 'pubeval' or a callable, got {policy!r}")
+
+
+# --------------------------------------------------------------------------- results
+
+
+def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score 95% interval of a binomial proportion k/n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class RolloutSummary:
+    """Rates per side (0 = the side that moved first) with Wilson 95% intervals."""
+
+    games: int
+    win: tuple[float, float]
+    gammon: tuple[float, float]
+    backgammon: tuple[float, float]
+    intervals: dict
+    points_per_game: float
+    points_per_game_interval: tuple[float, float]
+    average_turns: float
+    seconds: float
+    games_per_second: float
+    turns_per_second: float
+    policy: str
+    seed: int
+
+    def as_dict(self) -> dict:
+        """Plain JSON-serializable dict."""
+        return {
+            "games": self.games,
+            "policy": self.policy,
+            "seed": self.seed,
+            "win": list(self.win),
+            "gammon": list(self.gammon),
+            "backgammon": list(self.backgammon),
+            "intervals": {k: [list(v[0]), list(v[1])] for k, v in self.intervals.items()},
+            "points_per_game": self.points_per_game,
+            "points_per_game_interval": list(self.points_per_game_interval),
+            "average_turns": self.average_turns,
+            "seconds": self.seconds,
+            "games_per_second": self.games_per_second,
+            "turns_per_second": self.turns_per_second,
+        }
+
+    def __str__(self) -> str:
+        lines = [f"{self.games} games, policy {self.policy}, seed {self.seed}"]
+        lines.append(f"{'':<12}{'side 0 (first)':>26}{'side 1':>26}")
+        for key in ("win", "gammon", "backgammon"):
+            cells = []
+            for side in (0, 1):
+                rate = getattr(self, key)[side]
+                lo, hi = self.intervals[key][side]
+                cells.append(f"{100 * rate:6.2f}% [{100 * lo:5.2f}, {100 * hi:5.2f}]")
+            lines.append(f"{key:<12}{cells[0]:>26}{cells[1]:>26}")
+        lo, hi = self.points_per_game_interval
+        lines.append(f"points/game (side 0): {self.points_per_game:+.4f} [{lo:+.4f}, {hi:+.4f}]")
+        lines.append(f"average turns: {self.average_turns:.2f}")
+        lines.append(
+            f"time: {self.seconds:.3f} s, {self.games_per_second:,.0f} games/s, "
+            f"{self.turns_per_second:,.0f} turns/s"
+        )
+        return "\n".join(lines)
+
+
+@dataclass
+class RolloutResult:
+    """Per-game outcome arrays of a rollout.
+
+    ``winner`` (0 = the side that moved first), ``result`` (1 single, 2 gammon,
+    3 backgammon), ``turns`` (plays made, lost turns included) and ``points``
+    (cubeless: equal to ``result``), each of shape (games,).
+    """
+
+    winner: np.ndarray
+    result: np.ndarray
+    turns: np.ndarray
+    points: np.ndarray
+    seed: int
+    policy: str
+    seconds: float = 0.0
+    timings: dict = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return int(self.winner.shape[0])
+
+    @property
+    def total_turns(self) -> int:
+        return int(self.turns.sum())
+
+    def summary(self) -> RolloutSummary:
+        """Win / gammon / backgammon rates per side with 95% intervals."""
+        return summarize(self)
+
+    def __repr__(self) -> str:
+        return f"<RolloutResult games={self.games} policy={self.policy!r} seed={self.seed} turns={self.total_turns}>"
+
+
+def summarize(result: RolloutResult) -> RolloutSummary:
+    """Summary statistics of a :class:`RolloutResult`."""
+    n = result.games
+    rates = {}
+    intervals = {}
+    for key, mask in (
+        ("win", np.ones(n, dtype=bool)),
+        ("gammon", result.result >= 2),
+        ("backgammon", result.result == 3),
+    ):
+        counts = [int(((result.winner == side) & mask).sum()) for side in (0, 1)]
+        rates[key] = tuple(c / n if n else 0.0 for c in counts)
+        intervals[key] = tuple(_wilson(c, n) for c in counts)
+    signed = np.where(result.winner == 0, result.points, -result.points).astype(float)
+    ppg = float(signed.mean()) if n else 0.0
+    half = 1.96 * float(signed.std(ddof=1)) / math.sqrt(n) if n > 1 else float("inf")
+    seconds = result.seconds
+    return RolloutSummary(
+        games=n,
+        win=rates["win"],
+        gammon=rates["gammon"],
+        backgammon=rates["backgammon"],
+        intervals=intervals,
+        points_per_game=ppg,
+        points_per_game_interval=(ppg - half, ppg + half),
+        average_turns=float(result.turns.mean()) if n else 0.0,
+        seconds=seconds,
+        games_per_second=n / seconds if seconds > 0 else float("inf"),
+        turns_per_second=result.total_turns / seconds if seconds > 0 else float("inf"),
+        policy=result.policy,
+        seed=result.seed,
+    )
+
+
+# --------------------------------------------------------------------------- the loop
+
+
+def _start_boards(start, games):
+    """Validated start boards (K, 2, 25) and the number of games."""
+    from fastgen.boards import as_boards
+
+    arr = np.asarray(start)
+    if arr.ndim == 2:
+        arr = arr[None]
+    boards = as_boards(arr)
+    if boards.shape[0] == 0:
+        raise ValueError("start must hold at least one board")
+    finished = np.flatnonzero((boards.sum(axis=2) == 0).any(axis=1))
+    if finished.size:
+        i = int(finished[0])
+        raise ValueError(f"start board {i} is a finished game (a side has no checkers left): {boards[i]!r}")
+    if games is None:
+        games = boards.shape[0]
+    return boards, games
+
+
+def rollout(
+    games: int | None = 10000,
+    policy="random",
+    seed: int = 0,
+    start=None,
+    batch_size: int = 4096,
+    threads: int = 1,
+    progress=None,
+) -> RolloutResult:
+    """Play *games* cubeless games to the end and return their outcomes.
+
+    Parameters
+    ----------
+    games:
+        Number of games. With *start* and ``games=None``: one game per start board.
+    policy:
+        ``"random"`` (uniform over the distinct plays), ``"pubeval"`` (Tesauro's
+        evaluation) or a callable ``f(candidate_boards (M, 2, 25), offsets (G+1,)) ->
+        (G,) indices`` relative to each game's range, called once per turn for all games.
+    seed:
+        Non-negative int; the same seed gives the same games whatever *batch_size*.
+    start:
+        None: every game starts with the opening roll (R16). Else a board (2, 25) or
+        boards (K, 2, 25) with the side on roll in row 1; game i starts at
+        ``start[i % K]`` with an ordinary roll (doubles allowed).
+    batch_size:
+        Number of games played side by side (the pool size of each ``plays_batch`` call).
+    threads:
+        Passed to :func:`fastgen.plays_batch`.
+    progress:
+        Optional callable receiving the number of games finished at each turn.
+    """
+    import fastgen
+
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    seed = int(seed)
+    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    if start is None:
+        start_boards = _STARTING_BOARD[None]
+        from_opening = True
+    else:
+        start_boards, games = _start_boards(start, games)
+        from_opening = False
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
+        raise ValueError(f"games must be a non-negative integer, got {games!r}")
+    games = int(games)
+    choose, name = _resolve_policy(policy, seed)
+    n_start = start_boards.shape[0]
+
+    winner = np.zeros(games, dtype=np.int8)
+    result = np.zeros(games, dtype=np.int8)
+    turns = np.zeros(games, dtype=np.int32)
+
+    boards = np.empty((0, 2, 25), dtype=np.int8)
+    gid = np.empty(0, dtype=np.int64)
+    turn = np.empty(0, dtype=np.int64)
+    next_game = 0
+    t_gen = t_policy = 0.0
+    t0 = time.perf_counter()
+    while next_game < games or gid.shape[0]:
+        free = batch_size - gid.shape[0]
+        if free > 0 and next_game < games:
+            k = min(free, games - next_game)
+            new = np.arange(next_game, next_game + k, dtype=np.int64)
+            next_game += k
+            boards = np.concatenate([boards, start_boards[new % n_start]])
+            gid = np.concatenate([gid, new])
+            turn = np.concatenate([turn, np.zeros(k, dtype=np.int64)])
+        opening = (turn == 0) if from_opening else np.zeros(gid.shape[0], dtype=bool)
+        dice = _roll_dice(seed, gid, turn, opening)
+        t1 = time.perf_counter()
+        batch = fastgen.plays_batch(boards, dice, threads=threads)
+        t2 = time.perf_counter()
+        pick = choose(batch.boards, batch.offsets, gid, turn, boards)
+        t3 = time.perf_counter()
+        t_gen += t2 - t1
+        t_policy += t3 - t2
+        chosen = batch.boards[batch.offsets[:-1] + pick]
+        done = ~chosen[:, 1].any(axis=1)  # R17: the mover has borne off all 15
+        if done.any():
+            ids = gid[done]
+            loser = chosen[done, 0]
+            res = np.where(
+                loser.sum(axis=1) < 15,
+                1,
+                np.where(loser[:, 18:].any(axis=1), 3, 2),  # backgammon: bar or points 19..24
+            )
+            winner[ids] = turn[done] % 2
+            result[ids] = res
+            turns[ids] = turn[done] + 1
+            keep = ~done
+            chosen, gid, turn = chosen[keep], gid[keep], turn[keep]
+            if progress is not None:
+                progress(int(done.sum()))
+        boards = np.ascontiguousarray(chosen[:, ::-1])  # the other side is on roll
+        turn = turn + 1
+    seconds = time.perf_counter() - t0
+    timings = {"plays_batch": t_gen, "policy": t_policy, "other": seconds - t_gen - t_policy}
+    return RolloutResult(
+        winner=winner,
+        result=result,
+        turns=turns,
+        points=result.astype(np.int16),
+        seed=seed,
+        policy=name,
+        seconds=seconds,
+        timings=timings,
+    )

@@ -1,0 +1,102 @@
+"""The ``fastgen rollout`` subcommand: bulk cubeless self-play with a summary.
+
+    fastgen rollout --games 100000 --policy random --seed 1 [--json] [--batch-size 4096]
+
+A progress bar (tqdm, when importable) is shown only when stdout is a terminal and
+``--json`` is not given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+__all__ = ["add_rollout_parser", "run_rollout"]
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}")
+    return value
+
+
+def add_rollout_parser(subparsers) -> argparse.ArgumentParser:
+    """Register the ``rollout`` subcommand on an argparse *subparsers* object."""
+    parser = subparsers.add_parser(
+        "rollout",
+        help="play many cubeless games at once and print win/gammon/backgammon rates",
+        description="Bulk cubeless rollouts from the opening (or a Position ID), "
+        "one plays_batch call per turn for all games.",
+    )
+    parser.add_argument("--games", type=_positive_int, default=10000, help="number of games (default 10000)")
+    parser.add_argument("--policy", choices=("random", "pubeval"), default="random", help="move policy")
+    parser.add_argument("--seed", type=_seed, default=1, help="seed; same seed, same games (default 1)")
+    parser.add_argument("--batch-size", type=_positive_int, default=4096, help="games played side by side")
+    parser.add_argument("--threads", type=_positive_int, default=1, help="threads for plays_batch")
+    parser.add_argument("--position", metavar="POSITION_ID", help="start every game from this GNU Backgammon Position ID (side on roll first to move)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.set_defaults(func=run_rollout)
+    return parser
+
+
+def _progress_bar(total: int, enabled: bool):
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="game", file=sys.stderr, leave=False)
+
+
+def run_rollout(args) -> int:
+    """Run a rollout from parsed arguments and print the summary; returns the exit code."""
+    from fastgen.errors import FastgenError
+    from fastgen.rollout import rollout
+
+    start = None
+    if args.position:
+        from fastgen.ids import board_from_position_id
+
+        try:
+            start = board_from_position_id(args.position)
+        except FastgenError as exc:
+            print(f"fastgen rollout: {exc}", file=sys.stderr)
+            return 2
+    bar = _progress_bar(args.games, enabled=sys.stdout.isatty() and not args.json)
+    try:
+        result = rollout(
+            games=args.games,
+            policy=args.policy,
+            seed=args.seed,
+            start=start,
+            batch_size=args.batch_size,
+            threads=args.threads,
+            progress=bar.update if bar is not None else None,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = result.summary()
+    if args.json:
+        data = summary.as_dict()
+        data["timings"] = result.timings
+        print(json.dumps(data, indent=2))
+    else:
+        print(summary)
+    return 0

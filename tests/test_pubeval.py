@@ -1,0 +1,111 @@
+"""Tesauro's pubeval: published weights, input encoding, hand-computed values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen import pubeval
+from fastgen.pubeval import CONTACT_WEIGHTS as WC
+from fastgen.pubeval import RACE_WEIGHTS as WR
+
+
+def empty():
+    return np.zeros((2, 25), dtype=np.int8)
+
+
+def test_published_weights_spot_check():
+    assert WR.shape == WC.shape == (122,)
+    assert (WR[0], WR[1], WR[119], WR[121]) == (0.0, -0.17160, -12.32252, 3.42040)
+    assert (WC[0], WC[1], WC[120], WC[121]) == (0.25696, -0.66937, 5.62596, -2.75800)
+
+
+def test_hand_computed_race_value():
+    b = empty()
+    b[1, 0] = 1  # mover: one checker on its ace point (block 23, n = 1 -> x[116])
+    b[0, 0] = 1  # opponent: one on its ace point = mover's 24 (block 0, n = -1 -> x[0])
+    expected = WR[116] * 1 + WR[0] * 1 + WR[121] * 14 / 15  # -2.77982 + 0 + 3.19237
+    assert pubeval.evaluate(b[None], race=True)[0] == pytest.approx(expected)
+    assert expected == pytest.approx(0.412553, abs=1e-6)
+
+
+def test_hand_computed_contact_value_with_opponent_on_the_bar():
+    b = empty()
+    b[1, 0] = 1
+    b[0, 24] = 1  # opponent on the bar: x[120] = 1/2
+    assert not pubeval.is_race(b[None])[0]
+    expected = WC[116] + WC[120] * 0.5 + WC[121] * 14 / 15  # -1.59529 + 2.81298 - 2.57413
+    assert pubeval.evaluate(b[None])[0] == pytest.approx(expected)
+    assert expected == pytest.approx(-1.356443, abs=1e-6)
+
+
+def test_hand_computed_stack_of_four():
+    b = empty()
+    b[1, 5] = 4  # mover's 6 point = block 18: x[92] = 1 (n >= 2), x[94] = (4-3)/2
+    b[0, 0] = 1
+    expected = WR[92] + WR[94] * 0.5 + WR[121] * 11 / 15  # 5.16874 + 2.675 + 2.50829
+    assert pubeval.evaluate(b[None], race=True)[0] == pytest.approx(expected)
+    assert expected == pytest.approx(10.352033, abs=1e-6)
+
+
+def test_all_checkers_off_is_the_best_possible_score():
+    b = empty()
+    b[0, 5] = 15
+    assert pubeval.evaluate(b[None])[0] == 99999999.0
+
+
+def test_race_detection():
+    assert not pubeval.is_race(fastgen.STARTING_BOARD[None])[0]
+    b = empty()
+    b[1, 5] = 15  # mover all on its 6 point; opponent all on its 6 point (mover's 19)
+    b[0, 5] = 15
+    assert pubeval.is_race(b[None])[0]
+    b[0, 5], b[0, 19] = 14, 1  # opponent checker on its 20 = mover's 5 point: behind the mover
+    assert not pubeval.is_race(b[None])[0]
+
+
+def _literal(board, race):
+    """A direct transcription of Tesauro's encoding (pos[] and setx), for comparison."""
+    pos = [0] * 28
+    for p in range(1, 25):
+        pos[p] = int(board[1, p - 1]) - int(board[0, 24 - p])
+    pos[0] = -int(board[0, 24])
+    pos[26] = 15 - int(board[1].sum())
+    if pos[26] == 15:
+        return 99999999.0
+    x = [0.0] * 122
+    for j in range(1, 25):
+        n, k = pos[25 - j], j - 1
+        x[5 * k] = float(n == -1)
+        x[5 * k + 1] = float(n == 1)
+        x[5 * k + 2] = float(n >= 2)
+        x[5 * k + 3] = float(n == 3)
+        x[5 * k + 4] = (n - 3) / 2 if n >= 4 else 0.0
+    x[120] = -pos[0] / 2
+    x[121] = pos[26] / 15
+    return float(np.dot(WR if race else WC, x))
+
+
+def test_vectorized_evaluation_matches_the_literal_encoding():
+    boards = fastgen.plays_batch(
+        np.stack([fastgen.STARTING_BOARD] * 21),
+        [(a, b) for a in range(1, 7) for b in range(a, 7)],
+    ).boards
+    race = np.arange(len(boards)) % 2 == 0
+    got = pubeval.evaluate(boards, race)
+    want = [_literal(b, r) for b, r in zip(boards, race)]
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
+
+
+def test_best_plays_picks_the_first_maximum_per_group():
+    b = fastgen.STARTING_BOARD
+    batch = fastgen.plays_batch(np.stack([b, b]), [(3, 1), (6, 5)])
+    pick = pubeval.best_plays(batch.boards, batch.offsets, [False, False])
+    for g in range(2):
+        lo, hi = batch.offsets[g], batch.offsets[g + 1]
+        scores = pubeval.evaluate(batch.boards[lo:hi], False)
+        assert pick[g] == int(np.argmax(scores))
+    # the classic opening moves: 3-1 makes the 5 point, 6-5 runs 24/13
+    assert str(batch[0][int(pick[0])]) == "8/5 6/5"
+    assert str(batch[1][int(pick[1])]) == "24/13"
