@@ -15,7 +15,7 @@ cd "$ROOT"
 rm -rf build fastgen/_core.c fastgen/_core*.so
 
 echo "== 1/2: build with bounds checks on (FASTGEN_CHECKS=1), run the tests"
-FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test]"
+FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers]"
 (cd /tmp && python -c "import fastgen, sys; print('fastgen', fastgen.__version__, 'from', fastgen.__file__)")
 pytest -q -x -p no:randomly
 

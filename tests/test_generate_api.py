@@ -1,0 +1,236 @@
+"""The generation API: batch/single agreement, threads, chunking, memory, bad input (R4, R5)."""
+
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen import InvalidBoardError, InvalidDiceError, InvalidPositionIDError
+from fastgen.workload import ROLLS, random_game_positions, vector_workload
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    """Positions from random self-play plus a slice of the vectors, with their rolls."""
+    b1, d1 = random_game_positions(3_000, seed=7)
+    b2, d2 = vector_workload(("contact",))
+    return np.concatenate([b1, b2[::7]]), np.concatenate([d1, d2[::7]])
+
+
+def test_batch_equals_single_calls_in_order(mixed):
+    boards, dice = mixed
+    batch = fastgen.plays_batch(boards, dice)
+    assert batch.offsets[0] == 0 and batch.offsets[-1] == len(batch.boards) == len(batch.moves)
+    for i in range(0, len(boards), 13):
+        single = fastgen.legal_plays(boards[i], (int(dice[i, 0]), int(dice[i, 1])))
+        lo, hi = batch.offsets[i], batch.offsets[i + 1]
+        np.testing.assert_array_equal(batch.boards[lo:hi], single.boards)
+        np.testing.assert_array_equal(batch.moves[lo:hi], single.moves)
+        assert len(batch[i]) == len(single)
+
+
+def test_dice_order_does_not_matter_R11(mixed):
+    boards, dice = mixed
+    a = fastgen.plays_batch(boards, dice)
+    b = fastgen.plays_batch(boards, dice[:, ::-1])
+    np.testing.assert_array_equal(a.offsets, b.offsets)
+    np.testing.assert_array_equal(a.boards, b.boards)
+
+
+@pytest.mark.parametrize("threads", [2, 3, 7])
+def test_threads_give_identical_output(mixed, threads):
+    boards, dice = mixed
+    one = fastgen.plays_batch(boards, dice)
+    many = fastgen.plays_batch(boards, dice, threads=threads)
+    np.testing.assert_array_equal(one.offsets, many.offsets)
+    np.testing.assert_array_equal(one.boards, many.boards)
+    np.testing.assert_array_equal(one.moves, many.moves)
+    np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice, threads=threads), one.counts)
+
+
+def test_concurrent_python_threads_match_serial(mixed):
+    boards, dice = mixed
+    expected = fastgen.plays_batch(boards, dice)
+    results, errors = {}, []
+
+    def work(k):
+        try:
+            if k % 2:
+                results[k] = fastgen.plays_batch(boards, dice, threads=2).boards
+            else:
+                results[k] = np.concatenate(
+                    [fastgen.legal_plays(b, (int(d[0]), int(d[1]))).boards for b, d in zip(boards[:400], dice[:400])]
+                )
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    pool = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    assert not errors
+    head = expected.boards[: expected.offsets[400]]
+    for k, out in results.items():
+        np.testing.assert_array_equal(out, expected.boards if k % 2 else head)
+
+
+def test_iter_plays_batch_chunks_cover_the_batch(mixed):
+    boards, dice = mixed
+    whole = fastgen.plays_batch(boards, dice)
+    starts, pieces = [], []
+    for start, chunk in fastgen.iter_plays_batch(boards, dice, chunk_size=1000):
+        starts.append(start)
+        pieces.append(chunk.boards)
+    assert starts == list(range(0, len(boards), 1000))
+    np.testing.assert_array_equal(np.concatenate(pieces), whole.boards)
+
+
+def test_empty_and_single_batches():
+    empty = fastgen.plays_batch(np.zeros((0, 2, 25), np.int8), np.zeros((0, 2), np.int8))
+    assert len(empty) == 0 and empty.boards.shape == (0, 2, 25) and empty.offsets.tolist() == [0]
+    assert fastgen.count_plays_batch(np.zeros((0, 2, 25), np.int8), np.zeros((0, 2), np.int8)).shape == (0,)
+    one = fastgen.plays_batch(fastgen.STARTING_BOARD[None], [(3, 1)], threads=4)
+    assert one.counts.tolist() == [16]
+
+
+def test_results_own_their_memory_and_inputs_are_copied():
+    board = fastgen.STARTING_BOARD.copy()
+    plays = fastgen.legal_plays(board, (6, 5))
+    board[1, 23] = 0  # the caller changes its array afterwards
+    assert plays.board[1, 23] == 2
+    batch = fastgen.plays_batch(np.stack([fastgen.STARTING_BOARD] * 3), [(1, 1)] * 3)
+    del plays
+    assert batch.boards.flags.owndata or batch.boards.base is not None
+    assert batch.boards.sum() > 0
+
+
+def test_input_layouts_accepted():
+    """Lists, other integer dtypes and non-contiguous arrays are converted (R4)."""
+    start = fastgen.STARTING_BOARD
+    expected = fastgen.legal_plays(start, (4, 2)).boards
+    for board in (start.tolist(), start.astype(np.int64), np.asfortranarray(start), start[:, ::1]):
+        np.testing.assert_array_equal(fastgen.legal_plays(board, [4, 2]).boards, expected)
+    np.testing.assert_array_equal(fastgen.legal_plays(start, (np.int64(4), np.uint8(2))).boards, expected)
+
+
+# ---------------------------------------------------------------- bad input (R4, R5)
+def _board(**changes):
+    b = fastgen.STARTING_BOARD.copy()
+    for (row, idx), value in changes.get("set", {}).items():
+        b[row, idx] = value
+    return b
+
+
+BAD_BOARDS = [
+    ("wrong shape", np.zeros((2, 24), np.int8), "shape"),
+    ("wrong ndim", np.zeros(50, np.int8), "shape"),
+    ("float dtype", fastgen.STARTING_BOARD.astype(float), "dtype"),
+    ("bool dtype", np.zeros((2, 25), bool), "dtype"),
+    ("not numbers", [["a"] * 25] * 2, "integers"),
+    ("ragged", [[0] * 25, [0] * 24], "integers"),
+    ("negative count", _board(set={(1, 3): -1}), "negative"),
+    ("16 checkers", _board(set={(1, 0): 1}), "more than 15"),
+    ("shared point", _board(set={(0, 0): 1, (1, 23): 2, (0, 23): 1}), "both sides"),
+    ("int8 overflow", np.full((2, 25), 300, np.int64), "int8"),
+    ("None", None, "board"),
+]
+
+
+@pytest.mark.parametrize("label,board,needle", BAD_BOARDS, ids=[b[0] for b in BAD_BOARDS])
+def test_R4_bad_boards_raise_specific_errors(label, board, needle):
+    with pytest.raises(InvalidBoardError, match=needle):
+        fastgen.legal_plays(board, (3, 1))
+    batch = None if board is None else np.asarray(board, dtype=object if label in ("not numbers", "ragged") else None)
+    if batch is not None and label not in ("not numbers", "ragged", "wrong ndim"):
+        with pytest.raises(InvalidBoardError):
+            fastgen.plays_batch(batch[None], [(3, 1)])
+        with pytest.raises(InvalidBoardError):
+            fastgen.count_plays_batch(batch[None], [(3, 1)])
+
+
+def test_R4_bad_board_in_a_batch_names_its_index():
+    boards = np.stack([fastgen.STARTING_BOARD] * 5)
+    boards[3, 1, 0] = 1  # 16 checkers
+    with pytest.raises(InvalidBoardError, match="index 3"):
+        fastgen.plays_batch(boards, [(1, 2)] * 5)
+
+
+BAD_DICE = [(0, 1), (7, 1), (3,), (1, 2, 3), "31", None, (1.0, 2), (True, 2), (-1, 3), 31]
+
+
+@pytest.mark.parametrize("dice", BAD_DICE, ids=[repr(d) for d in BAD_DICE])
+def test_R5_bad_dice_raise_and_quote(dice):
+    with pytest.raises(InvalidDiceError) as info:
+        fastgen.legal_plays(fastgen.STARTING_BOARD, dice)
+    assert repr(dice) in str(info.value) or str(dice) in str(info.value)
+
+
+def test_R5_bad_batch_dice():
+    boards = np.stack([fastgen.STARTING_BOARD] * 2)
+    for dice in ([(1, 2)], [(1, 2), (0, 3)], [(1, 2), (3, 9)], np.ones((2, 2)) * 1.5, [[1, 2, 3], [1, 2, 3]]):
+        with pytest.raises(InvalidDiceError):
+            fastgen.plays_batch(boards, dice)
+        with pytest.raises(InvalidDiceError):
+            fastgen.count_plays_batch(boards, dice)
+
+
+@pytest.mark.parametrize("threads", [0, -1, 1.5, "2", True])
+def test_bad_thread_counts(threads):
+    with pytest.raises(ValueError, match="threads"):
+        fastgen.plays_batch(fastgen.STARTING_BOARD[None], [(1, 2)], threads=threads)
+
+
+@pytest.mark.parametrize("chunk", [0, -5, 2.5, None])
+def test_bad_chunk_size(chunk):
+    with pytest.raises(ValueError, match="chunk_size"):
+        list(fastgen.iter_plays_batch(fastgen.STARTING_BOARD[None], [(1, 2)], chunk_size=chunk))
+
+
+@pytest.mark.parametrize(
+    "pid",
+    ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMAA", "4HPwATDgc/AB!A", "////////////////", "//////////////", None, 12],
+)
+def test_bad_position_ids(pid):
+    with pytest.raises(InvalidPositionIDError) as info:
+        fastgen.board_from_position_id(pid)
+    assert repr(pid) in str(info.value)
+
+
+def test_swap_sides_shapes():
+    b = np.stack([fastgen.STARTING_BOARD, fastgen.STARTING_BOARD[::-1]])
+    assert fastgen.swap_sides(b).shape == (2, 2, 25)
+    with pytest.raises(InvalidBoardError):
+        fastgen.swap_sides(np.zeros((3, 25)))
+
+
+def test_starting_board_is_read_only_R3():
+    assert fastgen.STARTING_BOARD[1].sum() == 15
+    assert int((fastgen.STARTING_BOARD[1] * np.r_[np.arange(1, 25), 25]).sum()) == 167
+    with pytest.raises(ValueError):
+        fastgen.STARTING_BOARD[1, 0] = 1
+
+
+def test_batch_peak_memory_is_close_to_output_size():
+    """A batch's peak resident memory stays within 1.3x of its output (measured in a
+    fresh interpreter so nothing else has grown the heap)."""
+    code = textwrap.dedent(
+        """
+        import resource, numpy as np, fastgen
+        from fastgen.workload import vector_workload
+        b, d = vector_workload()
+        b = np.concatenate([b] * 3); d = np.concatenate([d] * 3)
+        fastgen.count_plays_batch(b[:10], d[:10])
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        out = fastgen.plays_batch(b, d)
+        after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        size = out.boards.nbytes + out.moves.nbytes + out.offsets.nbytes
+        print((after - before) * 1024 / size)
+        """
+    )
+    ratio = float(subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout)
+    assert ratio <= 1.3, f"peak memory {ratio:.2f}x the output size"
