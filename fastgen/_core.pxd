@@ -11,6 +11,11 @@ cdef enum:
     OWN = 25             # offset of the mover's row in a flat board
     HASH_BITS = 11       # dedup table of 2048 slots (non-doubles have < 700 plays)
 
+ctypedef struct Slot:    # one entry of the dedup table
+    uint64_t ka
+    uint64_t kb
+    uint64_t stamp       # live when equal to the context's stamp: no clearing
+
 ctypedef struct Ctx:
     int8_t b[50]         # working board, flat (2, 25): b[0:25] opponent, b[25:50] mover
     int outside          # mover's checkers not in its home board (indices 6..24)
@@ -22,10 +27,8 @@ ctypedef struct Ctx:
     int best             # most dice used by a sequence found in this generation
     int dedup            # 1: look results up in the table (non-doubles); 0: doubles
     int count_only       # 1: count plays, write nothing
-    uint64_t* hka
-    uint64_t* hkb
-    uint32_t* hstamp     # a slot is live when its stamp equals `stamp`: no clearing
-    uint32_t stamp
+    Slot* table          # 2**HASH_BITS slots
+    uint64_t stamp
     int8_t* boards       # output, `cap` plays
     int8_t* moves
     int64_t n            # plays written so far (all generations of a batch)

@@ -52,9 +52,7 @@ cdef Ctx* ctx_new(int count_only, int64_t cap) noexcept nogil:
     if c == NULL:
         return NULL
     c.count_only = count_only
-    c.hka = <uint64_t*> malloc(sizeof(uint64_t) << HASH_BITS)
-    c.hkb = <uint64_t*> malloc(sizeof(uint64_t) << HASH_BITS)
-    c.hstamp = <uint32_t*> calloc(1 << HASH_BITS, sizeof(uint32_t))
+    c.table = <Slot*> calloc(1 << HASH_BITS, sizeof(Slot))
     if cap < 16:
         cap = 16
     if not count_only:
@@ -64,8 +62,7 @@ cdef Ctx* ctx_new(int count_only, int64_t cap) noexcept nogil:
     if not count_only and c.boards != NULL and c.moves != NULL:
         advise_huge(c.boards, cap * BOARD_BYTES)
         advise_huge(c.moves, cap * MOVE_BYTES)
-    if (c.hka == NULL or c.hkb == NULL or c.hstamp == NULL
-            or (not count_only and (c.boards == NULL or c.moves == NULL))):
+    if (c.table == NULL or (not count_only and (c.boards == NULL or c.moves == NULL))):
         ctx_free(c)
         return NULL
     return c
@@ -74,9 +71,7 @@ cdef Ctx* ctx_new(int count_only, int64_t cap) noexcept nogil:
 cdef void ctx_free(Ctx* c) noexcept nogil:
     if c == NULL:
         return
-    free(c.hka)
-    free(c.hkb)
-    free(c.hstamp)
+    free(c.table)
     free(c.boards)
     free(c.moves)
     free(c)
@@ -117,22 +112,62 @@ cdef int ensure_room(Ctx* c) noexcept nogil:
 
 
 cdef void new_table(Ctx* c) noexcept nogil:
-    """Forget every key (O(1): bump the stamp; clear only when it wraps)."""
+    """Forget every key in O(1): bump the stamp (64 bits: it never wraps)."""
     c.stamp += 1
-    if c.stamp == 0:
-        memset(c.hstamp, 0, sizeof(uint32_t) << HASH_BITS)
-        c.stamp = 1
 
 
 # ---------------------------------------------------------------- bit tricks
 
 cdef extern from *:
     """
+    #include <string.h>
     static inline int fg_highest(unsigned int m) { return 31 - __builtin_clz(m); }
-    static inline int fg_popcount(unsigned int m) { return __builtin_popcount(m); }
+    static inline int fg_popcount(unsigned int m) {
+        /* portable SWAR popcount (no -mpopcnt needed) */
+        m = m - ((m >> 1) & 0x55555555u);
+        m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+        return (int)((((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    }
+    /* Word-at-a-time helpers over 8 board bytes, each 0..15 unless said otherwise. */
+    static inline unsigned long long fg_load8(const signed char* p) {
+        unsigned long long x; memcpy(&x, p, 8); return x;
+    }
+    static inline unsigned long long fg_rev8(unsigned long long x) { return __builtin_bswap64(x); }
+    /* bit k set when byte k is >= 1 (bytes 0..127) */
+    static inline unsigned fg_nonzero8(unsigned long long x) {
+        x = (x + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL;
+        return (unsigned)((x * 0x0002040810204081ULL) >> 56);
+    }
+    /* bit k set when byte k is >= 2 (bytes 0..125) */
+    static inline unsigned fg_atleast2_8(unsigned long long x) {
+        x = (x + 0x7E7E7E7E7E7E7E7EULL) & 0x8080808080808080ULL;
+        return (unsigned)((x * 0x0002040810204081ULL) >> 56);
+    }
+    /* bit k set when byte k is >= 16 (bytes 0..127) */
+    static inline unsigned fg_atleast16_8(unsigned long long x) {
+        x = (x + 0x7070707070707070ULL) & 0x8080808080808080ULL;
+        return (unsigned)((x * 0x0002040810204081ULL) >> 56);
+    }
+    /* byte k's low nibble moved to bits 4k..4k+3 */
+    static inline unsigned long long fg_nibbles8(unsigned long long x) {
+        x = (x | (x >> 4)) & 0x00FF00FF00FF00FFULL;
+        x = (x | (x >> 8)) & 0x0000FFFF0000FFFFULL;
+        return (x | (x >> 16)) & 0x00000000FFFFFFFFULL;
+    }
+    /* sum of the 8 bytes (total below 256) */
+    static inline int fg_bytesum8(unsigned long long x) {
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
     """
     int fg_highest(unsigned int m) noexcept nogil    # m != 0
     int fg_popcount(unsigned int m) noexcept nogil
+    uint64_t fg_load8(const int8_t* p) noexcept nogil
+    uint64_t fg_rev8(uint64_t x) noexcept nogil
+    uint32_t fg_nonzero8(uint64_t x) noexcept nogil
+    uint32_t fg_atleast2_8(uint64_t x) noexcept nogil
+    uint32_t fg_atleast16_8(uint64_t x) noexcept nogil
+    uint64_t fg_nibbles8(uint64_t x) noexcept nogil
+    int fg_bytesum8(uint64_t x) noexcept nogil
 
 cdef enum:
     BAR_BIT = 1 << 24
@@ -227,6 +262,7 @@ cdef inline uint32_t slot_of(uint64_t ka, uint64_t kb) noexcept nogil:
 cdef inline int admit(Ctx* c, int depth, uint64_t ka, uint64_t kb) noexcept nogil:
     """1 when a sequence of `depth` steps ending in position (ka, kb) is a new play."""
     cdef uint32_t s
+    cdef Slot* e
     if depth < c.best:
         return 0  # R11/R12: a sequence using more dice exists
     if depth > c.best:
@@ -235,25 +271,23 @@ cdef inline int admit(Ctx* c, int depth, uint64_t ka, uint64_t kb) noexcept nogi
         new_table(c)
     if c.dedup:  # R10: plays are distinct by resulting position
         s = slot_of(ka, kb)
-        while c.hstamp[s] == c.stamp:
-            if c.hka[s] == ka and c.hkb[s] == kb:
+        e = &c.table[s]
+        while e.stamp == c.stamp:
+            if e.ka == ka and e.kb == kb:
                 return 0
             s = (s + 1) & ((1 << HASH_BITS) - 1)
-        c.hstamp[s] = c.stamp
-        c.hka[s] = ka
-        c.hkb[s] = kb
+            e = &c.table[s]
+        e.stamp = c.stamp
+        e.ka = ka
+        e.kb = kb
     return 1
 
 
-cdef inline int8_t* out_slot(Ctx* c, int depth) noexcept nogil:
-    """Room for one play: copies the path of `depth` steps, returns its board slot."""
-    cdef int8_t* m
-    cdef int j
+cdef inline int8_t* out_slot(Ctx* c) noexcept nogil:
+    """Room for one play: copies the path (unused steps are -1), returns its board slot."""
     if ensure_room(c) < 0:
         return NULL
-    m = c.moves + c.n * MOVE_BYTES
-    for j in range(8):
-        m[j] = c.path[j] if j < 2 * depth else -1
+    memcpy(c.moves + c.n * MOVE_BYTES, c.path, MOVE_BYTES)
     return c.boards + c.n * BOARD_BYTES
 
 
@@ -263,7 +297,7 @@ cdef int record(Ctx* c, int depth) noexcept nogil:
     if not admit(c, depth, c.ka, c.kb):
         return 0
     if not c.count_only:
-        dst = out_slot(c, depth)
+        dst = out_slot(c)
         if dst == NULL:
             return -1
         memcpy(dst, c.b, BOARD_BYTES)
@@ -297,7 +331,9 @@ cdef int record_step(Ctx* c, int depth, int f, int d) noexcept nogil:
     if not c.count_only:
         c.path[2 * depth] = f + 1
         c.path[2 * depth + 1] = t + 1
-        dst = out_slot(c, depth + 1)
+        dst = out_slot(c)
+        c.path[2 * depth] = -1  # keep unused steps at -1
+        c.path[2 * depth + 1] = -1
         if dst == NULL:
             return -1
         memcpy(dst, c.b, BOARD_BYTES)
@@ -341,6 +377,8 @@ cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
         if dfs_double(c, d, depth + 1, f) < 0:
             return -1
         undo_step(c, f, t, hit)
+    c.path[2 * depth] = -1  # keep unused steps at -1
+    c.path[2 * depth + 1] = -1
     return 0
 
 
@@ -372,6 +410,8 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
             if record_step(c, 1, f2, b) < 0:
                 return -1
         undo_step(c, f, t, hit)
+    c.path[0] = -1
+    c.path[1] = -1
     # R13: if the larger die alone was playable and no two-dice play exists, only the
     # larger die's plays are legal: the smaller die's single steps are not kept.
     larger_alone = c.best == 1
@@ -401,6 +441,8 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
             if record_step(c, 1, f2, a) < 0:
                 return -1
         undo_step(c, f, t, hit)
+    c.path[0] = -1
+    c.path[1] = -1
     return 0
 
 
@@ -411,25 +453,25 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
 
     Returns the number of plays appended (>= 1), or -1 when memory is short.
     """
-    cdef int i, r
+    cdef int r
+    cdef uint64_t o0, o1, o2
+    cdef int bar
     memcpy(c.b, board, BOARD_BYTES)
-    c.outside = 0
-    c.ka = 0
-    c.kb = 0
-    c.occ = 0
-    c.blocked = 0
-    for i in range(6, 25):
-        c.outside += c.b[OWN + i]
-    for i in range(25):
-        if c.b[OWN + i]:
-            c.occ |= 1u << i
-        if i < 16:
-            c.ka |= (<uint64_t> c.b[OWN + i]) << (4 * i)
-        else:
-            c.kb |= (<uint64_t> c.b[OWN + i]) << (4 * (i - 16))
-    for i in range(24):
-        if c.b[23 - i] >= 2:  # R6: my index i is the opponent's index 23 - i
-            c.blocked |= 1u << i
+    # Word-at-a-time set-up (the board is valid: every count is 0..15).
+    o0 = fg_load8(c.b + OWN)        # mover's indices 0..7
+    o1 = fg_load8(c.b + OWN + 8)    # 8..15
+    o2 = fg_load8(c.b + OWN + 16)   # 16..23
+    bar = c.b[OWN + 24]
+    c.occ = fg_nonzero8(o0) | (fg_nonzero8(o1) << 8) | (fg_nonzero8(o2) << 16) | ((bar != 0) << 24)
+    c.ka = fg_nibbles8(o0) | (fg_nibbles8(o1) << 32)
+    c.kb = fg_nibbles8(o2) | ((<uint64_t> bar) << 32)
+    c.outside = (fg_bytesum8(o0 & <uint64_t> 0xFFFF000000000000) + fg_bytesum8(o1)
+                 + fg_bytesum8(o2) + bar)
+    # R6: my index t is blocked when the opponent has 2+ on its index 23 - t; byte
+    # reversal puts the opponent's row in my numbering.
+    c.blocked = (fg_atleast2_8(fg_rev8(fg_load8(c.b + 16)))
+                 | (fg_atleast2_8(fg_rev8(fg_load8(c.b + 8))) << 8)
+                 | (fg_atleast2_8(fg_rev8(fg_load8(c.b))) << 16))
     memset(c.path, -1, 8)
     c.best = 0
     c.base = c.n
@@ -460,18 +502,30 @@ cdef int memcmp_board(const int8_t* x, const int8_t* y) noexcept nogil:
 
 cdef int board_error(const int8_t* b) noexcept nogil:
     """0 for a valid board (R4), else 1 negative, 2 over 15 on a side, 3 shared point."""
-    cdef int row, i, total
-    for row in range(2):
-        total = 0
-        for i in range(25):
-            if b[row * 25 + i] < 0:
-                return 1
-            total += b[row * 25 + i]
-        if total > 15:
+    cdef uint64_t w[6]
+    cdef uint64_t neg = 0
+    cdef int k, side
+    cdef uint32_t big = 0, mine, theirs
+    for k in range(3):
+        w[k] = fg_load8(b + 8 * k)            # opponent, indices 0..23
+        w[3 + k] = fg_load8(b + OWN + 8 * k)  # mover, indices 0..23
+        neg |= w[k] | w[3 + k]
+    if (neg & <uint64_t> 0x8080808080808080) or b[24] < 0 or b[OWN + 24] < 0:
+        return 1
+    for k in range(6):
+        big |= fg_atleast16_8(w[k])
+    if big or b[24] > 15 or b[OWN + 24] > 15:
+        return 2
+    for side in range(2):
+        if (fg_bytesum8(w[3 * side]) + fg_bytesum8(w[3 * side + 1]) + fg_bytesum8(w[3 * side + 2])
+                + b[side * OWN + 24]) > 15:
             return 2
-    for i in range(24):
-        if b[i] > 0 and b[OWN + 23 - i] > 0:
-            return 3
+    # Both sides on one physical point: my index t is the opponent's index 23 - t.
+    mine = fg_nonzero8(w[3]) | (fg_nonzero8(w[4]) << 8) | (fg_nonzero8(w[5]) << 16)
+    theirs = (fg_nonzero8(fg_rev8(w[2])) | (fg_nonzero8(fg_rev8(w[1])) << 8)
+              | (fg_nonzero8(fg_rev8(w[0])) << 16))
+    if mine & theirs:
+        return 3
     return 0
 
 
