@@ -23,7 +23,7 @@ How the search works
   larger die's plays come first and the smaller die's are then skipped (R13).
 """
 
-from libc.stdint cimport int8_t, int64_t, uint32_t, uint64_t, uintptr_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 
@@ -765,3 +765,116 @@ def merge_parts(list parts):
     ctx_free(c)
     first.c = NULL
     return boards, moves
+
+
+# ---------------------------------------------------------------- native random rollouts
+#
+# Whole games inside the core for the uniform-random policy: per turn, generate the plays
+# into a small reused buffer (it stays in cache), pick one, turn the board over. Dice and
+# choices come from the same counter-based hash as fastgen.rollout's Python loop
+# (splitmix64 of seed, game, turn and purpose), so both give identical games.
+
+cdef enum:
+    PURPOSE_DICE = 1
+    PURPOSE_OPENING = 2
+    PURPOSE_CHOICE = 3
+    MAX_TURNS = 1000000   # a guard: random games end long before this
+
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t game_hash(uint64_t purpose_key, uint64_t game, uint64_t turn) noexcept nogil:
+    return mix64(mix64(purpose_key + game * GOLDEN) + (turn + 1) * GOLDEN)
+
+
+cdef inline uint64_t uniform_index(uint64_t h, uint64_t n) noexcept nogil:
+    return ((h >> 32) * n) >> 32
+
+
+def purpose_key(uint64_t seed, uint64_t purpose):
+    """The per-(seed, purpose) constant of the hash (also used by fastgen.rollout)."""
+    return mix64(mix64(seed * GOLDEN + purpose) + GOLDEN)
+
+
+cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
+                    const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
+                    int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns) noexcept nogil:
+    """Play games lo..hi-1 to the end. Returns 0, -1 when memory is short, -2 when a game
+    exceeds MAX_TURNS."""
+    cdef uint64_t kd = mix64(mix64(seed * GOLDEN + PURPOSE_DICE) + GOLDEN)
+    cdef uint64_t ko = mix64(mix64(seed * GOLDEN + PURPOSE_OPENING) + GOLDEN)
+    cdef uint64_t kc = mix64(mix64(seed * GOLDEN + PURPOSE_CHOICE) + GOLDEN)
+    cdef int8_t board[50]
+    cdef const int8_t* after
+    cdef int64_t g, t
+    cdef int d1, d2, k, i, own, loser_off
+    cdef uint64_t idx
+    cdef Py_ssize_t nstart = start.shape[0]
+    for g in range(lo, hi):
+        memcpy(board, &start[g % nstart, 0, 0], BOARD_BYTES)
+        t = 0
+        while True:
+            if from_opening and t == 0:
+                # R16: the opening roll is uniform over the 15 non-doubles.
+                idx = uniform_index(game_hash(ko, g, t), 15)
+                d1 = opening_rolls[idx, 0]
+                d2 = opening_rolls[idx, 1]
+            else:
+                idx = uniform_index(game_hash(kd, g, t), 36)
+                d1 = <int> (idx // 6) + 1
+                d2 = <int> (idx % 6) + 1
+            c.n = 0
+            k = generate(c, board, d1, d2)
+            if k < 0:
+                return -1
+            after = c.boards + uniform_index(game_hash(kc, g, t), <uint64_t> k) * BOARD_BYTES
+            own = 0
+            for i in range(25):
+                own += after[OWN + i]
+            if own == 0:
+                # R17: the mover bore off its last checker. Single, gammon (the loser has
+                # borne off none) or backgammon (and still has one on the bar or in the
+                # winner's home board, the loser's indices 18..24).
+                loser_off = 15
+                for i in range(25):
+                    loser_off -= after[i]
+                winner[g] = t % 2
+                turns[g] = <int32_t> (t + 1)
+                if loser_off > 0:
+                    result[g] = 1
+                else:
+                    result[g] = 2
+                    for i in range(18, 25):
+                        if after[i]:
+                            result[g] = 3
+                            break
+                break
+            memcpy(board, after + OWN, 25)  # the other side is now on roll
+            memcpy(board + OWN, after, 25)
+            t += 1
+            if t >= MAX_TURNS:
+                return -2
+    return 0
+
+
+def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
+                         const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
+                         int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns):
+    """Play games lo..hi-1 with the uniform-random policy, without the GIL."""
+    cdef Ctx* c = ctx_new(0, 4096)
+    cdef int r
+    if c == NULL:
+        raise MemoryError("fastgen: cannot allocate the generator context")
+    with nogil:
+        r = play_games(c, start, from_opening, seed, opening_rolls, lo, hi, winner, result, turns)
+    ctx_free(c)
+    if r == -1:
+        raise MemoryError("fastgen: out of memory in a rollout")
+    if r == -2:
+        raise RuntimeError(f"fastgen: a game in {lo}..{hi - 1} passed {MAX_TURNS} turns")

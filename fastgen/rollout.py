@@ -305,6 +305,60 @@ def summarize(result: RolloutResult) -> RolloutSummary:
 # --------------------------------------------------------------------------- the loop
 
 
+def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, progress) -> RolloutResult:
+    """Random-policy games played inside the core, *chunk* games per call, in threads."""
+    import threading
+
+    from fastgen import _core
+
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    winner = np.zeros(games, dtype=np.int8)
+    result = np.zeros(games, dtype=np.int8)
+    turns = np.zeros(games, dtype=np.int32)
+    start = np.ascontiguousarray(start_boards, dtype=np.int8)
+    chunks = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]
+    lock = threading.Lock()
+    errors = []
+
+    def work():
+        while True:
+            with lock:
+                if not chunks or errors:
+                    return
+                lo, hi = chunks.pop(0)
+            try:
+                _core.rollout_random_range(
+                    start, from_opening, seed, _OPENING_DICE, lo, hi, winner, result, turns
+                )
+            except BaseException as exc:  # re-raised in the caller's thread
+                errors.append(exc)
+                return
+            if progress is not None:
+                with lock:
+                    progress(hi - lo)
+
+    t0 = time.perf_counter()
+    pool = [threading.Thread(target=work) for _ in range(max(1, min(int(threads), len(chunks))))]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    if errors:
+        raise errors[0]
+    seconds = time.perf_counter() - t0
+    return RolloutResult(
+        winner=winner,
+        result=result,
+        turns=turns,
+        points=result.astype(np.int16),
+        seed=seed,
+        policy="random",
+        seconds=seconds,
+        timings={"native": seconds},
+    )
+
+
 def _start_boards(start, games):
     """Validated start boards (K, 2, 25) and the number of games."""
     from fastgen.boards import as_boards
@@ -332,6 +386,7 @@ def rollout(
     batch_size: int = 4096,
     threads: int = 1,
     progress=None,
+    engine: str = "auto",
 ) -> RolloutResult:
     """Play *games* cubeless games to the end and return their outcomes.
 
@@ -355,6 +410,11 @@ def rollout(
         Passed to :func:`fastgen.plays_batch`.
     progress:
         Optional callable receiving the number of games finished at each turn.
+    engine:
+        ``"native"`` plays whole games inside the compiled core (random policy only: no
+        candidate arrays are built, each thread plays a range of games), ``"python"``
+        runs the batched loop above, ``"auto"`` (default) picks native when it can.
+        Both give identical games for the same seed.
     """
     import fastgen
 
@@ -372,6 +432,12 @@ def rollout(
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
         raise ValueError(f"games must be a non-negative integer, got {games!r}")
     games = int(games)
+    if engine not in ("auto", "native", "python"):
+        raise ValueError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
+    if engine == "native" and not (isinstance(policy, str) and policy == "random"):
+        raise ValueError(f"the native engine plays the 'random' policy only, got policy {policy!r}")
+    if engine != "python" and isinstance(policy, str) and policy == "random":
+        return _rollout_native(games, seed, start_boards, from_opening, threads, batch_size, progress)
     choose, name = _resolve_policy(policy, seed)
     n_start = start_boards.shape[0]
 

@@ -175,3 +175,25 @@ def test_rollout_cli_json(capsys):
     assert "pubeval" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["rollout", "--games", "0"])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**40 + 3])
+def test_native_rollout_equals_the_batched_python_loop(seed):
+    """The core's whole-game random rollout plays exactly the games of the batched loop."""
+    py = rollout(games=400, seed=seed, engine="python", batch_size=97)
+    for threads, chunk in ((1, 400), (2, 33)):
+        assert same(py, rollout(games=400, seed=seed, engine="native", threads=threads, batch_size=chunk))
+    start = np.stack([fastgen.board_from_position_id(p) for p in ("v3sAAAhmdzMAAQ", "v90EAIC3BgAAAA")])
+    assert same(
+        rollout(games=150, seed=seed, start=start, engine="python"),
+        rollout(games=150, seed=seed, start=start, engine="native", threads=2, batch_size=40),
+    )
+
+
+def test_engine_argument_is_checked():
+    with pytest.raises(ValueError, match="engine"):
+        rollout(games=2, engine="gpu")
+    with pytest.raises(ValueError, match="random"):
+        rollout(games=2, policy="pubeval", engine="native")
+    with pytest.raises(ValueError, match="threads"):
+        rollout(games=2, threads=0)

@@ -1,0 +1,93 @@
+"""Random-policy self-play throughput (turns per second), with in-run baselines:
+
+* fastgen native (whole games in the core) and the batched Python loop over plays_batch;
+* a loop over GNU Backgammon's generator (gnubg_nn.moves) with a uniform random choice;
+* pgx's backgammon environment under jit+vmap (1,024 games), when pgx is installed
+  (note: pgx does not enforce the maximum-dice rule).
+
+``benchmark.extra_info["positions"]`` holds the turns played per round, so the summary
+ratios printed by conftest.py are per turn.
+"""
+
+import random
+
+import numpy as np
+import pytest
+
+import fastgen
+
+GAMES = 4_000
+
+
+def _turns(result):
+    return int(result.turns.sum())
+
+
+@pytest.mark.benchmark(group="rollout")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rollout_native(benchmark, threads):
+    turns = _turns(fastgen.rollout(games=GAMES, seed=1))
+    benchmark.extra_info["positions"] = turns
+    benchmark.extra_info["threads"] = threads
+    benchmark(fastgen.rollout, games=GAMES, seed=1, threads=threads)
+
+
+@pytest.mark.benchmark(group="rollout")
+def test_rollout_python_loop(benchmark):
+    turns = _turns(fastgen.rollout(games=GAMES, seed=1))
+    benchmark.extra_info["positions"] = turns
+    benchmark(fastgen.rollout, games=GAMES, seed=1, engine="python", batch_size=GAMES)
+
+
+@pytest.mark.benchmark(group="rollout")
+def test_rollout_gnubg_nn(benchmark, gnubg):
+    start = [list(r) for r in fastgen.STARTING_BOARD.tolist()]
+
+    def games(n=300):
+        rng = random.Random(1)
+        total = 0
+        for _ in range(n):
+            board, turn = start, 0
+            while True:
+                keys = gnubg.moves(board, rng.randint(1, 6), rng.randint(1, 6))
+                turn += 1
+                if keys:
+                    after = gnubg.board_from_position_key(rng.choice(keys))
+                    if not any(after[1]):
+                        break
+                    board = [list(after[1]), list(after[0])]
+                else:
+                    board = [board[1], board[0]]
+            total += turn
+        return total
+
+    benchmark.extra_info["positions"] = games()
+    benchmark.pedantic(games, rounds=3)
+
+
+@pytest.mark.benchmark(group="rollout")
+def test_rollout_pgx(benchmark):
+    pgx = pytest.importorskip("pgx", reason="pgx not installed: pip install pgx (pulls in JAX)")
+    import jax
+    import jax.numpy as jnp
+
+    env = pgx.make("backgammon")
+    batch, steps = 1024, 200
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(env.step))
+
+    def run(key):
+        keys = jax.random.split(key, batch)
+        state = init(keys)
+        for i in range(steps):
+            key, sub = jax.random.split(key)
+            logits = jnp.log(state.legal_action_mask.astype(jnp.float32))
+            action = jax.random.categorical(sub, logits, axis=-1)
+            state = step(state, action, jax.random.split(sub, batch))
+        state.observation.block_until_ready()
+        return state
+
+    run(jax.random.PRNGKey(0))  # compile
+    # pgx steps are single checker moves: count turns as steps / 2 (about two per turn).
+    benchmark.extra_info["positions"] = batch * steps // 2
+    benchmark.pedantic(run, args=(jax.random.PRNGKey(1),), rounds=3)
