@@ -20,6 +20,11 @@ from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, p
 from fastgen.ids import board_from_position_id, position_id
 from fastgen.plays import PlayBatch, Plays
 
+# The readable layer (notation, IDs, validation, Board) and game flow build on the above.
+from fastgen import _api_game, _api_notation
+from fastgen._api_game import *  # noqa: E402,F401,F403
+from fastgen._api_notation import *  # noqa: E402,F401,F403
+
 __all__ = [
     "__version__",
     "STARTING_BOARD",
@@ -36,4 +41,6 @@ __all__ = [
     "board_from_position_id",
     "Plays",
     "PlayBatch",
+    *_api_notation.__all__,
+    *_api_game.__all__,
 ]

@@ -4,6 +4,8 @@ Every error about bad input subclasses :class:`ValueError` (python-chess style) 
 quotes the offending value with ``!r`` so the caller can see what was rejected.
 """
 
+import enum
+
 
 class FastgenError(Exception):
     """Base class of every exception fastgen raises on purpose."""
@@ -41,10 +43,6 @@ class OutOfOrderError(IllegalActionError):
     """An action came at the wrong moment (e.g. playing before rolling, rolling twice)."""
 
 
-class IllegalPlayError(IllegalActionError):
-    """A proposed play is not one of the legal plays for the position and roll (R10-R15)."""
-
-
 class IllegalDoubleError(IllegalActionError):
     """A double that the cube rules forbid (R18, R20)."""
 
@@ -67,3 +65,75 @@ class CubeCapError(IllegalDoubleError):
 
 class MatFileError(FastgenError, ValueError):
     """A ``.mat`` match file could not be read; the message quotes the offending line."""
+
+
+class InvalidMoveTextError(FastgenError, ValueError):
+    """A move text (``"8/5 6/5"``) cannot be read: bad syntax or impossible point numbers."""
+
+
+class AmbiguousMoveError(FastgenError, ValueError):
+    """A move text fits more than one legal play (e.g. ``24/13`` when two blots could be hit)."""
+
+
+class InvalidMatchIDError(FastgenError, ValueError):
+    """A GNU Backgammon Match ID (or ``PositionID:MatchID`` pair) is malformed."""
+
+
+class InvalidMatchStateError(FastgenError, ValueError):
+    """A :class:`fastgen.ids.MatchState` field holds a value the formats cannot express."""
+
+
+class InvalidXGIDError(FastgenError, ValueError):
+    """An eXtreme Gammon XGID string is malformed or encodes an impossible position."""
+
+
+class IllegalReason(enum.Enum):
+    """Why a proposed play is not legal (RULES.md R15); the ``reason`` of :class:`IllegalPlayError`."""
+
+    BAR_FIRST = "a checker on the bar must enter before any other checker moves (R8)"
+    LANDING_BLOCKED = "the landing point is blocked by two or more opposing checkers (R6)"
+    INTERMEDIATE_BLOCKED = (
+        "a checker using several dice stops on every intermediate point, "
+        "and this one is blocked (R6)"
+    )
+    DIE_NOT_IN_ROLL = "no unused die of that number is left in the roll (R5)"
+    MORE_DICE_POSSIBLE = "a play using more of the dice exists, so it must be played (R11, R12)"
+    LARGER_DIE_REQUIRED = "when only one die can be played, the larger one must be played (R13)"
+    BEAROFF_NOT_ALLOWED = (
+        "bearing off is allowed only when all of the side's checkers are in its home board (R9)"
+    )
+    BEAROFF_HIGHER_OCCUPIED = (
+        "a die larger than the point bears off only when no checker stands on a higher point (R9)"
+    )
+    NO_CHECKER = "there is no checker of the side on roll on that point (or the bar)"
+
+    @property
+    def rule(self) -> str:
+        """The rule in words a player understands."""
+        return self.value
+
+
+class IllegalPlayError(FastgenError, ValueError):
+    """A proposed play is not one of the legal plays (R15).
+
+    ``reason`` is an :class:`IllegalReason`; ``step`` is the offending ``(from, to)`` step
+    in the mover's numbering (25 = bar, 0 = off), or ``None`` when the play as a whole is
+    at fault (too few dice played).
+    """
+
+    def __init__(self, message: str, reason: "IllegalReason", step=None):
+        super().__init__(message)
+        self.reason = reason
+        self.step = step
+
+
+class IllegalGamePlayError(IllegalPlayError, IllegalActionError):
+    """A play proposed to a :class:`fastgen.Game` is not legal (R10-R15).
+
+    Both an :class:`IllegalPlayError` (``reason`` / ``step`` as diagnosed; ``reason`` is
+    None when the play was given as a resulting position) and an
+    :class:`IllegalActionError` (the game state is unchanged).
+    """
+
+    def __init__(self, message: str, reason=None, step=None):
+        super().__init__(message, reason, step)

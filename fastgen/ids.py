@@ -1,23 +1,82 @@
-"""GNU Backgammon interchange IDs.
+"""Interchange IDs: GNU Backgammon Position ID and Match ID, and eXtreme Gammon's XGID.
 
 Position ID: 14 base64 characters holding 80 bits. For each side, row 0 (the side *not*
 on roll) first, then row 1, for each index 0..24 of that row: as many 1 bits as
 checkers, then one 0 bit. Bits fill each byte from its least significant bit; the 10
 bytes are base64-encoded and the two padding characters dropped.
+
+Match ID (GNU Backgammon manual, "A technical description of the Match ID"): 12 base64
+characters holding a 9-byte key, bits numbered from the least significant bit of byte 0:
+
+====== ===== ====================================================================
+bits   width field
+====== ===== ====================================================================
+0-3    4     log2 of the cube value
+4-5    2     cube owner: 0 / 1 = player 0 / 1, 3 = centred
+6      1     player on roll, or who did roll (the dice owner)
+7      1     Crawford game
+8-10   3     game state: 0 none, 1 playing, 2 over, 3 resigned, 4 dropped cube
+11     1     turn: the player who must act now (the taker when a double is offered)
+12     1     a double is offered
+13-14  2     resignation offered: 0 none, 1 single, 2 gammon, 3 backgammon
+15-17  3     first die (the larger), 0 if not rolled
+18-20  3     second die
+21-35  15    match length, 0 for money
+36-50  15    score of player 0
+51-65  15    score of player 1
+66     1     set when the Jacoby rule is *off* (gnubg's matchid.c; not in the manual)
+====== ===== ====================================================================
+
+The combined form is ``PositionID:MatchID``; the Position ID shows the board from the
+side of the player on roll (bit 6), like fastgen's canonical board.
+
+XGID (eXtreme Gammon): ``XGID=pppp...:cube:owner:turn:dice:score_bottom:score_top:
+crawford_jacoby:length:max_cube``. The 26-character position is seen from the *bottom*
+player: character 0 is the top player's bar, 1..24 the bottom player's points 1..24,
+25 the bottom player's bar; ``A``..``O`` are that many bottom checkers, ``a``..``o`` top
+checkers, ``-`` an empty point. ``cube`` and ``max_cube`` are log2 values, ``owner`` and
+``turn`` are 1 (bottom), -1 (top) or 0 (centred cube), ``dice`` is two digits or ``00``
+(to roll) or ``D`` (doubled; ``B``/``R`` beaver/raccoon are read as doubled),
+``crawford_jacoby`` is the Crawford flag in a match and Jacoby (1) + beaver (2) in money
+play, ``length`` 0 means money. fastgen maps gnubg's player 1 to XG's bottom player (both
+programs draw their user at the bottom) and player 0 to the top, whoever is on roll; the
+board returned is still seen from the side on roll. (GNU Backgammon's own ``set xgid``
+command instead names the side on roll player 1, and drops a Crawford flag when nobody is
+1-away and the scores of a money game: the same situation, labelled differently.)
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
+import enum
 import re
 
 import numpy as np
 
-from fastgen.boards import as_board
-from fastgen.errors import InvalidBoardError, InvalidPositionIDError
+from fastgen.boards import as_board, swap_sides
+from fastgen.errors import (
+    InvalidBoardError,
+    InvalidMatchIDError,
+    InvalidMatchStateError,
+    InvalidPositionIDError,
+    InvalidXGIDError,
+)
 
-__all__ = ["position_id", "board_from_position_id"]
+__all__ = [
+    "position_id",
+    "board_from_position_id",
+    "GameState",
+    "Resignation",
+    "MatchState",
+    "match_id",
+    "match_state_from_id",
+    "format_gnubg_id",
+    "parse_gnubg_id",
+    "xgid",
+    "parse_xgid",
+]
 
 _PID_RE = re.compile(r"[A-Za-z0-9+/]{14}\Z")
 
@@ -77,3 +136,349 @@ def board_from_position_id(pid) -> np.ndarray:
         return as_board(board)
     except InvalidBoardError as exc:
         raise InvalidPositionIDError(f"Position ID {pid!r} encodes an invalid position: {exc}") from None
+
+
+# --------------------------------------------------------------------------- Match ID
+
+
+class GameState(enum.IntEnum):
+    """Game state field of the Match ID (bits 8-10)."""
+
+    NONE = 0
+    PLAYING = 1
+    OVER = 2
+    RESIGNED = 3
+    DROPPED = 4
+
+
+class Resignation(enum.IntEnum):
+    """Resignation offered (Match ID bits 13-14)."""
+
+    NONE = 0
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+
+_MAX15 = (1 << 15) - 1
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchState:
+    """Everything about a game but the checkers: cube, turn, dice, score (GNU Backgammon terms).
+
+    Players are 0 and 1 as in gnubg; ``on_roll`` is the dice owner (the side whose view
+    the board shows), ``turn`` the player who must act now (differs from ``on_roll`` only
+    while a double or resignation awaits an answer). ``cube_owner`` is ``None`` when the
+    cube is centred. ``dice`` is ``(0, 0)`` before the roll. ``match_length`` 0 means a
+    money game; ``score`` is ``(player 0, player 1)``. ``beaver`` and ``max_cube`` exist
+    only in XGIDs (the Match ID cannot hold them).
+
+    >>> MatchState(dice=(5, 2), match_length=9, score=(2, 4), cube_value=2, cube_owner=0)
+    ... # doctest: +ELLIPSIS
+    MatchState(cube_value=2, cube_owner=0, on_roll=1, turn=1, crawford=False, ...)
+    """
+
+    cube_value: int = 1
+    cube_owner: int | None = None
+    on_roll: int = 1
+    turn: int | None = None
+    crawford: bool = False
+    game_state: GameState = GameState.PLAYING
+    doubled: bool = False
+    resigned: Resignation = Resignation.NONE
+    dice: tuple = (0, 0)
+    match_length: int = 0
+    score: tuple = (0, 0)
+    jacoby: bool = False
+    beaver: bool = False
+    max_cube: int = 1024
+
+    def __post_init__(self):
+        set_ = lambda name, value: object.__setattr__(self, name, value)  # noqa: E731
+        if self.turn is None:
+            set_("turn", self.on_roll)
+
+        def fail(what):
+            raise InvalidMatchStateError(f"{what} in {self!r}")
+
+        def is_int(v):
+            return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+        for name in ("cube_value", "max_cube"):
+            value = getattr(self, name)
+            if not is_int(value) or value < 1 or value & (value - 1) or value > 1 << 15:
+                fail(f"{name} must be a power of two from 1 to 32768, got {value!r}")
+        if self.cube_owner not in (None, 0, 1):
+            fail(f"cube_owner must be None (centred), 0 or 1, got {self.cube_owner!r}")
+        for name in ("on_roll", "turn"):
+            if getattr(self, name) not in (0, 1) or isinstance(getattr(self, name), bool):
+                fail(f"{name} must be player 0 or 1, got {getattr(self, name)!r}")
+        try:
+            set_("game_state", GameState(self.game_state))
+            set_("resigned", Resignation(self.resigned))
+        except ValueError:
+            fail("game_state must be 0..4 and resigned 0..3")
+        try:
+            dice = tuple(int(d) for d in self.dice)
+            score = tuple(int(x) for x in self.score)
+        except (TypeError, ValueError):
+            fail("dice and score must be pairs of integers")
+        if len(dice) != 2 or not all(0 <= d <= 6 for d in dice) or (0 in dice and dice != (0, 0)):
+            fail(f"dice must be two dice 1..6 or (0, 0) before the roll, got {self.dice!r}")
+        if len(score) != 2 or not all(0 <= x <= _MAX15 for x in score):
+            fail(f"score must be two integers 0..{_MAX15}, got {self.score!r}")
+        if not is_int(self.match_length) or not 0 <= self.match_length <= _MAX15:
+            fail(f"match_length must be 0 (money) to {_MAX15}, got {self.match_length!r}")
+        if self.match_length and max(score) > self.match_length:
+            fail(f"a score {score} exceeds the match length {self.match_length}")
+        if self.crawford and not self.match_length:
+            fail("a money game has no Crawford game")
+        set_("dice", dice)
+        set_("score", score)
+        for name in ("crawford", "doubled", "jacoby", "beaver"):
+            set_(name, bool(getattr(self, name)))
+
+
+def _set_bits(key: int, start: int, width: int, value: int) -> int:
+    return key | ((value & ((1 << width) - 1)) << start)
+
+
+def _get_bits(key: int, start: int, width: int) -> int:
+    return (key >> start) & ((1 << width) - 1)
+
+
+def match_id(state: MatchState) -> str:
+    """The 12-character GNU Backgammon Match ID of *state*.
+
+    >>> match_id(MatchState(cube_value=2, cube_owner=0, on_roll=1, dice=(5, 2),
+    ...                     match_length=9, score=(2, 4), jacoby=True))
+    'QYkqASAAIAAA'
+    """
+    if not isinstance(state, MatchState):
+        raise InvalidMatchStateError(f"match_id needs a MatchState, got {state!r}")
+    high, low = max(state.dice), min(state.dice)
+    key = 0
+    key = _set_bits(key, 0, 4, state.cube_value.bit_length() - 1)
+    key = _set_bits(key, 4, 2, 3 if state.cube_owner is None else state.cube_owner)
+    key = _set_bits(key, 6, 1, state.on_roll)
+    key = _set_bits(key, 7, 1, state.crawford)
+    key = _set_bits(key, 8, 3, int(state.game_state))
+    key = _set_bits(key, 11, 1, state.turn)
+    key = _set_bits(key, 12, 1, state.doubled)
+    key = _set_bits(key, 13, 2, int(state.resigned))
+    key = _set_bits(key, 15, 3, high)
+    key = _set_bits(key, 18, 3, low)
+    key = _set_bits(key, 21, 15, state.match_length)
+    key = _set_bits(key, 36, 15, state.score[0])
+    key = _set_bits(key, 51, 15, state.score[1])
+    key = _set_bits(key, 66, 1, not state.jacoby)
+    return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
+
+
+_MID_RE = re.compile(r"[A-Za-z0-9+/]{12}\Z")
+
+
+def match_state_from_id(mid) -> MatchState:
+    """Decode a Match ID; the inverse of :func:`match_id`.
+
+    Raises :class:`InvalidMatchIDError` quoting *mid* when it is not 12 base64
+    characters or holds impossible values (a die of 7, cube owner 2, a score above the
+    match length, a Crawford money game, stray bits).
+
+    >>> s = match_state_from_id('QYkqASAAIAAA')   # the gnubg manual's example
+    >>> s.cube_value, s.cube_owner, s.on_roll, s.dice, s.match_length, s.score
+    (2, 0, 1, (5, 2), 9, (2, 4))
+    """
+    if not isinstance(mid, str) or not _MID_RE.match(mid):
+        raise InvalidMatchIDError(f"a Match ID is 12 base64 characters (A-Z a-z 0-9 + /), got {mid!r}")
+    key = int.from_bytes(base64.b64decode(mid), "little")
+    owner = _get_bits(key, 4, 2)
+    if owner == 2:
+        raise InvalidMatchIDError(f"Match ID {mid!r} has cube owner code 2 (only 0, 1, 3 exist)")
+    if key >> 67:
+        raise InvalidMatchIDError(f"Match ID {mid!r} has stray bits after bit 66")
+    dice = (_get_bits(key, 15, 3), _get_bits(key, 18, 3))
+    try:
+        return MatchState(
+            cube_value=1 << _get_bits(key, 0, 4),
+            cube_owner=None if owner == 3 else owner,
+            on_roll=_get_bits(key, 6, 1),
+            crawford=bool(_get_bits(key, 7, 1)),
+            game_state=_get_bits(key, 8, 3),
+            turn=_get_bits(key, 11, 1),
+            doubled=bool(_get_bits(key, 12, 1)),
+            resigned=_get_bits(key, 13, 2),
+            dice=dice,
+            match_length=_get_bits(key, 21, 15),
+            score=(_get_bits(key, 36, 15), _get_bits(key, 51, 15)),
+            jacoby=not _get_bits(key, 66, 1),
+        )
+    except InvalidMatchStateError as exc:
+        raise InvalidMatchIDError(f"Match ID {mid!r} does not encode a valid match state: {exc}") from None
+
+
+def format_gnubg_id(board, state: MatchState) -> str:
+    """The combined GNU Backgammon ID ``PositionID:MatchID``.
+
+    >>> from fastgen import STARTING_BOARD
+    >>> format_gnubg_id(STARTING_BOARD, MatchState())
+    '4HPwATDgc/ABMA:cAkAAAAAAAAE'
+    """
+    return f"{position_id(board)}:{match_id(state)}"
+
+
+def parse_gnubg_id(text) -> tuple:
+    """Split and decode ``PositionID:MatchID`` into ``(board, MatchState)``.
+
+    >>> board, state = parse_gnubg_id('4HPwATDgc/ABMA:cAgAAAAAAAAA')
+    >>> state.on_roll, state.game_state.name, state.jacoby
+    (1, 'NONE', True)
+    """
+    if not isinstance(text, str) or text.strip().count(":") != 1:
+        raise InvalidMatchIDError(f"a GNU Backgammon ID is 'PositionID:MatchID', got {text!r}")
+    pid, mid = text.strip().split(":")
+    try:
+        board = board_from_position_id(pid)
+    except InvalidPositionIDError as exc:
+        raise InvalidMatchIDError(f"bad Position ID in {text!r}: {exc}") from None
+    try:
+        state = match_state_from_id(mid)
+    except InvalidMatchIDError as exc:
+        raise InvalidMatchIDError(f"bad Match ID in {text!r}: {exc}") from None
+    return board, state
+
+
+# --------------------------------------------------------------------------- XGID
+
+_XG_OPPONENT = {1: 0, 0: 1}  # gnubg player -> other player
+
+
+def _xg_side(player: int) -> int:
+    """XGID side code of a gnubg player: 1 = bottom (player 1), -1 = top (player 0)."""
+    return 1 if player == 1 else -1
+
+
+def xgid(board, state: MatchState | None = None) -> str:
+    """The XGID of *board* (row 1 on roll, as always) with *state* (default: money, to roll).
+
+    >>> from fastgen import STARTING_BOARD
+    >>> xgid(STARTING_BOARD)
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'
+    """
+    arr = as_board(board)
+    if state is None:
+        state = MatchState()
+    if not isinstance(state, MatchState):
+        raise InvalidMatchStateError(f"xgid needs a MatchState, got {state!r}")
+    # Rows seen from the bottom player (gnubg player 1): (bottom, top).
+    bottom, top = (arr[1], arr[0]) if state.on_roll == 1 else (arr[0], arr[1])
+    chars = []
+    for i in range(26):
+        if i == 0:
+            n_bottom, n_top = 0, int(top[24])
+        elif i == 25:
+            n_bottom, n_top = int(bottom[24]), 0
+        else:
+            n_bottom, n_top = int(bottom[i - 1]), int(top[24 - i])
+        chars.append(chr(64 + n_bottom) if n_bottom else chr(96 + n_top) if n_top else "-")
+    owner = 0 if state.cube_owner is None else _xg_side(state.cube_owner)
+    if state.doubled:
+        dice = "D"
+    else:
+        dice = f"{state.dice[0]}{state.dice[1]}"
+    if state.match_length:
+        flags = int(state.crawford)
+    else:
+        flags = int(state.jacoby) | (int(state.beaver) << 1)
+    fields = [
+        "".join(chars),
+        str(state.cube_value.bit_length() - 1),
+        str(owner),
+        str(_xg_side(state.on_roll)),
+        dice,
+        str(state.score[1]),
+        str(state.score[0]),
+        str(flags),
+        str(state.match_length),
+        str(state.max_cube.bit_length() - 1),
+    ]
+    return "XGID=" + ":".join(fields)
+
+
+_XGID_RE = re.compile(
+    r"(?:XGID=)?([A-Za-z-]{26}):(\d+):(-?\d+):(-?\d+):(\d\d|[DBR]):(\d+):(\d+):(\d+):(\d+)(?::(\d+))?\Z"
+)
+
+
+def parse_xgid(text) -> tuple:
+    """Decode an XGID into ``(board, MatchState)``; the board is seen from the side on roll.
+
+    Raises :class:`InvalidXGIDError` quoting *text* when a field is malformed or the
+    position is impossible.
+
+    >>> board, state = parse_xgid('XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10')
+    >>> from fastgen import STARTING_BOARD
+    >>> bool((board == STARTING_BOARD).all()), state.on_roll, state.match_length
+    (True, 1, 0)
+    """
+    if not isinstance(text, str):
+        raise InvalidXGIDError(f"an XGID is a string, got {text!r}")
+    match = _XGID_RE.match(text.strip())
+    if not match:
+        raise InvalidXGIDError(
+            "an XGID is 'XGID=<26 position characters>:cube:owner:turn:dice:score:score:"
+            f"crawford:length[:max_cube]', got {text!r}"
+        )
+    pos, cube, owner, turn, dice, s_bottom, s_top, flags, length, max_cube = match.groups()
+    bottom = np.zeros(25, dtype=np.int64)
+    top = np.zeros(25, dtype=np.int64)
+    for i, ch in enumerate(pos):
+        if ch == "-":
+            continue
+        n = ord(ch.lower()) - 96
+        if n > 15:
+            raise InvalidXGIDError(f"XGID {text!r} puts {n} checkers on one point (at most 15)")
+        if ch.isupper():
+            if i == 0:
+                raise InvalidXGIDError(f"XGID {text!r} puts bottom checkers on the top player's bar")
+            bottom[24 if i == 25 else i - 1] = n
+        else:
+            if i == 25:
+                raise InvalidXGIDError(f"XGID {text!r} puts top checkers on the bottom player's bar")
+            top[24 if i == 0 else 24 - i] = n
+    try:
+        owner_code, turn_code = int(owner), int(turn)
+        if owner_code not in (-1, 0, 1):
+            raise InvalidXGIDError(f"XGID {text!r}: cube owner must be -1, 0 or 1, got {owner}")
+        if turn_code not in (-1, 1):
+            raise InvalidXGIDError(f"XGID {text!r}: turn must be 1 (bottom) or -1 (top), got {turn}")
+        if int(cube) > 15 or (max_cube is not None and int(max_cube) > 15):
+            raise InvalidXGIDError(f"XGID {text!r}: cube values are log2 values 0..15")
+        on_roll = 1 if turn_code == 1 else 0
+        doubled = dice in ("D", "B", "R")
+        dice_pair = (0, 0) if doubled else (int(dice[0]), int(dice[1]))
+        match_length = int(length)
+        flag_bits = int(flags)
+        state = MatchState(
+            cube_value=1 << int(cube),
+            cube_owner=None if owner_code == 0 else (1 if owner_code == 1 else 0),
+            on_roll=on_roll,
+            turn=_XG_OPPONENT[on_roll] if doubled else on_roll,
+            crawford=bool(flag_bits & 1) if match_length else False,
+            doubled=doubled,
+            dice=dice_pair,
+            match_length=match_length,
+            score=(int(s_top), int(s_bottom)),
+            jacoby=bool(flag_bits & 1) if not match_length else False,
+            beaver=bool(flag_bits & 2) if not match_length else False,
+            max_cube=1 << int(max_cube) if max_cube is not None else 1024,
+        )
+    except InvalidMatchStateError as exc:
+        raise InvalidXGIDError(f"XGID {text!r} holds an impossible match state: {exc}") from None
+    rows = np.stack([top, bottom]) if on_roll == 1 else np.stack([bottom, top])
+    try:
+        board = as_board(rows.astype(np.int8))
+    except InvalidBoardError as exc:
+        raise InvalidXGIDError(f"XGID {text!r} encodes an invalid position: {exc}") from None
+    return board, state

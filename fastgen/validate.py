@@ -1,0 +1,385 @@
+"""Checking a proposed play and guiding a turn step by step (RULES.md R15).
+
+:func:`check_play` accepts exactly the legal plays (as returned by
+``fastgen.legal_plays``) and rejects anything else with an
+:class:`~fastgen.errors.IllegalPlayError` whose ``reason`` (an :class:`IllegalReason`)
+names the rule broken and whose ``step`` is the offending ``(from, to)`` step.
+:func:`legal_steps` lists the single steps that may come next so that the turn can still
+end in a legal play; chaining it step by step reaches exactly the legal plays.
+
+The set of legal plays always comes from the compiled core; the single-step replay of
+:mod:`fastgen._replay` is used only to explain a rejection and to walk a turn.
+
+>>> import fastgen
+>>> check_play(fastgen.STARTING_BOARD, (3, 1), "8/5 6/5").moves
+((8, 5), (6, 5))
+>>> try:
+...     check_play(fastgen.STARTING_BOARD, (6, 5), "24/18")
+... except IllegalPlayError as exc:
+...     exc.reason
+<IllegalReason.MORE_DICE_POSSIBLE: 'a play using more of the dice exists, so it must be played (R11, R12)'>
+>>> legal_steps(fastgen.STARTING_BOARD, (6, 5), [(24, 18)])
+[(18, 13, 5), (13, 8, 5), (8, 3, 5)]
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from fastgen import _replay
+from fastgen.boards import as_board, as_dice
+from fastgen.errors import IllegalPlayError, IllegalReason, InvalidMoveTextError
+from fastgen.notation import Play, format_play, parse_move_text
+
+__all__ = ["IllegalReason", "IllegalPlayError", "check_play", "legal_steps", "diagnose_moves"]
+
+
+def _legal_plays(board, dice):
+    import fastgen  # late import: fastgen/__init__ imports this module
+
+    return fastgen.legal_plays(board, dice)
+
+
+def _step_text(source: int, target: int) -> str:
+    point = {0: "off", 25: "bar"}
+    return f"{point.get(source, source)}/{point.get(target, target)}"
+
+
+def _roll_text(dice) -> str:
+    return f"{dice[0]}-{dice[1]}"
+
+
+# --------------------------------------------------------------------------- replay
+
+
+class _Attempt:
+    """One way of replaying the proposed moves: how far it got and what stopped it."""
+
+    __slots__ = ("steps", "hops", "mine", "opp", "dice_left", "reason", "bad_step", "detail")
+
+    def __init__(self, steps, mine, opp, dice_left, reason=None, bad_step=None, detail="", hops=0):
+        self.steps = steps
+        self.hops = hops
+        self.mine = mine
+        self.opp = opp
+        self.dice_left = dice_left
+        self.reason = reason
+        self.bad_step = bad_step
+        self.detail = detail
+
+
+def _replay_moves(mine, opp, dice_left, moves, steps=(), hops=0):
+    """Yield every :class:`_Attempt` of playing *moves* (lists of points) in order.
+
+    Each checker move is split into single-die steps in every way the unused dice allow;
+    a move no split fits fails with DIE_NOT_IN_ROLL, a step a rule forbids with its reason.
+    """
+    if not moves:
+        yield _Attempt(steps, mine, opp, dice_left, hops=hops)
+        return
+    points, rest = moves[0], moves[1:]
+    source, target = points[0], points[1]
+    landing_is_last = len(points) == 2
+    splits = _replay.die_sequences(source, target, dice_left)
+    if not splits:
+        need = source - target if target else None
+        detail = "no unused die or dice of the roll make " + (
+            f"{need} pips" if need else "that move off the board"
+        )
+        yield _Attempt(steps, mine, opp, dice_left, IllegalReason.DIE_NOT_IN_ROLL, (source, target), detail, hops)
+        return
+    for split in splits:
+        m, o, left, done = mine, opp, dice_left, steps
+        position = source
+        failed = None
+        for n, die in enumerate(split):
+            landing = _replay.target_of(position, die)
+            intermediate = n < len(split) - 1 or not landing_is_last
+            problem = _replay.step_problem(m, o, position, landing, die, intermediate)
+            if problem is not None:
+                failed = _Attempt(done, m, o, left, problem, (position, landing), hops=hops)
+                break
+            m, o = _replay.apply_step(m, o, position, landing)
+            left = _replay.remove_die(left, die)
+            done = done + ((position, landing),)
+            position = landing
+        if failed is not None:
+            yield failed
+            continue
+        follow = rest if landing_is_last else (tuple(points[1:]),) + tuple(rest)
+        yield from _replay_moves(m, o, left, tuple(follow), done, hops + 1)
+
+
+def _final_problem(board, dice, attempt, plays):
+    """Reason an attempt whose every step was legal still is not a legal play."""
+    used = len(attempt.steps)
+    most = max(len(_moves_of(plays, k)) for k in range(len(plays)))
+    example = str(plays[0])
+    if used < most:
+        return IllegalReason.MORE_DICE_POSSIBLE, (
+            f"{used} {'die' if used == 1 else 'dice'} played, but a play using {most} exists "
+            f"(for example {example!r})"
+        )
+    d1, d2 = dice
+    if d1 != d2 and most == 1:
+        return IllegalReason.LARGER_DIE_REQUIRED, (
+            f"only one die can be played, and then it must be the {max(d1, d2)} "
+            f"(for example {example!r})"
+        )
+    return IllegalReason.MORE_DICE_POSSIBLE, f"for example {example!r} is legal"  # pragma: no cover
+
+
+def _moves_of(plays, k):
+    row = plays.moves[k]
+    return [tuple(r) for r in row.tolist() if r[0] >= 0]
+
+
+def _error(text, reason, step, detail):
+    shown = f"{text!r}" if isinstance(text, str) else repr(text)
+    where = f" at {_step_text(*step)}" if step is not None else ""
+    message = f"illegal play {shown}{where}: {reason.rule}"
+    if detail:
+        message += f"; {detail}"
+    return IllegalPlayError(message, reason, step)
+
+
+def diagnose_moves(board, dice, moves, *, text=None, plays=None, keep_order=False):
+    """Explain why *moves* (lists of points, as :func:`parse_move_text` gives) is illegal.
+
+    Returns the legal :class:`Play` when the moves do form one after all, otherwise an
+    :class:`IllegalPlayError` (returned, not raised) for the caller to raise. The moves are
+    tried in every order unless *keep_order*; the explanation of the attempt that got
+    furthest is kept.
+    """
+    arr = as_board(board)
+    dice = as_dice(dice)
+    if plays is None:
+        plays = _legal_plays(arr, dice)
+    legal = {b.tobytes(): k for k, b in enumerate(plays.boards)}
+    mine, opp = arr[1].tolist(), arr[0].tolist()
+    point_lists = [tuple(points) for points, _ in moves]
+    orders = [point_lists] if keep_order else list(dict.fromkeys(itertools.permutations(point_lists)))
+    best = None
+    best_rank = None
+    for order in orders:
+        for attempt in _replay_moves(mine, opp, _replay.roll_dice(dice), tuple(order)):
+            if attempt.reason is None:
+                after = np.array([attempt.opp, attempt.mine], dtype=np.int8)
+                k = legal.get(after.tobytes())
+                if k is not None:
+                    return plays[k]
+                reason, detail = _final_problem(arr, dice, attempt, plays)
+                last = attempt.steps[-1] if attempt.steps else None
+                if reason is IllegalReason.LARGER_DIE_REQUIRED:
+                    last = attempt.steps[0]
+                attempt.reason, attempt.bad_step, attempt.detail = reason, last, detail
+                rank = (1, attempt.hops)
+            else:
+                rank = (0, attempt.hops)  # how many of the named moves were fine
+            if best_rank is None or rank > best_rank:
+                best, best_rank = attempt, rank
+    if best is None:  # pragma: no cover - there is always at least one attempt
+        return _error(text, IllegalReason.MORE_DICE_POSSIBLE, None, "")
+    detail = best.detail or _detail_for(best, dice)
+    shown = text if text is not None else [tuple(p) for p in point_lists]
+    return _error(shown, best.reason, best.bad_step, detail)
+
+
+def _detail_for(attempt, dice) -> str:
+    source, target = attempt.bad_step
+    reason = attempt.reason
+    step = _step_text(source, target)
+    if reason is IllegalReason.BAR_FIRST:
+        return f"{step} moves another checker while one of yours is on the bar"
+    if reason is IllegalReason.NO_CHECKER:
+        where = "the bar" if source == 25 else f"point {source}"
+        return f"you have no checker on {where}"
+    if reason is IllegalReason.LANDING_BLOCKED:
+        return f"point {target} holds two or more opposing checkers"
+    if reason is IllegalReason.INTERMEDIATE_BLOCKED:
+        return f"the checker would stop on point {target}, which holds two or more opposing checkers"
+    if reason is IllegalReason.BEAROFF_NOT_ALLOWED:
+        return "not all your checkers are in your home board yet"
+    if reason is IllegalReason.BEAROFF_HIGHER_OCCUPIED:
+        return f"a checker still stands above point {source}"
+    return f"with the roll {_roll_text(dice)}"  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- check_play
+
+
+def _moves_from_steps(steps) -> list:
+    """Validate a sequence of ``(from, to)`` pairs and turn it into parse_move_text form."""
+    moves = []
+    try:
+        pairs = [tuple(step) for step in steps]
+    except TypeError:
+        raise InvalidMoveTextError(f"a play must be a Play, a text or (from, to) steps, got {steps!r}") from None
+    for pair in pairs:
+        if len(pair) not in (2, 3) or not all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in pair
+        ):
+            raise InvalidMoveTextError(f"a step is a pair of ints (from, to), got {pair!r} in {steps!r}")
+        source, target = int(pair[0]), int(pair[1])
+        if not (1 <= source <= 25 and 0 <= target <= 24 and target < source):
+            raise InvalidMoveTextError(
+                f"step {pair!r} is not a forward move from 1..25 (25 = bar) to 0..24 (0 = off) in {steps!r}"
+            )
+        moves.append(((source, target), set()))
+    return moves
+
+
+def _replayed(play: Play):
+    """The position a Play's own steps lead to (bytes), or None if a step has no checker."""
+    mine, opp = play.board_before[1].tolist(), play.board_before[0].tolist()
+    for source, target in play.moves:
+        if not mine[_replay.index(source)]:
+            return None
+        mine, opp = _replay.apply_step(mine, opp, source, target)
+    return np.array([opp, mine], dtype=np.int8).tobytes()
+
+
+def check_play(board, dice, play) -> Play:
+    """Return the legal :class:`Play` that *play* denotes, or raise :class:`IllegalPlayError`.
+
+    *play* may be a :class:`Play`, a move text (``"8/5 6/5"``) or a sequence of
+    ``(from, to)`` steps in playing order (a step may span several dice, ``(24, 13)``).
+    Exactly the legal plays are accepted (R10-R14). A rejection carries ``.reason``
+    (:class:`IllegalReason`) and ``.step``.
+
+    >>> import fastgen
+    >>> check_play(fastgen.STARTING_BOARD, (6, 5), [(24, 18), (18, 13)]).text()
+    '24/13'
+    >>> try:
+    ...     check_play(fastgen.STARTING_BOARD, (6, 5), "13/7 13/9")
+    ... except IllegalPlayError as exc:
+    ...     exc.reason.name, exc.step
+    ('DIE_NOT_IN_ROLL', (13, 9))
+    """
+    arr = as_board(board)
+    dice = as_dice(dice)
+    plays = _legal_plays(arr, dice)
+    if isinstance(play, Play):
+        # A play of this very position is judged by where it ends (R10); a play made on
+        # another board is replayed here step by step.
+        if play.board_before.tobytes() == arr.tobytes():
+            if _replayed(play) != play.board_after.tobytes():
+                raise InvalidMoveTextError(
+                    f"inconsistent Play {play!r}: its moves do not lead to its board_after"
+                )
+            target = play.board_after.tobytes()
+            for k, b in enumerate(plays.boards):
+                if b.tobytes() == target:
+                    return plays[k]
+        moves = _moves_from_steps(play.moves)
+        result = diagnose_moves(arr, dice, moves, text=str(play), plays=plays, keep_order=True)
+    elif isinstance(play, str):
+        from fastgen.notation import parse_play
+
+        return parse_play(arr, dice, play, plays=plays)
+    else:
+        moves = _moves_from_steps(play)
+        result = diagnose_moves(arr, dice, moves, text=[m[0] for m in moves], plays=plays, keep_order=True)
+    if isinstance(result, Play):
+        return result
+    raise result
+
+
+# --------------------------------------------------------------------------- legal_steps
+
+
+class _Walker:
+    """Which partial step sequences can still end in a legal play (memoised per position)."""
+
+    def __init__(self, board, dice, plays):
+        self.legal = plays.position_set()
+        self.total = max(len(_moves_of(plays, k)) for k in range(len(plays)))
+        self.memo = {}
+
+    def can_finish(self, mine, opp, dice_left, played: int) -> bool:
+        if played == self.total:
+            return np.array([opp, mine], dtype=np.int8).tobytes() in self.legal
+        key = (tuple(mine), tuple(opp), dice_left)
+        if key not in self.memo:
+            self.memo[key] = any(True for _ in self.next_steps(mine, opp, dice_left, played))
+        return self.memo[key]
+
+    def next_steps(self, mine, opp, dice_left, played: int):
+        if played >= self.total:
+            return
+        for die in sorted(set(dice_left), reverse=True):
+            left = _replay.remove_die(dice_left, die)
+            for source, target in _replay.legal_single_steps(mine, opp, die):
+                m, o = _replay.apply_step(mine, opp, source, target)
+                if self.can_finish(m, o, left, played + 1):
+                    yield source, target, die
+
+
+def legal_steps(board, dice, played=()) -> list:
+    """The single steps ``(from, to, die)`` that may come next after *played*.
+
+    *played* is the sequence of steps already made this turn, each ``(from, to)`` or
+    ``(from, to, die)``; it must itself be the beginning of a legal play (else
+    :class:`IllegalPlayError` explains why). A step is listed when some legal play
+    (R10-R14) continues with it, in any order of its steps; the list is empty when the
+    turn is complete. Sorted by die (high first), then source (high first).
+
+    >>> import fastgen
+    >>> legal_steps(fastgen.STARTING_BOARD, (2, 1), [(13, 11), (11, 10)])
+    []
+    """
+    arr = as_board(board)
+    dice = as_dice(dice)
+    plays = _legal_plays(arr, dice)
+    walker = _Walker(arr, dice, plays)
+    states = {(tuple(arr[1].tolist()), tuple(arr[0].tolist()), _replay.roll_dice(dice))}
+    try:
+        played = list(played)
+    except TypeError:
+        raise InvalidMoveTextError(f"played must be a sequence of steps, got {played!r}") from None
+    for n, step in enumerate(played):
+        try:
+            parts = tuple(int(v) for v in step)
+        except (TypeError, ValueError):
+            raise InvalidMoveTextError(f"a step is (from, to) or (from, to, die), got {step!r} in {played!r}") from None
+        if len(parts) not in (2, 3):
+            raise InvalidMoveTextError(f"a step is (from, to) or (from, to, die), got {step!r} in {played!r}")
+        following = set()
+        for mine, opp, left in states:
+            for s, t, d in walker.next_steps(list(mine), list(opp), left, n):
+                if (s, t) == parts[:2] and (len(parts) == 2 or d == parts[2]):
+                    m, o = _replay.apply_step(mine, opp, s, t)
+                    following.add((tuple(m), tuple(o), _replay.remove_die(left, d)))
+        if not following:
+            raise _explain_prefix(arr, dice, plays, played, n)
+        states = following
+    steps = set()
+    for mine, opp, left in states:
+        steps.update(walker.next_steps(list(mine), list(opp), left, len(played)))
+    return sorted(steps, key=lambda s: (-s[2], -s[0], -s[1]))
+
+
+def _explain_prefix(board, dice, plays, played, n):
+    """The error for a played prefix whose step *n* cannot lead to a legal play."""
+    steps = [tuple(int(v) for v in s)[:2] for s in list(played)[: n + 1]]
+    bad = steps[-1]
+    moves = _moves_from_steps(steps)
+    result = diagnose_moves(board, dice, moves, text=steps, plays=plays, keep_order=True)
+    if isinstance(result, IllegalPlayError) and result.reason not in (
+        IllegalReason.MORE_DICE_POSSIBLE,
+        IllegalReason.LARGER_DIE_REQUIRED,
+    ):
+        return result
+    # Every step so far is legal on its own, but no legal play continues this way.
+    legal = format_play(board, _moves_of(plays, 0))
+    walker_reason = (
+        IllegalReason.LARGER_DIE_REQUIRED
+        if dice[0] != dice[1] and max(len(_moves_of(plays, k)) for k in range(len(plays))) == 1
+        else IllegalReason.MORE_DICE_POSSIBLE
+    )
+    return _error(
+        steps, walker_reason, bad,
+        f"after {_step_text(*bad)} the turn cannot end in a legal play (for example {legal!r})",
+    )
