@@ -5,11 +5,10 @@ Inputs are validated once here (fastgen.boards); the core then runs on raw int8 
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from fastgen import _core
+from fastgen._util import check_int, run_threads
 from fastgen.boards import as_board, as_boards, as_dice, as_dice_batch
 from fastgen.errors import FastgenError
 from fastgen.plays import PlayBatch, Plays
@@ -39,37 +38,18 @@ def legal_plays(board, dice) -> Plays:
     return Plays(arr, (d1, d2), boards, moves)
 
 
-def _check_threads(threads) -> int:
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    return int(threads)
-
-
 def _run_parts(boards: np.ndarray, dice: np.ndarray, threads: int, count_only: bool):
     """Run the core over contiguous ranges, one per thread; returns (offsets, parts)."""
     n = boards.shape[0]
     offsets = np.zeros(n + 1, dtype=np.int64)
     threads = max(1, min(threads, n))
     bounds = np.linspace(0, n, threads + 1).astype(np.int64).tolist()
-    if threads == 1:
-        parts = [_core.batch_part(boards, dice, offsets, 0, n, count_only)]
-    else:
-        parts = [None] * threads
-        errors = []
+    parts = [None] * threads
 
-        def work(k):
-            try:
-                parts[k] = _core.batch_part(boards, dice, offsets, bounds[k], bounds[k + 1], count_only)
-            except BaseException as exc:  # re-raised in the caller's thread
-                errors.append(exc)
+    def work(k):
+        parts[k] = _core.batch_part(boards, dice, offsets, bounds[k], bounds[k + 1], count_only)
 
-        pool = [threading.Thread(target=work, args=(k,)) for k in range(threads)]
-        for t in pool:
-            t.start()
-        for t in pool:
-            t.join()
-        if errors:
-            raise errors[0]
+    run_threads(work, threads)
     # Each part's offsets are relative to its own output: shift them to global rows.
     shift = 0
     for k, part in enumerate(parts):
@@ -96,7 +76,7 @@ def plays_batch(boards, dice, *, threads: int = 1) -> PlayBatch:
     """
     arr = as_boards(boards)
     dice_arr = as_dice_batch(dice, arr.shape[0])
-    threads = _check_threads(threads)
+    threads = check_int(threads, "threads", 1)
     offsets, parts = _run_parts(arr, dice_arr, threads, count_only=False)
     out_boards, out_moves = _core.merge_parts(parts)
     return PlayBatch(arr, dice_arr, offsets, out_boards, out_moves)
@@ -109,7 +89,7 @@ def count_plays_batch(boards, dice, *, threads: int = 1) -> np.ndarray:
     """
     arr = as_boards(boards)
     dice_arr = as_dice_batch(dice, arr.shape[0])
-    offsets, _ = _run_parts(arr, dice_arr, _check_threads(threads), count_only=True)
+    offsets, _ = _run_parts(arr, dice_arr, check_int(threads, "threads", 1), count_only=True)
     return np.diff(offsets)
 
 
@@ -120,8 +100,7 @@ def iter_plays_batch(boards, dice, *, chunk_size: int = 65536, threads: int = 1)
     sliced (views, no copy), so only one chunk's output is alive at a time if the caller
     drops it before asking for the next.
     """
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, (int, np.integer)) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive integer, got {chunk_size!r}")
+    check_int(chunk_size, "chunk_size", 1)
     arr = as_boards(boards)
     dice_arr = as_dice_batch(dice, arr.shape[0])
     for start in range(0, arr.shape[0], chunk_size):

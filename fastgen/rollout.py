@@ -310,42 +310,29 @@ def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, pro
     import threading
 
     from fastgen import _core
+    from fastgen._util import check_int, run_threads
 
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    threads = check_int(threads, "threads", 1)
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
     start = np.ascontiguousarray(start_boards, dtype=np.int8)
     chunks = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]
     lock = threading.Lock()
-    errors = []
 
-    def work():
+    def work(_):
         while True:
-            with lock:
-                if not chunks or errors:
+            with lock:  # threads take chunks in turn, so the load stays balanced
+                if not chunks:
                     return
                 lo, hi = chunks.pop(0)
-            try:
-                _core.rollout_random_range(
-                    start, from_opening, seed, _OPENING_DICE, lo, hi, winner, result, turns
-                )
-            except BaseException as exc:  # re-raised in the caller's thread
-                errors.append(exc)
-                return
+            _core.rollout_random_range(start, from_opening, seed, _OPENING_DICE, lo, hi, winner, result, turns)
             if progress is not None:
                 with lock:
                     progress(hi - lo)
 
     t0 = time.perf_counter()
-    pool = [threading.Thread(target=work) for _ in range(max(1, min(int(threads), len(chunks))))]
-    for t in pool:
-        t.start()
-    for t in pool:
-        t.join()
-    if errors:
-        raise errors[0]
+    run_threads(work, max(1, min(threads, len(chunks))))
     seconds = time.perf_counter() - t0
     return RolloutResult(
         winner=winner,
@@ -417,21 +404,17 @@ def rollout(
         Both give identical games for the same seed.
     """
     import fastgen
+    from fastgen._util import check_int
 
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    seed = int(seed)
-    if isinstance(batch_size, bool) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-        raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+    seed = check_int(seed, "seed", 0)
+    check_int(batch_size, "batch_size", 1)
     if start is None:
         start_boards = _STARTING_BOARD[None]
         from_opening = True
     else:
         start_boards, games = _start_boards(start, games)
         from_opening = False
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
-        raise ValueError(f"games must be a non-negative integer, got {games!r}")
-    games = int(games)
+    games = check_int(games, "games", 0)
     if engine not in ("auto", "native", "python"):
         raise ValueError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
     if engine == "native" and not (isinstance(policy, str) and policy == "random"):

@@ -43,11 +43,11 @@ def random_game_positions(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray
     plays; every position met (side on roll in row 1) is taken with the roll then thrown,
     and a new game starts when one ends. Deterministic for a given seed.
     """
+    from fastgen._util import check_int
     from fastgen.boards import STARTING_BOARD
     from fastgen.generate import legal_plays
 
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
+    check_int(n, "n", 0)
     rng = np.random.default_rng(seed)
     boards = np.empty((n, 2, 25), dtype=np.int8)
     dice = rng.integers(1, 7, size=(n, 2)).astype(np.int8)

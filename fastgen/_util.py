@@ -1,0 +1,38 @@
+"""Small shared helpers: argument checks and running work in threads."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+
+def check_int(value, name: str, minimum: int) -> int:
+    """*value* as an int >= *minimum* (0 or 1); ValueError quoting it otherwise (bools refused)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < minimum:
+        kind = "a positive integer" if minimum == 1 else "a non-negative integer"
+        raise ValueError(f"{name} must be {kind}, got {value!r}")
+    return int(value)
+
+
+def run_threads(work, count: int) -> None:
+    """Run ``work(k)`` for k in range(count), each in its own thread (the work releases the
+    GIL in the core); re-raise the first exception in the caller's thread."""
+    if count == 1:
+        work(0)
+        return
+    errors = []
+
+    def guarded(k):
+        try:
+            work(k)
+        except BaseException as exc:  # re-raised below
+            errors.append(exc)
+
+    pool = [threading.Thread(target=guarded, args=(k,)) for k in range(count)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    if errors:
+        raise errors[0]
