@@ -1,0 +1,174 @@
+"""The compiled core against the pure-Python oracle, on Hypothesis-drawn positions.
+
+For every drawn (board, dice): the same set of resulting positions, the same count, no
+duplicate, and every core ``moves`` row replayed step by step (by the independent
+:func:`strategies.replay`) reaches the core's board using the rolled dice. The batch
+entry points must agree with ``legal_plays`` position by position, in the same order.
+
+The number of examples comes from the Hypothesis profile (tests/conftest.py): the eight
+position tests below draw 8 x max_examples positions (5,600 by default, 56,000 with
+FASTGEN_HYPOTHESIS_PROFILE=large).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+import fastgen
+from fastgen import reference
+from strategies import (
+    bar_boards,
+    bearoff_boards,
+    contact_boards,
+    few_step_doubles,
+    near_empty_boards,
+    no_play_positions,
+    positions,
+    prime_boards,
+    replay,
+    step_count,
+    with_dice,
+)
+
+
+def _die_fits(src: int, dst: int, die: int) -> bool:
+    """A step of *die* from src to dst: exact, or a bear-off from a lower point (R9)."""
+    return src - dst == die or (dst == 0 and src - dst < die)
+
+
+def _steps_fit_dice(row, roll) -> bool:
+    """The steps of one moves row can be assigned to the rolled dice in order played."""
+    steps = [(int(s), int(t)) for s, t in row if s != -1]
+    d1, d2 = roll
+    if d1 == d2:
+        return len(steps) <= 4 and all(_die_fits(s, t, d1) for s, t in steps)
+    if len(steps) > 2:
+        return False
+    return any(
+        all(_die_fits(s, t, die) for (s, t), die in zip(steps, order))
+        for order in ((d1, d2), (d2, d1))
+    )
+
+
+def assert_core_matches_oracle(board, roll):
+    """The checks of this module for one position; the message names the Position ID."""
+    core = fastgen.legal_plays(board, roll)
+    ref = reference.legal_plays(board, roll)
+    where = f"position {fastgen.position_id(board)} dice {roll}"
+    core_set = core.position_set()
+    ref_set = ref.position_set()
+    assert len(core_set) == len(core), f"{where}: core returns a position twice"
+    missing = [fastgen.position_id(np.frombuffer(b, np.int8).reshape(2, 25)) for b in ref_set - core_set]
+    extra = [fastgen.position_id(np.frombuffer(b, np.int8).reshape(2, 25)) for b in core_set - ref_set]
+    assert not missing and not extra, f"{where}: core lacks {missing}, core adds {extra}"
+    assert len(core) == len(ref)
+    # All legal plays of a roll use the same number of dice (R11, R12); the oracle's rows
+    # all have that length. A shorter core row is only acceptable when it bears off the
+    # mover's last checker, reaching the same position as a full-length sequence.
+    ref_steps = {step_count(m) for m in ref.moves}
+    assert len(ref_steps) == 1
+    (full,) = ref_steps
+    for k in range(len(core)):
+        after = replay(board, core.moves[k])
+        assert (after == core.boards[k]).all(), f"{where}: moves row {k} does not reach its board"
+        assert _steps_fit_dice(core.moves[k], roll), f"{where}: row {k} {core.moves[k].tolist()} vs dice"
+        n = step_count(core.moves[k])
+        assert n == full or (n < full and core.boards[k][1].sum() == 0), (
+            f"{where}: row {k} has {n} steps, the legal plays use {full}"
+        )
+    if full == 0:  # R14: a lost turn is the unchanged board
+        assert len(core) == 1 and (core.boards[0] == board).all()
+
+
+@given(with_dice(contact_boards()))
+def test_differential_contact(case):
+    assert_core_matches_oracle(*case)
+
+
+@given(with_dice(bar_boards()))
+def test_differential_bar(case):
+    assert_core_matches_oracle(*case)
+
+
+@given(with_dice(prime_boards()))
+def test_differential_primes_and_closed_boards(case):
+    assert_core_matches_oracle(*case)
+
+
+@given(with_dice(bearoff_boards()))
+def test_differential_bearoff(case):
+    assert_core_matches_oracle(*case)
+
+
+@given(with_dice(near_empty_boards()))
+def test_differential_near_empty(case):
+    assert_core_matches_oracle(*case)
+
+
+@given(few_step_doubles())
+def test_differential_doubles_with_fewer_than_four_steps(case):
+    assert_core_matches_oracle(*case)
+
+
+@given(no_play_positions())
+def test_differential_no_play(case):
+    board, roll = case
+    assert_core_matches_oracle(board, roll)
+    plays = fastgen.legal_plays(board, roll)
+    assert len(plays) == 1 and (plays.moves == -1).all()  # R14, by construction
+
+
+@given(positions)
+def test_differential_any_position(case):
+    assert_core_matches_oracle(*case)
+
+
+# --------------------------------------------------------------------------- batches
+
+
+def _stack(cases):
+    boards = np.array([b for b, _ in cases], dtype=np.int8).reshape(-1, 2, 25)
+    rolls = np.array([d for _, d in cases], dtype=np.int8).reshape(-1, 2)
+    return boards, rolls
+
+
+batches = st.one_of(
+    st.just([]),
+    st.lists(positions, min_size=1, max_size=1),
+    st.lists(positions, min_size=0, max_size=12),
+)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@given(cases=batches)
+def test_plays_batch_equals_legal_plays(cases, threads):
+    boards, rolls = _stack(cases)
+    batch = fastgen.plays_batch(boards, rolls, threads=threads)
+    assert len(batch) == len(cases)
+    assert batch.offsets[0] == 0 and batch.offsets[-1] == batch.boards.shape[0]
+    assert batch.moves.shape[0] == batch.boards.shape[0]
+    for i, (board, roll) in enumerate(cases):
+        single = fastgen.legal_plays(board, roll)
+        got = batch[i]
+        assert got.dice == (int(roll[0]), int(roll[1]))
+        assert np.array_equal(got.boards, single.boards)  # same plays, same order
+        assert np.array_equal(got.moves, single.moves)
+
+
+@given(cases=batches)
+def test_count_plays_batch_equals_counts(cases):
+    boards, rolls = _stack(cases)
+    counts = fastgen.count_plays_batch(boards, rolls)
+    assert counts.shape == (len(cases),)
+    expected = [len(reference.legal_plays(b, d)) for b, d in cases]
+    assert counts.tolist() == expected
+    assert fastgen.plays_batch(boards, rolls).counts.tolist() == expected
+
+
+def test_empty_batch():
+    boards, rolls = _stack([])
+    assert boards.shape == (0, 2, 25) and rolls.shape == (0, 2)
+    assert len(fastgen.plays_batch(boards, rolls)) == 0
+    assert fastgen.count_plays_batch(boards, rolls).shape == (0,)
