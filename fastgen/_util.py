@@ -16,11 +16,9 @@ def check_int(value, name: str, minimum: int) -> int:
 
 
 def run_threads(work, count: int) -> None:
-    """Run ``work(k)`` for k in range(count), each in its own thread (the work releases the
-    GIL in the core); re-raise the first exception in the caller's thread."""
-    if count == 1:
-        work(0)
-        return
+    """Run ``work(k)`` for k in range(count) in parallel (the work releases the GIL in the
+    core): k = 0 in the calling thread, the others in new threads. Re-raises the first
+    exception in the caller's thread once all have finished."""
     errors = []
 
     def guarded(k):
@@ -29,9 +27,10 @@ def run_threads(work, count: int) -> None:
         except BaseException as exc:  # re-raised below
             errors.append(exc)
 
-    pool = [threading.Thread(target=guarded, args=(k,)) for k in range(count)]
+    pool = [threading.Thread(target=guarded, args=(k,)) for k in range(1, count)]
     for t in pool:
         t.start()
+    guarded(0)
     for t in pool:
         t.join()
     if errors:

@@ -119,12 +119,15 @@ def as_dice_batch(dice, n: int) -> np.ndarray:
         raise InvalidDiceError(f"dice must hold integers, got dtype {arr.dtype}: {dice!r}")
     if arr.shape != (n, 2):
         raise InvalidDiceError(f"dice must have shape ({n}, 2), got {arr.shape}: {dice!r}")
-    if arr.size:
-        bad = np.flatnonzero(((arr < 1) | (arr > 6)).any(axis=1))
-        if bad.size:
-            i = int(bad[0])
-            raise InvalidDiceError(f"dice at index {i} out of range 1..6: {arr[i].tolist()!r}")
-    return np.ascontiguousarray(arr, dtype=np.int8)
+    if arr.dtype != np.int8 and arr.size and (arr.min() < 1 or arr.max() > 6):
+        # out of range before the int8 conversion could wrap a value into range
+        i = int(np.flatnonzero(((arr < 1) | (arr > 6)).any(axis=1))[0])
+        raise InvalidDiceError(f"dice at index {i} out of range 1..6: {arr[i].tolist()!r}")
+    arr = np.ascontiguousarray(arr, dtype=np.int8)
+    i = _core.first_bad_dice(arr)
+    if i >= 0:
+        raise InvalidDiceError(f"dice at index {i} out of range 1..6: {arr[i].tolist()!r}")
+    return arr
 
 
 def swap_sides(boards) -> np.ndarray:

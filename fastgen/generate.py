@@ -43,7 +43,7 @@ def _run_parts(boards: np.ndarray, dice: np.ndarray, threads: int, count_only: b
     n = boards.shape[0]
     offsets = np.zeros(n + 1, dtype=np.int64)
     threads = max(1, min(threads, n))
-    bounds = np.linspace(0, n, threads + 1).astype(np.int64).tolist()
+    bounds = _core.balanced_bounds(boards, dice, threads).tolist()
     parts = [None] * threads
 
     def work(k):
@@ -58,6 +58,16 @@ def _run_parts(boards: np.ndarray, dice: np.ndarray, threads: int, count_only: b
             offsets[lo + 1 : hi + 1] += shift
         shift += part.count
     return offsets, parts
+
+
+def _two_threads(boards: np.ndarray, dice: np.ndarray):
+    """Two threads writing straight into one output (see _core.PairJob); None when the
+    reservation could not be made or did not suffice, so the caller takes the usual path."""
+    job = _core.PairJob(boards, dice, int(_core.balanced_bounds(boards, dice, 2)[1]))
+    if not job.reserved:
+        return None
+    run_threads(job.run, 2)
+    return job.finish()
 
 
 def plays_batch(boards, dice, *, threads: int = 1) -> PlayBatch:
@@ -77,6 +87,10 @@ def plays_batch(boards, dice, *, threads: int = 1) -> PlayBatch:
     arr = as_boards(boards)
     dice_arr = as_dice_batch(dice, arr.shape[0])
     threads = check_int(threads, "threads", 1)
+    if threads == 2 and arr.shape[0] >= 2:
+        done = _two_threads(arr, dice_arr)
+        if done is not None:
+            return PlayBatch(arr, dice_arr, *done)
     offsets, parts = _run_parts(arr, dice_arr, threads, count_only=False)
     out_boards, out_moves = _core.merge_parts(parts)
     return PlayBatch(arr, dice_arr, offsets, out_boards, out_moves)

@@ -1,9 +1,11 @@
 """The generation API: batch/single agreement, threads, chunking, memory, bad input (R4, R5)."""
 
+import os
 import subprocess
 import sys
 import textwrap
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -50,6 +52,29 @@ def test_threads_give_identical_output(mixed, threads):
     np.testing.assert_array_equal(one.boards, many.boards)
     np.testing.assert_array_equal(one.moves, many.moves)
     np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice, threads=threads), one.counts)
+
+
+def test_two_thread_path_falls_back_when_its_reservation_overflows():
+    """threads=2 writes both halves straight into one reserved mapping; a half that does
+    not fit is reported (None) so the caller takes the ordinary path."""
+    from fastgen import _core
+
+    boards = np.stack([fastgen.STARTING_BOARD] * 200)
+    dice = np.full((200, 2), 2, dtype=np.int8)  # 75 plays each: 7,500 per half
+    job = _core.PairJob(boards, dice, 100, 0)  # room for 4,096 plays a half
+    assert job.reserved
+    job.run(0)
+    job.run(1)
+    assert job.finish() is None
+    roomy = _core.PairJob(boards, dice, 100)
+    roomy.run(1)
+    roomy.run(0)
+    offsets, out_boards, out_moves = roomy.finish()
+    single = fastgen.plays_batch(boards, dice)
+    np.testing.assert_array_equal(offsets, single.offsets)
+    np.testing.assert_array_equal(out_boards, single.boards)
+    np.testing.assert_array_equal(out_moves, single.moves)
+    np.testing.assert_array_equal(fastgen.plays_batch(boards, dice, threads=2).boards, single.boards)
 
 
 def test_concurrent_python_threads_match_serial(mixed):
@@ -232,8 +257,9 @@ def test_batch_peak_memory_is_close_to_output_size(tmp_path):
         print((after - before) * 1024 / size)
         """
     )
-    # Run outside the checkout so the installed package is imported, not the source tree.
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    # Run outside the checkout, importing the very package under test.
+    env = dict(os.environ, PYTHONPATH=str(Path(fastgen.__file__).resolve().parents[1]))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert proc.returncode == 0, proc.stderr
     ratio = float(proc.stdout)
     assert ratio <= 1.3, f"peak memory {ratio:.2f}x the output size"
