@@ -269,8 +269,9 @@ cdef inline uint32_t slot_of(uint64_t ka, uint64_t kb) noexcept nogil:
     return <uint32_t> (h >> (64 - HASH_BITS))
 
 
-cdef inline int admit(Ctx* c, int depth, uint64_t ka, uint64_t kb) noexcept nogil:
-    """1 when a sequence of `depth` steps ending in position (ka, kb) is a new play."""
+cdef inline int admit(Ctx* c, int depth, uint64_t ka, uint64_t kb, int unique) noexcept nogil:
+    """1 when a sequence of `depth` steps ending in position (ka, kb) is a new play.
+    `unique`: the caller knows no other sequence gives this position (no lookup)."""
     cdef uint32_t s
     cdef Slot* e
     if depth < c.best:
@@ -279,7 +280,7 @@ cdef inline int admit(Ctx* c, int depth, uint64_t ka, uint64_t kb) noexcept nogi
         c.best = depth  # everything kept so far used fewer dice: drop it
         c.n = c.base
         new_table(c)
-    if c.dedup:  # R10: plays are distinct by resulting position
+    if c.dedup and not unique:  # R10: plays are distinct by resulting position
         s = slot_of(ka, kb)
         e = &c.table[s]
         while e.stamp == c.stamp:
@@ -304,7 +305,7 @@ cdef inline int8_t* out_slot(Ctx* c) noexcept nogil:
 cdef int record(Ctx* c, int depth) noexcept nogil:
     """The current position, reached in `depth` steps, is a complete sequence."""
     cdef int8_t* dst
-    if not admit(c, depth, c.ka, c.kb):
+    if not admit(c, depth, c.ka, c.kb, 0):
         return 0
     if not c.count_only:
         dst = out_slot(c)
@@ -315,16 +316,17 @@ cdef int record(Ctx* c, int depth) noexcept nogil:
     return 0
 
 
-cdef int record_step(Ctx* c, int depth, int f, int d) noexcept nogil:
+cdef int record_step(Ctx* c, int depth, int f, int d, int unique) noexcept nogil:
     """The current position plus one last step of d pips from f (legal, not applied):
-    a complete sequence of depth + 1 steps. Cheaper than do/record/undo."""
+    a complete sequence of depth + 1 steps. Cheaper than do/record/undo. `unique`: no
+    other sequence gives this position, so it needs no key and no lookup."""
     cdef int t = f - d
     cdef uint64_t ka = c.ka, kb = c.kb
     cdef int8_t* dst
     cdef int hit = 0
     if t < 0:
         t = -1
-    if c.dedup:
+    if c.dedup and not unique:
         if f < 16:
             ka -= nibble(f)
         else:
@@ -336,7 +338,7 @@ cdef int record_step(Ctx* c, int depth, int f, int d) noexcept nogil:
                 kb += nibble(t)
             if c.b[23 - t] == 1:
                 kb ^= hit_bit(t)
-    if not admit(c, depth + 1, ka, kb):
+    if not admit(c, depth + 1, ka, kb, unique):
         return 0
     if not c.count_only:
         c.path[2 * depth] = f + 1
@@ -368,13 +370,13 @@ cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
     if depth == 3:
         if c.count_only:
             # Every last step gives a distinct play (see the module docstring).
-            if admit(c, 4, 0, 0):
+            if admit(c, 4, 0, 0, 1):
                 c.n += fg_popcount(m)
             return 0
         while m:
             f = fg_highest(m)
             m &= ~(1u << f)
-            if record_step(c, 3, f, d) < 0:
+            if record_step(c, 3, f, d, 1) < 0:
                 return -1
         return 0
     while m:
@@ -396,7 +398,7 @@ cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
 
 cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
     """Plays of the roll a-b, a > b (R11, R13)."""
-    cdef uint32_t m1, m2
+    cdef uint32_t m1, m2, plain
     cdef int f, t, f2, hit
     cdef int bar0 = c.occ & BAR_BIT
     cdef int larger_alone
@@ -414,10 +416,27 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
         if m2 == 0:
             if record(c, 1) < 0:
                 return -1
+        plain = 0
+        if not bar0 and t >= 0:
+            # Two on-board steps by different checkers, neither landing where the other
+            # started, give a position no other sequence gives: the same two steps in the
+            # other order are skipped by order 2 below, and any other pair, a hop or a
+            # bear-off changes other points. Only the rest need the dedup table.
+            plain = m2 & ~((1u << t) | ((1u << b) - 1) | ((1u << (f + b)) if f + b < 24 else 0))
+            m2 &= ~plain
+            if c.count_only:
+                if plain and admit(c, 2, 0, 0, 1):
+                    c.n += fg_popcount(plain)
+                plain = 0
+        while plain:
+            f2 = fg_highest(plain)
+            plain &= ~(1u << f2)
+            if record_step(c, 1, f2, b, 1) < 0:
+                return -1
         while m2:
             f2 = fg_highest(m2)
             m2 &= ~(1u << f2)
-            if record_step(c, 1, f2, b) < 0:
+            if record_step(c, 1, f2, b, 0) < 0:
                 return -1
         undo_step(c, f, t, hit)
     c.path[0] = -1
@@ -448,7 +467,7 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
         while m2:
             f2 = fg_highest(m2)
             m2 &= ~(1u << f2)
-            if record_step(c, 1, f2, a) < 0:
+            if record_step(c, 1, f2, a, 0) < 0:
                 return -1
         undo_step(c, f, t, hit)
     c.path[0] = -1
