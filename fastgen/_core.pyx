@@ -364,6 +364,7 @@ cdef int record_step(Ctx* c, int depth, int f, int d, int unique) noexcept nogil
 cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
     """Steps of d pips from sources <= maxf, non-increasing (R12, no permutations)."""
     cdef uint32_t m = step_sources(c, d) & ((2u << maxf) - 1)
+    cdef uint32_t occ2, m2
     cdef int f, t, hit
     if m == 0:
         return record(c, depth)
@@ -383,6 +384,18 @@ cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
         f = fg_highest(m)
         m &= ~(1u << f)
         t = f - d if f >= d else -1
+        if depth == 2 and c.count_only and t >= 0 and not (c.occ & BAR_BIT) and (
+                c.outside - (f >= 6 and t < 6)) > 0:
+            # Counting, two steps left, no bar and no bear-off possible after this step:
+            # the last step's sources follow from the occupancy alone, no need to move.
+            occ2 = (c.occ & ~((1u << f) if c.b[OWN + f] == 1 else 0)) | (1u << t)
+            m2 = occ2 & ~(c.blocked << d) & (POINTS << d) & POINTS & ((2u << f) - 1)
+            if m2 == 0:
+                if admit(c, 3, 0, 0, 1):
+                    c.n += 1
+            elif admit(c, 4, 0, 0, 1):
+                c.n += fg_popcount(m2)
+            continue
         hit = do_step(c, f, t)
         c.path[2 * depth] = f + 1
         c.path[2 * depth + 1] = t + 1
