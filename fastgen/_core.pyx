@@ -721,19 +721,6 @@ cdef object take_buffer(int8_t* data, int64_t n, int bytes_per, tuple tail):
     return np.asarray(arr).reshape((n,) + tail)
 
 
-cdef shrink(Ctx* c):
-    """Give back the unused tail of the output buffers."""
-    cdef int64_t n = c.n if c.n > 0 else 1
-    cdef int8_t* p
-    p = <int8_t*> realloc(c.boards, n * BOARD_BYTES)
-    if p != NULL:
-        c.boards = p
-    p = <int8_t*> realloc(c.moves, n * MOVE_BYTES)
-    if p != NULL:
-        c.moves = p
-    c.cap = n
-
-
 cdef class Part:
     """Output of one worker: its plays in its own buffers (offsets are relative to them)."""
     cdef Ctx* c
@@ -810,8 +797,8 @@ def merge_parts(list parts):
             ctx_free(p.c)
             p.c = NULL
         c.n = total
-    else:
-        shrink(c)
+    # The unused tail of the buffers is not given back with realloc: that cost more than
+    # it saved (the kernel remaps the pages), and pages never written use no memory.
     boards = take_buffer(c.boards, c.n, BOARD_BYTES, (2, 25))
     moves = take_buffer(c.moves, c.n, MOVE_BYTES, (4, 2))
     c.boards = NULL  # now owned by the arrays
