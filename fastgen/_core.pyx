@@ -699,10 +699,14 @@ cdef int fill_range(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1]
                     int64_t[::1] offsets, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     """Generate positions lo..hi-1 into c; offsets[i + 1] gets the running total.
 
-    Offsets are relative to the start of this context's output. Returns -1 on OOM.
+    Offsets are relative to the start of this context's output. Each board is checked
+    (R4) just before its generation, so the check runs in the worker threads too.
+    Returns 0, -1 on OOM, -3 at an invalid board.
     """
     cdef Py_ssize_t i
     for i in range(lo, hi):
+        if board_error(&boards[i, 0, 0]):
+            return -3
         if generate(c, &boards[i, 0, 0], dice[i, 0], dice[i, 1]) < 0:
             return -1
         offsets[i + 1] = c.n
@@ -733,7 +737,8 @@ cdef class Part:
 def batch_part(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice,
                int64_t[::1] offsets, Py_ssize_t lo, Py_ssize_t hi, bint count_only):
     """Generate positions lo..hi-1 without the GIL; writes offsets[lo+1 .. hi] relative
-    to this part and returns the Part holding the plays."""
+    to this part and returns the Part holding the plays, or None when a board of the
+    range is invalid (the caller then reports the first invalid board)."""
     cdef int64_t est = (hi - lo) * 20 + 64
     cdef Ctx* c = ctx_new(count_only, 16 if count_only else est)
     cdef int r
@@ -743,6 +748,8 @@ def batch_part(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice,
     part.c = c
     with nogil:
         r = fill_range(c, boards, dice, offsets, lo, hi)
+    if r == -3:
+        return None
     if r < 0:
         raise MemoryError(f"fastgen: out of memory generating plays of positions {lo}..{hi - 1}")
     part.count = c.n
@@ -998,7 +1005,8 @@ cdef object keep_used(Mapping m, int64_t first, int64_t count, int bytes_per, tu
 cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice,
                    int64_t[::1] counts, Py_ssize_t lo, Py_ssize_t hi, int backward,
                    int8_t* rb, int8_t* rm, int64_t mid, int64_t cap, int64_t* cursor) noexcept nogil:
-    """One thread's half (see above). Returns 0, -1 when memory is short, 1 on overflow."""
+    """One thread's half (see above). Returns 0, -1 when memory is short, 1 on overflow,
+    2 at an invalid board (R4)."""
     cdef Py_ssize_t i, j
     cdef int64_t cur = mid
     cdef int k = 0
@@ -1014,6 +1022,9 @@ cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] 
         c.n = 0
         c.fixed = 1
         for i in range(lo, hi):
+            if board_error(&boards[i, 0, 0]):
+                k = -3
+                break
             k = generate(c, &boards[i, 0, 0], dice[i, 0], dice[i, 1])
             if k < 0:
                 break
@@ -1021,10 +1032,12 @@ cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] 
         c.boards, c.moves, c.cap = own_boards, own_moves, own_cap
         c.fixed = 0
         cursor[0] = mid + c.n
-        return 1 if k < 0 else 0
+        return 2 if k == -3 else (1 if k < 0 else 0)
     for j in range(hi - lo):
         # Downward: each position into the cached scratch buffer, then to its place.
         i = hi - 1 - j
+        if board_error(&boards[i, 0, 0]):
+            return 2
         c.n = 0
         k = generate(c, &boards[i, 0, 0], dice[i, 0], dice[i, 1])
         if k < 0:
@@ -1039,36 +1052,48 @@ cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] 
     return 0
 
 
-def balanced_bounds(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, int parts):
+def balanced_bounds(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, int parts,
+                    double first_share=0.0):
     """Bounds (parts + 1 indices) cutting a batch into contiguous ranges of about equal
     generation cost.
 
     The estimate follows measured costs (in units of ~10 ns): a fixed part plus the
     number of plays, which grows with the square of the points the mover occupies for a
-    non-double and with the cube for a double.
+    non-double and with the cube for a double. With `first_share` > 0 (two parts only),
+    the first part gets that share of the cost instead of half.
     """
     cdef Py_ssize_t i, n = boards.shape[0]
+    cdef Py_ssize_t step = n // 4096 + 1   # a sample of at most ~4,096 positions is enough
     cdef int64_t total = 0, acc = 0
     cdef uint32_t occ
     cdef int64_t o
     cdef int k = 1
-    cdef int64_t* w = <int64_t*> malloc((n + 1) * sizeof(int64_t))
+    cdef int64_t* w = <int64_t*> malloc((n // step + 2) * sizeof(int64_t))
     bounds = np.zeros(parts + 1, dtype=np.int64)
     cdef int64_t[::1] bv = bounds
     if w == NULL:
         raise MemoryError()
     with nogil:
-        for i in range(n):
+        i = 0
+        while i < n:
             occ = (fg_nonzero8(fg_load8(&boards[i, 1, 0])) | (fg_nonzero8(fg_load8(&boards[i, 1, 8])) << 8)
                    | (fg_nonzero8(fg_load8(&boards[i, 1, 16])) << 16))
             o = fg_popcount(occ)
-            w[i] = 10 + ((o * o * o * 6) // 10 if dice[i, 0] == dice[i, 1] else o * o)
-            total += w[i]
-        for i in range(n):
-            acc += w[i]
-            while k < parts and acc * parts >= total * k:
-                bv[k] = i + 1
-                k += 1
+            w[i // step] = 10 + ((o * o * o * 6) // 10 if dice[i, 0] == dice[i, 1] else o * o)
+            total += w[i // step]
+            i += step
+        i = 0
+        while i < n:
+            acc += w[i // step]
+            if first_share > 0.0:
+                if k == 1 and acc >= first_share * total:
+                    bv[1] = min(i + step, n)
+                    k = 2
+            else:
+                while k < parts and acc * parts >= total * k:
+                    bv[k] = min(i + step, n)
+                    k += 1
+            i += step
         while k <= parts:
             bv[k] = n
             k += 1
@@ -1101,6 +1126,11 @@ cdef class PairJob:
         self.mb = reserve(self.cap * BOARD_BYTES)
         self.mm = reserve(self.cap * MOVE_BYTES)
         self.status[0] = self.status[1] = -2
+
+    @property
+    def invalid(self):
+        """A board of the batch is invalid: the caller reports the first one."""
+        return self.status[0] == 2 or self.status[1] == 2
 
     @property
     def reserved(self):

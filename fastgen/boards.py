@@ -76,11 +76,18 @@ def as_board(board) -> np.ndarray:
     return arr
 
 
-def as_boards(boards) -> np.ndarray:
-    """Return *boards* as a validated C-contiguous ``int8`` array of shape (N, 2, 25)."""
+def as_boards(boards, *, check_counts: bool = True) -> np.ndarray:
+    """Return *boards* as a validated C-contiguous ``int8`` array of shape (N, 2, 25).
+
+    With ``check_counts=False`` only the type and shape are checked: the batch
+    generators check each board's counts in the core, inside their worker threads, and
+    call this again with the check on when one is invalid.
+    """
     arr = _to_int8(boards, 3, "boards")
     if arr.ndim != 3 or arr.shape[1:] != (2, 25):
         raise InvalidBoardError(f"boards must have shape (N, 2, 25), got {arr.shape}")
+    if not check_counts:
+        return arr
     index, code = _core.validate_boards(arr)
     if code:
         raise InvalidBoardError(
