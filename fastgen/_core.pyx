@@ -436,20 +436,14 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
             # other order are skipped by order 2 below, and any other pair, a hop or a
             # bear-off changes other points. Only the rest need the dedup table.
             plain = m2 & ~((1u << t) | ((1u << b) - 1) | ((1u << (f + b)) if f + b < 24 else 0))
-            m2 &= ~plain
             if c.count_only:
                 if plain and admit(c, 2, 0, 0, 1):
                     c.n += fg_popcount(plain)
-                plain = 0
-        while plain:
-            f2 = fg_highest(plain)
-            plain &= ~(1u << f2)
-            if record_step(c, 1, f2, b, 1) < 0:
-                return -1
-        while m2:
+                m2 &= ~plain
+        while m2:  # highest source first, the same order whether a step needs the table
             f2 = fg_highest(m2)
             m2 &= ~(1u << f2)
-            if record_step(c, 1, f2, b, 0) < 0:
+            if record_step(c, 1, f2, b, (plain >> f2) & 1) < 0:
                 return -1
         undo_step(c, f, t, hit)
     c.path[0] = -1
