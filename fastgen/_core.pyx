@@ -680,15 +680,6 @@ def legal_plays_fast(object board, object dice):
     return copy, d1, d2, boards, moves
 
 
-def count_plays(const int8_t[:, ::1] board, int d1, int d2):
-    """Number of legal plays of one validated position."""
-    cdef Ctx* c = single_ctx()
-    c.count_only = 1
-    cdef int k = generate(c, &board[0, 0], d1, d2)
-    c.count_only = 0
-    return k
-
-
 cdef int fill_range(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice,
                     int64_t[::1] offsets, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
     """Generate positions lo..hi-1 into c; offsets[i + 1] gets the running total.
@@ -1162,3 +1153,39 @@ cdef class PairJob:
         moves = keep_used(self.mm, first, count, MOVE_BYTES, (4, 2))
         self.mb = self.mm = None
         return offsets, boards, moves
+
+
+# ---------------------------------------------------------------- counting
+
+cdef class Counter:
+    """A counting context for one thread: count(lo, hi) writes counts[lo:hi] (R10 plays
+    per position) without the GIL. Ranges can be taken in any order, so threads can share
+    a batch dynamically."""
+    cdef Ctx* c
+    cdef const int8_t[:, :, ::1] boards
+    cdef const int8_t[:, ::1] dice
+    cdef int64_t[::1] counts
+
+    def __cinit__(self, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, int64_t[::1] counts):
+        self.c = ctx_new(1, 16)
+        if self.c == NULL:
+            raise MemoryError("fastgen: cannot allocate the generator context")
+        self.boards = boards
+        self.dice = dice
+        self.counts = counts
+
+    def __dealloc__(self):
+        ctx_free(self.c)
+
+    def count(self, Py_ssize_t lo, Py_ssize_t hi):
+        """Count positions lo..hi-1; False when one of their boards is invalid (R4)."""
+        cdef Py_ssize_t i
+        cdef int bad = 0
+        with nogil:
+            for i in range(lo, hi):
+                if board_error(&self.boards[i, 0, 0]):
+                    bad = 1
+                    break
+                self.c.n = 0
+                self.counts[i] = generate(self.c, &self.boards[i, 0, 0], self.dice[i, 0], self.dice[i, 1])
+        return not bad
