@@ -11,7 +11,7 @@ import pytest
 
 from fastgen.workload import random_game_positions, vector_workload
 
-BASELINES = ("gnubg_nn", "oracle")
+BASELINES = ("gnubg_nn", "pgx", "oracle")
 
 
 @pytest.fixture(scope="session")

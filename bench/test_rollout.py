@@ -79,15 +79,17 @@ def test_rollout_pgx(benchmark):
     def run(key):
         keys = jax.random.split(key, batch)
         state = init(keys)
+        turns = jnp.zeros((), dtype=jnp.int32)
         for i in range(steps):
             key, sub = jax.random.split(key)
             logits = jnp.log(state.legal_action_mask.astype(jnp.float32))
             action = jax.random.categorical(sub, logits, axis=-1)
+            before = state.current_player
             state = step(state, action, jax.random.split(sub, batch))
-        state.observation.block_until_ready()
-        return state
+            # a turn ends when the player to move changes (pgx steps are single checker moves)
+            turns = turns + jnp.sum((state.current_player != before) & ~state.terminated)
+        return int(turns)
 
     run(jax.random.PRNGKey(0))  # compile
-    # pgx steps are single checker moves: count turns as steps / 2 (about two per turn).
-    benchmark.extra_info["positions"] = batch * steps // 2
+    benchmark.extra_info["positions"] = run(jax.random.PRNGKey(1))
     benchmark.pedantic(run, args=(jax.random.PRNGKey(1),), rounds=3)

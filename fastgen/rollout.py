@@ -317,6 +317,8 @@ def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, pro
     result = np.zeros(games, dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
     start = np.ascontiguousarray(start_boards, dtype=np.int8)
+    # Small enough ranges that the threads stay busy to the end (results do not depend on it).
+    chunk = max(1, min(chunk, -(-games // (8 * threads))))
     chunks = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]
     lock = threading.Lock()
 
