@@ -16,7 +16,13 @@ def _bench(args) -> int:
         if not args.json:
             print(f"  timed {name}", file=sys.stderr, flush=True)
 
-    result = run_benchmarks(repeat=args.repeat, oracle_sample=args.oracle_sample, threads=args.threads, progress=progress)
+    result = run_benchmarks(
+        repeat=args.repeat,
+        oracle_sample=args.oracle_sample,
+        threads=args.threads,
+        progress=progress,
+        workload=args.workload,
+    )
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
@@ -24,7 +30,7 @@ def _bench(args) -> int:
     print(f"fastgen {env['fastgen']} | Python {env['python']} | numpy {env['numpy']}")
     print(f"CPU: {env['cpu']} ({env['cores']} cores) | {env['platform']}")
     print(
-        f"workload: shared vectors, {work['positions']:,} generations (2,000 positions x 21 rolls), "
+        f"workload: {work['description']}: {work['positions']:,} generations, "
         f"{work['plays']:,} plays; {work['repeat']} runs each"
     )
     print()
@@ -53,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--repeat", type=int, default=5, help="runs per generator (median is reported)")
     bench.add_argument("--threads", type=int, default=2, help="threads for the threaded batch row")
     bench.add_argument("--oracle-sample", type=int, default=420, help="generations timed with the reference oracle")
+    bench.add_argument(
+        "--workload",
+        choices=["vectors", "random"],
+        default="vectors",
+        help="vectors: the shared 2,000 positions x 21 rolls (default); random: 20,000 self-play positions",
+    )
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     bench.set_defaults(func=_bench)
     try:
