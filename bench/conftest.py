@@ -6,7 +6,8 @@ the group's baseline (GNU Backgammon through gnubg-nn when installed, and the re
 oracle), both measured in the same run.
 """
 
-import numpy as np
+import re
+
 import pytest
 
 from fastgen.workload import random_game_positions, vector_workload
@@ -59,3 +60,18 @@ def pytest_terminal_summary(terminalreporter, config):
                     f"[{group}] {b.name}: {per_position_median(b) * 1e6:.3f} us/position, "
                     f"{ratio:.1f}x {bases[0].name}"
                 )
+        # threads: each multi-threaded run against the same test with one thread
+        for b in benches:
+            threads = b.extra_info.get("threads", 1)
+            if threads == 1:
+                continue
+            one = [o for o in benches if o.extra_info.get("threads") == 1 and _without_threads(o) == _without_threads(b)]
+            if one:
+                ratio = per_position_median(one[0]) / per_position_median(b)
+                terminalreporter.write_line(f"[{group}] {b.name}: {ratio:.2f}x {one[0].name} (threads)")
+
+
+def _without_threads(bench) -> str:
+    """The test id with its thread-count parameter (last in the brackets) removed."""
+    threads = bench.extra_info.get("threads", 1)
+    return re.sub(rf"(\[|-){threads}\]$", "]", bench.name)

@@ -32,11 +32,13 @@ def workload(request):
 
 # ---------------------------------------------------------------- batch
 @pytest.mark.benchmark(group="batch")
-def test_batch_plays_batch(benchmark, workload):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_plays_batch(benchmark, workload, threads):
     name, (boards, dice) = workload
     benchmark.group = f"batch-{name}"
     benchmark.extra_info["positions"] = len(boards)
-    benchmark(fastgen.plays_batch, boards, dice)
+    benchmark.extra_info["threads"] = threads
+    benchmark(fastgen.plays_batch, boards, dice, threads=threads)
 
 
 @pytest.mark.benchmark(group="batch")
@@ -60,10 +62,12 @@ def test_batch_oracle(benchmark, workload):
 
 # ---------------------------------------------------------------- count
 @pytest.mark.benchmark(group="count")
-def test_count_plays_batch(benchmark, vectors):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_count_plays_batch(benchmark, vectors, threads):
     boards, dice = vectors
     benchmark.extra_info["positions"] = len(boards)
-    benchmark(fastgen.count_plays_batch, boards, dice)
+    benchmark.extra_info["threads"] = threads
+    benchmark(fastgen.count_plays_batch, boards, dice, threads=threads)
 
 
 @pytest.mark.benchmark(group="count")
@@ -94,10 +98,4 @@ def test_single_gnubg_nn(benchmark, vectors, gnubg):
 
 
 # ---------------------------------------------------------------- threads
-@pytest.mark.benchmark(group="threads")
-@pytest.mark.parametrize("threads", [1, 2])
-def test_threads(benchmark, vectors, threads):
-    boards, dice = vectors
-    benchmark.extra_info["positions"] = len(boards)
-    benchmark.extra_info["threads"] = threads
-    benchmark(fastgen.plays_batch, boards, dice, threads=threads)
+# (threads=1 vs threads=2 ratios are printed for every group that has both)

@@ -16,7 +16,7 @@ from fastgen.errors import (
     InvalidDiceError,
     InvalidPositionIDError,
 )
-from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch
+from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.ids import board_from_position_id, position_id
 from fastgen.plays import PlayBatch, Plays
 
@@ -37,6 +37,7 @@ __all__ = [
     "plays_batch",
     "count_plays_batch",
     "iter_plays_batch",
+    "release_memory",
     "position_id",
     "board_from_position_id",
     "Plays",

@@ -928,15 +928,44 @@ cdef size_t PAGE = 4096
 
 
 cdef class Mapping:
-    """An anonymous mapping; numpy arrays view its used bytes and keep it alive."""
+    """An anonymous mapping reserved for the output of two-thread batches."""
     cdef char* base
-    cdef size_t length
-    cdef char* data
-    cdef Py_ssize_t nbytes
+    cdef readonly size_t length
+    cdef readonly int bytes_per      # BOARD_BYTES or MOVE_BYTES: which pool it returns to
 
     def __dealloc__(self):
         if self.base != NULL:
             munmap(self.base, self.length)
+
+
+# Mappings whose arrays are gone, kept for the next two-thread batch: pages already
+# written stay in place, so the next batch does not pay the kernel to fault in and zero
+# fresh memory (that was a third of a two-thread batch). At most SPARES of each kind are
+# kept; release_memory() unmaps them.
+cdef list _spares = []
+cdef int SPARES = 2
+
+
+cdef void give_back(Mapping m):
+    """Keep m as a spare if fewer than SPARES of its kind are kept, else let it go."""
+    cdef Mapping x
+    cdef int kept = 0
+    for x in _spares:
+        kept += x.bytes_per == m.bytes_per
+    if kept < SPARES:
+        _spares.append(m)
+
+
+cdef class Lease:
+    """The memory numpy arrays of a two-thread batch view: part of a Mapping. When the
+    last array goes, the mapping is kept as a spare (or unmapped)."""
+    cdef Mapping m
+    cdef char* data
+    cdef Py_ssize_t nbytes
+
+    def __dealloc__(self):
+        if self.m is not None:
+            give_back(self.m)
 
     def __getbuffer__(self, Py_buffer* buf, int flags):
         buf.buf = self.data
@@ -955,45 +984,65 @@ cdef class Mapping:
         pass
 
 
-cdef Mapping reserve(size_t nbytes):
-    cdef Mapping m = Mapping()
+def release_memory():
+    """Unmap the spare output mappings kept for reuse; returns the bytes of address space
+    given back (their written pages are returned to the system with them)."""
+    cdef Mapping m
+    cdef size_t total = 0
+    for m in _spares:
+        total += m.length
+    _spares.clear()
+    return total
+
+
+cdef Mapping reserve(int64_t plays_below, int64_t plays_above, int bytes_per, int64_t* centre):
+    """A mapping with room for plays_below plays under its centre and plays_above over
+    it: a spare when one is large enough, else a new reservation (address space only)."""
+    cdef Mapping m
     cdef void* p
-    nbytes = (nbytes + PAGE - 1) & ~(PAGE - 1)
-    p = mmap(NULL, nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
+    cdef int64_t half, size
+    for i, m in enumerate(_spares):
+        half = <int64_t> (m.length // bytes_per) // 2
+        if m.bytes_per == bytes_per and half >= plays_below and half >= plays_above:
+            del _spares[i]
+            centre[0] = half
+            return m
+    half = plays_below if plays_below > plays_above else plays_above
+    size = (2 * half * bytes_per + PAGE - 1) & ~(<int64_t> PAGE - 1)
+    p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
     if p == MAP_FAILED:
         return None
+    m = Mapping()
     m.base = <char*> p
-    m.length = nbytes
-    advise_huge(p, nbytes)
+    m.length = size
+    m.bytes_per = bytes_per
+    advise_huge(p, size)
+    centre[0] = half
     return m
 
 
-cdef object keep_used(Mapping m, int64_t first, int64_t count, int bytes_per, tuple tail):
-    """Unmap what lies outside plays first..first+count-1 and return the array viewing them."""
-    cdef char* lo = m.base + first * bytes_per
-    cdef char* hi = lo + count * bytes_per
-    cdef char* keep_lo = <char*> (<uintptr_t> lo & ~(<uintptr_t> (PAGE - 1)))
-    cdef char* keep_hi = <char*> ((<uintptr_t> hi + PAGE - 1) & ~(<uintptr_t> (PAGE - 1)))
+cdef object lease_array(Mapping m, int64_t first, int64_t count, int bytes_per, tuple tail):
+    """The array of plays first..first+count-1 of the mapping (it keeps the mapping)."""
+    cdef Lease lease
     if count == 0:
+        give_back(m)
         return np.empty((0,) + tail, dtype=np.int8)
-    if keep_lo > m.base:
-        munmap(m.base, keep_lo - m.base)
-    if keep_hi < m.base + m.length:
-        munmap(keep_hi, m.base + m.length - keep_hi)
-    m.length = keep_hi - keep_lo
-    m.base = keep_lo
-    m.data = lo
-    m.nbytes = count * bytes_per
-    return np.frombuffer(m, dtype=np.int8).reshape((count,) + tail)
+    lease = Lease()
+    lease.m = m
+    lease.data = m.base + first * bytes_per
+    lease.nbytes = count * bytes_per
+    return np.frombuffer(lease, dtype=np.int8).reshape((count,) + tail)
 
 
 cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice,
                    int64_t[::1] counts, Py_ssize_t lo, Py_ssize_t hi, int backward,
-                   int8_t* rb, int8_t* rm, int64_t mid, int64_t cap, int64_t* cursor) noexcept nogil:
-    """One thread's half (see above). Returns 0, -1 when memory is short, 1 on overflow,
-    2 at an invalid board (R4)."""
+                   int8_t* rb, int8_t* rm, int64_t room, int64_t* cursor) noexcept nogil:
+    """One thread's half (see above): rb and rm point at the centre of the boards and
+    moves mappings, `room` plays fit on this side of it; *cursor gets the final offset
+    from the centre, in plays. Returns 0, -1 when memory is short, 1 on overflow, 2 at an
+    invalid board (R4)."""
     cdef Py_ssize_t i, j
-    cdef int64_t cur = mid
+    cdef int64_t cur = 0
     cdef int k = 0
     cdef int8_t* own_boards
     cdef int8_t* own_moves
@@ -1001,9 +1050,9 @@ cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] 
     if not backward:
         # Upward: generate straight into the mapping (borrowed, fixed-size buffers).
         own_boards, own_moves, own_cap = c.boards, c.moves, c.cap
-        c.boards = rb + mid * BOARD_BYTES
-        c.moves = rm + mid * MOVE_BYTES
-        c.cap = cap - mid
+        c.boards = rb
+        c.moves = rm
+        c.cap = room
         c.n = 0
         c.fixed = 1
         for i in range(lo, hi):
@@ -1016,7 +1065,7 @@ cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] 
             counts[i] = k
         c.boards, c.moves, c.cap = own_boards, own_moves, own_cap
         c.fixed = 0
-        cursor[0] = mid + c.n
+        cursor[0] = c.n
         return 2 if k == -3 else (1 if k < 0 else 0)
     for j in range(hi - lo):
         # Downward: each position into the cached scratch buffer, then to its place.
@@ -1027,7 +1076,7 @@ cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] 
         k = generate(c, &boards[i, 0, 0], dice[i, 0], dice[i, 1])
         if k < 0:
             return -1
-        if cur - k < 0:
+        if k - cur > room:
             return 1
         cur -= k
         memcpy(rb + cur * BOARD_BYTES, c.boards, k * BOARD_BYTES)
@@ -1094,7 +1143,7 @@ cdef class PairJob:
     cdef Mapping mb
     cdef Mapping mm
     cdef Py_ssize_t n, mid
-    cdef int64_t cap, cap_mid
+    cdef int64_t cap_b, mid_b, cap_m, mid_m
     cdef int64_t cursor[2]
     cdef int status[2]
 
@@ -1106,10 +1155,14 @@ cdef class PairJob:
         self.mid = mid
         self.counts = np.zeros(self.n, dtype=np.int64)
         # Address space only (MAP_NORESERVE): pages become memory when written.
-        self.cap_mid = mid * per_position + 4096
-        self.cap = self.cap_mid + (self.n - mid) * per_position + 4096
-        self.mb = reserve(self.cap * BOARD_BYTES)
-        self.mm = reserve(self.cap * MOVE_BYTES)
+        below = mid * per_position + 4096
+        above = (self.n - mid) * per_position + 4096
+        self.mb = reserve(below, above, BOARD_BYTES, &self.mid_b)
+        self.mm = reserve(below, above, MOVE_BYTES, &self.mid_m)
+        if self.mb is not None:
+            self.cap_b = <int64_t> (self.mb.length // BOARD_BYTES)
+        if self.mm is not None:
+            self.cap_m = <int64_t> (self.mm.length // MOVE_BYTES)
         self.status[0] = self.status[1] = -2
 
     @property
@@ -1122,18 +1175,20 @@ cdef class PairJob:
         return self.mb is not None and self.mm is not None
 
     def run(self, int k):
-        cdef Ctx* c = ctx_new(0, 4096)
+        cdef int8_t* rb = <int8_t*> self.mb.base + self.mid_b * BOARD_BYTES
+        cdef int8_t* rm = <int8_t*> self.mm.base + self.mid_m * MOVE_BYTES
+        cdef int64_t below = min(self.mid_b, self.mid_m)
+        cdef int64_t above = min(self.cap_b - self.mid_b, self.cap_m - self.mid_m)
         cdef int r
         cdef int64_t cur = 0
+        cdef Ctx* c = ctx_new(0, 4096)
         if c == NULL:
             raise MemoryError("fastgen: cannot allocate the generator context")
         with nogil:
             if k == 0:
-                r = fill_half(c, self.boards, self.dice, self.counts, 0, self.mid, 1,
-                              <int8_t*> self.mb.base, <int8_t*> self.mm.base, self.cap_mid, self.cap, &cur)
+                r = fill_half(c, self.boards, self.dice, self.counts, 0, self.mid, 1, rb, rm, below, &cur)
             else:
-                r = fill_half(c, self.boards, self.dice, self.counts, self.mid, self.n, 0,
-                              <int8_t*> self.mb.base, <int8_t*> self.mm.base, self.cap_mid, self.cap, &cur)
+                r = fill_half(c, self.boards, self.dice, self.counts, self.mid, self.n, 0, rb, rm, above, &cur)
         ctx_free(c)
         self.status[k] = r
         self.cursor[k] = cur
@@ -1147,10 +1202,9 @@ cdef class PairJob:
         offsets = np.empty(self.n + 1, dtype=np.int64)
         offsets[0] = 0
         np.cumsum(self.counts, out=offsets[1:])
-        first = self.cursor[0]
-        count = self.cursor[1] - first
-        boards = keep_used(self.mb, first, count, BOARD_BYTES, (2, 25))
-        moves = keep_used(self.mm, first, count, MOVE_BYTES, (4, 2))
+        count = self.cursor[1] - self.cursor[0]
+        boards = lease_array(self.mb, self.mid_b + self.cursor[0], count, BOARD_BYTES, (2, 25))
+        moves = lease_array(self.mm, self.mid_m + self.cursor[0], count, MOVE_BYTES, (4, 2))
         self.mb = self.mm = None
         return offsets, boards, moves
 

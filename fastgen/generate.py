@@ -15,7 +15,7 @@ from fastgen.boards import as_board, as_boards, as_dice, as_dice_batch
 from fastgen.errors import FastgenError
 from fastgen.plays import PlayBatch, Plays
 
-__all__ = ["legal_plays", "plays_batch", "count_plays_batch", "iter_plays_batch"]
+__all__ = ["legal_plays", "plays_batch", "count_plays_batch", "iter_plays_batch", "release_memory"]
 
 
 def legal_plays(board, dice) -> Plays:
@@ -65,14 +65,23 @@ def _run_parts(boards: np.ndarray, dice: np.ndarray, threads: int):
     return offsets, parts
 
 
-def _two_threads(boards: np.ndarray, dice: np.ndarray):
-    """Two threads writing straight into one output (see _core.PairJob); None when the
-    reservation could not be made or did not suffice, so the caller takes the usual path."""
-    # The first half is laid out downward through a scratch buffer, about 8% dearer.
-    job = _core.PairJob(boards, dice, int(_core.balanced_bounds(boards, dice, 2, 0.48)[1]))
+def _mapped(boards: np.ndarray, dice: np.ndarray, threads: int):
+    """One or two threads writing straight into one reserved output mapping (see
+    _core.PairJob), reusing the memory of earlier batches whose arrays are gone; None when
+    the reservation could not be made or did not suffice, so the caller takes the usual
+    path. With one thread the whole batch is the upper half."""
+    if threads == 1:
+        mid = 0
+    else:  # the lower half is laid out downward through a scratch buffer, about 8% dearer
+        mid = int(_core.balanced_bounds(boards, dice, 2, 0.48)[1])
+    job = _core.PairJob(boards, dice, mid)
     if not job.reserved:
         return None
-    run_threads(job.run, 2)
+    if threads == 1:
+        job.run(0)  # an empty range
+        job.run(1)
+    else:
+        run_threads(job.run, 2)
     if job.invalid:
         as_boards(boards)  # raises for the first invalid board
         raise AssertionError("the core rejected a board that as_boards accepts")  # pragma: no cover
@@ -87,6 +96,11 @@ def plays_batch(boards, dice, *, threads: int = 1) -> PlayBatch:
     as :func:`legal_plays` gives them. ``threads`` splits the batch into that many
     contiguous ranges run in parallel; the output is identical for any thread count.
 
+    The output is written once, straight into memory that becomes the result arrays.
+    With one or two threads that memory comes from a mapping that, once the arrays of a
+    batch are gone, is kept for the next batch (at most two of each kind), which saves
+    the kernel's cost of handing out fresh pages; :func:`release_memory` gives it back.
+
     >>> import fastgen, numpy as np
     >>> b = np.stack([fastgen.STARTING_BOARD] * 2)
     >>> batch = fastgen.plays_batch(b, [(6, 5), (1, 1)])
@@ -96,8 +110,8 @@ def plays_batch(boards, dice, *, threads: int = 1) -> PlayBatch:
     arr = as_boards(boards, check_counts=False)  # counts are checked in the core
     dice_arr = as_dice_batch(dice, arr.shape[0])
     threads = check_int(threads, "threads", 1)
-    if threads == 2 and arr.shape[0] >= 2:
-        done = _two_threads(arr, dice_arr)
+    if threads <= 2 and arr.shape[0] >= threads:
+        done = _mapped(arr, dice_arr, threads)
         if done is not None:
             return PlayBatch(arr, dice_arr, *done)
     offsets, parts = _run_parts(arr, dice_arr, threads)
@@ -156,3 +170,14 @@ def iter_plays_batch(boards, dice, *, chunk_size: int = 65536, threads: int = 1)
     dice_arr = as_dice_batch(dice, arr.shape[0])
     for start in range(0, arr.shape[0], chunk_size):
         yield start, plays_batch(arr[start : start + chunk_size], dice_arr[start : start + chunk_size], threads=threads)
+
+
+def release_memory() -> int:
+    """Give back the output memory :func:`plays_batch` keeps for reuse once the arrays of
+    earlier batches are gone; returns the bytes of address space released.
+
+    >>> import fastgen
+    >>> fastgen.release_memory() >= 0
+    True
+    """
+    return _core.release_memory()

@@ -61,6 +61,7 @@ def test_two_thread_path_falls_back_when_its_reservation_overflows():
 
     boards = np.stack([fastgen.STARTING_BOARD] * 200)
     dice = np.full((200, 2), 2, dtype=np.int8)  # 75 plays each: 7,500 per half
+    fastgen.release_memory()  # no spare mapping: a fresh, small reservation
     job = _core.PairJob(boards, dice, 100, 0)  # room for 4,096 plays a half
     assert job.reserved
     job.run(0)
@@ -75,6 +76,23 @@ def test_two_thread_path_falls_back_when_its_reservation_overflows():
     np.testing.assert_array_equal(out_boards, single.boards)
     np.testing.assert_array_equal(out_moves, single.moves)
     np.testing.assert_array_equal(fastgen.plays_batch(boards, dice, threads=2).boards, single.boards)
+
+
+def test_output_memory_is_reused_and_released(mixed):
+    """plays_batch keeps the mapping of a batch whose arrays are gone for the next one;
+    release_memory gives it back. Results are unaffected by reuse."""
+    boards, dice = mixed
+    fastgen.release_memory()
+    first = fastgen.plays_batch(boards, dice)
+    expected = first.boards.copy()
+    del first
+    again = fastgen.plays_batch(boards, dice)  # reuses the kept mapping
+    np.testing.assert_array_equal(again.boards, expected)
+    again.boards[:] = 0  # the caller owns its arrays: writing them is allowed
+    del again
+    assert fastgen.release_memory() > 0
+    assert fastgen.release_memory() == 0
+    np.testing.assert_array_equal(fastgen.plays_batch(boards, dice, threads=2).boards, expected)
 
 
 def test_concurrent_python_threads_match_serial(mixed):
