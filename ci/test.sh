@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# CI: a fresh virtualenv, the package built first with Cython bounds checks ON and the
-# tests run against it, then the README's test command on the normal (checks off) build.
+# CI: a fresh virtualenv; the package built in debug mode (core tests), then with Cython
+# bounds checks on (all tests), then the README's test command on the normal build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -14,11 +14,16 @@ python -m pip install -q --upgrade pip
 cd "$ROOT"
 rm -rf build fastgen/_core.c fastgen/_core*.so
 
-echo "== 1/2: build with bounds checks on (FASTGEN_CHECKS=1), run the tests"
+echo "== 1/3: debug build (FASTGEN_DEBUG=1: -O0 -g, C assertions, bounds checks), core tests"
+FASTGEN_DEBUG=1 python -m pip install -q --no-cache-dir ".[test]"
+pytest -q -x tests/test_rules.py tests/test_vectors.py tests/test_generate_api.py tests/test_rollout.py
+rm -rf build
+
+echo "== 2/3: build with bounds checks on (FASTGEN_CHECKS=1), run all the tests"
 FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers]"
 (cd /tmp && python -c "import fastgen, sys; print('fastgen', fastgen.__version__, 'from', fastgen.__file__)")
-pytest -q -x -p no:randomly
+pytest -q -x
 
-echo "== 2/2: the README's test command (normal build)"
+echo "== 3/3: the README's test command (normal build)"
 rm -rf build
 pip install ".[test]" && pytest
