@@ -125,9 +125,10 @@ def run_benchmarks(
 
     by_name = {t.name: t.per_position["median"] for t in timings}
     ratios = {}
-    for base in ("reference oracle (sample)", "gnubg_nn.moves loop"):
+    baselines = ("reference oracle (sample)", "gnubg_nn.moves loop")
+    for base in baselines:
         if base in by_name:
-            ratios[base] = {t.name: by_name[base] / by_name[t.name] for t in timings if t.name != base}
+            ratios[base] = {t.name: by_name[base] / by_name[t.name] for t in timings if t.name not in baselines}
     return {
         "environment": environment(),
         "workload": {"name": workload, "description": WORKLOADS[workload], "positions": n, "plays": plays, "repeat": repeat},
