@@ -9,7 +9,9 @@ cdef enum:
     BOARD_BYTES = 50     # one (2, 25) int8 board
     MOVE_BYTES = 8       # one (4, 2) int8 move list
     OWN = 25             # offset of the mover's row in a flat board
-    HASH_BITS = 11       # dedup table of 2048 slots (non-doubles have < 700 plays)
+    HASH_BITS = 11       # dedup table of 2048 slots: a non-double has at most 25 x 25
+                         # two-step sequences per die order plus 50 single steps (< 1,300),
+                         # so the table never fills and a probe always ends
 
 ctypedef struct Slot:    # one entry of the dedup table
     uint64_t ka

@@ -281,3 +281,24 @@ def test_batch_peak_memory_is_close_to_output_size(tmp_path):
     assert proc.returncode == 0, proc.stderr
     ratio = float(proc.stdout)
     assert ratio <= 1.3, f"peak memory {ratio:.2f}x the output size"
+
+
+def test_position_with_thousands_of_plays_R10_R12():
+    """A double with over two thousand distinct plays: the core agrees with the oracle, and
+    batches of it (far past the per-position room reserved for batches) fall back to the
+    growing buffers and still equal one-by-one generation, with one and two threads."""
+    from fastgen import reference
+
+    board = fastgen.board_from_position_id("AAAAqJSSSlIAAA")
+    core = fastgen.legal_plays(board, (1, 1))
+    assert len(core) == 2224
+    assert core.position_set() == reference.legal_plays(board, (1, 1)).position_set()
+    boards = np.stack([board] * 200)
+    dice = np.ones((200, 2), dtype=np.int8)
+    for threads in (1, 2, 3):
+        fastgen.release_memory()  # no spare mapping, so the reservation is too small
+        batch = fastgen.plays_batch(boards, dice, threads=threads)
+        assert batch.counts.tolist() == [2224] * 200
+        np.testing.assert_array_equal(batch.boards[2224 * 7 : 2224 * 8], core.boards)
+        np.testing.assert_array_equal(batch.moves[-2224:], core.moves)
+    assert fastgen.count_plays_batch(boards, dice, threads=2).tolist() == [2224] * 200
