@@ -252,6 +252,11 @@ class RolloutResult:
     seconds: float = 0.0
     timings: dict = field(default_factory=dict)
 
+    @classmethod
+    def cubeless(cls, winner, result, turns, seed, policy, seconds, timings) -> "RolloutResult":
+        """A result of cubeless games: each game scores its result type (R17, cube 1)."""
+        return cls(winner, result, turns, result.astype(np.int16), seed, policy, seconds, timings)
+
     @property
     def games(self) -> int:
         return int(self.winner.shape[0])
@@ -336,16 +341,7 @@ def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, pro
     t0 = time.perf_counter()
     run_threads(work, max(1, min(threads, len(chunks))))
     seconds = time.perf_counter() - t0
-    return RolloutResult(
-        winner=winner,
-        result=result,
-        turns=turns,
-        points=result.astype(np.int16),
-        seed=seed,
-        policy="random",
-        seconds=seconds,
-        timings={"native": seconds},
-    )
+    return RolloutResult.cubeless(winner, result, turns, seed, "random", seconds, {"native": seconds})
 
 
 def _start_boards(start, games):
@@ -475,13 +471,4 @@ def rollout(
         turn = turn + 1
     seconds = time.perf_counter() - t0
     timings = {"plays_batch": t_gen, "policy": t_policy, "other": seconds - t_gen - t_policy}
-    return RolloutResult(
-        winner=winner,
-        result=result,
-        turns=turns,
-        points=result.astype(np.int16),
-        seed=seed,
-        policy=name,
-        seconds=seconds,
-        timings=timings,
-    )
+    return RolloutResult.cubeless(winner, result, turns, seed, name, seconds, timings)

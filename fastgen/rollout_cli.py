@@ -15,24 +15,23 @@ import sys
 __all__ = ["add_rollout_parser", "run_rollout"]
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def _int_at_least(minimum: int, what: str):
+    """An argparse type: an int >= minimum, else a usage error quoting the text."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < minimum:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}")
-    return value
+_positive_int = _int_at_least(1, "a positive integer")
+_seed = _int_at_least(0, "a non-negative integer seed")
 
 
 def add_rollout_parser(subparsers) -> argparse.ArgumentParser:
@@ -47,7 +46,7 @@ def add_rollout_parser(subparsers) -> argparse.ArgumentParser:
     parser.add_argument("--policy", choices=("random", "pubeval"), default="random", help="move policy")
     parser.add_argument("--seed", type=_seed, default=1, help="seed; same seed, same games (default 1)")
     parser.add_argument("--batch-size", type=_positive_int, default=4096, help="games played side by side")
-    parser.add_argument("--threads", type=_positive_int, default=1, help="threads for plays_batch")
+    parser.add_argument("--threads", type=_positive_int, default=1, help="threads: games in parallel (random policy) or for plays_batch (default 1)")
     parser.add_argument("--position", metavar="POSITION_ID", help="start every game from this GNU Backgammon Position ID (side on roll first to move)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(func=run_rollout)
