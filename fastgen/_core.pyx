@@ -409,6 +409,67 @@ cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
 
 # ---------------------------------------------------------------- non-doubles
 
+cdef inline void key_move(uint64_t* k, int f, int t) noexcept nogil:
+    """Key arithmetic of one checker moving from index f to on-board index t."""
+    k[0 if f < 16 else 1] -= nibble(f)
+    k[0 if t < 16 else 1] += nibble(t)
+
+
+cdef void count_after_first(Ctx* c, int f, int t, int b) noexcept nogil:
+    """Counting only: order 1 after a first on-board step f -> t with no bar and no
+    bear-off possible afterwards, worked out from the masks and keys without moving.
+    Same plays as the general loop of gen_nondouble, in the same admission order rules."""
+    cdef uint32_t occ2, m2, plain, special
+    cdef uint64_t k[2]
+    cdef uint64_t q[2]
+    cdef int f2, t2
+    occ2 = (c.occ & ~((1u << f) if c.b[OWN + f] == 1 else 0)) | (1u << t)
+    m2 = occ2 & ~(c.blocked << b) & (POINTS << b) & POINTS  # on-board second steps (R6)
+    k[0] = c.ka
+    k[1] = c.kb
+    key_move(k, f, t)
+    if c.b[23 - t] == 1:  # R7: the first step hits
+        k[1] ^= hit_bit(t)
+    if m2 == 0:
+        if admit(c, 1, k[0], k[1], 0):
+            c.n += 1
+        return
+    plain = m2 & ~((1u << t) | ((1u << (f + b)) if f + b < 24 else 0))
+    if plain and admit(c, 2, 0, 0, 1):
+        c.n += fg_popcount(plain)
+    special = m2 & ~plain
+    while special:
+        f2 = fg_highest(special)
+        special &= ~(1u << f2)
+        t2 = f2 - b
+        q[0] = k[0]
+        q[1] = k[1]
+        key_move(q, f2, t2)
+        if t2 != t and c.b[23 - t2] == 1:
+            q[1] ^= hit_bit(t2)
+        if admit(c, 2, q[0], q[1], 0):
+            c.n += 1
+
+
+cdef void count_hop(Ctx* c, int f, int t, int a) noexcept nogil:
+    """Counting only: order 2 after an on-board step f -> t with no bar and no bear-off
+    possible, once a two-dice play is known: only the checker on t moving on by a can
+    give a new play (see gen_nondouble)."""
+    cdef uint64_t k[2]
+    cdef int t2 = t - a
+    if t2 < 0 or (c.blocked >> t2) & 1:
+        return
+    k[0] = c.ka
+    k[1] = c.kb
+    key_move(k, f, t2)
+    if c.b[23 - t] == 1:
+        k[1] ^= hit_bit(t)
+    if c.b[23 - t2] == 1:
+        k[1] ^= hit_bit(t2)
+    if admit(c, 2, k[0], k[1], 0):
+        c.n += 1
+
+
 cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
     """Plays of the roll a-b, a > b (R11, R13)."""
     cdef uint32_t m1, m2, plain
@@ -422,6 +483,9 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
         f = fg_highest(m1)
         m1 &= ~(1u << f)
         t = f - a if f >= a else -1
+        if c.count_only and not bar0 and t >= 0 and c.outside - (f >= 6 and t < 6) > 0:
+            count_after_first(c, f, t, b)  # no bar, no bear-off: no need to move
+            continue
         hit = do_step(c, f, t)
         c.path[0] = f + 1
         c.path[1] = t + 1
@@ -458,6 +522,10 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
         f = fg_highest(m1)
         m1 &= ~(1u << f)
         t = f - b if f >= b else -1
+        if (c.count_only and c.best == 2 and not bar0 and t >= 0
+                and c.outside - (f >= 6 and t < 6) > 0):
+            count_hop(c, f, t, a)  # as the skip below, without moving
+            continue
         hit = do_step(c, f, t)
         c.path[0] = f + 1
         c.path[1] = t + 1

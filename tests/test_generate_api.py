@@ -81,7 +81,7 @@ def test_two_thread_path_falls_back_when_its_reservation_overflows():
 def test_output_memory_is_reused_and_released(mixed):
     """plays_batch keeps the mapping of a batch whose arrays are gone for the next one;
     release_memory gives it back. Results are unaffected by reuse."""
-    boards, dice = mixed
+    boards, dice = (np.concatenate([a, a]) for a in mixed)  # large enough for the mapped path
     fastgen.release_memory()
     first = fastgen.plays_batch(boards, dice)
     expected = first.boards.copy()
