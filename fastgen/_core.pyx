@@ -194,15 +194,13 @@ cdef inline uint64_t hit_bit(int t) noexcept nogil:
     return (<uint64_t> 1) << (36 + t)
 
 
-cdef inline uint32_t step_sources(Ctx* c, int d) noexcept nogil:
-    """Bit f set when a step of d pips from index f is legal now (bit 24 = the bar)."""
-    cdef uint32_t occ = c.occ, m
-    if occ & BAR_BIT:
-        # R8: only the bar may move; it enters on my point 25-d, index 24-d (R6).
-        return 0 if (c.blocked >> (24 - d)) & 1 else BAR_BIT
+cdef inline uint32_t sources_for(uint32_t occ, int outside, uint32_t blocked, int d) noexcept nogil:
+    """Bit f set when a step of d pips from index f is legal, with no checker on the bar:
+    occupancy `occ`, `outside` checkers not home, `blocked` points (R6, R9)."""
+    cdef uint32_t m
     # On-board steps land on index f-d >= 0, which must not be blocked (R6).
-    m = occ & ~(c.blocked << d) & (POINTS << d) & POINTS
-    if c.outside == 0 and occ:
+    m = occ & ~(blocked << d) & (POINTS << d) & POINTS
+    if outside == 0 and occ:
         # R9 bear-off, judged before this step: exact from index d-1, or from the
         # highest occupied point when nothing stands on d-1 or above.
         if (occ >> (d - 1)) & 1:
@@ -210,6 +208,14 @@ cdef inline uint32_t step_sources(Ctx* c, int d) noexcept nogil:
         elif (occ >> (d - 1)) == 0:
             m |= 1u << fg_highest(occ)
     return m
+
+
+cdef inline uint32_t step_sources(Ctx* c, int d) noexcept nogil:
+    """Bit f set when a step of d pips from index f is legal now (bit 24 = the bar)."""
+    if c.occ & BAR_BIT:
+        # R8: only the bar may move; it enters on my point 25-d, index 24-d (R6).
+        return 0 if (c.blocked >> (24 - d)) & 1 else BAR_BIT
+    return sources_for(c.occ, c.outside, c.blocked, d)
 
 
 cdef inline int do_step(Ctx* c, int f, int t) noexcept nogil:
@@ -364,7 +370,6 @@ cdef int record_step(Ctx* c, int depth, int f, int d, int unique) noexcept nogil
 cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
     """Steps of d pips from sources <= maxf, non-increasing (R12, no permutations)."""
     cdef uint32_t m = step_sources(c, d) & ((2u << maxf) - 1)
-    cdef uint32_t occ2, m2
     cdef int f, t, hit
     if m == 0:
         return record(c, depth)
@@ -384,18 +389,6 @@ cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
         f = fg_highest(m)
         m &= ~(1u << f)
         t = f - d if f >= d else -1
-        if depth == 2 and c.count_only and t >= 0 and not (c.occ & BAR_BIT) and (
-                c.outside - (f >= 6 and t < 6)) > 0:
-            # Counting, two steps left, no bar and no bear-off possible after this step:
-            # the last step's sources follow from the occupancy alone, no need to move.
-            occ2 = (c.occ & ~((1u << f) if c.b[OWN + f] == 1 else 0)) | (1u << t)
-            m2 = occ2 & ~(c.blocked << d) & (POINTS << d) & POINTS & ((2u << f) - 1)
-            if m2 == 0:
-                if admit(c, 3, 0, 0, 1):
-                    c.n += 1
-            elif admit(c, 4, 0, 0, 1):
-                c.n += fg_popcount(m2)
-            continue
         hit = do_step(c, f, t)
         c.path[2 * depth] = f + 1
         c.path[2 * depth + 1] = t + 1
@@ -405,6 +398,43 @@ cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
     c.path[2 * depth] = -1  # keep unused steps at -1
     c.path[2 * depth + 1] = -1
     return 0
+
+
+cdef void count_double(Ctx* c, int8_t* own, uint32_t occ, int outside, int d, int depth,
+                       int maxf, int* best, int64_t* count) noexcept nogil:
+    """Counting a double: the same search as dfs_double on the mover's counts only (no
+    keys, no opponent: for one die value every play is produced once). Sets *best to the
+    most steps playable and *count to the plays using that many (R12)."""
+    cdef uint32_t m
+    cdef int f, t, out2
+    if own[24]:  # R8: bar first
+        m = 0 if maxf != 24 or (c.blocked >> (24 - d)) & 1 else BAR_BIT
+    else:
+        m = sources_for(occ, outside, c.blocked, d) & ((2u << maxf) - 1)
+    if m == 0 or depth == 3:
+        if m:
+            depth = 4
+        if depth > best[0]:
+            best[0] = depth
+            count[0] = 0
+        if depth == best[0]:
+            count[0] += fg_popcount(m) if m else 1
+        return
+    while m:
+        f = fg_highest(m)
+        m &= ~(1u << f)
+        t = f - d if f >= d else -1
+        own[f] -= 1
+        out2 = outside
+        if t >= 0:
+            own[t] += 1
+            if f >= 6 and t < 6:
+                out2 -= 1
+        count_double(c, own, ((occ & ~(1u << f)) if own[f] == 0 else occ) | ((1u << t) if t >= 0 else 0),
+                     out2, d, depth + 1, f, best, count)
+        if t >= 0:
+            own[t] -= 1
+        own[f] += 1
 
 
 # ---------------------------------------------------------------- non-doubles
@@ -557,7 +587,9 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
 
     Returns the number of plays appended (>= 1), or -1 when memory is short.
     """
-    cdef int r
+    cdef int r, best
+    cdef int64_t count
+    cdef int8_t own[25]
     cdef uint64_t o0, o1, o2
     cdef int bar
     memcpy(c.b, board, BOARD_BYTES)
@@ -580,7 +612,16 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     c.best = 0
     c.base = c.n
     new_table(c)
-    if d1 == d2:
+    if d1 == d2 and c.count_only:
+        c.dedup = 0
+        memcpy(own, c.b + OWN, 25)
+        best = 0
+        count = 0
+        count_double(c, own, c.occ, c.outside, d1, 0, 24, &best, &count)
+        c.best = best
+        c.n = c.base + count
+        r = 0
+    elif d1 == d2:
         c.dedup = 0
         r = dfs_double(c, d1, 0, 24)
     else:
