@@ -23,6 +23,7 @@ ctypedef struct Ctx:
     int outside          # mover's checkers not in its home board (indices 6..24)
     uint32_t occ         # bit i: the mover has a checker on index i (bit 24: bar)
     uint32_t blocked     # bit i: my index i holds 2+ opponent checkers (fixed for a turn)
+    uint32_t blots       # bit i: my index i holds exactly one opponent checker at the start
     uint64_t ka          # exact key of the working position: mover's counts at 0..15 ...
     uint64_t kb          # ... counts at 16..24, then one bit per hit point (bits 36..59)
     int8_t path[8]       # steps of the current sequence, (from, to) as point numbers

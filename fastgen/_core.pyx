@@ -367,34 +367,87 @@ cdef int record_step(Ctx* c, int depth, int f, int d, int unique) noexcept nogil
 
 # ---------------------------------------------------------------- doubles
 
-cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
-    """Steps of d pips from sources <= maxf, non-increasing (R12, no permutations)."""
-    cdef uint32_t m = step_sources(c, d) & ((2u << maxf) - 1)
-    cdef int f, t, hit
+cdef inline int leaf_double(Ctx* c, int depth, int f, int d, uint32_t hits) noexcept nogil:
+    """Write the play of a double ending here: the `depth` steps on the path, plus one
+    more step of d pips from f when f >= 0. The search moves only the mover's checkers;
+    `hits` holds the landing points of the path that held a lone opposing checker (R7),
+    applied here. Returns -1 when memory is short."""
+    cdef int total = depth + (f >= 0)
+    cdef int t = f - d if f >= d else -1
+    cdef int tt
+    cdef int8_t* dst
+    if total < c.best:
+        return 0  # R12: more steps can be played
+    if total > c.best:
+        c.best = total
+        c.n = c.base
+    if f >= 0:
+        c.path[2 * depth] = f + 1
+        c.path[2 * depth + 1] = t + 1
+    dst = out_slot(c)
+    if f >= 0:
+        c.path[2 * depth] = -1
+        c.path[2 * depth + 1] = -1
+    if dst == NULL:
+        return -1
+    memcpy(dst, c.b, BOARD_BYTES)
+    if f >= 0:
+        dst[OWN + f] -= 1
+        if t >= 0:
+            dst[OWN + t] += 1
+            hits |= (1u << t) & c.blots
+    while hits:
+        tt = fg_highest(hits)
+        hits &= ~(1u << tt)
+        dst[23 - tt] = 0
+        dst[24] += 1
+    c.n += 1
+    return 0
+
+
+cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcept nogil:
+    """Plays of a double: steps of d pips from sources <= maxf, non-increasing, so every
+    play is produced once (R12, no permutations). Moves the mover's checkers only;
+    `hits` collects the blots landed on so far."""
+    cdef uint32_t m, occ0
+    cdef int f, t, out0, r
+    if c.b[OWN + 24]:  # R8: bar first
+        m = 0 if maxf != 24 or (c.blocked >> (24 - d)) & 1 else BAR_BIT
+    else:
+        m = sources_for(c.occ, c.outside, c.blocked, d) & ((2u << maxf) - 1)
     if m == 0:
-        return record(c, depth)
+        return leaf_double(c, depth, -1, d, hits)
     if depth == 3:
-        if c.count_only:
-            # Every last step gives a distinct play (see the module docstring).
-            if admit(c, 4, 0, 0, 1):
-                c.n += fg_popcount(m)
-            return 0
         while m:
             f = fg_highest(m)
             m &= ~(1u << f)
-            if record_step(c, 3, f, d, 1) < 0:
+            if leaf_double(c, 3, f, d, hits) < 0:
                 return -1
         return 0
     while m:
         f = fg_highest(m)
         m &= ~(1u << f)
         t = f - d if f >= d else -1
-        hit = do_step(c, f, t)
+        occ0 = c.occ
+        out0 = c.outside
+        c.b[OWN + f] -= 1
+        if c.b[OWN + f] == 0:
+            c.occ &= ~(1u << f)
+        if t >= 0:
+            c.b[OWN + t] += 1
+            c.occ |= 1u << t
+            if f >= 6 and t < 6:
+                c.outside -= 1
         c.path[2 * depth] = f + 1
         c.path[2 * depth + 1] = t + 1
-        if dfs_double(c, d, depth + 1, f) < 0:
+        r = write_double(c, d, depth + 1, f, hits | (((1u << t) & c.blots) if t >= 0 else 0))
+        c.b[OWN + f] += 1
+        if t >= 0:
+            c.b[OWN + t] -= 1
+        c.occ = occ0
+        c.outside = out0
+        if r < 0:
             return -1
-        undo_step(c, f, t, hit)
     c.path[2 * depth] = -1  # keep unused steps at -1
     c.path[2 * depth + 1] = -1
     return 0
@@ -402,7 +455,7 @@ cdef int dfs_double(Ctx* c, int d, int depth, int maxf) noexcept nogil:
 
 cdef void count_double(Ctx* c, int8_t* own, uint32_t occ, int outside, int d, int depth,
                        int maxf, int* best, int64_t* count) noexcept nogil:
-    """Counting a double: the same search as dfs_double on the mover's counts only (no
+    """Counting a double: the same search as write_double on the mover's counts only (no
     keys, no opponent: for one die value every play is produced once). Sets *best to the
     most steps playable and *count to the plays using that many (R12)."""
     cdef uint32_t m
@@ -608,6 +661,10 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     c.blocked = (fg_atleast2_8(fg_rev8(fg_load8(c.b + 16)))
                  | (fg_atleast2_8(fg_rev8(fg_load8(c.b + 8))) << 8)
                  | (fg_atleast2_8(fg_rev8(fg_load8(c.b))) << 16))
+    # R7: blots, points with exactly one opposing checker (occupied and not blocked)
+    c.blots = ((fg_nonzero8(fg_rev8(fg_load8(c.b + 16)))
+                | (fg_nonzero8(fg_rev8(fg_load8(c.b + 8))) << 8)
+                | (fg_nonzero8(fg_rev8(fg_load8(c.b))) << 16)) & ~c.blocked)
     memset(c.path, -1, 8)
     c.best = 0
     c.base = c.n
@@ -623,7 +680,7 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
         r = 0
     elif d1 == d2:
         c.dedup = 0
-        r = dfs_double(c, d1, 0, 24)
+        r = write_double(c, d1, 0, 24, 0)
     else:
         c.dedup = 1
         r = gen_nondouble(c, d1 if d1 > d2 else d2, d2 if d1 > d2 else d1)
