@@ -11,13 +11,21 @@ How the search works
 * Each position carries an exact 124-bit key (mover's counts in 4-bit nibbles plus one bit
   per point where a blot was hit). The opponent's row only changes by hits, so the key
   identifies the resulting position exactly; the dedup table compares keys, never boards.
+* Sources are bit masks: the occupied points, minus those whose landing point is blocked
+  (fixed for the turn), plus the bear-off candidates.
 * Doubles: steps are taken from non-increasing source points. Any legal sequence of one
   die value stays legal when reordered that way (bar first, higher checkers home before
   bearing off), and for one die value distinct multisets of sources give distinct
-  positions, so every play is produced exactly once and needs no dedup at all.
+  positions, so every play is produced exactly once and needs no dedup at all. The
+  search moves only the mover's checkers; hits are applied when a play is written, from
+  the mask of blots. Counting runs the same search on the mover's counts alone.
 * Non-doubles: larger die first, then smaller (order 1), then the reverse (order 2).
   Once a two-dice play is known, order 2 only tries what order 1 cannot have produced:
-  the checker that just moved moving on, bear-offs, and bar cases.
+  the checker that just moved moving on, bear-offs, and bar cases. Pairs of on-board
+  steps that cannot be reached another way skip the dedup table; counting works first
+  steps out from the masks and keys without moving.
+* Output: plays are written once, into buffers that become the numpy arrays (see the
+  sections on batches below).
 * Maximum dice (R11-R13): a leaf using more dice than any before drops what was written
   for this generation; leaves using fewer are never written. With one die playable, the
   larger die's plays come first and the smaller die's are then skipped (R13).
