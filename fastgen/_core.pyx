@@ -105,16 +105,26 @@ cdef void advise_huge(void* p, int64_t nbytes) noexcept nogil:
         madvise(<void*> start, end - start, MADV_HUGEPAGE)
 
 
-cdef int ensure_room(Ctx* c) noexcept nogil:
+cdef inline int ensure_room(Ctx* c) noexcept nogil:
     """Make room for one more play; -1 when memory is short (buffers left intact)."""
+    if c.n < c.cap:
+        return 0
+    return grow(c, c.n + 1)
+
+
+cdef int grow(Ctx* c, int64_t need) noexcept nogil:
+    """Grow the output buffers to hold at least `need` plays (by half again, at least);
+    -1 when memory is short or the buffers are borrowed (fixed)."""
     cdef int64_t cap
     cdef int8_t* nb
     cdef int8_t* nm
-    if c.n < c.cap:
+    if need <= c.cap:
         return 0
     if c.fixed:
         return -1
     cap = c.cap + (c.cap >> 1) + 64
+    if cap < need:
+        cap = need
     nb = <int8_t*> realloc(c.boards, cap * BOARD_BYTES)
     if nb == NULL:
         return -1
@@ -413,6 +423,45 @@ cdef inline int leaf_double(Ctx* c, int depth, int f, int d, uint32_t hits) noex
     return 0
 
 
+cdef int last_steps_double(Ctx* c, int d, uint32_t m, uint32_t hits) noexcept nogil:
+    """Write the four-step plays that end with one step from each source in m (three
+    steps are on the path): one tight loop, room made once."""
+    cdef int k = fg_popcount(m)
+    cdef int f, t, tt
+    cdef uint32_t h
+    cdef int8_t* dst
+    cdef int8_t* mv
+    if c.best < 4:
+        c.best = 4  # R12: four steps beat any shorter play written so far
+        c.n = c.base
+    if c.n + k > c.cap and grow(c, c.n + k) < 0:
+        return -1
+    dst = c.boards + c.n * BOARD_BYTES
+    mv = c.moves + c.n * MOVE_BYTES
+    while m:
+        f = fg_highest(m)
+        m &= ~(1u << f)
+        t = f - d if f >= d else -1
+        memcpy(dst, c.b, BOARD_BYTES)
+        dst[OWN + f] -= 1
+        h = hits
+        if t >= 0:
+            dst[OWN + t] += 1
+            h |= (1u << t) & c.blots
+        while h:
+            tt = fg_highest(h)
+            h &= ~(1u << tt)
+            dst[23 - tt] = 0
+            dst[24] += 1
+        memcpy(mv, c.path, 6)
+        mv[6] = f + 1
+        mv[7] = t + 1
+        dst += BOARD_BYTES
+        mv += MOVE_BYTES
+    c.n += k
+    return 0
+
+
 cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcept nogil:
     """Plays of a double: steps of d pips from sources <= maxf, non-increasing, so every
     play is produced once (R12, no permutations). Moves the mover's checkers only;
@@ -426,12 +475,7 @@ cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcep
     if m == 0:
         return leaf_double(c, depth, -1, d, hits)
     if depth == 3:
-        while m:
-            f = fg_highest(m)
-            m &= ~(1u << f)
-            if leaf_double(c, 3, f, d, hits) < 0:
-                return -1
-        return 0
+        return last_steps_double(c, d, m, hits)
     while m:
         f = fg_highest(m)
         m &= ~(1u << f)
