@@ -72,8 +72,8 @@ def _mapped(boards: np.ndarray, dice: np.ndarray, threads: int):
     path. With one thread the whole batch is the upper half."""
     if threads == 1:
         mid = 0
-    else:  # the lower half is laid out downward through a scratch buffer, about 8% dearer
-        mid = int(_core.balanced_bounds(boards, dice, 2, 0.48)[1])
+    else:  # the lower half is laid out downward through a scratch buffer: give it less
+        mid = int(_core.balanced_bounds(boards, dice, 2, 0.45)[1])
     job = _core.PairJob(boards, dice, mid)
     if not job.reserved:
         return None
