@@ -385,6 +385,23 @@ cdef int record_step(Ctx* c, int depth, int f, int d, int unique) noexcept nogil
 
 # ---------------------------------------------------------------- doubles
 
+cdef inline void board_after(Ctx* c, int8_t* dst, int f, int t, uint32_t hits) noexcept nogil:
+    """dst = the working board with one more checker moved f -> t (t = -1: off; none
+    when f < 0) and the blots in `hits`, plus t's, sent to the bar (R7)."""
+    cdef int tt
+    memcpy(dst, c.b, BOARD_BYTES)
+    if f >= 0:
+        dst[OWN + f] -= 1
+        if t >= 0:
+            dst[OWN + t] += 1
+            hits |= (1u << t) & c.blots
+    while hits:
+        tt = fg_highest(hits)
+        hits &= ~(1u << tt)
+        dst[23 - tt] = 0
+        dst[24] += 1
+
+
 cdef inline int leaf_double(Ctx* c, int depth, int f, int d, uint32_t hits) noexcept nogil:
     """Write the play of a double ending here: the `depth` steps on the path, plus one
     more step of d pips from f when f >= 0. The search moves only the mover's checkers;
@@ -392,7 +409,6 @@ cdef inline int leaf_double(Ctx* c, int depth, int f, int d, uint32_t hits) noex
     applied here. Returns -1 when memory is short."""
     cdef int total = depth + (f >= 0)
     cdef int t = f - d if f >= d else -1
-    cdef int tt
     cdef int8_t* dst
     if total < c.best:
         return 0  # R12: more steps can be played
@@ -408,17 +424,7 @@ cdef inline int leaf_double(Ctx* c, int depth, int f, int d, uint32_t hits) noex
         c.path[2 * depth + 1] = -1
     if dst == NULL:
         return -1
-    memcpy(dst, c.b, BOARD_BYTES)
-    if f >= 0:
-        dst[OWN + f] -= 1
-        if t >= 0:
-            dst[OWN + t] += 1
-            hits |= (1u << t) & c.blots
-    while hits:
-        tt = fg_highest(hits)
-        hits &= ~(1u << tt)
-        dst[23 - tt] = 0
-        dst[24] += 1
+    board_after(c, dst, f, t, hits)
     c.n += 1
     return 0
 
@@ -427,8 +433,7 @@ cdef int last_steps_double(Ctx* c, int d, uint32_t m, uint32_t hits) noexcept no
     """Write the four-step plays that end with one step from each source in m (three
     steps are on the path): one tight loop, room made once."""
     cdef int k = fg_popcount(m)
-    cdef int f, t, tt
-    cdef uint32_t h
+    cdef int f, t
     cdef int8_t* dst
     cdef int8_t* mv
     if c.best < 4:
@@ -442,17 +447,7 @@ cdef int last_steps_double(Ctx* c, int d, uint32_t m, uint32_t hits) noexcept no
         f = fg_highest(m)
         m &= ~(1u << f)
         t = f - d if f >= d else -1
-        memcpy(dst, c.b, BOARD_BYTES)
-        dst[OWN + f] -= 1
-        h = hits
-        if t >= 0:
-            dst[OWN + t] += 1
-            h |= (1u << t) & c.blots
-        while h:
-            tt = fg_highest(h)
-            h &= ~(1u << tt)
-            dst[23 - tt] = 0
-            dst[24] += 1
+        board_after(c, dst, f, t, hits)
         memcpy(mv, c.path, 6)
         mv[6] = f + 1
         mv[7] = t + 1
