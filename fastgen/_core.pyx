@@ -739,7 +739,7 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     return <int> (c.n - c.base)
 
 
-cdef int memcmp_board(const int8_t* x, const int8_t* y) noexcept nogil:
+cdef inline int memcmp_board(const int8_t* x, const int8_t* y) noexcept nogil:
     cdef int i
     for i in range(BOARD_BYTES):
         if x[i] != y[i]:
@@ -822,21 +822,6 @@ cdef Ctx* single_ctx() except NULL:
             raise MemoryError("fastgen: cannot allocate the generator context")
     _single.n = 0
     return _single
-
-
-def legal_plays_arrays(const int8_t[:, ::1] board, int d1, int d2):
-    """(boards, moves) arrays of one validated position; holds the GIL (it is short)."""
-    cdef Ctx* c = single_ctx()
-    cdef int k = generate(c, &board[0, 0], d1, d2)
-    if k < 0:
-        raise MemoryError("fastgen: out of memory generating plays")
-    boards = np.empty((k, 2, 25), dtype=np.int8)
-    moves = np.empty((k, 4, 2), dtype=np.int8)
-    cdef int8_t[:, :, ::1] bv = boards
-    cdef int8_t[:, :, ::1] mv = moves
-    memcpy(&bv[0, 0, 0], c.boards, k * BOARD_BYTES)
-    memcpy(&mv[0, 0, 0], c.moves, k * MOVE_BYTES)
-    return boards, moves
 
 
 cdef inline int small_die(object d):
@@ -933,12 +918,12 @@ cdef class Part:
 
 
 def batch_part(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice,
-               int64_t[::1] offsets, Py_ssize_t lo, Py_ssize_t hi, bint count_only):
+               int64_t[::1] offsets, Py_ssize_t lo, Py_ssize_t hi):
     """Generate positions lo..hi-1 without the GIL; writes offsets[lo+1 .. hi] relative
     to this part and returns the Part holding the plays, or None when a board of the
     range is invalid (the caller then reports the first invalid board)."""
     cdef int64_t est = (hi - lo) * 20 + 64
-    cdef Ctx* c = ctx_new(count_only, 16 if count_only else est)
+    cdef Ctx* c = ctx_new(0, est)
     cdef int r
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
@@ -1035,16 +1020,16 @@ cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     return z ^ (z >> 31)
 
 
-cdef inline uint64_t game_hash(uint64_t purpose_key, uint64_t game, uint64_t turn) noexcept nogil:
-    return mix64(mix64(purpose_key + game * GOLDEN) + (turn + 1) * GOLDEN)
+cdef inline uint64_t game_hash(uint64_t key, uint64_t game, uint64_t turn) noexcept nogil:
+    return mix64(mix64(key + game * GOLDEN) + (turn + 1) * GOLDEN)
 
 
 cdef inline uint64_t uniform_index(uint64_t h, uint64_t n) noexcept nogil:
     return ((h >> 32) * n) >> 32
 
 
-def purpose_key(uint64_t seed, uint64_t purpose):
-    """The per-(seed, purpose) constant of the hash (also used by fastgen.rollout)."""
+cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil:
+    """The per-(seed, purpose) constant of the hash (fastgen.rollout computes the same)."""
     return mix64(mix64(seed * GOLDEN + purpose) + GOLDEN)
 
 
@@ -1053,9 +1038,9 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
                     int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns) noexcept nogil:
     """Play games lo..hi-1 to the end. Returns 0, -1 when memory is short, -2 when a game
     exceeds MAX_TURNS."""
-    cdef uint64_t kd = mix64(mix64(seed * GOLDEN + PURPOSE_DICE) + GOLDEN)
-    cdef uint64_t ko = mix64(mix64(seed * GOLDEN + PURPOSE_OPENING) + GOLDEN)
-    cdef uint64_t kc = mix64(mix64(seed * GOLDEN + PURPOSE_CHOICE) + GOLDEN)
+    cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
+    cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
+    cdef uint64_t kc = purpose_key(seed, PURPOSE_CHOICE)
     cdef int8_t board[50]
     cdef const int8_t* after
     cdef int64_t g, t

@@ -38,7 +38,7 @@ _BOARD_ERRORS = {
 }
 
 
-def _to_int8(value, ndim_tail: int, what: str) -> np.ndarray:
+def _to_int8(value, what: str) -> np.ndarray:
     """Convert array-like *value* to a C-contiguous int8 array, refusing lossy conversions."""
     if isinstance(value, np.ndarray):
         arr = value
@@ -67,7 +67,7 @@ def as_board(board) -> np.ndarray:
     >>> as_board(STARTING_BOARD).shape
     (2, 25)
     """
-    arr = _to_int8(board, 2, "board")
+    arr = _to_int8(board, "board")
     if arr.shape != (2, 25):
         raise InvalidBoardError(f"board must have shape (2, 25), got {arr.shape}: {board!r}")
     code = _core.validate_board(arr)
@@ -83,7 +83,7 @@ def as_boards(boards, *, check_counts: bool = True) -> np.ndarray:
     generators check each board's counts in the core, inside their worker threads, and
     call this again with the check on when one is invalid.
     """
-    arr = _to_int8(boards, 3, "boards")
+    arr = _to_int8(boards, "boards")
     if arr.ndim != 3 or arr.shape[1:] != (2, 25):
         raise InvalidBoardError(f"boards must have shape (N, 2, 25), got {arr.shape}")
     if not check_counts:

@@ -34,10 +34,10 @@ def legal_plays(board, dice) -> Plays:
     if fast is not None:
         copy, d1, d2, boards, moves = fast
         return Plays(copy, (d1, d2), boards, moves)
-    arr = as_board(board).copy()  # raises the specific error for bad input
-    d1, d2 = as_dice(dice)
-    boards, moves = _core.legal_plays_arrays(arr, d1, d2)
-    return Plays(arr, (d1, d2), boards, moves)
+    # Other input kinds: convert (raising the specific error for bad input), then the
+    # same fast call, which now accepts them.
+    copy, d1, d2, boards, moves = _core.legal_plays_fast(as_board(board), as_dice(dice))
+    return Plays(copy, (d1, d2), boards, moves)
 
 
 def _run_parts(boards: np.ndarray, dice: np.ndarray, threads: int):
@@ -49,7 +49,7 @@ def _run_parts(boards: np.ndarray, dice: np.ndarray, threads: int):
     parts = [None] * threads
 
     def work(k):
-        parts[k] = _core.batch_part(boards, dice, offsets, bounds[k], bounds[k + 1], False)
+        parts[k] = _core.batch_part(boards, dice, offsets, bounds[k], bounds[k + 1])
 
     run_threads(work, threads)
     if any(part is None for part in parts):
