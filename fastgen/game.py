@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from fastgen.boards import STARTING_BOARD  # R3
 from fastgen.errors import (
     CrawfordDoubleError,
     CubeCapError,
@@ -63,10 +64,6 @@ RESULT_NAMES = {SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
 #: The 15 unordered opening rolls (R16): never a double; larger die first.
 OPENING_ROLLS = tuple((hi, lo) for hi in range(2, 7) for lo in range(1, hi))
 
-_START_ROW = np.zeros(25, dtype=np.int8)
-_START_ROW[[23, 12, 7, 5]] = [2, 5, 3, 5]  # R3
-_STARTING_BOARD = np.stack([_START_ROW, _START_ROW])
-_STARTING_BOARD.setflags(write=False)
 
 
 class GameAction(NamedTuple):
@@ -162,7 +159,7 @@ class Game:
         self.dropped = False
         self.turns = 0  # plays made (lost turns included)
         self.record: list[GameAction] = []
-        self._board = _STARTING_BOARD.copy()
+        self._board = STARTING_BOARD.copy()
         self._plays = None  # cached legal plays of the current roll
 
     # ------------------------------------------------------------------ state views

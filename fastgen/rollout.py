@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from fastgen.boards import STARTING_BOARD  # R3
 from fastgen import pubeval
 from fastgen.game import OPENING_ROLLS
 
@@ -49,9 +50,6 @@ PURPOSE_DICE, PURPOSE_OPENING, PURPOSE_CHOICE = 1, 2, 3
 
 _OPENING_DICE = np.array(OPENING_ROLLS, dtype=np.int8)  # (15, 2), larger die first
 
-_START_ROW = np.zeros(25, dtype=np.int8)
-_START_ROW[[23, 12, 7, 5]] = [2, 5, 3, 5]  # R3
-_STARTING_BOARD = np.stack([_START_ROW, _START_ROW])
 
 
 def _mix(z: np.ndarray) -> np.ndarray:
@@ -407,7 +405,7 @@ def rollout(
     seed = check_int(seed, "seed", 0)
     check_int(batch_size, "batch_size", 1)
     if start is None:
-        start_boards = _STARTING_BOARD[None]
+        start_boards = STARTING_BOARD[None]
         from_opening = True
     else:
         start_boards, games = _start_boards(start, games)
