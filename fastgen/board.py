@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.boards import STARTING_BOARD, as_board, as_dice, swap_sides
+from fastgen.generate import legal_plays
 from fastgen.errors import InvalidDiceError
 from fastgen.ids import (
     MatchState,
@@ -35,12 +36,6 @@ from fastgen.notation import Play
 from fastgen.validate import check_play
 
 __all__ = ["Board"]
-
-
-def _legal_plays(board, dice):
-    import fastgen  # late import: fastgen/__init__ imports this module
-
-    return fastgen.legal_plays(board, dice)
 
 
 class Board:
@@ -89,7 +84,7 @@ class Board:
 
     def legal_plays(self, dice):
         """Every legal play with *dice* (a :class:`fastgen.Plays`)."""
-        return _legal_plays(self._array, dice)
+        return legal_plays(self._array, dice)
 
     def pip_count(self) -> tuple:
         """Pips still to travel, ``(side on roll, opponent)``; bar checkers count 25 (R3)."""

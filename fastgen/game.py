@@ -30,7 +30,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fastgen.boards import STARTING_BOARD  # R3
+from fastgen.boards import STARTING_BOARD, as_dice  # R3: the starting position
+from fastgen.generate import legal_plays
 from fastgen.errors import (
     CrawfordDoubleError,
     CubeCapError,
@@ -100,24 +101,6 @@ def result_type(board_after) -> int:
     if int(loser[18:25].sum()) > 0:  # indices 18..23 = points 19..24, 24 = bar
         return BACKGAMMON
     return GAMMON
-
-
-def _legal_plays(board, dice):
-    """The compiled generator, imported late so this module loads without the core."""
-    import fastgen
-
-    return fastgen.legal_plays(board, dice)
-
-
-def _check_dice(dice) -> tuple[int, int]:
-    try:
-        d1, d2 = dice
-    except (TypeError, ValueError):
-        raise InvalidDiceError(f"dice must be a pair (d1, d2), got {dice!r}") from None
-    for d in (d1, d2):
-        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)) or not 1 <= d <= 6:
-            raise InvalidDiceError(f"dice must be integers 1..6, got {dice!r}")
-    return int(d1), int(d2)
 
 
 def _as_rng(seed) -> np.random.Generator:
@@ -249,7 +232,7 @@ class Game:
             d = self.rng.integers(1, 7, size=2)
             dice = (int(d[0]), int(d[1]))
         else:
-            dice = _check_dice(dice)
+            dice = as_dice(dice)
         self.dice = dice
         self._plays = None
         self.record.append(GameAction("roll", self.turn, dice))
@@ -265,7 +248,7 @@ class Game:
                     break
             dice = (int(d[0]), int(d[1]))
         else:
-            dice = _check_dice(dice)
+            dice = as_dice(dice)
             if dice[0] == dice[1]:
                 raise InvalidDiceError(f"opening dice {dice!r} tie: a tie is re-rolled, never played (R16)")
         starter = 0 if dice[0] > dice[1] else 1
@@ -281,7 +264,7 @@ class Game:
         if self.dice is None:
             raise OutOfOrderError("no dice rolled yet: roll first")
         if self._plays is None:
-            self._plays = _legal_plays(self._board, self.dice)
+            self._plays = legal_plays(self._board, self.dice)
         return self._plays
 
     def _find_play(self, play) -> int:

@@ -34,18 +34,13 @@ import re
 import numpy as np
 
 from fastgen.boards import as_board, as_dice
+from fastgen.generate import legal_plays
 from fastgen.errors import AmbiguousMoveError, InvalidMoveTextError
 
 __all__ = ["Play", "format_play", "parse_play", "parse_move_text"]
 
 BAR = 25
 OFF = 0
-
-
-def _legal_plays(board, dice):
-    import fastgen  # the compiled core; imported late so fastgen/__init__ may import us
-
-    return fastgen.legal_plays(board, dice)
 
 
 def _point_text(point: int) -> str:
@@ -288,7 +283,7 @@ def parse_play(board, dice, text: str, *, plays=None) -> "Play":
     dice = as_dice(dice)
     moves = parse_move_text(text)
     if plays is None:
-        plays = _legal_plays(arr, dice)
+        plays = legal_plays(arr, dice)
     found = _resolve(arr, plays, moves)
     if len(found) == 1:
         return plays[found[0]]

@@ -30,16 +30,11 @@ import numpy as np
 
 from fastgen import _replay
 from fastgen.boards import as_board, as_dice
+from fastgen.generate import legal_plays
 from fastgen.errors import IllegalPlayError, IllegalReason, InvalidMoveTextError
 from fastgen.notation import Play, format_play, parse_move_text
 
 __all__ = ["IllegalReason", "IllegalPlayError", "check_play", "legal_steps", "diagnose_moves"]
-
-
-def _legal_plays(board, dice):
-    import fastgen  # late import: fastgen/__init__ imports this module
-
-    return fastgen.legal_plays(board, dice)
 
 
 def _step_text(source: int, target: int) -> str:
@@ -156,7 +151,7 @@ def diagnose_moves(board, dice, moves, *, text=None, plays=None, keep_order=Fals
     arr = as_board(board)
     dice = as_dice(dice)
     if plays is None:
-        plays = _legal_plays(arr, dice)
+        plays = legal_plays(arr, dice)
     legal = {b.tobytes(): k for k, b in enumerate(plays.boards)}
     mine, opp = arr[1].tolist(), arr[0].tolist()
     point_lists = [tuple(points) for points, _ in moves]
@@ -260,7 +255,7 @@ def check_play(board, dice, play) -> Play:
     """
     arr = as_board(board)
     dice = as_dice(dice)
-    plays = _legal_plays(arr, dice)
+    plays = legal_plays(arr, dice)
     if isinstance(play, Play):
         # A play of this very position is judged by where it ends (R10); a play made on
         # another board is replayed here step by step.
@@ -332,7 +327,7 @@ def legal_steps(board, dice, played=()) -> list:
     """
     arr = as_board(board)
     dice = as_dice(dice)
-    plays = _legal_plays(arr, dice)
+    plays = legal_plays(arr, dice)
     walker = _Walker(arr, dice, plays)
     states = {(tuple(arr[1].tolist()), tuple(arr[0].tolist()), _replay.roll_dice(dice))}
     try:
