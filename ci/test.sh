@@ -6,6 +6,16 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 VENV=$(mktemp -d /tmp/fastgen-ci-XXXXXX)/venv
 PY=${PYTHON:-python3}
+# Real programs the tests compare against (GNU Backgammon, a headless browser): Debian packages.
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    missing=""
+    [ -x /usr/games/gnubg ] || missing="$missing gnubg"
+    command -v chromium >/dev/null || missing="$missing chromium"
+    if [ -n "$missing" ]; then
+        echo "== apt-get install$missing"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+    fi
+fi
 echo "== fresh virtualenv at $VENV ($($PY --version))"
 $PY -m venv "$VENV"
 # shellcheck disable=SC1091
@@ -20,7 +30,7 @@ pytest -q -x tests/test_rules.py tests/test_vectors.py tests/test_generate_api.p
 rm -rf build
 
 echo "== 2/3: build with bounds checks on (FASTGEN_CHECKS=1), run all the tests"
-FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers]"
+FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers,rl,dask]"
 (cd /tmp && python -c "import fastgen, sys; print('fastgen', fastgen.__version__, 'from', fastgen.__file__)")
 pytest -q -x
 
