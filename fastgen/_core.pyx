@@ -1036,8 +1036,8 @@ cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil
 cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
                     const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                     int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns) noexcept nogil:
-    """Play games lo..hi-1 to the end. Returns 0, -1 when memory is short, -2 when a game
-    exceeds MAX_TURNS."""
+    """Play games lo..hi-1 to the end, game g's outcome at index g - lo of the outputs.
+    Returns 0, -1 when memory is short, -2 when a game exceeds MAX_TURNS."""
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
     cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
     cdef uint64_t kc = purpose_key(seed, PURPOSE_CHOICE)
@@ -1075,15 +1075,15 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
                 loser_off = 15
                 for i in range(25):
                     loser_off -= after[i]
-                winner[g] = t % 2
-                turns[g] = <int32_t> (t + 1)
+                winner[g - lo] = t % 2
+                turns[g - lo] = <int32_t> (t + 1)
                 if loser_off > 0:
-                    result[g] = 1
+                    result[g - lo] = 1
                 else:
-                    result[g] = 2
+                    result[g - lo] = 2
                     for i in range(18, 25):
                         if after[i]:
-                            result[g] = 3
+                            result[g - lo] = 3
                             break
                 break
             memcpy(board, after + OWN, 25)  # the other side is now on roll
@@ -1097,9 +1097,13 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
 def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
                          const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                          int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns):
-    """Play games lo..hi-1 with the uniform-random policy, without the GIL."""
-    cdef Ctx* c = ctx_new(0, 4096)
+    """Play games lo..hi-1 with the uniform-random policy, without the GIL; game g's
+    outcome goes to index g - lo of winner, result and turns (each at least hi - lo long)."""
+    cdef Ctx* c
     cdef int r
+    if lo < 0 or hi < lo or min(winner.shape[0], result.shape[0], turns.shape[0]) < hi - lo:
+        raise ValueError(f"fastgen: games {lo!r}..{hi!r} do not fit outputs of length {winner.shape[0]!r}")
+    c = ctx_new(0, 4096)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
     with nogil:
