@@ -10,11 +10,11 @@ row 1 the side on roll, index i = own point i + 1, index 24 = bar.
 
 import importlib.util as _importlib_util
 
-if _importlib_util.find_spec("fastgen._core") is None:  # checked first: a clear message
-    raise ImportError(
-        f"fastgen's compiled core (fastgen._core) is not built in {__path__[0]!r}. "
+if any(_importlib_util.find_spec(f"fastgen.{m}") is None for m in ("_core", "_features")):
+    raise ImportError(  # checked first: a clear message instead of a failed import below
+        f"fastgen's compiled modules (fastgen._core, fastgen._features) are not built in {__path__[0]!r}. "
         "Python is importing the source tree, e.g. from the repository root after "
-        "`pip install .`. Either build the core in place there "
+        "`pip install .`. Either build them in place there "
         "(`python setup.py build_ext --inplace`) or run Python from another directory "
         "so that the installed fastgen is imported."
     )
@@ -26,8 +26,11 @@ from fastgen.errors import (
     FastgenError,
     InvalidBoardError,
     InvalidDiceError,
+    InvalidOutputError,
     InvalidPositionIDError,
+    UnknownSchemeError,
 )
+from fastgen.features import encode
 from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.ids import board_from_position_id, position_id
 from fastgen.plays import PlayBatch, Plays
@@ -45,6 +48,9 @@ __all__ = [
     "InvalidBoardError",
     "InvalidDiceError",
     "InvalidPositionIDError",
+    "UnknownSchemeError",
+    "InvalidOutputError",
+    "encode",
     "legal_plays",
     "plays_batch",
     "count_plays_batch",

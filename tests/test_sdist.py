@@ -70,14 +70,16 @@ def test_sdist_builds_a_wheel_and_its_tests_run(tmp_path):
     files = {n.split("/", 1)[1] for n in names if "/" in n}
     missing = [name for name in SHIPPED if name not in files]
     assert not missing
-    assert not [n for n in files if n.endswith((".so", ".pyd")) or n == "fastgen/_core.c"]
+    assert not [n for n in files if n.endswith((".so", ".pyd", ".c"))]  # built or generated
 
     with zipfile.ZipFile(wheel) as whl:
         wheel_files = whl.namelist()
         assert "fastgen/py.typed" in wheel_files and "fastgen/data/contact.csv" in wheel_files
         assert any(n.startswith("fastgen-") and n.endswith("licenses/NOTICE") for n in wheel_files)
-        (core,) = [n for n in wheel_files if n.startswith("fastgen/_core") and n.endswith((".so", ".pyd"))]
-        whl.extract(core, tree)
+        compiled = [n for n in wheel_files if n.endswith((".so", ".pyd"))]
+        assert {n.split(".")[0] for n in compiled} == {"fastgen/_core", "fastgen/_features"}
+        for name in compiled:
+            whl.extract(name, tree)
 
     where = subprocess.run(
         [sys.executable, "-c", "import fastgen; print(fastgen.__file__)"], cwd=tree, capture_output=True, text=True
