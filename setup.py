@@ -35,7 +35,12 @@ extensions = [
         include_dirs=[numpy.get_include()],
         extra_compile_args=compile_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    )
+    ),
+    Extension(
+        "fastgen.envs._kernel",
+        ["fastgen/envs/_kernel.pyx"],
+        extra_compile_args=compile_args,
+    ),
 ]
 
 # force: the directives above are not part of cythonize's staleness check, so always regenerate.
