@@ -77,7 +77,7 @@ def test_sdist_builds_a_wheel_and_its_tests_run(tmp_path):
         assert "fastgen/py.typed" in wheel_files and "fastgen/data/contact.csv" in wheel_files
         assert any(n.startswith("fastgen-") and n.endswith("licenses/NOTICE") for n in wheel_files)
         compiled = [n for n in wheel_files if n.endswith((".so", ".pyd"))]
-        assert {n.split(".")[0] for n in compiled} == {"fastgen/_core", "fastgen/_features"}
+        assert {"fastgen/_core", "fastgen/_features"} <= {n.split(".")[0] for n in compiled}
         for name in compiled:
             whl.extract(name, tree)
 
