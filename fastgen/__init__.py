@@ -1,6 +1,6 @@
 """fastgen: every legal backgammon play, fast and correct.
 
-The board is GNU Backgammon's (2, 25) int8 layout (RULES.md R4): row 0 the opponent,
+The board is GNU Backgammon's (2, 25) int8 layout (docs/RULES.md R4): row 0 the opponent,
 row 1 the side on roll, index i = own point i + 1, index 24 = bar.
 
 >>> import fastgen
@@ -8,14 +8,29 @@ row 1 the side on roll, index i = own point i + 1, index 24 = bar.
 16
 """
 
+import importlib.util as _importlib_util
+
+if any(_importlib_util.find_spec(f"fastgen.{m}") is None for m in ("_core", "_features")):
+    raise ImportError(  # checked first: a clear message instead of a failed import below
+        f"fastgen's compiled modules (fastgen._core, fastgen._features) are not built in {__path__[0]!r}. "
+        "Python is importing the source tree, e.g. from the repository root after "
+        "`pip install .`. Either build them in place there "
+        "(`python setup.py build_ext --inplace`) or run Python from another directory "
+        "so that the installed fastgen is imported."
+    )
+del _importlib_util
+
 from fastgen._version import __version__
 from fastgen.boards import STARTING_BOARD, swap_sides
 from fastgen.errors import (
     FastgenError,
     InvalidBoardError,
     InvalidDiceError,
+    InvalidOutputError,
     InvalidPositionIDError,
+    UnknownSchemeError,
 )
+from fastgen.features import encode
 from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.ids import board_from_position_id, position_id
 from fastgen.plays import PlayBatch, Plays
@@ -33,6 +48,9 @@ __all__ = [
     "InvalidBoardError",
     "InvalidDiceError",
     "InvalidPositionIDError",
+    "UnknownSchemeError",
+    "InvalidOutputError",
+    "encode",
     "legal_plays",
     "plays_batch",
     "count_plays_batch",
