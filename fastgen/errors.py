@@ -75,8 +75,14 @@ class CubeCapError(IllegalDoubleError):
     """R18: doubling would take the cube past its cap (64 by default)."""
 
 
+class InvalidResignationError(IllegalActionError):
+    """A resignation offer names no result type: it must be single (1), gammon (2) or
+    backgammon (3)."""
+
+
 class MatFileError(FastgenError, ValueError):
-    """A ``.mat`` match file could not be read; the message quotes the offending line."""
+    """A ``.mat`` match file could not be read (the message quotes the offending line), or
+    a match cannot be written in the format (e.g. a player name holding a colon)."""
 
 
 class InvalidMoveTextError(FastgenError, ValueError):
