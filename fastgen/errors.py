@@ -12,7 +12,7 @@ class FastgenError(Exception):
 
 
 class InvalidBoardError(FastgenError, ValueError):
-    """A board is not a valid (2, 25) position (RULES.md R4)."""
+    """A board is not a valid (2, 25) position (docs/RULES.md R4)."""
 
 
 class InvalidDiceError(FastgenError, ValueError):
@@ -106,7 +106,7 @@ class InvalidXGIDError(FastgenError, ValueError):
 
 
 class IllegalReason(enum.Enum):
-    """Why a proposed play is not legal (RULES.md R15); the ``reason`` of :class:`IllegalPlayError`."""
+    """Why a proposed play is not legal (docs/RULES.md R15); the ``reason`` of :class:`IllegalPlayError`."""
 
     BAR_FIRST = "a checker on the bar must enter before any other checker moves (R8)"
     LANDING_BLOCKED = "the landing point is blocked by two or more opposing checkers (R6)"

@@ -16,7 +16,7 @@ action is appended to :attr:`Game.record`, from which :meth:`Game.replay` rebuil
 game without any randomness.
 
 Players are 0 and 1. :attr:`Game.board` is always seen from the side on roll
-(row 1 = :attr:`Game.turn`, RULES.md R4).
+(row 1 = :attr:`Game.turn`, docs/RULES.md R4).
 
 >>> g = Game(seed=7)
 >>> g.roll() in OPENING_ROLLS
@@ -114,7 +114,7 @@ def _as_rng(seed) -> np.random.Generator:
 
 
 class Game:
-    """A game of backgammon between players 0 and 1 (RULES.md R16-R18).
+    """A game of backgammon between players 0 and 1 (docs/RULES.md R16-R18).
 
     Parameters
     ----------
