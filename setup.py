@@ -61,6 +61,12 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
+    # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API
+    Extension(
+        "fastgen.envs._kernel",
+        ["fastgen/envs/_kernel.pyx"],
+        extra_compile_args=compile_args,
+    ),
 ]
 
 # force: the directives above are not part of cythonize's staleness check, so always regenerate.
