@@ -66,6 +66,7 @@ extensions = [
         "fastgen.envs._kernel",
         ["fastgen/envs/_kernel.pyx"],
         extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
 ]
 
