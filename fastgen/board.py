@@ -3,7 +3,7 @@
 This is the convenient, checked layer (python-chess's ``Board``), not the hot path: use
 ``fastgen.legal_plays`` / ``fastgen.plays_batch`` on arrays for bulk work.
 
-The board is always seen from the side on roll (RULES.md R4): ``X`` in the diagram is the
+The board is always seen from the side on roll (docs/RULES.md R4): ``X`` in the diagram is the
 side on roll, moving from its 24 point down to 1; ``O`` is the opponent. After
 :meth:`Board.push` the board is turned (``fastgen.swap_sides``) so that the other side is
 on roll.
