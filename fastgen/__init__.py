@@ -35,6 +35,7 @@ from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library on
 from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.ids import board_from_position_id, position_id
 from fastgen.plays import PlayBatch, Plays
+from fastgen.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
 
 # The readable layer (notation, IDs, validation, Board) and game flow build on the above.
 from fastgen import _api_game, _api_notation
@@ -61,6 +62,8 @@ __all__ = [
     "board_from_position_id",
     "Plays",
     "PlayBatch",
+    "perft",
+    "perft_weighted",
     *_api_notation.__all__,
     *_api_game.__all__,
 ]
