@@ -145,3 +145,7 @@ class IllegalGamePlayError(IllegalPlayError, IllegalActionError):
 
     def __init__(self, message: str, reason=None, step=None):
         super().__init__(message, reason, step)
+
+
+class InvalidEnvOptionError(FastgenError, ValueError):
+    """An RL environment (:mod:`fastgen.envs`) was given an option it does not accept."""
