@@ -31,6 +31,7 @@ from fastgen.errors import (
     UnknownSchemeError,
 )
 from fastgen.features import encode
+from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library only)
 from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.ids import board_from_position_id, position_id
 from fastgen.plays import PlayBatch, Plays

@@ -158,6 +158,19 @@ class Board:
     def __repr__(self) -> str:
         return f"Board.from_position_id({self.position_id()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG (:func:`fastgen.svg.board`) for Jupyter, with the dice and
+        cube of :attr:`state` when it has them."""
+        from fastgen import svg
+
+        dice = cube = None
+        if self.state is not None:
+            if self.state.dice != (0, 0):
+                dice = self.state.dice
+            owner = self.state.cube_owner
+            cube = (self.state.cube_value, None if owner is None else int(owner == self.state.on_roll))
+        return svg.board(self._array, dice=dice, cube=cube)
+
     def __str__(self) -> str:
         """A text diagram from the side on roll (X, bottom, home board on the right).
 

@@ -31,6 +31,10 @@ class InvalidOutputError(FastgenError, ValueError):
     """An ``out=`` array has the wrong dtype, shape or layout, or is read-only."""
 
 
+class InvalidSVGOptionError(FastgenError, ValueError):
+    """An option of :func:`fastgen.svg.board` (cube, size) that cannot be drawn."""
+
+
 # --------------------------------------------------------------------------- game flow
 # Raised by fastgen.game / fastgen.match. An illegal action never changes the state.
 

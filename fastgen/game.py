@@ -187,6 +187,14 @@ class Game:
             state = f"turn={self.turn} dice={self.dice}"
         return f"<Game {state} cube={self.cube_value} owner={self.cube_owner} plays={self.turns}>"
 
+    def _repr_svg_(self) -> str:
+        """The position from the side on roll's view with its dice and the cube (owner
+        drawn on its side), as SVG (:func:`fastgen.svg.board`) for Jupyter."""
+        from fastgen import svg
+
+        owner = None if self.cube_owner is None else int(self.cube_owner == self.turn)
+        return svg.board(self._board, dice=self.dice, cube=(self.cube_value, owner))
+
     # ------------------------------------------------------------------ checks
 
     def _check_not_over(self, action: str) -> None:
