@@ -14,8 +14,11 @@ from fastgen.errors import (
     FastgenError,
     InvalidBoardError,
     InvalidDiceError,
+    InvalidOutputError,
     InvalidPositionIDError,
+    UnknownSchemeError,
 )
+from fastgen.features import encode
 from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.ids import board_from_position_id, position_id
 from fastgen.plays import PlayBatch, Plays
@@ -34,6 +37,9 @@ __all__ = [
     "InvalidBoardError",
     "InvalidDiceError",
     "InvalidPositionIDError",
+    "UnknownSchemeError",
+    "InvalidOutputError",
+    "encode",
     "legal_plays",
     "plays_batch",
     "count_plays_batch",
