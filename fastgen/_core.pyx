@@ -1035,8 +1035,10 @@ cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil
 
 cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
                     const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
-                    int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns) noexcept nogil:
-    """Play games lo..hi-1 to the end. Returns 0, -1 when memory is short, -2 when a game
+                    int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
+                    int pubeval) noexcept nogil:
+    """Play games lo..hi-1 to the end, choosing uniformly at random, or pubeval's play
+    when `pubeval` (see pub_choose). Returns 0, -1 when memory is short, -2 when a game
     exceeds MAX_TURNS."""
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
     cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
@@ -1064,7 +1066,10 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
             k = generate(c, board, d1, d2)
             if k < 0:
                 return -1
-            after = c.boards + uniform_index(game_hash(kc, g, t), <uint64_t> k) * BOARD_BYTES
+            if pubeval:
+                after = c.boards + pub_choose(board, d1, d2, c.boards, k) * BOARD_BYTES
+            else:
+                after = c.boards + uniform_index(game_hash(kc, g, t), <uint64_t> k) * BOARD_BYTES
             own = 0
             for i in range(25):
                 own += after[OWN + i]
@@ -1096,14 +1101,19 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
 
 def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
                          const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
-                         int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns):
-    """Play games lo..hi-1 with the uniform-random policy, without the GIL."""
-    cdef Ctx* c = ctx_new(0, 4096)
+                         int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
+                         bint pubeval=False):
+    """Play games lo..hi-1 with the uniform-random policy (or pubeval's choice when
+    `pubeval`), without the GIL."""
+    cdef Ctx* c
     cdef int r
+    if pubeval and not pub_loaded:
+        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
+    c = ctx_new(0, 4096)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
     with nogil:
-        r = play_games(c, start, from_opening, seed, opening_rolls, lo, hi, winner, result, turns)
+        r = play_games(c, start, from_opening, seed, opening_rolls, lo, hi, winner, result, turns, pubeval)
     ctx_free(c)
     if r == -1:
         raise MemoryError("fastgen: out of memory in a rollout")
@@ -1464,7 +1474,7 @@ cdef class Counter:
 # which stays in cache, and scored there.
 
 cdef float PW[2][122]        # single-precision weights as GNU Backgammon holds them
-cdef double PT[2][24][32]    # PT[race][k][n + 15]: the term of block k holding n
+cdef double PM[2][24][32]    # PM[race][i][n + 15]: the term of the mover's index i holding n
 cdef bint pub_loaded = 0
 cdef double PUB_MARGIN = 1e-2
 cdef float PUB_ALL_OFF = 99999999.0
@@ -1474,6 +1484,7 @@ def pubeval_load(const double[::1] contact, const double[::1] race):
     """Load Tesauro's published weights (122 each, as in fastgen.pubeval)."""
     global pub_loaded
     cdef int r, i, k, n
+    cdef double v
     cdef const double* w
     if contact.shape[0] != 122 or race.shape[0] != 122:
         raise ValueError("pubeval weights must have 122 entries each")
@@ -1485,22 +1496,72 @@ def pubeval_load(const double[::1] contact, const double[::1] race):
             PW[r][i] = <float> (w[i] / 2.0) if i % 5 == 4 else <float> w[i]
         PW[r][120] = <float> (w[120] / 2.0)
         PW[r][121] = <float> (w[121] / 15.0)
-        for k in range(24):
+        for k in range(24):  # block k: the mover's point 24 - k, index 23 - k
             i = 5 * k
             for n in range(-15, 17):
                 if n == -1:
-                    PT[r][k][n + 15] = PW[r][i]
+                    v = PW[r][i]
                 elif n == 1:
-                    PT[r][k][n + 15] = PW[r][i + 1]
+                    v = PW[r][i + 1]
                 elif n == 2:
-                    PT[r][k][n + 15] = PW[r][i + 2]
+                    v = PW[r][i + 2]
                 elif n == 3:
-                    PT[r][k][n + 15] = <double> PW[r][i + 2] + <double> PW[r][i + 3]
+                    v = <double> PW[r][i + 2] + <double> PW[r][i + 3]
                 elif n >= 4:
-                    PT[r][k][n + 15] = <double> PW[r][i + 2] + <double> PW[r][i + 4] * (n - 3)
+                    v = <double> PW[r][i + 2] + <double> PW[r][i + 4] * (n - 3)
                 else:
-                    PT[r][k][n + 15] = 0.0
+                    v = 0.0
+                PM[r][23 - k][n + 15] = v
     pub_loaded = 1
+
+
+cdef extern from *:
+    """
+    #if defined(__SSE2__)
+    #include <emmintrin.h>
+    #endif
+    /* bit i set when bytes a[i] and b[i] differ, i = 0..23 */
+    static inline unsigned fg_diff24(const signed char* a, const signed char* b) {
+    #if defined(__SSE2__)
+        __m128i x0 = _mm_loadu_si128((const __m128i*) a), y0 = _mm_loadu_si128((const __m128i*) b);
+        __m128i x1 = _mm_loadu_si128((const __m128i*) (a + 8)), y1 = _mm_loadu_si128((const __m128i*) (b + 8));
+        unsigned eq = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(x0, y0))
+                      | ((unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(x1, y1)) << 8);
+        return ~eq & 0xFFFFFFu;
+    #else
+        unsigned m = 0;
+        int i;
+        for (i = 0; i < 24; i++)
+            m |= (unsigned) (a[i] != b[i]) << i;
+        return m;
+    #endif
+    }
+    /* Sum over the indices i in `changed` of row[i][n] - before[i], n = c[25 + i] - c[23 - i]
+       (the mover's count at i, or minus the opponent's); with `moved`, it gets the change
+       in the mover's checkers on those points. */
+    static inline double fg_pub_sum(const signed char* c, const signed char* b, const double* const* row,
+                                    const double* before, unsigned changed, int* moved) {
+        double s = 0.0;
+        int mv = 0;
+        while (changed) {
+    #if defined(__GNUC__) || defined(__clang__)
+            unsigned i = (unsigned) __builtin_ctz(changed);
+    #else
+            unsigned i = 0;
+            while (!((changed >> i) & 1u)) i++;
+    #endif
+            int mine = c[25 + i];
+            changed &= changed - 1;
+            if (moved) mv += mine - b[25 + i];
+            s += row[i][mine - c[23 - i]] - before[i];
+        }
+        if (moved) *moved = mv;
+        return s;
+    }
+    """
+    uint32_t fg_diff24(const int8_t* a, const int8_t* b) noexcept nogil
+    double fg_pub_sum(const int8_t* c, const int8_t* b, const double* const* row, const double* before,
+                      uint32_t changed, int* moved) noexcept nogil
 
 
 cdef inline int pub_race(const int8_t* b) noexcept nogil:
@@ -1609,33 +1670,53 @@ cdef int egg_first(const int8_t* board, int d0, int d1, const int8_t* cands,
     return -1
 
 
+ctypedef struct PubPos:
+    const double* row[24]    # row[i][n]: the term of the mover's index i holding n (-15..15)
+    double before[24]        # the terms of the position before the move
+    double wbar              # weight of one opponent checker on the bar
+    double woff              # weight of one checker of the mover's off
+    int off                  # the mover's checkers off before the move
+    int bears_off            # 0 when no play can bear off (more checkers out than steps)
+
+
 cdef enum:
     PUB_TIED_MAX = 64
 
 
-cdef inline double pub_fast(const int8_t* c, const int8_t* b, int race, double base, const double* before,
-                            uint64_t m0, uint64_t m1, uint64_t m2) noexcept nogil:
-    """The score of candidate c in double precision, from the position b before the move:
-    `base` is the sum of its point terms `before` (by the mover's index) and m0..m2 its
-    mover's row; only the points whose counts changed are looked up again."""
-    cdef int off = pub_off(c), i
-    cdef uint32_t changed
+cdef inline void pub_setup(PubPos* p, const int8_t* board, int race, int steps) noexcept nogil:
+    cdef int i, out = board[OWN + 24]
+    for i in range(24):
+        p.row[i] = &PM[race][i][15]
+        p.before[i] = p.row[i][board[OWN + i] - board[23 - i]]
+        if i >= 6:
+            out += board[OWN + i]
+    p.wbar = PW[race][120]
+    p.woff = PW[race][121]
+    p.off = pub_off(board)
+    p.bears_off = out < steps  # R9: the last checker outside needs a step to come home
+
+
+cdef inline double pub_fast(const int8_t* c, const int8_t* b, const PubPos* p) noexcept nogil:
+    """The score of candidate c, less the score of the position b before the move minus
+    its bar and off terms, in double precision: only the points whose counts changed are
+    looked up (the same for every candidate, so it ranks them as the full score does)."""
+    cdef uint32_t changed = fg_diff24(c + OWN, b + OWN)
+    cdef int moved, off
     cdef double s
-    if off == 15:
-        return PUB_ALL_OFF
-    s = base + PW[race][120] * c[24] + PW[race][121] * off
-    changed = (fg_nonzero8(fg_load8(c + OWN) ^ m0) | (fg_nonzero8(fg_load8(c + OWN + 8) ^ m1) << 8)
-               | (fg_nonzero8(fg_load8(c + OWN + 16) ^ m2) << 16))
     if c[24] != b[24]:
         # Hits: a checker that hit and moved on left the point empty, its count unchanged.
         changed |= (fg_nonzero8(fg_rev8(fg_load8(c + 16) ^ fg_load8(b + 16)))
                     | (fg_nonzero8(fg_rev8(fg_load8(c + 8) ^ fg_load8(b + 8))) << 8)
                     | (fg_nonzero8(fg_rev8(fg_load8(c) ^ fg_load8(b))) << 16))
-    while changed:
-        i = fg_highest(changed)
-        changed &= ~(1u << i)
-        s += PT[race][23 - i][c[OWN + i] - c[23 - i] + 15] - before[i]
-    return s
+    if p.bears_off:
+        s = fg_pub_sum(c, b, p.row, p.before, changed, &moved)
+        off = p.off - moved - (c[OWN + 24] - b[OWN + 24])
+    else:
+        s = fg_pub_sum(c, b, p.row, p.before, changed, NULL)
+        off = p.off
+    if off == 15:
+        return PUB_ALL_OFF
+    return s + p.wbar * c[24] + p.woff * off
 
 
 cdef int pub_choose(const int8_t* board, int d0, int d1, const int8_t* cands, int k) noexcept nogil:
@@ -1643,27 +1724,20 @@ cdef int pub_choose(const int8_t* board, int d0, int d1, const int8_t* cands, in
     move, generated from `board` with dice d0, d1 in that order), as GNU Backgammon's
     pubeval player chooses: the highest score, ties to the play its generator lists
     first (for doubles and one-die plays that is fastgen's order too)."""
-    cdef int race = pub_race(board)
-    cdef double base = 0.0, s, best = -1e300, second = -1e300
-    cdef double before[24]
-    cdef uint64_t m0, m1, m2
+    cdef int race
+    cdef PubPos p
+    cdef double s, best = -1e300, second = -1e300
     cdef const int8_t* c
-    cdef int j, i, n, bi = 0
+    cdef int j, bi = 0
     cdef float fs, fbest
     cdef int tied[PUB_TIED_MAX]
     cdef int ntied = 0
     if k <= 1:
         return 0
-    m0 = fg_load8(board + OWN)
-    m1 = fg_load8(board + OWN + 8)
-    m2 = fg_load8(board + OWN + 16)
-    for i in range(24):  # mover's index i is block 23 - i
-        n = board[OWN + i] - board[23 - i]
-        before[i] = PT[race][23 - i][n + 15]
-        base += before[i]
+    race = pub_race(board)
+    pub_setup(&p, board, race, 4 if d0 == d1 else 2)
     for j in range(k):
-        c = cands + j * BOARD_BYTES
-        s = pub_fast(c, board, race, base, before, m0, m1, m2)
+        s = pub_fast(cands + j * BOARD_BYTES, board, &p)
         if s > best:
             second = best
             best = s
@@ -1676,8 +1750,7 @@ cdef int pub_choose(const int8_t* board, int d0, int d1, const int8_t* cands, in
     fbest = -1e30
     for j in range(k):
         c = cands + j * BOARD_BYTES
-        s = pub_fast(c, board, race, base, before, m0, m1, m2)
-        if s < best - PUB_MARGIN:
+        if pub_fast(c, board, &p) < best - PUB_MARGIN:
             continue
         fs = gnubg_score(c, race)
         if fs > fbest:
