@@ -44,6 +44,12 @@ extensions = [
         depends=["fastgen/_features.h"],
         extra_compile_args=compile_args,
     ),
+    # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API
+    Extension(
+        "fastgen.envs._kernel",
+        ["fastgen/envs/_kernel.pyx"],
+        extra_compile_args=compile_args,
+    ),
 ]
 
 # force: the directives above are not part of cythonize's staleness check, so always regenerate.

@@ -1,12 +1,24 @@
 """fastgen: every legal backgammon play, fast and correct.
 
-The board is GNU Backgammon's (2, 25) int8 layout (RULES.md R4): row 0 the opponent,
+The board is GNU Backgammon's (2, 25) int8 layout (docs/RULES.md R4): row 0 the opponent,
 row 1 the side on roll, index i = own point i + 1, index 24 = bar.
 
 >>> import fastgen
 >>> len(fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1)))
 16
 """
+
+import importlib.util as _importlib_util
+
+if any(_importlib_util.find_spec(f"fastgen.{m}") is None for m in ("_core", "_features")):
+    raise ImportError(  # checked first: a clear message instead of a failed import below
+        f"fastgen's compiled modules (fastgen._core, fastgen._features) are not built in {__path__[0]!r}. "
+        "Python is importing the source tree, e.g. from the repository root after "
+        "`pip install .`. Either build them in place there "
+        "(`python setup.py build_ext --inplace`) or run Python from another directory "
+        "so that the installed fastgen is imported."
+    )
+del _importlib_util
 
 from fastgen._version import __version__
 from fastgen.boards import STARTING_BOARD, swap_sides
@@ -19,6 +31,7 @@ from fastgen.errors import (
     UnknownSchemeError,
 )
 from fastgen.features import encode
+from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library only)
 from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.ids import board_from_position_id, position_id
 from fastgen.plays import PlayBatch, Plays

@@ -1,4 +1,4 @@
-"""Checking a proposed play and guiding a turn step by step (RULES.md R15).
+"""Checking a proposed play and guiding a turn step by step (docs/RULES.md R15).
 
 :func:`check_play` accepts exactly the legal plays (as returned by
 ``fastgen.legal_plays``) and rejects anything else with an
