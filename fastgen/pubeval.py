@@ -37,7 +37,9 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen import _core
+from fastgen._util import run_threads
 from fastgen.boards import as_boards, as_dice_batch
+from fastgen.generate import WATCH_FROM
 
 __all__ = ["RACE_WEIGHTS", "CONTACT_WEIGHTS", "evaluate", "is_race", "best_plays", "pubeval_best"]
 
@@ -182,8 +184,18 @@ def pubeval_best(boards, dice) -> np.ndarray:
     arr = as_boards(boards, check_counts=False)  # counts are checked in the core
     dice_arr = as_dice_batch(dice, arr.shape[0])
     out = np.empty_like(arr)
-    bad = _core.pubeval_best_batch(arr, dice_arr, out)
-    if bad >= 0:
+    bad = [-1]
+    # A large batch runs in a worker thread while this one waits for Ctrl-C (stops it).
+    stop = _core.StopFlag() if arr.shape[0] >= WATCH_FROM else None
+
+    def work(_):
+        bad[0] = _core.pubeval_best_batch(arr, dice_arr, out, stop)
+
+    if stop is None:
+        work(0)
+    else:
+        run_threads(work, 1, stop)
+    if bad[0] >= 0:
         as_boards(arr)  # raises for the first invalid board
         raise AssertionError("the core rejected a board that as_boards accepts")  # pragma: no cover
     return out
