@@ -36,6 +36,7 @@ from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, p
 from fastgen.ids import board_from_position_id, position_id
 from fastgen.plays import PlayBatch, Plays
 from fastgen.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
+from fastgen.pubeval import pubeval_best
 
 # The readable layer (notation, IDs, validation, Board) and game flow build on the above.
 from fastgen import _api_game, _api_notation
@@ -64,6 +65,7 @@ __all__ = [
     "PlayBatch",
     "perft",
     "perft_weighted",
+    "pubeval_best",
     *_api_notation.__all__,
     *_api_game.__all__,
 ]
