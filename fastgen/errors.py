@@ -155,3 +155,34 @@ class IllegalGamePlayError(IllegalPlayError, IllegalActionError):
 
     def __init__(self, message: str, reason=None, step=None):
         super().__init__(message, reason, step)
+
+
+# --------------------------------------------------------------------------- clusters
+# Raised by fastgen.cluster and fastgen.rollout_chunks before any work is sent out.
+
+
+class NotPicklableError(FastgenError, ValueError):
+    """A policy (or other object) cannot be sent to Dask workers: cloudpickle refused it."""
+
+
+class RolloutStoreError(FastgenError, ValueError):
+    """A rollout output directory (``out=`` / ``--resume``) is unreadable or belongs to a
+    different run."""
+
+
+# --------------------------------------------------------------------------- rollouts
+
+
+class EndlessGameError(FastgenError, ValueError):
+    """A rollout game cannot end or did not end; the message quotes its Position ID."""
+
+
+class DeadPositionError(EndlessGameError):
+    """A start position where no game can end: neither side can move a checker with any
+    roll (e.g. both sides on the bar facing closed boards), so every turn is lost forever.
+    Detected before any game is played."""
+
+
+class TurnLimitError(EndlessGameError):
+    """A rollout game reached the turn limit (a last-resort guard; random games end
+    within a few hundred turns)."""

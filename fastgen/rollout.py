@@ -26,6 +26,7 @@ import numpy as np
 
 from fastgen.boards import STARTING_BOARD  # R3
 from fastgen import pubeval
+from fastgen.errors import DeadPositionError, TurnLimitError
 from fastgen.game import OPENING_ROLLS
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "random_policy",
     "pubeval_policy",
     "game_hash",
+    "dead_positions",
 ]
 
 _MASK = (1 << 64) - 1
@@ -49,6 +51,14 @@ _S30, _S27, _S31, _S32 = (np.uint64(s) for s in (30, 27, 31, 32))
 PURPOSE_DICE, PURPOSE_OPENING, PURPOSE_CHOICE = 1, 2, 3
 
 _OPENING_DICE = np.array(OPENING_ROLLS, dtype=np.int8)  # (15, 2), larger die first
+
+#: A game reaching this many turns stops the rollout with TurnLimitError (both engines;
+#: the same value as the core's guard). Random games end within a few hundred turns.
+MAX_TURNS = 1_000_000
+
+#: Native rollouts of at least this many games run in worker threads while the calling
+#: thread waits for Ctrl-C (fastgen._util.run_threads).
+_WATCH_GAMES = 64
 
 
 
@@ -308,38 +318,91 @@ def summarize(result: RolloutResult) -> RolloutSummary:
 # --------------------------------------------------------------------------- the loop
 
 
-def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, progress) -> RolloutResult:
-    """Random-policy games played inside the core, *chunk* games per call, in threads."""
+def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, progress, first=0) -> RolloutResult:
+    """Random-policy games first..first+games-1 played inside the core, *chunk* games per
+    call, in threads."""
     import threading
 
     from fastgen import _core
     from fastgen._util import check_int, run_threads
 
     threads = check_int(threads, "threads", 1)
+    stop = _core.StopFlag() if games >= _WATCH_GAMES else None
+    long_games = []
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
     start = np.ascontiguousarray(start_boards, dtype=np.int8)
     # Small enough ranges that the threads stay busy to the end (results do not depend on it).
     chunk = max(1, min(chunk, -(-games // (8 * threads))))
-    chunks = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]
+    chunks = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]  # relative to first
     lock = threading.Lock()
 
     def work(_):
         while True:
             with lock:  # threads take chunks in turn, so the load stays balanced
-                if not chunks:
+                if not chunks or long_games or (stop is not None and stop.is_set()):
                     return
                 lo, hi = chunks.pop(0)
-            _core.rollout_random_range(start, from_opening, seed, _OPENING_DICE, lo, hi, winner, result, turns)
+            g = _core.rollout_random_range(
+                start, from_opening, seed, _OPENING_DICE, first + lo, first + hi,
+                winner[lo:hi], result[lo:hi], turns[lo:hi], stop,
+            )
+            if g >= 0:
+                long_games.append(g)
+                return
             if progress is not None:
                 with lock:
                     progress(hi - lo)
 
     t0 = time.perf_counter()
-    run_threads(work, max(1, min(threads, len(chunks))))
+    run_threads(work, max(1, min(threads, len(chunks))), stop)
     seconds = time.perf_counter() - t0
+    if long_games:
+        g = min(long_games)
+        _raise_turn_limit(g, start[g % start.shape[0]], _core.MAX_ROLLOUT_TURNS)
     return RolloutResult.cubeless(winner, result, turns, seed, "random", seconds, {"native": seconds})
+
+
+def _mobile(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """(K,) bool: the side with rows *own* (K, 25) can move a checker with some die, facing
+    *opp* (K, 25) (its own numbering). Exact by R6, R8 and R9: with a checker on the bar
+    only an entry can move (die d enters on my index 24 - d unless blocked); otherwise a
+    side with every checker home can always bear off with a 6, and one with a checker
+    outside moves when some die lands it on an open point."""
+    blocked = opp[:, 23::-1] >= 2  # my index i is blocked when the opponent has 2+ on 23 - i
+    occupied = own[:, :24] > 0
+    on_bar = own[:, 24] > 0
+    can_enter = ~blocked[:, 18:24].all(axis=1)
+    all_home = ~occupied[:, 6:24].any(axis=1)
+    step = np.zeros(own.shape[0], dtype=bool)
+    for d in range(1, 7):
+        step |= (occupied[:, d:24] & ~blocked[:, : 24 - d]).any(axis=1)
+    return np.where(on_bar, can_enter, all_home | step)
+
+
+def dead_positions(boards) -> np.ndarray:
+    """Indices of the boards (K, 2, 25) from which no game can end: neither side can move
+    a checker with any roll, so every turn is lost and the position never changes (e.g.
+    both sides on the bar facing closed boards). Exact for that: a position where some
+    checker can move is never reported. Boards must be valid (fastgen.boards.as_boards).
+
+    >>> b = np.zeros((2, 25), dtype=np.int8); b[:, :6] = 2; b[:, 24] = 3
+    >>> dead_positions(b[None]).tolist(), dead_positions(STARTING_BOARD[None]).tolist()
+    ([0], [])
+    """
+    arr = np.asarray(boards)
+    dead = ~_mobile(arr[:, 1], arr[:, 0]) & ~_mobile(arr[:, 0], arr[:, 1])
+    return np.flatnonzero(dead)
+
+
+def _raise_turn_limit(game: int, board: np.ndarray, limit: int):
+    from fastgen.ids import position_id
+
+    raise TurnLimitError(
+        f"game {game} (start position ID {position_id(board)!r}) reached {limit:,} turns without "
+        "ending; the rollout was stopped"
+    )
 
 
 def _start_boards(start, games):
@@ -356,6 +419,16 @@ def _start_boards(start, games):
     if finished.size:
         i = int(finished[0])
         raise ValueError(f"start board {i} is a finished game (a side has no checkers left): {boards[i]!r}")
+    dead = dead_positions(boards)
+    if dead.size:
+        from fastgen.ids import position_id
+
+        i = int(dead[0])
+        raise DeadPositionError(
+            f"start board {i} (position ID {position_id(boards[i])!r}) can never end: neither side "
+            "can move a checker with any roll (e.g. both on the bar facing closed boards), so "
+            "every turn is lost forever"
+        )
     if games is None:
         games = boards.shape[0]
     return boards, games
@@ -374,6 +447,13 @@ def rollout(
     threads: int = 1,
     progress=None,
     engine: str = "auto",
+    *,
+    first_game: int = 0,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client=None,
+    chunk_size: int | None = None,
+    out=None,
 ) -> RolloutResult:
     """Play *games* cubeless games to the end and return their outcomes.
 
@@ -402,10 +482,29 @@ def rollout(
         candidate arrays are built, each thread plays a range of games), ``"python"``
         runs the batched loop above, ``"auto"`` (default) picks native when it can.
         Both give identical games for the same seed.
+    first_game:
+        Index of the first game: the call plays games ``first_game .. first_game +
+        games - 1`` of the run with this seed (a slice of a larger rollout).
+    workers, scheduler, client, chunk_size, out:
+        Spread the games over a Dask cluster (the ``dask`` extra): *workers* starts a local
+        cluster of that many single-threaded processes, *scheduler* (``"tcp://host:8786"``)
+        or *client* (a ``distributed.Client``) uses an existing one. Games go out in chunks
+        of *chunk_size* and come back as arrays; the result equals the in-process one game
+        for game. *out*, a directory, keeps finished chunks as they arrive and resumes an
+        interrupted run with the same arguments. See :mod:`fastgen.rollout_chunks`.
     """
     import fastgen
     from fastgen._util import check_int
 
+    if workers is not None or scheduler is not None or client is not None or out is not None:
+        from fastgen.rollout_chunks import rollout_chunked
+
+        return rollout_chunked(
+            games=games, policy=policy, seed=seed, start=start, batch_size=batch_size, threads=threads,
+            progress=progress, engine=engine, first_game=first_game, workers=workers, scheduler=scheduler,
+            client=client, chunk_size=chunk_size, out=out,
+        )
+    first_game = check_int(first_game, "first_game", 0)
     seed = check_int(seed, "seed", 0)
     check_int(batch_size, "batch_size", 1)
     if start is None:
@@ -420,7 +519,7 @@ def rollout(
     if engine == "native" and not (isinstance(policy, str) and policy == "random"):
         raise ValueError(f"the native engine plays the 'random' policy only, got policy {policy!r}")
     if engine != "python" and isinstance(policy, str) and policy == "random":
-        return _rollout_native(games, seed, start_boards, from_opening, threads, batch_size, progress)
+        return _rollout_native(games, seed, start_boards, from_opening, threads, batch_size, progress, first_game)
     choose, name = _resolve_policy(policy, seed)
     n_start = start_boards.shape[0]
 
@@ -431,13 +530,13 @@ def rollout(
     boards = np.empty((0, 2, 25), dtype=np.int8)
     gid = np.empty(0, dtype=np.int64)
     turn = np.empty(0, dtype=np.int64)
-    next_game = 0
+    next_game, end = first_game, first_game + games
     t_gen = t_policy = 0.0
     t0 = time.perf_counter()
-    while next_game < games or gid.shape[0]:
+    while next_game < end or gid.shape[0]:
         free = batch_size - gid.shape[0]
-        if free > 0 and next_game < games:
-            k = min(free, games - next_game)
+        if free > 0 and next_game < end:
+            k = min(free, end - next_game)
             new = np.arange(next_game, next_game + k, dtype=np.int64)
             next_game += k
             boards = np.concatenate([boards, start_boards[new % n_start]])
@@ -455,7 +554,7 @@ def rollout(
         chosen = batch.boards[batch.offsets[:-1] + pick]
         done = ~chosen[:, 1].any(axis=1)  # R17: the mover has borne off all 15
         if done.any():
-            ids = gid[done]
+            ids = gid[done] - first_game
             loser = chosen[done, 0]
             res = np.where(
                 loser.sum(axis=1) < 15,
@@ -471,6 +570,9 @@ def rollout(
                 progress(int(done.sum()))
         boards = np.ascontiguousarray(chosen[:, ::-1])  # the other side is on roll
         turn = turn + 1
+        if turn.size and int(turn.max()) >= MAX_TURNS:
+            i = int(np.argmax(turn))
+            _raise_turn_limit(int(gid[i]), start_boards[gid[i] % n_start], MAX_TURNS)
     seconds = time.perf_counter() - t0
     timings = {"plays_batch": t_gen, "policy": t_policy, "other": seconds - t_gen - t_policy}
     return RolloutResult.cubeless(winner, result, turns, seed, name, seconds, timings)
