@@ -6,12 +6,15 @@ import threading
 
 import numpy as np
 
+from fastgen.errors import InvalidArgumentError
+
 
 def check_int(value, name: str, minimum: int) -> int:
-    """*value* as an int >= *minimum* (0 or 1); ValueError quoting it otherwise (bools refused)."""
+    """*value* as an int >= *minimum* (0 or 1); InvalidArgumentError (a ValueError) quoting
+    it otherwise (bools, floats and strings refused)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < minimum:
         kind = "a positive integer" if minimum == 1 else "a non-negative integer"
-        raise ValueError(f"{name} must be {kind}, got {value!r}")
+        raise InvalidArgumentError(f"{name} must be {kind}, got {value!r}")
     return int(value)
 
 

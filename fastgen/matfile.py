@@ -337,7 +337,7 @@ def _read_play(game: Game, text: str) -> np.ndarray:
     the tolerant reader of :func:`match_play_text` for the variants other programs write."""
     plays = game.legal_plays()
     try:
-        from fastgen.notation import parse_play
+        from fastgen.validate import parse_play
 
         return parse_play(game.board, game.dice, text, plays=plays).board_after
     except (ImportError, FastgenError, ValueError):
