@@ -35,7 +35,21 @@ extensions = [
         include_dirs=[numpy.get_include()],
         extra_compile_args=compile_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    )
+    ),
+    # network input encoders (fastgen.features): plain C loops, no numpy C API
+    Extension(
+        "fastgen._features",
+        ["fastgen/_features.pyx"],
+        include_dirs=["fastgen"],
+        depends=["fastgen/_features.h"],
+        extra_compile_args=compile_args,
+    ),
+    # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API
+    Extension(
+        "fastgen.envs._kernel",
+        ["fastgen/envs/_kernel.pyx"],
+        extra_compile_args=compile_args,
+    ),
 ]
 
 # force: the directives above are not part of cythonize's staleness check, so always regenerate.

@@ -3,7 +3,9 @@
 Each benchmark records how many positions one round processes in
 ``benchmark.extra_info["positions"]``; ratios compare median time per position against
 the group's baseline (GNU Backgammon through gnubg-nn when installed, and the reference
-oracle), both measured in the same run.
+oracle), both measured in the same run. A benchmark with ``extra_info["results"] ==
+"kept"`` keeps every result alive and is compared with the baseline that does the same;
+the others drop their results and are compared with a baseline that drops its own.
 """
 
 import re
@@ -48,14 +50,17 @@ def pytest_terminal_summary(terminalreporter, config):
     terminalreporter.section("fastgen speed-up ratios (median time per position, same run)")
     for group, benches in sorted(groups.items()):
         for base_key in BASELINES:
-            bases = [b for b in benches if base_key in b.name]
-            if not bases:
-                continue
-            base = per_position_median(bases[0])
             for b in benches:
-                if b is bases[0] or any(k in b.name for k in BASELINES):
+                if any(k in b.name for k in BASELINES):
                     continue
-                ratio = base / per_position_median(b)
+                # the oracle is one baseline for all; others: same results handling only
+                bases = [
+                    o for o in benches
+                    if base_key in o.name and (base_key == "oracle" or _results(o) == _results(b))
+                ]
+                if not bases:
+                    continue
+                ratio = per_position_median(bases[0]) / per_position_median(b)
                 terminalreporter.write_line(
                     f"[{group}] {b.name}: {per_position_median(b) * 1e6:.3f} us/position, "
                     f"{ratio:.1f}x {bases[0].name}"
@@ -69,6 +74,11 @@ def pytest_terminal_summary(terminalreporter, config):
             if one:
                 ratio = per_position_median(one[0]) / per_position_median(b)
                 terminalreporter.write_line(f"[{group}] {b.name}: {ratio:.2f}x {one[0].name} (threads)")
+
+
+def _results(bench) -> str:
+    """"kept" when the benchmark keeps every result alive, else "dropped"."""
+    return bench.extra_info.get("results", "dropped")
 
 
 def _without_threads(bench) -> str:

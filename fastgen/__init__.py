@@ -34,12 +34,15 @@ from fastgen.errors import (
     InvalidMatchIDError,
     InvalidMatchStateError,
     InvalidMoveTextError,
+    InvalidOutputError,
     InvalidPositionIDError,
     InvalidXGIDError,
     MatFileError,
     OutOfOrderError,
     OutOfTurnError,
+    UnknownSchemeError,
 )
+from fastgen.features import encode
 from fastgen.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
 from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.ids import (
@@ -67,6 +70,7 @@ __all__ = [
     # generation (fastgen.generate, fastgen.plays, fastgen.boards)
     "STARTING_BOARD",
     "swap_sides",
+    "encode",
     "legal_plays",
     "plays_batch",
     "count_plays_batch",
@@ -135,4 +139,6 @@ __all__ = [
     "CubeOwnershipError",
     "CubeCapError",
     "MatFileError",
+    "UnknownSchemeError",
+    "InvalidOutputError",
 ]

@@ -34,18 +34,25 @@ def _bench(args) -> int:
         f"{work['plays']:,} plays; {work['repeat']} runs each"
     )
     print()
-    print(f"{'generator':<28}{'min us':>9}{'median us':>11}{'max us':>9}{'positions/s':>14}{'plays/s':>14}")
+    print(f"{'generator':<36}{'results':>8}{'min us':>9}{'median us':>11}{'max us':>9}{'positions/s':>14}{'plays/s':>14}")
     for t in result["timings"]:
         pp = t["per_position"]
         print(
-            f"{t['name']:<28}{pp['min'] * 1e6:>9.3f}{pp['median'] * 1e6:>11.3f}{pp['max'] * 1e6:>9.3f}"
+            f"{t['name']:<36}{t['results']:>8}{pp['min'] * 1e6:>9.3f}{pp['median'] * 1e6:>11.3f}{pp['max'] * 1e6:>9.3f}"
             f"{t['positions_per_s']:>14,.0f}{t['plays_per_s']:>14,.0f}"
         )
     print()
     for base, ratios in result["speedup_vs"].items():
         print(f"speed-up vs {base} (median time ratio, higher is faster):")
         for name, r in ratios.items():
-            print(f"  {name:<28}{r:>10.1f}x")
+            print(f"  {name:<36}{r:>10.1f}x")
+    print("dropped: each result dropped before the next call or run (later batches reuse memory);")
+    print("kept: every result of every run kept alive (each batch writes fresh memory)")
+    mem = result["memory"]
+    print(
+        f"fresh memory: {mem['first_touch_us_per_page']:.2f} us per 4 KiB page written the first time, "
+        f"{mem['rewrite_us_per_page']:.2f} us written again"
+    )
     if "gnubg_nn.moves loop" not in result["speedup_vs"]:
         print("gnubg_nn not installed: `pip install gnubg-nn` adds GNU Backgammon's generator as a baseline")
     return 0

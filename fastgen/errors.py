@@ -27,6 +27,14 @@ class InvalidPositionIDError(FastgenError, ValueError):
     """A GNU Backgammon Position ID is malformed or encodes an impossible position."""
 
 
+class UnknownSchemeError(FastgenError, ValueError):
+    """An encoding scheme name :func:`fastgen.encode` does not know (see ``fastgen.features.SCHEMES``)."""
+
+
+class InvalidOutputError(FastgenError, ValueError):
+    """An ``out=`` array has the wrong dtype, shape or layout, or is read-only."""
+
+
 # --------------------------------------------------------------------------- game flow
 # Raised by fastgen.game / fastgen.match. An illegal action never changes the state.
 

@@ -21,7 +21,9 @@ class Plays:
     ``len(plays)`` is the number of plays K (at least 1: a lost turn is the single empty
     play, R14). ``plays.boards`` is (K, 2, 25) int8 and ``plays.moves`` is (K, 4, 2) int8.
     Indexing and iteration give :class:`fastgen.notation.Play` values (built on demand, so the
-    arrays stay the cheap path). ``board`` and ``dice`` are the inputs.
+    arrays stay the cheap path). ``board`` and ``dice`` are the inputs. ``features`` is
+    None, or the (K, F) float32 network inputs of the plays when the batch they come from
+    was generated with ``encode=`` (see :class:`PlayBatch`).
 
     >>> import fastgen
     >>> plays = fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1))
@@ -31,13 +33,15 @@ class Plays:
     True
     """
 
-    __slots__ = ("board", "dice", "boards", "moves")
+    __slots__ = ("board", "dice", "boards", "moves", "features")
 
-    def __init__(self, board: np.ndarray, dice: tuple[int, int], boards: np.ndarray, moves: np.ndarray):
+    def __init__(self, board: np.ndarray, dice: tuple[int, int], boards: np.ndarray, moves: np.ndarray,
+                 features: np.ndarray | None = None):
         self.board = board
         self.dice = dice
         self.boards = boards
         self.moves = moves
+        self.features = features
 
     def __len__(self) -> int:
         return self.boards.shape[0]
@@ -76,16 +80,25 @@ class PlayBatch:
     The plays of position ``i`` are rows ``offsets[i]:offsets[i+1]`` of ``boards``
     (M, 2, 25) int8 and ``moves`` (M, 4, 2) int8; ``offsets`` is (N+1,) int64.
     ``counts`` is ``np.diff(offsets)``. ``batch[i]`` gives position i's :class:`Plays`.
+
+    ``features`` is None unless the batch was generated with ``plays_batch(...,
+    encode=scheme)``: then it is (M, F) float32, row k the network inputs
+    (:func:`fastgen.encode`) of play k's resulting board **as the side to roll next sees
+    it**, i.e. ``encode(swap_sides(boards[k]), scheme)``: the opponent of the player who
+    moved is the "mover" of the encoding (its turn units [1, 0] are right: it is on
+    roll). An afterstate evaluator that scores these features for the side on roll
+    picks the play whose value is lowest for that side.
     """
 
-    __slots__ = ("input_boards", "dice", "offsets", "boards", "moves")
+    __slots__ = ("input_boards", "dice", "offsets", "boards", "moves", "features")
 
-    def __init__(self, input_boards, dice, offsets, boards, moves):
+    def __init__(self, input_boards, dice, offsets, boards, moves, features=None):
         self.input_boards = input_boards
         self.dice = dice
         self.offsets = offsets
         self.boards = boards
         self.moves = moves
+        self.features = features
 
     def __len__(self) -> int:
         return self.offsets.shape[0] - 1
@@ -99,7 +112,8 @@ class PlayBatch:
         i = range(len(self))[i]
         lo, hi = int(self.offsets[i]), int(self.offsets[i + 1])
         dice = (int(self.dice[i, 0]), int(self.dice[i, 1]))
-        return Plays(self.input_boards[i], dice, self.boards[lo:hi], self.moves[lo:hi])
+        features = None if self.features is None else self.features[lo:hi]
+        return Plays(self.input_boards[i], dice, self.boards[lo:hi], self.moves[lo:hi], features)
 
     def __iter__(self):
         for i in range(len(self)):

@@ -1,0 +1,92 @@
+/* Network input encoders: the row kernels of fastgen._features (see _features.pyx).
+ *
+ * A row is one (2, 25) int8 board seen from `mover` (its 25 counts: points 1..24, bar)
+ * against `opp`. Counts are trusted: 0..15, at most 15 a side (checked in Python first).
+ * Plain C, no Python objects; the per-point loops are unrolled so that each point costs a
+ * byte load and one 16-byte table copy. */
+#ifndef FASTGEN_FEATURES_H
+#define FASTGEN_FEATURES_H
+
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define FG_UNROLL _Pragma("GCC unroll 24")
+#elif defined(__clang__)
+#define FG_UNROLL _Pragma("unroll")
+#else
+#define FG_UNROLL
+#endif
+
+/* Tesauro's four units for n checkers: [n >= 1, n >= 2, n >= 3, max(n - 3, 0) / 2]. */
+static float fg_units[16][4];
+/* n / 15 as float32 (correctly rounded, as numpy's float32(n) / 15). */
+static float fg_fifteenths[16];
+
+static void fg_init_tables(void) {
+    for (int n = 0; n < 16; n++) {
+        fg_units[n][0] = n >= 1 ? 1.0f : 0.0f;
+        fg_units[n][1] = n >= 2 ? 1.0f : 0.0f;
+        fg_units[n][2] = n >= 3 ? 1.0f : 0.0f;
+        fg_units[n][3] = n > 3 ? (float)(n - 3) * 0.5f : 0.0f;
+        fg_fifteenths[n] = (float)n / 15.0f;
+    }
+}
+
+/* Checkers of one side not borne off: the sum of its 25 counts (all non-negative). */
+static inline int fg_side_total(const int8_t* s) {
+#if defined(__SSE2__)
+    /* psadbw sums unsigned bytes: 16 + 8 bytes in two instructions, then the bar */
+    __m128i zero = _mm_setzero_si128();
+    __m128i a = _mm_sad_epu8(_mm_loadu_si128((const __m128i*)s), zero);
+    __m128i b = _mm_sad_epu8(_mm_loadl_epi64((const __m128i*)(s + 16)), zero);
+    a = _mm_add_epi64(a, b);
+    return _mm_cvtsi128_si32(a) + _mm_cvtsi128_si32(_mm_srli_si128(a, 8)) + s[24];
+#else
+    int t = 0;
+    for (int i = 0; i < 25; i++) t += s[i];
+    return t;
+#endif
+}
+
+static inline void fg_units_side(const int8_t* s, float* o) {
+    FG_UNROLL
+    for (int i = 0; i < 24; i++) memcpy(o + 4 * i, fg_units[(uint8_t)s[i]], 4 * sizeof(float));
+}
+
+static inline void fg_tesauro_row(const int8_t* mover, const int8_t* opp, float* o) {
+    fg_units_side(mover, o);
+    fg_units_side(opp, o + 96);
+    o[192] = (float)mover[24] * 0.5f;
+    o[193] = (float)opp[24] * 0.5f;
+    o[194] = fg_fifteenths[15 - fg_side_total(mover)];
+    o[195] = fg_fifteenths[15 - fg_side_total(opp)];
+    o[196] = 1.0f;
+    o[197] = 0.0f;
+}
+
+static inline void fg_raw_row(const int8_t* mover, const int8_t* opp, float* o) {
+    for (int i = 0; i < 25; i++) o[i] = fg_fifteenths[(uint8_t)mover[i]];
+    for (int i = 0; i < 25; i++) o[25 + i] = fg_fifteenths[(uint8_t)opp[i]];
+    o[50] = fg_fifteenths[15 - fg_side_total(mover)];
+    o[51] = fg_fifteenths[15 - fg_side_total(opp)];
+}
+
+/* Rows lo..hi-1 of a C-contiguous (N, 2, 25) batch into a C-contiguous (N, width) output.
+ * scheme 0: tesauro198 (width 198); 1: raw (width 52). swap: the mover is row 0. */
+static void fg_encode_range(const int8_t* boards, int scheme, int swap, float* out,
+                            int64_t width, int64_t lo, int64_t hi) {
+    int mover_off = swap ? 0 : 25, opp_off = swap ? 25 : 0;
+    if (scheme == 0) {
+        for (int64_t k = lo; k < hi; k++)
+            fg_tesauro_row(boards + 50 * k + mover_off, boards + 50 * k + opp_off, out + width * k);
+    } else {
+        for (int64_t k = lo; k < hi; k++)
+            fg_raw_row(boards + 50 * k + mover_off, boards + 50 * k + opp_off, out + width * k);
+    }
+}
+
+#endif

@@ -1,0 +1,34 @@
+# cython: language_level=3
+"""Network input encoders: the nogil loops behind fastgen.features.encode.
+
+Private module. fastgen.features validates the boards once (fastgen.boards); the loops
+(in _features.h, plain C) trust them: every count is in 0..15 and a side's counts sum to
+at most 15, so a count indexes the 16-row tables directly.
+
+Each output row is one board seen from its side on roll ("the mover"): row 1 of a
+(2, 25) board, or row 0 when ``swap`` is set (the view of the side to roll next after
+a play, whose resulting board keeps the mover in row 1). The layouts are specified in
+fastgen/features.py.
+"""
+
+from libc.stdint cimport int8_t, int64_t
+
+cdef extern from "_features.h":
+    void fg_init_tables() noexcept nogil
+    void fg_encode_range(const int8_t* boards, int scheme, int swap, float* out,
+                         int64_t width, int64_t lo, int64_t hi) noexcept nogil
+
+fg_init_tables()
+
+
+def encode_range(const int8_t[:, :, ::1] boards, int scheme, bint swap,
+                 float[:, ::1] out, Py_ssize_t lo, Py_ssize_t hi):
+    """Write the features of boards lo..hi-1 into out[lo..hi-1] without the GIL.
+
+    scheme: 0 tesauro198 (198 columns), 1 raw (52 columns); the caller checks the
+    shapes (boards and out have the same number of rows, out the scheme's width).
+    """
+    if hi <= lo:
+        return
+    with nogil:
+        fg_encode_range(&boards[0, 0, 0], scheme, swap, &out[0, 0], out.shape[1], lo, hi)

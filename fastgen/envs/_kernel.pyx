@@ -1,0 +1,347 @@
+# cython: language_level=3
+"""Compiled game kernel of the RL environments: micro-action masks and steps for N games.
+
+Independent of fastgen._core: a small single-step rule engine (RULES.md R5-R13) and a
+depth-first "can the turn still be completed" search. The Python side validates every
+input and owns the arrays; the functions here trust them and run without the GIL.
+
+Board layout (R4): 50 int8 per game, row 0 (opponent) then row 1 (mover); the mover's
+point p is index 24 + p (p = 25 the bar at 49), the opponent's checkers on the mover's
+point p sit at index 24 - p.
+
+Per-game turn state:
+  left[g, v - 1]  dice of value v still to play (a double starts with four);
+  todo[g]         steps still to play (the maximum-dice count minus steps played);
+  forced[g]       0, or the die every step must use (the larger-die rule R13: with
+                  non-doubles where only one die can be played).
+Micro action a = source * 6 + (die - 1); a = 0 is the pass / end of turn.
+"""
+
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
+
+cdef int NA = 156
+
+
+ctypedef unsigned int bits
+
+
+cdef inline bits sources(bits occ, bits blk, int v) noexcept nogil:
+    """Bit set of the sources (bit p = point p, 25 the bar) a step with die v may start
+    from, given the mover's occupied points *occ* and the points *blk* holding two or
+    more opposing checkers (R6, R8, R9). Only these two sets matter: the mover's steps
+    never change *blk* (a hit removes a single checker)."""
+    cdef bits m
+    cdef int p
+    if occ & (1u << 25):  # R8: the bar first
+        return (1u << 25) if not (blk >> (25 - v)) & 1u else 0u
+    m = occ & ~(blk << v) & (((1u << 25) - 1u) ^ ((1u << (v + 1)) - 1u))  # lands on v+1..24 - v
+    if occ & ~0x7Fu == 0:  # R9: every checker on points 1..6, bearing off allowed
+        if (occ >> v) & 1u:
+            m |= 1u << v
+        elif (occ >> (v + 1)) == 0:  # a higher die bears off from the highest point
+            for p in range(v - 1, 0, -1):
+                if (occ >> p) & 1u:
+                    m |= 1u << p
+                    break
+    return m
+
+
+cdef inline bits move(int8_t *counts, bits occ, int s, int v) noexcept nogil:
+    """Move one of the mover's checkers from s with die v in *counts* (index = point,
+    0 = off); return the new occupied set."""
+    cdef int t = s - v
+    counts[s] -= 1
+    if counts[s] == 0:
+        occ &= ~(1u << s)
+    if t >= 1:
+        counts[t] += 1
+        occ |= 1u << t
+    return occ
+
+
+cdef inline void unmove(int8_t *counts, int s, int v) noexcept nogil:
+    cdef int t = s - v
+    counts[s] += 1
+    if t >= 1:
+        counts[t] -= 1
+
+
+cdef bint can_play(int8_t *counts, bits occ, bits blk, int8_t *left, int n, int maxsrc, bint dbl) noexcept nogil:
+    """Can n more steps be played with the dice *left*? With a double (*dbl*) the steps
+    are tried from non-increasing sources only, *maxsrc* being the source of the previous
+    one: any sequence of steps of one die value can be played in that order."""
+    cdef int v, s
+    cdef bits m
+    cdef bint ok
+    if n == 0:
+        return True
+    for v in range(6, 0, -1):
+        if left[v - 1] == 0:
+            continue
+        m = sources(occ, blk, v) & ((2u << maxsrc) - 1u)
+        if n == 1:
+            if m:
+                return True
+            continue
+        s = maxsrc
+        while m:
+            if (m >> s) & 1u:
+                m ^= 1u << s
+                left[v - 1] -= 1
+                ok = can_play(counts, move(counts, occ, s, v), blk, left, n - 1, s if dbl else 25, dbl)
+                unmove(counts, s, v)
+                left[v - 1] += 1
+                if ok:
+                    return True
+            s -= 1
+    return False
+
+
+cdef inline bits load(const int8_t *b, int8_t *counts, bits *blk) noexcept nogil:
+    """The mover's counts by point (counts[p], p = 1..25) and occupied set; *blk*."""
+    cdef int p
+    cdef bits occ = 0, k = 0
+    counts[0] = 0
+    for p in range(1, 26):
+        counts[p] = b[24 + p]
+        if counts[p] > 0:
+            occ |= 1u << p
+    for p in range(1, 25):
+        if b[24 - p] >= 2:
+            k |= 1u << p
+    blk[0] = k
+    return occ
+
+
+cdef void start_one(const int8_t *b, int d1, int d2, int8_t *left, int8_t *todo, int8_t *forced) noexcept nogil:
+    """Turn state for a fresh roll: the maximum number of dice playable (R11, R12) and
+    the larger-die rule (R13)."""
+    cdef int n, total, big, small
+    cdef int8_t counts[26]
+    cdef bits occ, blk
+    occ = load(b, counts, &blk)
+    memset(left, 0, 6)
+    forced[0] = 0
+    if d1 == d2:
+        left[d1 - 1] = 4
+        total = 4
+    else:
+        left[d1 - 1] = 1
+        left[d2 - 1] = 1
+        total = 2
+    n = total
+    while n > 0 and not can_play(counts, occ, blk, left, n, 25, d1 == d2):
+        n -= 1
+    todo[0] = n
+    if n == 1 and d1 != d2:
+        big = d1 if d1 > d2 else d2
+        small = d1 + d2 - big
+        forced[0] = big if sources(occ, blk, big) else small
+
+
+cdef void mask_one(const int8_t *b, int8_t *left, int todo, int forced, uint8_t *out) noexcept nogil:
+    """Micro-action mask of one game: steps after which the turn can still be completed."""
+    cdef int v, s, kinds = 0
+    cdef bint dbl, any_step = False
+    cdef int8_t counts[26]
+    cdef bits occ, blk, m
+    memset(out, 0, NA)
+    if todo > 0:
+        occ = load(b, counts, &blk)
+        for v in range(6):
+            kinds += left[v] > 0
+        dbl = kinds == 1 and todo > 1  # one die value left for several steps: a double
+        for v in range(1, 7):
+            if left[v - 1] == 0 or (forced and v != forced):
+                continue
+            m = sources(occ, blk, v)
+            s = 25
+            while m:
+                if (m >> s) & 1u:
+                    m ^= 1u << s
+                    left[v - 1] -= 1
+                    if todo == 1 or can_play(counts, move(counts, occ, s, v), blk, left, todo - 1, 25, dbl):
+                        out[s * 6 + v - 1] = 1
+                        any_step = True
+                    if todo > 1:
+                        unmove(counts, s, v)
+                    left[v - 1] += 1
+                s -= 1
+    if not any_step:
+        out[0] = 1
+
+
+cdef inline void step_apply(int8_t *b, int s, int d) noexcept nogil:
+    """Move a checker of the board from s with die d (a legal step); hit a blot (R7)."""
+    cdef int t = s - d
+    b[24 + s] -= 1
+    if t >= 1:
+        b[24 + t] += 1
+        if b[24 - t] == 1:
+            b[24 - t] = 0
+            b[24] += 1
+
+
+# --------------------------------------------------------------------------- random dice
+
+
+cdef inline uint64_t splitmix(uint64_t *state) noexcept nogil:
+    cdef uint64_t z
+    state[0] += 0x9E3779B97F4A7C15ULL
+    z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int die(uint64_t *state) noexcept nogil:
+    return <int>(((splitmix(state) >> 32) * 6) >> 32) + 1
+
+
+cdef void roll(uint64_t *state, int8_t *dice, bint opening) noexcept nogil:
+    """A uniform roll of two dice; an opening roll (R16) is never a double."""
+    dice[0] = die(state)
+    dice[1] = die(state)
+    while opening and dice[0] == dice[1]:
+        dice[0] = die(state)
+        dice[1] = die(state)
+
+
+cdef inline int score_of(const int8_t *b) noexcept nogil:
+    """Points won by the mover, who has just borne off its last checker: 1, 2 (gammon: the
+    loser has none off) or 3 (backgammon: also a loser's checker on the bar or in the
+    winner's home board, the loser's points 19..24)."""
+    cdef int i, total = 0
+    for i in range(25):
+        total += b[i]
+    if total < 15:
+        return 1
+    for i in range(18, 25):
+        if b[i] > 0:
+            return 3
+    return 2
+
+
+# --------------------------------------------------------------------------- Python API
+
+
+def start_turns(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, const int64_t[::1] games,
+                int8_t[:, ::1] left, int8_t[::1] todo, int8_t[::1] forced):
+    """Set the turn state of *games* from their boards (mover on row 1) and dice."""
+    cdef Py_ssize_t k, g
+    with nogil:
+        for k in range(games.shape[0]):
+            g = games[k]
+            start_one(&boards[g, 0, 0], dice[g, 0], dice[g, 1], &left[g, 0], &todo[g], &forced[g])
+
+
+def masks(const int8_t[:, :, ::1] boards, int8_t[:, ::1] left, const int8_t[::1] todo,
+          const int8_t[::1] forced, uint8_t[:, ::1] out):
+    """Write the (N, 156) micro-action masks of N games into *out*."""
+    cdef Py_ssize_t g
+    with nogil:
+        for g in range(boards.shape[0]):
+            mask_one(&boards[g, 0, 0], &left[g, 0], todo[g], forced[g], &out[g, 0])
+
+
+def apply_steps(int8_t[:, :, ::1] boards, int8_t[:, ::1] left, int8_t[::1] todo,
+                const int64_t[::1] games, const int64_t[::1] actions):
+    """Play micro action actions[k] (a legal step, not the pass) in game games[k]."""
+    cdef Py_ssize_t k, g
+    cdef int a
+    with nogil:
+        for k in range(games.shape[0]):
+            g = games[k]
+            a = actions[k]
+            step_apply(&boards[g, 0, 0], a // 6, a % 6 + 1)
+            left[g, a % 6] -= 1
+            todo[g] -= 1
+
+
+def seed_states(uint64_t[::1] states, const uint64_t[::1] seeds):
+    """Game g's random state from its own seed seeds[g] (splitmix64 mixing)."""
+    cdef Py_ssize_t g
+    cdef uint64_t s
+    for g in range(states.shape[0]):
+        s = seeds[g]
+        states[g] = splitmix(&s)
+
+
+def roll_dice(uint64_t[::1] states, int8_t[:, ::1] dice, const uint8_t[::1] opening):
+    """Roll for every game from its own random state (an opening roll where opening[g])."""
+    cdef Py_ssize_t g
+    with nogil:
+        for g in range(states.shape[0]):
+            roll(&states[g], &dice[g, 0], opening[g])
+
+
+def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] left, int8_t[::1] todo,
+               int8_t[::1] forced, uint64_t[::1] states, int8_t[::1] player, const int64_t[:] actions,
+               float[::1] reward, uint8_t[::1] terminated, uint8_t[::1] truncated,
+               uint8_t[:, ::1] mask, const int8_t[:, ::1] start, bint autoreset, int max_passes):
+    """One micro action in each of N games (actions already checked against *mask*).
+
+    A step is played; when it ends the turn (no step left) the sides swap and the next
+    roll is made, and turns with no legal step are passed for the player (at most
+    *max_passes* in a row, then the game is truncated). A step that bears off the last
+    checker ends the game: reward[g] = 1/2/3 to the player who moved, terminated[g] = 1,
+    and with *autoreset* the game starts over from *start* with an opening roll.
+    Finally the mask of every game's new state is written. Returns -1, or the first game
+    whose action the old mask does not allow (then nothing was changed).
+    """
+    cdef Py_ssize_t g, n = boards.shape[0]
+    cdef int64_t a
+    cdef int i, total, passes
+    cdef int8_t *b
+    cdef int8_t tmp[25]
+    cdef Py_ssize_t bad = -1
+    with nogil:
+        for g in range(n):
+            a = actions[g]
+            if a < 0 or a >= NA or not mask[g, a]:
+                bad = g
+                break
+    if bad >= 0:
+        return bad
+    with nogil:
+        for g in range(n):
+            reward[g] = 0
+            terminated[g] = 0
+            truncated[g] = 0
+            a = actions[g]
+            b = &boards[g, 0, 0]
+            if a != 0:
+                step_apply(b, a // 6, a % 6 + 1)
+                left[g, a % 6] -= 1
+                todo[g] -= 1
+                total = 0
+                for i in range(25, 50):
+                    total += b[i]
+                if total == 0:
+                    reward[g] = score_of(b)
+                    terminated[g] = 1
+            elif todo[g] != 0:
+                pass  # the caller never sends a pass while steps remain
+            if not terminated[g] and todo[g] == 0:
+                passes = 0
+                while True:  # end of turn: swap sides, roll, skip turns with no step
+                    memcpy(tmp, b, 25)
+                    memcpy(b, b + 25, 25)
+                    memcpy(b + 25, tmp, 25)
+                    player[g] ^= 1
+                    roll(&states[g], &dice[g, 0], False)
+                    start_one(b, dice[g, 0], dice[g, 1], &left[g, 0], &todo[g], &forced[g])
+                    if todo[g] > 0:
+                        break
+                    passes += 1
+                    if passes >= max_passes:
+                        truncated[g] = 1
+                        break
+            if autoreset and (terminated[g] or truncated[g]):
+                memcpy(b, &start[0, 0], 50)
+                roll(&states[g], &dice[g, 0], True)
+                player[g] = dice[g, 0] < dice[g, 1]  # player 0 moves first with the higher die
+                start_one(b, dice[g, 0], dice[g, 1], &left[g, 0], &todo[g], &forced[g])
+            mask_one(b, &left[g, 0], todo[g], forced[g], &mask[g, 0])
+    return -1

@@ -1,0 +1,133 @@
+"""Network inputs: boards encoded as float32 feature vectors for neural networks.
+
+Every scheme sees a board from its side on roll ("the mover": row 1 of the (2, 25)
+board, RULES.md R4), the opponent being row 0; each side's points are in its own
+numbering (index i = its point i + 1, index 24 = its bar). Borne-off checkers are
+``15 - row.sum()``. The loops run in the compiled module ``fastgen._features``
+without the GIL, after the boards are checked once here.
+
+``"tesauro198"`` (198 floats), TD-Gammon's inputs as Tesauro published them, mover first:
+
+=========  =====================================================================
+columns    meaning
+=========  =====================================================================
+0..95      the mover's points 1..24, four units per point for n checkers:
+           ``[n >= 1, n >= 2, n >= 3, max(n - 3, 0) / 2]`` (point p at 4 (p - 1))
+96..191    the opponent's points 1..24 in the opponent's own numbering, same units
+192, 193   mover's bar n / 2, opponent's bar n / 2
+194, 195   mover's borne off n / 15, opponent's borne off n / 15
+196, 197   the turn units, fixed at ``[1, 0]``: the view is always the mover's
+=========  =====================================================================
+
+``"raw"`` (52 floats), the board's counts scaled to 0..1, mover first:
+
+=========  =====================================================================
+columns    meaning
+=========  =====================================================================
+0..24      the mover's row as stored: points 1..24 then the bar, each n / 15
+25..49     the opponent's row as stored (its own numbering), each n / 15
+50, 51     mover's borne off n / 15, opponent's borne off n / 15
+=========  =====================================================================
+
+>>> import fastgen
+>>> x = fastgen.encode(fastgen.STARTING_BOARD, "tesauro198")
+>>> x.shape, x.dtype.name, x[4 * 5 : 4 * 6].tolist(), x[196:].tolist()
+((198,), 'float32', [1.0, 1.0, 1.0, 1.0], [1.0, 0.0])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fastgen import _features
+from fastgen._util import run_threads
+from fastgen.boards import as_board, as_boards
+from fastgen.errors import InvalidBoardError, InvalidOutputError, UnknownSchemeError
+
+__all__ = ["SCHEMES", "encode"]
+
+#: Feature count of each scheme: ``{"tesauro198": 198, "raw": 52}``.
+SCHEMES = {"tesauro198": 198, "raw": 52}
+_CODES = {"tesauro198": 0, "raw": 1}
+
+
+def scheme_width(scheme) -> int:
+    """The number of features of *scheme*; :class:`UnknownSchemeError` quoting it otherwise."""
+    if not isinstance(scheme, str) or scheme not in SCHEMES:
+        raise UnknownSchemeError(
+            f"unknown encoding scheme {scheme!r}: expected one of {sorted(SCHEMES)!r}"
+        )
+    return SCHEMES[scheme]
+
+
+def _check_out(out, shape) -> np.ndarray:
+    if not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != shape \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        desc = f"{type(out).__name__} {getattr(out, 'dtype', '')} {getattr(out, 'shape', '')}"
+        raise InvalidOutputError(
+            f"out must be a writeable C-contiguous float32 array of shape {shape}, got {desc}: {out!r}"
+        )
+    return out
+
+
+def encode_trusted(boards: np.ndarray, scheme: str, *, next_player: bool = False,
+                   out=None, threads: int = 1) -> np.ndarray:
+    """Encode a checked (N, 2, 25) int8 C-contiguous batch (no validation: for callers
+    such as :func:`fastgen.plays_batch` whose boards come from the core).
+
+    ``next_player=True`` encodes each board as its row 0 sees it (the side to roll after
+    a play, whose resulting board keeps the mover in row 1): the same as
+    ``encode(swap_sides(boards))`` without the copy.
+    """
+    width = scheme_width(scheme)
+    n = boards.shape[0]
+    if out is None:
+        out = np.empty((n, width), dtype=np.float32)
+    code = _CODES[scheme]
+    threads = max(1, min(threads, n // 4096 or 1))
+    if threads == 1:
+        _features.encode_range(boards, code, next_player, out, 0, n)
+    else:
+        bounds = [n * k // threads for k in range(threads + 1)]
+        run_threads(
+            lambda k: _features.encode_range(boards, code, next_player, out, bounds[k], bounds[k + 1]),
+            threads,
+        )
+    return out
+
+
+def encode(boards, scheme: str, *, out=None) -> np.ndarray:
+    """Encode boards as float32 network inputs, each seen from its side on roll (row 1).
+
+    *boards* is one (2, 25) board, giving an ``(F,)`` vector, or a batch (N, 2, 25),
+    giving ``(N, F)``; *scheme* is ``"tesauro198"`` (F = 198) or ``"raw"`` (F = 52),
+    laid out as the module docstring specifies. The boards are checked once
+    (:class:`InvalidBoardError` quoting them), then encoded in compiled code; an unknown
+    scheme raises :class:`UnknownSchemeError`. *out*, when given, is a C-contiguous
+    float32 array of the result's shape that is written and returned (reuse it across
+    calls to skip fresh memory).
+
+    To encode a play's resulting board for the side to roll next, encode
+    ``swap_sides(board)``, or ask :func:`fastgen.plays_batch` for ``encode=``.
+
+    >>> import fastgen, numpy as np
+    >>> fastgen.encode(np.stack([fastgen.STARTING_BOARD] * 3), "raw").shape
+    (3, 52)
+    """
+    width = scheme_width(scheme)
+    if not isinstance(boards, np.ndarray):
+        try:
+            boards = np.asarray(boards)
+        except (ValueError, TypeError) as exc:
+            raise InvalidBoardError(f"boards {boards!r} are not an array of integers: {exc}") from None
+    if boards.ndim == 2:
+        arr = as_board(boards)[np.newaxis]
+        if out is not None:
+            _check_out(out, (width,))
+            encode_trusted(arr, scheme, out=out.reshape(1, width))
+            return out
+        return encode_trusted(arr, scheme)[0]
+    arr = as_boards(boards)
+    if out is not None:
+        _check_out(out, (arr.shape[0], width))
+    return encode_trusted(arr, scheme, out=out)
