@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
-VENV=$(mktemp -d /tmp/fastgen-ci-XXXXXX)/venv
+VENV_DIR=$(mktemp -d /tmp/fastgen-ci-XXXXXX)
+VENV=$VENV_DIR/venv
+trap 'rm -rf "$VENV_DIR"' EXIT  # the temporary virtualenv goes when CI ends, pass or fail
 PY=${PYTHON:-python3}
 # Real programs the tests compare against (GNU Backgammon, a headless browser): Debian packages.
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

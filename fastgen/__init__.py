@@ -1,6 +1,6 @@
 """fastgen: every legal backgammon play, fast and correct.
 
-The board is GNU Backgammon's (2, 25) int8 layout (RULES.md R4): row 0 the opponent,
+The board is GNU Backgammon's (2, 25) int8 layout (docs/RULES.md R4): row 0 the opponent,
 row 1 the side on roll, index i = own point i + 1, index 24 = bar.
 
 >>> import fastgen
@@ -10,6 +10,18 @@ row 1 the side on roll, index i = own point i + 1, index 24 = bar.
 Each public name is imported here from the module that defines it. The optional extras
 (``rl``, ``dask``, ``pgx``, ``peers``) are never imported by ``import fastgen``.
 """
+
+import importlib.util as _importlib_util
+
+if any(_importlib_util.find_spec(f"fastgen.{m}") is None for m in ("_core", "_features")):
+    raise ImportError(  # checked first: a clear message instead of a failed import below
+        f"fastgen's compiled modules (fastgen._core, fastgen._features) are not built in {__path__[0]!r}. "
+        "Python is importing the source tree, e.g. from the repository root after "
+        "`pip install .`. Either build them in place there "
+        "(`python setup.py build_ext --inplace`) or run Python from another directory "
+        "so that the installed fastgen is imported."
+    )
+del _importlib_util
 
 from fastgen._version import __version__
 from fastgen.board import Board
@@ -36,6 +48,8 @@ from fastgen.errors import (
     InvalidMoveTextError,
     InvalidOutputError,
     InvalidPositionIDError,
+    InvalidResignationError,
+    InvalidSVGOptionError,
     InvalidXGIDError,
     MatFileError,
     OutOfOrderError,
@@ -43,6 +57,7 @@ from fastgen.errors import (
     UnknownSchemeError,
 )
 from fastgen.features import encode
+from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library only)
 from fastgen.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
 from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.ids import (
@@ -141,4 +156,6 @@ __all__ = [
     "MatFileError",
     "UnknownSchemeError",
     "InvalidOutputError",
+    "InvalidResignationError",
+    "InvalidSVGOptionError",
 ]

@@ -2,7 +2,7 @@
 
 The compiled core answers "which plays are legal" in bulk; this module answers the
 questions a person asks while moving checkers one die at a time: *may I play this step*,
-and *if not, which rule forbids it* (RULES.md R15). It works on plain lists (the side on
+and *if not, which rule forbids it* (docs/RULES.md R15). It works on plain lists (the side on
 roll's row ``mine`` and the opponent's row ``opp``, 25 counts each, index 24 = bar) and
 is private: :mod:`fastgen.validate` and :mod:`fastgen.notation` build on it.
 

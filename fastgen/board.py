@@ -3,7 +3,7 @@
 This is the convenient, checked layer (python-chess's ``Board``), not the hot path: use
 ``fastgen.legal_plays`` / ``fastgen.plays_batch`` on arrays for bulk work.
 
-The board is always seen from the side on roll (RULES.md R4): ``X`` in the diagram is the
+The board is always seen from the side on roll (docs/RULES.md R4): ``X`` in the diagram is the
 side on roll, moving from its 24 point down to 1; ``O`` is the opponent. After
 :meth:`Board.push` the board is turned (``fastgen.swap_sides``) so that the other side is
 on roll.
@@ -168,6 +168,19 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board.from_position_id({self.position_id()!r})"
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG (:func:`fastgen.svg.board`) for Jupyter, with the dice and
+        cube of :attr:`state` when it has them."""
+        from fastgen import svg
+
+        dice = cube = None
+        if self.state is not None:
+            if self.state.dice != (0, 0):
+                dice = self.state.dice
+            owner = self.state.cube_owner
+            cube = (self.state.cube_value, None if owner is None else int(owner == self.state.on_roll))
+        return svg.board(self._array, dice=dice, cube=cube)
 
     def __str__(self) -> str:
         """A text diagram from the side on roll (X, bottom, home board on the right).

@@ -1,6 +1,6 @@
 """Board arrays: validation, conversion, the starting position and side swapping.
 
-The canonical board (RULES.md R4) is an ``int8`` array of shape ``(2, 25)``:
+The canonical board (docs/RULES.md R4) is an ``int8`` array of shape ``(2, 25)``:
 row 0 is the opponent, row 1 the side on roll; index ``i`` in 0..23 is that side's
 checkers on its own point ``i + 1`` and index 24 its bar. A batch has shape ``(N, 2, 25)``.
 

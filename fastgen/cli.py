@@ -5,14 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any, Sequence
 
-__all__ = ["main"]
+from fastgen._cliargs import HelpFormatter, add_subcommand, int_in_range
+
+__all__ = ["main", "build_parser"]
 
 
-def _bench(args) -> int:
+def _bench(args: argparse.Namespace) -> int:
     from fastgen.bench import run_benchmarks
 
-    def progress(name):
+    def progress(name: str) -> None:
         if not args.json:
             print(f"  timed {name}", file=sys.stderr, flush=True)
 
@@ -58,37 +61,71 @@ def _bench(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="fastgen", description="Fast, correct backgammon move generation.")
-    parser.add_argument("--version", action="version", version=f"fastgen {__import__('fastgen').__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-    bench = sub.add_parser("bench", help="time move generation on the shared vector workload")
-    bench.add_argument("--repeat", type=int, default=5, help="runs per generator (median is reported)")
-    bench.add_argument("--threads", type=int, default=2, help="threads for the threaded batch row")
-    bench.add_argument("--oracle-sample", type=int, default=420, help="generations timed with the reference oracle")
+# Subcommands other than ``bench`` live in their own modules, each with a function
+# ``add_parser(subparsers)`` that registers the subcommand and its handler (``func``).
+_SUBCOMMAND_MODULES = ("fastgen.rollout_cli",)
+
+MAX_THREADS = 1024
+
+
+def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``bench`` subcommand on an argparse *subparsers* object."""
+    bench = add_subcommand(
+        subparsers,
+        "bench",
+        help="time move generation on the shared vector workload",
+        description="Time each generator on a fixed workload and print per-position "
+        "times and speed-ups against the baselines timed in the same run.",
+    )
+    bench.add_argument("--repeat", type=int_in_range(1), default=5, help="runs per generator (median is reported)")
+    bench.add_argument(
+        "--threads", type=int_in_range(1, MAX_THREADS), default=2, help="threads for the threaded batch row"
+    )
+    bench.add_argument(
+        "--oracle-sample", type=int_in_range(1), default=420, help="generations timed with the reference oracle"
+    )
     bench.add_argument(
         "--workload",
         choices=["vectors", "random"],
         default="vectors",
-        help="vectors: the shared 2,000 positions x 21 rolls (default); random: 20,000 self-play positions",
+        help="vectors: the 2,000 vector positions x 21 rolls; random: 20,000 self-play positions",
     )
     bench.add_argument("--json", action="store_true", help="machine-readable output")
     bench.set_defaults(func=_bench)
-    try:
-        from fastgen.rollout_cli import add_rollout_parser
-    except ImportError:  # pragma: no cover - rollout is part of the package
-        pass
-    else:
-        add_rollout_parser(sub)
+    return bench
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``fastgen`` argument parser with every subcommand registered."""
+    from importlib import import_module
+
+    from fastgen._version import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="fastgen", description="Fast, correct backgammon move generation.", formatter_class=HelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"fastgen {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_bench_parser(sub)
+    for name in _SUBCOMMAND_MODULES:
+        import_module(name).add_parser(sub)
     return parser
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with *argv* (default ``sys.argv[1:]``); returns the exit status.
+
+    Bad arguments exit with status 2 and a one-line usage error before any work starts;
+    Ctrl-C exits with status 130.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
-    if getattr(args, "repeat", 1) < 1:
-        parser.error(f"--repeat must be at least 1, got {args.repeat}")
-    return args.func(args)
+    try:
+        status: int = args.func(args)
+    except KeyboardInterrupt:
+        print("fastgen: interrupted", file=sys.stderr)
+        return 130
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,7 +16,7 @@ class InvalidArgumentError(FastgenError, ValueError):
 
 
 class InvalidBoardError(FastgenError, ValueError):
-    """A board is not a valid (2, 25) position (RULES.md R4)."""
+    """A board is not a valid (2, 25) position (docs/RULES.md R4)."""
 
 
 class InvalidDiceError(FastgenError, ValueError):
@@ -33,6 +33,10 @@ class UnknownSchemeError(FastgenError, ValueError):
 
 class InvalidOutputError(FastgenError, ValueError):
     """An ``out=`` array has the wrong dtype, shape or layout, or is read-only."""
+
+
+class InvalidSVGOptionError(FastgenError, ValueError):
+    """An option of :func:`fastgen.svg.board` (cube, size) that cannot be drawn."""
 
 
 # --------------------------------------------------------------------------- game flow
@@ -75,8 +79,14 @@ class CubeCapError(IllegalDoubleError):
     """R18: doubling would take the cube past its cap (64 by default)."""
 
 
+class InvalidResignationError(IllegalActionError):
+    """A resignation offer names no result type: it must be single (1), gammon (2) or
+    backgammon (3)."""
+
+
 class MatFileError(FastgenError, ValueError):
-    """A ``.mat`` match file could not be read; the message quotes the offending line."""
+    """A ``.mat`` match file could not be read (the message quotes the offending line), or
+    a match cannot be written in the format (e.g. a player name holding a colon)."""
 
 
 class InvalidMoveTextError(FastgenError, ValueError):
@@ -100,7 +110,7 @@ class InvalidXGIDError(FastgenError, ValueError):
 
 
 class IllegalReason(enum.Enum):
-    """Why a proposed play is not legal (RULES.md R15); the ``reason`` of :class:`IllegalPlayError`."""
+    """Why a proposed play is not legal (docs/RULES.md R15); the ``reason`` of :class:`IllegalPlayError`."""
 
     BAR_FIRST = "a checker on the bar must enter before any other checker moves (R8)"
     LANDING_BLOCKED = "the landing point is blocked by two or more opposing checkers (R6)"

@@ -6,6 +6,8 @@ A :class:`Game` is a small state machine driven by explicit actions::
     game.play(play)        # one of game.legal_plays(): a Play, a board after it, or text
     game.double()          # before rolling, on one's own turn (R18)
     game.take() / game.drop()
+    game.resign(GAMMON)    # offer to lose a single game, gammon or backgammon
+    game.accept_resignation() / game.reject_resignation()
 
 Every action is checked; an illegal one raises a specific
 :class:`~fastgen.errors.IllegalActionError` subclass quoting the input and leaves the
@@ -14,7 +16,7 @@ action is appended to :attr:`Game.record`, from which :meth:`Game.replay` rebuil
 game without any randomness.
 
 Players are 0 and 1. :attr:`Game.board` is always seen from the side on roll
-(row 1 = :attr:`Game.turn`, RULES.md R4).
+(row 1 = :attr:`Game.turn`, docs/RULES.md R4).
 
 >>> g = Game(seed=7)
 >>> g.roll() in OPENING_ROLLS
@@ -44,6 +46,7 @@ from fastgen.errors import (
     IllegalPlayError,
     InvalidArgumentError,
     InvalidDiceError,
+    InvalidResignationError,
     InvalidMoveTextError,
     OutOfOrderError,
     OutOfTurnError,
@@ -74,7 +77,8 @@ class GameAction(NamedTuple):
     ``kind`` is ``"opening"`` (data: the two opening dice, player 0's first),
     ``"roll"`` (data: the dice), ``"play"`` (data: the board after the play, from the
     mover's view, as ``bytes`` of a (2, 25) int8 array), ``"double"`` (data: the cube
-    value offered), ``"take"``, ``"drop"`` (data: None).
+    value offered), ``"take"``, ``"drop"`` (data: None), ``"resign"`` (data: the result
+    type offered, 1..3), ``"accept"`` and ``"reject"`` (of a resignation; data: None).
     """
 
     kind: str
@@ -155,7 +159,7 @@ def _check_record(record) -> list:
 
 
 class Game:
-    """A game of backgammon between players 0 and 1 (RULES.md R16-R18).
+    """A game of backgammon between players 0 and 1 (docs/RULES.md R16-R18).
 
     Parameters
     ----------
@@ -191,6 +195,9 @@ class Game:
         self.result: int | None = None  # SINGLE / GAMMON / BACKGAMMON, None while playing
         self.points = 0
         self.dropped = False
+        self.resigned = False  # True when the game ended by an accepted resignation
+        self.pending_resignation: int | None = None  # result type offered, awaiting an answer
+        self.resigner: int | None = None  # who offered it
         self.turns = 0  # plays made (lost turns included)
         self.record: list[GameAction] = []
         self._board = STARTING_BOARD.copy()
@@ -226,16 +233,30 @@ class Game:
 
     def __repr__(self) -> str:
         if self.over:
-            state = f"winner={self.winner} result={RESULT_NAMES[self.result]} points={self.points}"
+            how = " (resigned)" if self.resigned else " (dropped)" if self.dropped else ""
+            state = f"winner={self.winner} result={RESULT_NAMES[self.result]}{how} points={self.points}"
         else:
             state = f"turn={self.turn} dice={self.dice}"
         return f"<Game {state} cube={self.cube_value} owner={self.cube_owner} plays={self.turns}>"
+
+    def _repr_svg_(self) -> str:
+        """The position from the side on roll's view with its dice and the cube (owner
+        drawn on its side), as SVG (:func:`fastgen.svg.board`) for Jupyter."""
+        from fastgen import svg
+
+        owner = None if self.cube_owner is None else int(self.cube_owner == self.turn)
+        return svg.board(self._board, dice=self.dice, cube=(self.cube_value, owner))
 
     # ------------------------------------------------------------------ checks
 
     def _check_not_over(self, action: str) -> None:
         if self.over:
             raise GameOverError(f"cannot {action}: the game is over (player {self.winner} won)")
+        if self.pending_resignation is not None and action not in ("list plays",):
+            raise OutOfOrderError(
+                f"cannot {action}: player {self.resigner} offered to resign; the offer must be "
+                "accepted or rejected first"
+            )
 
     def _check_actor(self, player, expected: int, action: str) -> None:
         if player is not None:
@@ -409,15 +430,74 @@ class Game:
         self.dropped = True
         self._finish(self.turn, SINGLE)
 
+    # ------------------------------------------------------------------ resignations
+
+    def resign(self, result: int = SINGLE, *, player=None) -> int:
+        """Offer to resign: to lose *result* (``SINGLE``, ``GAMMON`` or ``BACKGAMMON``)
+        times the cube value. Returns the points offered.
+
+        Either player may offer while the game is going on (before or after its roll),
+        but not while a double awaits its answer. *player* defaults to the side on roll.
+        The opponent answers with :meth:`accept_resignation` (the game ends: the
+        opponent wins those points) or :meth:`reject_resignation` (play goes on).
+        """
+        self._check_not_over("resign")
+        if self.turn is None:
+            raise OutOfOrderError("cannot resign before the opening roll (R16)")
+        if self.pending_double:
+            raise OutOfOrderError("a double is pending: it must be taken or dropped before resigning")
+        if player is None:
+            player = self.turn
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) or player not in (0, 1):
+            raise OutOfTurnError(f"player must be 0 or 1, got {player!r}")
+        valid = isinstance(result, (int, np.integer)) and not isinstance(result, (bool, np.bool_))
+        if not valid or int(result) not in (SINGLE, GAMMON, BACKGAMMON):
+            raise InvalidResignationError(
+                f"a resignation offers SINGLE (1), GAMMON (2) or BACKGAMMON (3), got {result!r}"
+            )
+        self.pending_resignation = int(result)
+        self.resigner = int(player)
+        self.record.append(GameAction("resign", int(player), int(result)))
+        return self._points_for(int(result))
+
+    def _check_resignation_answer(self, player, action: str) -> int:
+        if self.over:
+            raise GameOverError(f"cannot {action}: the game is over (player {self.winner} won)")
+        if self.pending_resignation is None:
+            raise OutOfOrderError(f"cannot {action}: no resignation has been offered")
+        answerer = 1 - self.resigner
+        self._check_actor(player, answerer, action)
+        return answerer
+
+    def accept_resignation(self, *, player=None) -> None:
+        """Accept the offered resignation: the game ends and the opponent of the resigner
+        wins the offered result times the cube value."""
+        winner = self._check_resignation_answer(player, "accept a resignation")
+        result = self.pending_resignation
+        self.pending_resignation = None
+        self.record.append(GameAction("accept", winner))
+        self.resigned = True
+        self._finish(winner, result)
+
+    def reject_resignation(self, *, player=None) -> None:
+        """Reject the offered resignation; the game goes on where it stood."""
+        answerer = self._check_resignation_answer(player, "reject a resignation")
+        self.pending_resignation = None
+        self.resigner = None
+        self.record.append(GameAction("reject", answerer))
+
+    def _points_for(self, result: int) -> int:
+        if self.jacoby and self.cube_value == 1:  # Jacoby: an unturned cube counts single
+            return self.cube_value
+        return result * self.cube_value
+
     def _finish(self, winner: int, result: int) -> None:
         self.winner = winner
         self.result = result
         if self.dropped:
             self.points = self.cube_value
-        elif self.jacoby and self.cube_value == 1:  # Jacoby: an unturned cube counts single
-            self.points = 1
         else:
-            self.points = result * self.cube_value
+            self.points = self._points_for(result)
 
     # ------------------------------------------------------------------ replay
 
@@ -444,6 +524,12 @@ class Game:
                 game.take(player=player)
             elif kind == "drop":
                 game.drop(player=player)
+            elif kind == "resign":
+                game.resign(data, player=player)
+            elif kind == "accept":
+                game.accept_resignation(player=player)
+            elif kind == "reject":
+                game.reject_resignation(player=player)
             else:
                 raise InvalidArgumentError(f"unknown action kind {kind!r} in {action!r}")
         return game

@@ -22,7 +22,7 @@ __all__ = ["legal_plays", "plays_batch", "count_plays_batch", "iter_plays_batch"
 def legal_plays(board, dice) -> Plays:
     """Every legal play of *board* (row 1 on roll) with *dice*, distinct by result.
 
-    Implements RULES.md R5-R14: bar first, blocked and intermediate points, hits,
+    Implements docs/RULES.md R5-R14: bar first, blocked and intermediate points, hits,
     bear-off, the maximum-dice and larger-die rules. The result always holds at least one
     play: a lost turn is the unchanged position with no steps (R14).
 

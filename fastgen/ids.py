@@ -244,8 +244,9 @@ class MatchState:
         if not is_int(self.match_length) or not 0 <= self.match_length <= _MAX15:
             fail(f"match_length must be 0 (money) to {_MAX15}, got {self.match_length!r}")
         set_("match_length", int(self.match_length))
-        if self.match_length and max(score) > self.match_length:
-            fail(f"a score {score} exceeds the match length {self.match_length}")
+        if self.match_length and min(score) >= self.match_length:
+            # one side past the length is a finished match (gnubg's IDs after the last game)
+            fail(f"a score {score} where both sides reached the match length {self.match_length}")
         for name in ("crawford", "doubled", "jacoby", "beaver"):
             if not is_flag(getattr(self, name)):
                 fail(f"{name} must be True or False, got {getattr(self, name)!r}")
@@ -299,8 +300,9 @@ def match_state_from_id(mid) -> MatchState:
     """Decode a Match ID; the inverse of :func:`match_id`.
 
     Raises :class:`InvalidMatchIDError` quoting *mid* when it is not 12 base64
-    characters or holds impossible values (a die of 7, cube owner 2, a score above the
-    match length, a Crawford money game, stray bits).
+    characters or holds impossible values (a die of 7, cube owner 2, both scores at or
+    past the match length, a Crawford money game, stray bits). A finished match's ID (one
+    score past the length, as gnubg writes after the last game) is valid.
 
     >>> s = match_state_from_id('QYkqASAAIAAA')   # the gnubg manual's example
     >>> s.cube_value, s.cube_owner, s.on_roll, s.dice, s.match_length, s.score

@@ -114,16 +114,28 @@ class Match:
 
     @property
     def post_crawford(self) -> bool:
-        """True once the Crawford game has been played and the match goes on (R20)."""
+        """True once the Crawford game has been played and the match goes on (R20).
+
+        A 1-point match has no Crawford game: both sides start 1-away, and like GNU
+        Backgammon fastgen treats its game as post-Crawford (the cube is dead anyway:
+        any game won ends the match).
+        """
+        if not self.crawford_rule or self.over:
+            return False
         game = self.game
         played = [g for g in self.games if g.crawford and g.over]
-        return bool(played) and not (game is not None and game.crawford and not game.over) and not self.over
+        if played:
+            return not (game is not None and game.crawford and not game.over)
+        return self.length == 1
 
     def _next_is_crawford(self) -> bool:
-        """R20: the first time a side is 1-away, the next game is the Crawford game."""
+        """R20: the first time exactly one side is 1-away, the next game is the Crawford
+        game (never in a 1-point match, where both sides start 1-away; see
+        :attr:`post_crawford`)."""
         if not self.crawford_rule or any(g.crawford for g in self.games):
             return False
-        return self.length - 1 in self.score
+        s0, s1 = self.score
+        return (s0 == self.length - 1) != (s1 == self.length - 1)
 
     # ------------------------------------------------------------------ actions
 

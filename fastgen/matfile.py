@@ -1,28 +1,39 @@
 """Plain-text match files in the JellyFish / GNU Backgammon ``.mat`` layout.
 
-The layout (not formally specified; this follows the common export)::
+The layout is not formally specified; fastgen writes it the way GNU Backgammon's own
+exporter lays it out (checked against the real program, ``tests/test_gnubg_program.py``)::
+
+    ; [CubeLimit "64"]
 
      3 point match
 
      Game 1
-     Alice : 0                        Bob : 0
+     Alice : 0                      Bob : 0
       1)                             52: 13/8 13/11
       2) 31: 8/5 6/5                 Doubles => 2
-      3) Takes                       64: 24/18 13/9
+      3)  Takes                      64: 24/18 13/9
      ...
      12) 62: 6/off 2/off
           Wins 1 point
 
-Player 0 is the left column, player 1 the right one; actions alternate left, right,
-left ... (a take or drop answers a double, so the doubler's roll follows in its own
-column). A roll is written ``d1d2:`` followed by the play (nothing when no move is
-possible); the last line of a game says who won how many points. Point numbers in a
-play are the mover's (bar/25, off/0, hits marked ``*``).
+Player 0 is the left column, player 1 the right one: the number ``NNN)`` and a space,
+the left entry padded to 27 characters and a space, so the right entry starts at
+column 33 (cube actions carry a leading space, so they always stand two spaces or more
+from a long left entry). Actions alternate left, right, left ... A roll is written
+``d1d2:`` followed by the play (nothing for a lost turn, or when the game ended before
+the roll was played); a pass puts the winner's ``Wins`` line next to it; a game that
+ends without a bear-off or a pass was resigned: its ``Wins N points`` (N = result type
+times the cube) stands in the winner's column. A rejected resignation leaves no trace.
+Point numbers in a play are the mover's (bar/25, off/0, hits marked ``*``). The header
+comment ``; [CubeLimit "N"]`` keeps :attr:`Match.cube_cap` (gnubg ignores it; files
+without it get gnubg's own limit, 4096); ``; [Crawford "Off"]`` and ``; [Jacoby "On"]``
+keep those match options.
 
 The reader is tolerant about spacing, accepts ``bar``/``25``, ``off``/``0``, chains
 (``24/18/13``), repeats (``8/5(2)``) and ``Accepts``/``Passes``, replays every game
-through :class:`~fastgen.game.Game` (so each play is checked) and raises
-:class:`~fastgen.errors.MatFileError` quoting the line on any problem.
+through :class:`~fastgen.game.Game` (so each play is checked), runs in time linear in
+the input, and raises only :class:`~fastgen.errors.MatFileError`, quoting the line, on
+any problem.
 """
 
 from __future__ import annotations
@@ -32,14 +43,19 @@ import re
 
 import numpy as np
 
-from fastgen.errors import FastgenError, IllegalActionError, MatFileError
-from fastgen.game import Game
+from fastgen.errors import FastgenError, MatFileError
+from fastgen.game import BACKGAMMON, GAMMON, SINGLE, Game
 from fastgen.match import Match
 
 __all__ = ["write_mat", "read_mat", "play_text", "match_play_text"]
 
-_LEFT_WIDTH = 30  # width of the left column after "NNN) "
-_RIGHT_THRESHOLD = 20  # an entry starting further right than this belongs to player 1
+_LEFT_WIDTH = 27  # gnubg: "%3d) %-27s " puts the right column at 33
+_RIGHT_THRESHOLD = 20  # an entry starting at or after this column belongs to player 1
+_WINS_RIGHT = " " * 34  # an unnumbered line's right-column "Wins", as gnubg writes it
+_WINS_LEFT = " " * 6
+#: The cube cap of a file without a ``CubeLimit`` tag: GNU Backgammon's largest cube.
+GNUBG_MAX_CUBE = 4096
+_MAX_DIGITS = 6  # numbers in a .mat file (length, scores, points) are small
 
 
 # --------------------------------------------------------------------------- play text
@@ -76,7 +92,9 @@ def _plain_play_text(board, moves_row) -> str:
     return " ".join(parts)
 
 
-_POINT_RE = re.compile(r"(bar|off|\d+)(\*?)\Z")
+_POINT_RE = re.compile(r"(bar|off|[0-9]{1,2})(\*?)\Z", re.ASCII)
+_REPEAT_RE = re.compile(r"(.*)\(([1-4])\)\Z", re.ASCII | re.DOTALL)
+_NO_MOVE_WORDS = ("", "-", "cannot move", "can't move", "no move", "dances")
 
 
 def match_play_text(board, dice, plays, text: str) -> int:
@@ -90,17 +108,16 @@ def match_play_text(board, dice, plays, text: str) -> int:
     mine = board[1].astype(np.int16)
     opp = board[0].astype(np.int16)
     cleaned = text.strip().lower()
-    if cleaned in ("", "-", "cannot move", "can't move", "no move", "dances"):
-        tokens = []
-    else:
-        tokens = cleaned.replace(",", " ").split()
+    tokens = [] if cleaned in _NO_MOVE_WORDS else cleaned.replace(",", " ").split()
+    if len(tokens) > 4:
+        raise ValueError(f"{text!r} has {len(tokens)} moves; a roll plays at most 4")
     for token in tokens:
         repeat = 1
-        m = re.fullmatch(r"(.*)\((\d)\)", token)
+        m = _REPEAT_RE.match(token)
         if m:
             token, repeat = m.group(1), int(m.group(2))
         elements = token.split("/")
-        if len(elements) < 2:
+        if not 2 <= len(elements) <= 5:
             raise ValueError(f"cannot read {token!r} in {text!r} as a move")
         points = []
         for element in elements:
@@ -156,41 +173,65 @@ def _game_entries(game: Game) -> list[tuple[int, str]]:
             walker.play(after, player=player)
         elif kind == "double":
             walker.double(player=player)
-            entries.append((player, f"Doubles => {data}"))
+            entries.append((player, f" Doubles => {data}"))
         elif kind == "take":
             walker.take(player=player)
-            entries.append((player, "Takes"))
+            entries.append((player, " Takes"))
         elif kind == "drop":
             walker.drop(player=player)
-            entries.append((player, "Drops"))
-    if roll is not None and walker.dice is not None:  # rolled but not played yet
+            entries.append((player, " Drops"))
+        elif kind == "resign":
+            walker.resign(data, player=player)
+        elif kind == "reject":  # .mat files have no place for a rejected offer
+            walker.reject_resignation(player=player)
+        elif kind == "accept":
+            walker.accept_resignation(player=player)
+    if walker.dice is not None:  # rolled but not played (the game goes on, or was resigned)
         entries.append((walker.turn, roll))
     return entries
 
 
-def _format_line(number, left, right) -> str:
-    prefix = f"{number:3d}) " if number is not None else "     "
-    left = left or ""
-    if right and len(left) >= _LEFT_WIDTH:
-        left += " "  # a long left entry still needs a gap before the right column
-    return (prefix + f"{left:<{_LEFT_WIDTH}}" + (right or "")).rstrip()
+def _wins_text(points: int) -> str:
+    return f"Wins {points} point{'' if points == 1 else 's'}"
+
+
+def _check_name(name: str) -> None:
+    if not name or name != name.strip() or ":" in name or not name.isprintable():
+        raise MatFileError(
+            f"player name {name!r} does not fit a .mat file: it must be non-empty "
+            "printable text without a colon or surrounding spaces"
+        )
 
 
 def write_mat(match: Match, path=None) -> str:
-    """Return *match* as ``.mat`` text; also write it to *path* when given."""
-    lines = [f" {match.length} point match", ""]
+    """Return *match* as ``.mat`` text; also write it to *path* when given.
+
+    Raises :class:`MatFileError` when a player name cannot be read back (a colon, a line
+    break, surrounding spaces).
+    """
+    for name in match.names:
+        _check_name(name)
+    lines = [f'; [CubeLimit "{match.cube_cap}"]']
+    if match.length and not match.crawford_rule:
+        lines.append('; [Crawford "Off"]')
+    if match.jacoby:
+        lines.append('; [Jacoby "On"]')
+    lines += ["", f" {match.length} point match", ""]
     for index, game in enumerate(match.games):
         s0, s1 = match.scores_before(index)
         lines.append(f" Game {index + 1}")
-        lines.append(f" {match.names[0]} : {s0}".ljust(_LEFT_WIDTH + 5) + f" {match.names[1]} : {s1}")
+        left_score = f"{match.names[0]} : {s0}"
+        gap = "" if len(left_score) < 31 else " "
+        lines.append(f" {left_score:<31}{gap}{match.names[1]} : {s1}")
         number = 0
-        cur = [None, None]
+        cur: list = [None, None]
 
         def flush():
             nonlocal number, cur
             if cur != [None, None]:
                 number += 1
-                lines.append(_format_line(number, cur[0], cur[1]))
+                left, right = cur  # a lone left entry keeps its padding: no short lines
+                lines.append(f"{number:3d}) {left or '':<{_LEFT_WIDTH}} {right or ''}")
             cur = [None, None]
 
         for player, text in _game_entries(game):
@@ -199,13 +240,15 @@ def write_mat(match: Match, path=None) -> str:
             cur[player] = text
             if player == 1:
                 flush()
-        flush()
         if game.over:
-            unit = "point" if game.points == 1 else "points"
-            text = f"Wins {game.points} {unit}"
-            if match.length and index == len(match.games) - 1 and match.over:
-                text += " and the match"
-            lines.append(_format_line(None, text if game.winner == 0 else None, text if game.winner == 1 else None))
+            wins = _wins_text(game.points)
+            if game.winner == 1 and cur[0] is not None and cur[1] is None:
+                cur[1] = " " + wins  # next to a pass (or a roll) on the left
+                flush()
+            else:
+                flush()
+                lines.append((_WINS_LEFT if game.winner == 0 else _WINS_RIGHT) + wins)
+        flush()
         lines.append("")
     text = "\n".join(lines) + "\n"
     if path is not None:
@@ -216,91 +259,178 @@ def write_mat(match: Match, path=None) -> str:
 
 # --------------------------------------------------------------------------- reading
 
-_LENGTH_RE = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.I)
-_GAME_RE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.I)
-_TWO_SCORES_RE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
-_ONE_SCORE_RE = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s*$")
-_NUMBERED_RE = re.compile(r"^\s*(\d+)\)(.*)$")
-_ENTRY_START_RE = re.compile(r"\d\d:|Doubles|Takes|Drops|Accepts|Passes|Rejects|Beavers|Wins", re.I)
-_WINS_RE = re.compile(r"Wins\s+(\d+)\s+points?", re.I)
+# Every pattern below is matched at known positions or scanned once (no nested
+# quantifiers), so reading is linear in the size of the input.
+_ENTRY_START_RE = re.compile(
+    r"[0-9][0-9]:|Doubles|Beavers|Raccoons|Takes|Accepts|Drops|Passes|Rejects|Wins", re.I | re.ASCII
+)
+_WINS_RE = re.compile(r"Wins +([0-9]{1,6}) +points?(?: +and +the +match)? *\Z", re.I | re.ASCII)
+_NUMBER_RE = re.compile(r" *[0-9]{1,6}\)", re.ASCII)
 
 
-def _split_entries(content: str) -> list[tuple[int, str]]:
-    """Split the text after ``N)`` (or a whole unnumbered line) into (column, entry)."""
-    starts = [m.start() for m in _ENTRY_START_RE.finditer(content)]
+def _load_text(source) -> str:
+    """The text of *source*: .mat text, or a path (str or os.PathLike) to a file."""
+    path = None
+    if isinstance(source, os.PathLike):
+        path = source
+    elif isinstance(source, str):
+        if "\n" not in source and source.strip() and _looks_like_path(source):
+            path = source
+    elif isinstance(source, (bytes, bytearray)):
+        return _decode(bytes(source), "the given bytes")
+    else:
+        raise MatFileError(f"read_mat needs .mat text or a path to a .mat file, got {source!r}")
+    if path is None:
+        return source
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except (OSError, ValueError) as exc:
+        raise MatFileError(f"cannot read the .mat file {source!r}: {exc}") from None
+    return _decode(data, repr(os.fspath(source)) if not isinstance(source, str) else repr(source))
+
+
+def _looks_like_path(source: str) -> bool:
+    try:
+        if os.path.exists(source):
+            return True
+    except (OSError, ValueError):
+        return False
+    # no such file: a single line that cannot be a .mat header is meant as a path
+    return source.lower().endswith(".mat") or os.sep in source
+
+
+def _decode(data: bytes, what: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise MatFileError(f"{what} is not UTF-8 text: byte {exc.start} is {data[exc.start:exc.start + 1]!r}") from None
+
+
+def _number(text: str, lineno: int, line: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > _MAX_DIGITS:
+        raise MatFileError(f"line {lineno}: expected a number of at most {_MAX_DIGITS} digits, got {text!r} in {line!r}")
+    return int(text)
+
+
+def _parse_tag(stripped: str):
+    """(name, value) of a ``; [Name "value"]`` comment, else None."""
+    body = stripped[1:].strip()
+    if not (body.startswith("[") and body.endswith('"]')):
+        return None
+    name, sep, value = body[1:-2].partition(' "')
+    if not sep or '"' in value:
+        return None
+    return name.strip().lower(), value
+
+
+def _parse_length(line: str, lineno: int) -> int:
+    words = line.split()
+    if len(words) != 3 or words[1].lower() != "point" or words[2].lower() != "match":
+        raise MatFileError(f"line {lineno}: expected 'N point match', got {line!r}")
+    return _number(words[0], lineno, line)
+
+
+def _name_and_score(part: str, lineno: int, line: str) -> tuple[str, int, str]:
+    """Split ``name : score rest`` into (name, score, rest)."""
+    name, colon, rest = part.partition(":")
+    name = name.strip()
+    if not colon or not name:
+        raise MatFileError(f"line {lineno}: expected 'name : score  name : score', got {line!r}")
+    rest = rest.lstrip()
+    end = 0
+    while end < len(rest) and not rest[end].isspace():
+        end += 1
+    return name, _number(rest[:end], lineno, line), rest[end:]
+
+
+def _parse_scores(lines: list[str], j: int) -> tuple[tuple[str, str], tuple[int, int], int]:
+    """Names and scores of the game header at line index *j*; returns the next index."""
+    line = lines[j] if j < len(lines) else ""
+    name0, score0, rest = _name_and_score(line, j + 1, line)
+    if rest.strip():
+        name1, score1, rest = _name_and_score(rest, j + 1, line)
+        if rest.strip():
+            raise MatFileError(f"line {j + 1}: unexpected {rest.strip()!r} after the scores in {line!r}")
+        return (name0, name1), (score0, score1), j + 1
+    line2 = lines[j + 1] if j + 1 < len(lines) else ""  # the two players on two lines
+    name1, score1, rest = _name_and_score(line2, j + 2, line2)
+    if rest.strip():
+        raise MatFileError(f"line {j + 2}: unexpected {rest.strip()!r} after the score in {line2!r}")
+    return (name0, name1), (score0, score1), j + 2
+
+
+def _split_entries(line: str, lineno: int) -> list[tuple[int, str]]:
+    """(column, entry) pairs of one move line (after an optional ``NNN)`` number)."""
+    m = _NUMBER_RE.match(line)
+    offset = m.end() if m else 0
+    starts = [x.start() for x in _ENTRY_START_RE.finditer(line, offset)]
+    if not starts or line[offset:starts[0]].strip():
+        raise MatFileError(f"line {lineno}: cannot read {line!r}")
+    if len(starts) > 2:
+        raise MatFileError(f"line {lineno}: more than two entries (left and right column) in {line!r}")
+    first = 1 if starts[0] >= _RIGHT_THRESHOLD else 0
+    if first == 1 and len(starts) == 2:
+        raise MatFileError(f"line {lineno}: two entries in the right column of {line!r}")
     out = []
     for i, start in enumerate(starts):
-        end = starts[i + 1] if i + 1 < len(starts) else len(content)
-        column = 1 if (i > 0 or start > _RIGHT_THRESHOLD) else 0
-        out.append((column, content[start:end].strip()))
+        end = starts[i + 1] if i + 1 < len(starts) else len(line)
+        out.append((first + i, line[start:end].strip()))
     return out
 
 
 def read_mat(source) -> Match:
     """Read a ``.mat`` match from text or from a file path; returns a finished-as-recorded
-    :class:`Match` whose games were replayed (every play checked).
+    :class:`Match` whose games were replayed (every play checked). Resignations (a game
+    ending in ``Wins N points`` without a bear-off or a pass) are recorded as accepted
+    offers of N / cube (single, gammon or backgammon).
+
+    Raises :class:`MatFileError` (and nothing else) for anything it cannot read.
     """
-    if isinstance(source, (str, os.PathLike)) and "\n" not in str(source) and os.path.exists(source):
-        with open(source, encoding="utf-8") as fh:
-            text = fh.read()
-    elif isinstance(source, str):
-        text = source
-    else:
-        raise MatFileError(f"read_mat needs .mat text or a path to an existing file, got {source!r}")
+    text = _load_text(source)
     lines = text.splitlines()
     length = None
     names = None
+    tags: dict[str, str] = {}
     games: list[tuple[int, tuple[int, int], list]] = []  # (line no, scores, [(lineno, line, col, entry)])
     i = 0
     while i < len(lines):
         line = lines[i]
         stripped = line.strip()
-        if not stripped or stripped.startswith(";"):
+        if not stripped:
+            i += 1
+            continue
+        if stripped[0] in ";#":
+            tag = _parse_tag(stripped) if length is None else None
+            if tag:
+                tags[tag[0]] = tag[1]
             i += 1
             continue
         if length is None:
-            m = _LENGTH_RE.match(line)
-            if not m:
-                raise MatFileError(f"line {i + 1}: expected 'N point match', got {line!r}")
-            length = int(m.group(1))
+            length = _parse_length(line, i + 1)
             i += 1
             continue
-        m = _GAME_RE.match(line)
-        if m:
+        words = stripped.split()
+        if len(words) == 2 and words[0].lower() == "game":
+            _number(words[1], i + 1, line)
             j = i + 1
             while j < len(lines) and not lines[j].strip():
                 j += 1
-            header = lines[j] if j < len(lines) else ""
-            hm = _TWO_SCORES_RE.match(header)
-            if hm:
-                game_names = (hm.group(1), hm.group(3))
-                scores = (int(hm.group(2)), int(hm.group(4)))
-                j += 1
-            else:
-                h1 = _ONE_SCORE_RE.match(header)
-                h2 = _ONE_SCORE_RE.match(lines[j + 1]) if j + 1 < len(lines) else None
-                if not (h1 and h2):
-                    raise MatFileError(f"line {j + 1}: expected 'name : score  name : score', got {header!r}")
-                game_names = (h1.group(1), h2.group(1))
-                scores = (int(h1.group(2)), int(h2.group(2)))
-                j += 2
+            game_names, scores, j = _parse_scores(lines, j)
+            for name in game_names:
+                _check_name(name)
             names = names or game_names
             games.append((i + 1, scores, []))
             i = j
             continue
         if not games:
             raise MatFileError(f"line {i + 1}: expected 'Game 1', got {line!r}")
-        nm = _NUMBERED_RE.match(line)
-        content = nm.group(2) if nm else line[5:] if line.startswith("     ") else line
-        entries = _split_entries(content)
-        if not entries:
-            raise MatFileError(f"line {i + 1}: cannot read {line!r}")
-        for column, entry in entries:
+        for column, entry in _split_entries(line, i + 1):
             games[-1][2].append((i + 1, line, column, entry))
         i += 1
     if length is None:
         raise MatFileError(f"no 'N point match' header in {text[:80]!r}")
-    match = Match(length, names=names or ("Player 0", "Player 1"))
+    match = _new_match(length, names, tags)
     for game_line, scores, entries in games:
         if match.score != scores:
             raise MatFileError(
@@ -309,56 +439,93 @@ def read_mat(source) -> Match:
             )
         try:
             game = match.new_game()
-        except IllegalActionError as exc:
+        except FastgenError as exc:
             raise MatFileError(f"line {game_line}: {exc}") from None
-        declared = None
-        for lineno, line, column, entry in entries:
+        for k, (lineno, line, column, entry) in enumerate(entries):
+            following = entries[k + 1] if k + 1 < len(entries) else None
             try:
-                declared = _apply_entry(game, column, entry) or declared
+                _apply_entry(game, column, entry, following)
             except (FastgenError, ValueError) as exc:
                 raise MatFileError(f"line {lineno}: {line.strip()!r}: {exc}") from None
-        if declared is not None:
-            winner, points = declared
-            if not game.over:
-                raise MatFileError(
-                    f"game starting at line {game_line}: player {winner} wins {points} by resignation, "
-                    "which fastgen does not record"
-                )
-            if (game.winner, game.points) != (winner, points):
-                raise MatFileError(
-                    f"game starting at line {game_line}: the file says player {winner} wins {points}, "
-                    f"the replay gives player {game.winner} winning {game.points}"
-                )
     return match
 
 
-def _read_play(game: Game, text: str) -> np.ndarray:
-    """The board after the play *text* describes: fastgen's notation parser first, then
-    the tolerant reader of :func:`match_play_text` for the variants other programs write."""
-    plays = game.legal_plays()
+def _new_match(length: int, names, tags: dict) -> Match:
+    """The empty match the header describes (cube cap, Crawford and Jacoby tags)."""
+    cap_text = tags.get("cubelimit")
+    cap = GNUBG_MAX_CUBE if cap_text is None else None
+    if cap_text is not None:
+        if not (cap_text.isascii() and cap_text.isdigit()) or len(cap_text) > _MAX_DIGITS:
+            raise MatFileError(f"CubeLimit must be a power of two, got {cap_text!r}")
+        cap = int(cap_text)
+    flags = {}
+    for key in ("crawford", "jacoby"):
+        value = tags.get(key)
+        if value is not None and value.lower() not in ("on", "off", "yes", "no", "true", "false"):
+            raise MatFileError(f"tag {key!r} must be On or Off, got {value!r}")
+        flags[key] = None if value is None else value.lower() in ("on", "yes", "true")
     try:
-        from fastgen.validate import parse_play
+        return Match(
+            length,
+            names=names or ("Player 0", "Player 1"),
+            cube_cap=cap,
+            crawford=True if flags["crawford"] is None else flags["crawford"],
+            jacoby=bool(flags["jacoby"]),
+        )
+    except (FastgenError, ValueError) as exc:
+        raise MatFileError(f"the header cannot describe a match: {exc}") from None
 
-        return parse_play(game.board, game.dice, text, plays=plays).board_after
-    except (ImportError, FastgenError, ValueError):
-        pass
+
+def _read_play(game: Game, text: str) -> np.ndarray:
+    """The board after the play *text* describes (checked by Game.play afterwards)."""
+    plays = game.legal_plays()
     return plays.boards[match_play_text(game.board, game.dice, plays, text)]
 
 
-def _apply_entry(game: Game, player: int, entry: str):
-    """Apply one column entry to *game*; return (winner, points) for a 'Wins' entry."""
-    m = _WINS_RE.match(entry)
-    if m:
-        return player, int(m.group(1))
+def _resign(game: Game, winner: int, points: int) -> None:
+    """Record the loser's resignation of *points* (result type x cube) and its acceptance."""
+    cube = game.cube_value
+    if game.jacoby and cube == 1 and points == 1:
+        result = SINGLE
+    elif points % cube or points // cube not in (SINGLE, GAMMON, BACKGAMMON):
+        raise MatFileError(
+            f"player {winner} wins {points} points by resignation, which is not 1, 2 or 3 times "
+            f"the cube ({cube})"
+        )
+    else:
+        result = points // cube
+    game.resign(result, player=1 - winner)
+    game.accept_resignation(player=winner)
+
+
+def _apply_entry(game: Game, player: int, entry: str, following) -> None:
+    """Apply one column entry to *game* (*following* is the next entry, for lookahead)."""
     word = entry.split()[0].lower()
+    if word == "wins":
+        m = _WINS_RE.match(entry)
+        if not m:
+            raise MatFileError(f"cannot read {entry!r}: expected 'Wins N point(s)'")
+        points = int(m.group(1))
+        if not game.over:
+            _resign(game, player, points)
+        elif (game.winner, game.points) != (player, points):
+            raise MatFileError(
+                f"the file says player {player} wins {points}, the replay gives player "
+                f"{game.winner} winning {game.points}"
+            )
+        return
     if word == "doubles":
         game.double(player=player)
     elif word in ("takes", "accepts"):
         game.take(player=player)
     elif word in ("drops", "passes", "rejects"):
         game.drop(player=player)
-    elif re.match(r"\d\d:", entry):
+    elif word in ("beavers", "raccoons"):
+        raise MatFileError(f"{entry!r}: fastgen does not play beavers")
+    elif re.match(r"[0-9][0-9]:", entry):
         d1, d2 = int(entry[0]), int(entry[1])
+        if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise MatFileError(f"{entry[:3]!r} is not a roll of two dice 1..6")
         moves = entry[3:].strip()
         if game.turn is None:  # the opening roll: the starter's die is the higher one (R16)
             if d1 == d2:
@@ -367,7 +534,25 @@ def _apply_entry(game: Game, player: int, entry: str):
             game.roll((hi, lo) if player == 0 else (lo, hi))
         else:
             game.roll((d1, d2), player=player)
+        if moves.lower() in _NO_MOVE_WORDS and _unplayed(game, player, following):
+            return
         game.play(_read_play(game, moves), player=player)
     else:
         raise MatFileError(f"unknown entry {entry!r}")
-    return None
+
+
+def _unplayed(game: Game, roller: int, following) -> bool:
+    """Whether a roll written without a play was left unplayed (the game or the file ends
+    there, or a resignation follows) rather than being a lost turn.
+
+    A lost turn directly followed by its roller's resignation is read as resigned before
+    playing (the layout cannot tell the two apart); a roll with legal plays and no play
+    written must end the game's record.
+    """
+    resignation_next = following is not None and following[3].split()[0].lower() == "wins"
+    plays = game.legal_plays()
+    if len(plays) == 1 and plays.moves[0, 0, 0] < 0:  # no legal move: a lost turn (R14)
+        return resignation_next and following[2] != roller
+    if following is not None and not resignation_next:
+        raise MatFileError(f"the roll {game.dice!r} has legal plays but none is written, and the game goes on")
+    return True

@@ -387,6 +387,13 @@ class Play:
             f"{self._dice!r}, {self.text()!r})"
         )
 
+    def _repr_svg_(self) -> str:
+        """The board after the play with an arrow per step and the dice, as SVG
+        (:func:`fastgen.svg.board`) for Jupyter."""
+        from fastgen import svg
+
+        return svg.board(self._after, play=self._moves, dice=self._dice)
+
     def __eq__(self, other) -> bool:
         if not isinstance(other, Play):
             return NotImplemented

@@ -16,7 +16,7 @@ own bar is not an input.) A position with all 15 of the mover's checkers off sco
 99999999. The race weights apply when the position *before* the move is a race
 (no contact), the contact weights otherwise.
 
-Boards are fastgen boards (RULES.md R4) after the move and before swapping sides:
+Boards are fastgen boards (docs/RULES.md R4) after the move and before swapping sides:
 row 1 is the side that just moved.
 
 >>> import numpy as np

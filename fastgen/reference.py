@@ -1,4 +1,4 @@
-"""The reference oracle: a slow, readable move generator written straight from RULES.md.
+"""The reference oracle: a slow, readable move generator written straight from docs/RULES.md.
 
 This module is the yardstick the compiled core (:mod:`fastgen._core`) is tested against.
 It deliberately shares **no code** with the core: it does its own input validation in
@@ -14,7 +14,7 @@ The algorithm is the obvious one:
 3. merge sequences that end in the same position (R10), keeping the first one found
    as the representative.
 
-Rule ids (R1...) in the comments refer to RULES.md, the project specification.
+Rule ids (R1...) in the comments refer to docs/RULES.md, the project specification.
 
 >>> import numpy as np
 >>> start = np.zeros((2, 25), dtype=np.int8)
@@ -110,7 +110,7 @@ def _all_home(mine: list[int]) -> bool:
 def _single_steps(mine: list[int], opp: list[int], die: int):
     """Yield every legal single step with *die* as (from_point, to_point, mine', opp').
 
-    Points are in the mover's numbering: 1..24, 25 = bar, 0 = off (CONTRACT.md).
+    Points are in the mover's numbering: 1..24, 25 = bar, 0 = off (docs/CONTRIBUTING.md).
     """
     # R8: bar first; a bar checker enters on my point 25-n.
     if mine[BAR] > 0:

@@ -362,10 +362,14 @@ def _start_boards(start, games):
     return boards, games
 
 
+#: The seed of :func:`rollout` (and of ``fastgen rollout``) when none is given.
+DEFAULT_SEED = 0
+
+
 def rollout(
     games: int | None = 10000,
     policy="random",
-    seed: int = 0,
+    seed: int = DEFAULT_SEED,
     start=None,
     batch_size: int = 4096,
     threads: int = 1,

@@ -11,49 +11,65 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any, Callable, Optional
 
-__all__ = ["add_rollout_parser", "run_rollout"]
+from fastgen._cliargs import add_subcommand, int_in_range, position_id_arg
 
+__all__ = ["add_parser", "run_rollout", "LEGEND"]
 
-def _int_at_least(minimum: int, what: str):
-    """An argparse type: an int >= minimum, else a usage error quoting the text."""
+#: What the numbers of the text summary mean (also in the JSON output, key "legend").
+LEGEND = {
+    "side_0": "side 0 is the side that moves first: the winner of the opening roll, "
+    "or with --position the side on roll in that position",
+    "intervals": "[low, high] brackets are 95% Wilson score intervals of each rate",
+    "gammon": "gammon rates include backgammons",
+    "points_per_game": "points per game are side 0's cubeless points (1, 2 or 3 a game, "
+    "negative when side 1 wins) with a 95% normal-approximation interval",
+}
 
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or value < minimum:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
-        return value
-
-    return parse
-
-
-_positive_int = _int_at_least(1, "a positive integer")
-_seed = _int_at_least(0, "a non-negative integer seed")
+MAX_THREADS = 1024
+MAX_SEED = 2**64 - 1
 
 
-def add_rollout_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``rollout`` subcommand on an argparse *subparsers* object."""
-    parser = subparsers.add_parser(
+    from fastgen.rollout import DEFAULT_SEED
+
+    parser = add_subcommand(
+        subparsers,
         "rollout",
         help="play many cubeless games at once and print win/gammon/backgammon rates",
         description="Bulk cubeless rollouts from the opening (or a Position ID), "
         "one plays_batch call per turn for all games.",
+        epilog="Output: " + "; ".join(LEGEND.values()) + ".",
     )
-    parser.add_argument("--games", type=_positive_int, default=10000, help="number of games (default 10000)")
+    parser.add_argument("--games", type=int_in_range(1), default=10000, help="number of games")
     parser.add_argument("--policy", choices=("random", "pubeval"), default="random", help="move policy")
-    parser.add_argument("--seed", type=_seed, default=1, help="seed; same seed, same games (default 1)")
-    parser.add_argument("--batch-size", type=_positive_int, default=4096, help="games played side by side")
-    parser.add_argument("--threads", type=_positive_int, default=1, help="threads: games in parallel (random policy) or for plays_batch (default 1)")
-    parser.add_argument("--position", metavar="POSITION_ID", help="start every game from this GNU Backgammon Position ID (side on roll first to move)")
+    parser.add_argument(
+        "--seed",
+        type=int_in_range(0, MAX_SEED),
+        default=DEFAULT_SEED,
+        help="the same seed gives the same games, as rollout(seed=...)",
+    )
+    parser.add_argument("--batch-size", type=int_in_range(1), default=4096, help="games played side by side")
+    parser.add_argument(
+        "--threads",
+        type=int_in_range(1, MAX_THREADS),
+        default=1,
+        help="threads: games in parallel (random policy) or for plays_batch",
+    )
+    parser.add_argument(
+        "--position",
+        metavar="POSITION_ID",
+        type=position_id_arg,
+        help="start every game from this GNU Backgammon Position ID (side on roll first to move)",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.set_defaults(func=run_rollout)
     return parser
 
 
-def _progress_bar(total: int, enabled: bool):
+def _progress_bar(total: int, enabled: bool) -> Any:
     if not enabled:
         return None
     try:
@@ -63,31 +79,26 @@ def _progress_bar(total: int, enabled: bool):
     return tqdm(total=total, unit="game", file=sys.stderr, leave=False)
 
 
-def run_rollout(args) -> int:
+def run_rollout(args: argparse.Namespace) -> int:
     """Run a rollout from parsed arguments and print the summary; returns the exit code."""
-    from fastgen.errors import FastgenError
     from fastgen.rollout import rollout
 
-    start = None
-    if args.position:
-        from fastgen.ids import board_from_position_id
-
-        try:
-            start = board_from_position_id(args.position)
-        except FastgenError as exc:
-            print(f"fastgen rollout: {exc}", file=sys.stderr)
-            return 2
     bar = _progress_bar(args.games, enabled=sys.stdout.isatty() and not args.json)
+    progress: Optional[Callable[[int], Any]] = bar.update if bar is not None else None
     try:
         result = rollout(
             games=args.games,
             policy=args.policy,
             seed=args.seed,
-            start=start,
+            start=args.position,  # a board: parsed and checked by position_id_arg
             batch_size=args.batch_size,
             threads=args.threads,
-            progress=bar.update if bar is not None else None,
+            progress=progress,
         )
+    except (ValueError, RuntimeError, MemoryError) as exc:
+        # Found only while playing (e.g. a position where no game can end).
+        print(f"fastgen rollout: error: {exc or type(exc).__name__}", file=sys.stderr)
+        return 1
     finally:
         if bar is not None:
             bar.close()
@@ -95,7 +106,10 @@ def run_rollout(args) -> int:
     if args.json:
         data = summary.as_dict()
         data["timings"] = result.timings
+        data["legend"] = LEGEND
         print(json.dumps(data, indent=2))
     else:
         print(summary)
+        for line in LEGEND.values():
+            print(f"  {line}")
     return 0

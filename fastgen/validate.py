@@ -1,4 +1,4 @@
-"""Reading, checking and guiding a play against a position (RULES.md R15).
+"""Reading, checking and guiding a play against a position (docs/RULES.md R15).
 
 :func:`parse_play` finds the legal play a move text describes (the text itself is read
 by :func:`fastgen.notation.parse_move_text`); :func:`check_play` accepts exactly the legal plays (as returned by

@@ -1,6 +1,6 @@
 """Hypothesis strategies for valid boards and dice, plus small board helpers for tests.
 
-Every board strategy yields a valid canonical board (RULES.md R4): an int8 array of
+Every board strategy yields a valid canonical board (docs/RULES.md R4): an int8 array of
 shape (2, 25), row 1 the side on roll, at most 15 checkers a side, never both sides on
 one physical point (my index i is the opponent's index 23 - i). Boards are assembled by
 :func:`assemble`, which drops any opponent checker that would share a point with the

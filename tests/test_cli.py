@@ -1,10 +1,20 @@
-"""The command line: ``fastgen bench`` (the main job) and its arguments."""
+"""The command line: ``fastgen bench`` (the main job), ``fastgen rollout`` and their arguments."""
 
+import argparse
+import importlib
+import inspect
 import json
+import subprocess
+import sys
 
 import pytest
 
-from fastgen.cli import main
+import fastgen
+from fastgen.cli import build_parser, main
+
+# The module (fastgen.rollout is also the name of the function in the package namespace).
+rollout_module = importlib.import_module("fastgen.rollout")
+bench_module = importlib.import_module("fastgen.bench")
 
 
 @pytest.mark.parametrize("workload", ["vectors", "random"])
@@ -35,3 +45,112 @@ def test_bad_arguments_exit_with_usage(argv, capsys):
     with pytest.raises(SystemExit) as info:
         main(argv)
     assert info.value.code == 2
+
+
+def _no_work(*args, **kwargs):
+    raise AssertionError("work started although an argument is invalid")
+
+
+BAD_ARGUMENTS = [
+    ["bench", "--threads", "0"],
+    ["bench", "--threads", "100000"],
+    ["bench", "--oracle-sample", "0"],
+    ["bench", "--repeat", "-3"],
+    ["bench", "--repeat", "\uff15"],  # a fullwidth 5 is not a number here
+    ["bench", "--repeat", "9" * 5000],  # past int()'s digit limit: still a usage error
+    ["bench", "--workload", "nope"],
+    ["rollout", "--position", "AAAAAAAAAAAAAA"],  # decodes, but both sides have borne off
+    ["rollout", "--position", "4HPwATDgc/ABM!"],
+    ["rollout", "--position", "//////////////"],
+    ["rollout", "--seed", "-1"],
+    ["rollout", "--seed", str(2**64)],
+    ["rollout", "--games", "0"],
+    ["rollout", "--games", "1.5"],
+    ["rollout", "--threads", "0"],
+    ["rollout", "--batch-size", "x"],
+    ["rollout", "--policy", "gnubg"],
+]
+
+
+@pytest.mark.parametrize("argv", BAD_ARGUMENTS, ids=" ".join)
+def test_every_argument_is_checked_before_any_work(argv, capsys, monkeypatch):
+    """A bad value is a one-line usage error (exit 2) from argparse, and no work starts."""
+    monkeypatch.setattr(bench_module, "run_benchmarks", _no_work)
+    monkeypatch.setattr(rollout_module, "rollout", _no_work)
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if "error:" in line]
+    assert len(errors) == 1 and errors[0].startswith(f"fastgen {argv[0]}: error: argument "), err
+    assert argv[1] in errors[0] and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", ["bench", "rollout"])
+def test_help_shows_every_default(command):
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    text = " ".join(sub.format_help().split())  # undo line wrapping
+    for action in sub._actions:
+        if action.option_strings and action.default is not argparse.SUPPRESS:
+            assert f"(default: {action.default})" in text, action.option_strings
+
+
+def test_cli_and_rollout_share_the_default_seed(capsys):
+    default = inspect.signature(rollout_module.rollout).parameters["seed"].default
+    assert build_parser().parse_args(["rollout"]).seed == default
+    assert main(["rollout", "--games", "40", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = rollout_module.rollout(games=40).summary()
+    assert data["seed"] == default and data["win"] == list(expected.win)
+    assert data["gammon"] == list(expected.gammon)
+
+
+def test_rollout_text_says_what_its_numbers_are(capsys):
+    assert main(["rollout", "--games", "30", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "95% Wilson score intervals" in out
+    assert "gammon rates include backgammons" in out
+    assert "side 0 is the side that moves first" in out
+    assert main(["rollout", "--games", "30", "--json"]) == 0
+    legend = json.loads(capsys.readouterr().out)["legend"]
+    assert "Wilson" in legend["intervals"] and "backgammons" in legend["gammon"]
+
+
+def test_rollout_from_a_position_id(capsys):
+    assert main(["rollout", "--games", "20", "--position", "4HPwATDgc/ABMA", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 20 and sum(data["win"]) == pytest.approx(1.0)
+
+
+def test_an_error_found_while_playing_is_one_line(capsys, monkeypatch):
+    def dead(**kwargs):
+        raise ValueError("no game can end from this position")
+
+    monkeypatch.setattr(rollout_module, "rollout", dead)
+    assert main(["rollout", "--games", "5"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == "fastgen rollout: error: no game can end from this position"
+
+
+def test_ctrl_c_exits_with_130(capsys, monkeypatch):
+    def interrupted(**kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rollout_module, "rollout", interrupted)
+    assert main(["rollout", "--games", "5"]) == 130
+    assert capsys.readouterr().err.strip() == "fastgen: interrupted"
+
+
+def test_python_dash_m_fastgen():
+    """``python -m fastgen`` is the same command line, usage errors included."""
+    run = [sys.executable, "-m", "fastgen"]
+    version = subprocess.run([*run, "--version"], capture_output=True, text=True, timeout=60)
+    assert version.returncode == 0 and version.stdout.strip() == f"fastgen {fastgen.__version__}"
+    bad = subprocess.run([*run, "bench", "--threads", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.splitlines()[-1] == (
+        "fastgen bench: error: argument --threads: expected an integer from 1 to 1024, got '0'"
+    )
+    ok = subprocess.run([*run, "rollout", "--games", "10", "--json"], capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["games"] == 10

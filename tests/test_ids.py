@@ -181,7 +181,7 @@ def test_key_helper_matches_manual_example():
         ((3 << 4) | (1 << 8) | (7 << 15) | (1 << 18), "a die of 7"),
         ((3 << 4) | (1 << 8) | (3 << 15), "one die rolled, the other not"),
         ((3 << 4) | (5 << 8), "game state 5"),
-        ((3 << 4) | (3 << 21) | (5 << 36), "score 5 in a 3-point match"),
+        ((3 << 4) | (3 << 21) | (5 << 36) | (3 << 51), "both sides past a 3-point match"),
         ((3 << 4) | (1 << 7), "Crawford in a money game"),
         ((3 << 4) | (1 << 70), "stray bit above bit 66"),
     ],
@@ -196,12 +196,21 @@ def test_impossible_match_ids(key, why):
 @pytest.mark.parametrize(
     "kwargs",
     [dict(cube_value=3), dict(cube_value=0), dict(cube_owner=2), dict(on_roll=2), dict(dice=(7, 1)),
-     dict(dice=(3, 0)), dict(match_length=3, score=(4, 0)), dict(crawford=True), dict(game_state=9),
+     dict(dice=(3, 0)), dict(match_length=3, score=(4, 3)), dict(crawford=True), dict(game_state=9),
      dict(score=(-1, 0)), dict(dice="ab")],
 )
 def test_bad_match_states(kwargs):
     with pytest.raises(InvalidMatchStateError):
         MatchState(**kwargs)
+
+
+def test_finished_match_ids_and_final_scores():
+    # gnubg's ID after it won a 7-point match 8-1 (a gammon on a 4-cube), from the program
+    state = match_state_from_id("AgLgABAAQAAE")
+    assert (state.match_length, state.score, state.game_state) == (7, (1, 8), GameState.OVER)
+    assert match_id(state) == "AgLgABAAQAAE"
+    final = MatchState(match_length=3, score=(4, 2), game_state=GameState.OVER)  # won 4-2 by a gammon
+    assert match_state_from_id(match_id(final)) == final
 
 
 # --------------------------------------------------------------------------- gnubg ID
@@ -311,7 +320,7 @@ def test_xgid_and_gnubg_id_agree():
         "XGID=Bb----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",     # bottom on the top bar
         "XGID=-b----E-C---eE---c-e----Bb:0:0:1:00:0:0:0:0:10",     # top on the bottom bar
         "XGID=-b----E-C---eE---c-e----P-:0:0:1:00:0:0:0:0:10",     # 16 on a point
-        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:9:0:0:7:10",     # score above length
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:9:8:0:7:10",     # both scores past the length
         "",
         None,
     ],

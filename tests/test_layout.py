@@ -155,3 +155,15 @@ def test_core_modules_load_no_extra(name):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "", f"{name} imported extras: {done.stdout.strip()}"
+
+
+def test_every_error_class_is_public_and_a_value_error():
+    import inspect
+
+    from fastgen import errors
+
+    for name, value in vars(errors).items():
+        if inspect.isclass(value) and issubclass(value, Exception) and value.__module__ == errors.__name__:
+            assert name in fastgen.__all__ and getattr(fastgen, name) is value, name
+            if value is not errors.FastgenError:
+                assert issubclass(value, ValueError), name

@@ -1,6 +1,6 @@
 """Play values and GNU Backgammon move notation (fastgen.notation).
 
-Rule ids refer to /work/shared/RULES.md; the notation rules are GNU Backgammon's FormatMove
+Rule ids refer to docs/RULES.md; the notation rules are GNU Backgammon's FormatMove
 behaviour (see the module docstring of fastgen.notation).
 """
 

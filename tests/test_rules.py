@@ -1,4 +1,4 @@
-"""One or more tests per rule R1..R15 of RULES.md, plus one per listed example.
+"""One or more tests per rule R1..R15 of docs/RULES.md, plus one per listed example.
 
 Every test runs on both implementations through the ``impl`` fixture (the compiled core
 and the pure-Python oracle). Positions are built by hand with :func:`strategies.pos`

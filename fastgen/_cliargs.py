@@ -1,0 +1,61 @@
+"""Argument types and the help layout shared by the ``fastgen`` subcommands.
+
+Every value is checked while argparse parses the command line, so a bad argument is a
+one-line usage error (exit status 2) before any work starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from typing import Any, Callable
+
+__all__ = ["HelpFormatter", "add_subcommand", "int_in_range", "position_id_arg"]
+
+_ASCII_INT = re.compile(r"[0-9]{1,30}")
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Help that shows each option's default (argparse's ArgumentDefaultsHelpFormatter)."""
+
+
+def add_subcommand(subparsers: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    """Add subcommand *name* to *subparsers* with the shared help layout (defaults shown)."""
+    kwargs.setdefault("formatter_class", HelpFormatter)
+    parser: argparse.ArgumentParser = subparsers.add_parser(name, **kwargs)
+    return parser
+
+
+def int_in_range(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a decimal integer (ASCII digits) in [minimum, maximum]."""
+    if maximum is None:
+        want = "a positive integer" if minimum == 1 else f"an integer >= {minimum}"
+    else:
+        want = f"an integer from {minimum} to {maximum}"
+
+    def parse(text: str) -> int:
+        if not _ASCII_INT.fullmatch(text):
+            raise argparse.ArgumentTypeError(f"expected {want}, got {text!r}")
+        value = int(text)
+        if value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"expected {want}, got {text!r}")
+        return value
+
+    parse.__name__ = "integer"  # argparse names the type in some messages
+    return parse
+
+
+def position_id_arg(text: str) -> Any:
+    """An argparse type: a GNU Backgammon Position ID of a game still in play -> board."""
+    from fastgen.errors import FastgenError
+    from fastgen.ids import board_from_position_id
+
+    try:
+        board = board_from_position_id(text)
+    except FastgenError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if (board.sum(axis=1) == 0).any():
+        raise argparse.ArgumentTypeError(
+            f"Position ID {text!r} is a finished game (a side has borne off all 15 checkers)"
+        )
+    return board
