@@ -3,9 +3,15 @@
 Environment:
   FASTGEN_DEBUG=1   build with -O0 -g, C assertions on, Cython bounds/wraparound checks on.
   FASTGEN_CHECKS=1  keep -O3 but turn Cython bounds/wraparound checks on (used by CI first).
+  FASTGEN_PORTABLE=1  compile only the portable fallbacks of fastgen/_platform.h (heap
+                    memory instead of mmap, no madvise, plain-C bit tricks), as on a
+                    platform without them; CI tests this build.
+
+Compiler flags: GCC/Clang style, or MSVC's own on Windows builds of CPython made with it.
 """
 
 import os
+import sys
 
 from Cython.Build import cythonize
 import numpy
@@ -13,11 +19,20 @@ from setuptools import Extension, setup
 
 DEBUG = os.environ.get("FASTGEN_DEBUG") == "1"
 CHECKS = DEBUG or os.environ.get("FASTGEN_CHECKS") == "1"
+PORTABLE = os.environ.get("FASTGEN_PORTABLE") == "1"
+MSVC = sys.platform == "win32" and "MSC v." in sys.version  # the compiler CPython was built with
 
-if DEBUG:
+if MSVC:
+    compile_args = ["/Od", "/Zi", "/UNDEBUG"] if DEBUG else ["/O2"]
+elif DEBUG:
     compile_args = ["-O0", "-g", "-UNDEBUG"]
 else:
-    compile_args = ["-O3", "-DNDEBUG"]
+    compile_args = ["-O3"]
+macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+if not DEBUG:
+    macros.append(("NDEBUG", None))
+if PORTABLE:
+    macros.append(("FG_PORTABLE", "1"))
 
 directives = {
     "language_level": 3,
@@ -32,9 +47,10 @@ extensions = [
     Extension(
         "fastgen._core",
         ["fastgen/_core.pyx"],
+        depends=["fastgen/_core.pxd", "fastgen/_platform.h"],  # also puts them in the sdist
         include_dirs=[numpy.get_include()],
         extra_compile_args=compile_args,
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        define_macros=macros,
     ),
     # network input encoders (fastgen.features): plain C loops, no numpy C API
     Extension(
@@ -43,12 +59,14 @@ extensions = [
         include_dirs=["fastgen"],
         depends=["fastgen/_features.h"],
         extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
     # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API
     Extension(
         "fastgen.envs._kernel",
         ["fastgen/envs/_kernel.pyx"],
         extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
 ]
 

@@ -32,7 +32,9 @@ from fastgen.errors import (
     CrawfordDoubleError,
     CubeCapError,
     CubeOwnershipError,
+    DeadPositionError,
     DoubleAfterRollError,
+    EndlessGameError,
     FastgenError,
     GameOverError,
     IllegalActionError,
@@ -54,6 +56,7 @@ from fastgen.errors import (
     MatFileError,
     OutOfOrderError,
     OutOfTurnError,
+    TurnLimitError,
     UnknownSchemeError,
 )
 from fastgen.features import encode
@@ -158,4 +161,7 @@ __all__ = [
     "InvalidOutputError",
     "InvalidResignationError",
     "InvalidSVGOptionError",
+    "EndlessGameError",
+    "DeadPositionError",
+    "TurnLimitError",
 ]

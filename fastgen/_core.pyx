@@ -43,18 +43,15 @@ cimport numpy as cnp
 
 cnp.import_array()
 
-cdef extern from "sys/mman.h":
-    int madvise(void* addr, size_t length, int advice) noexcept nogil
-    void* mmap(void* addr, size_t length, int prot, int flags, int fd, long offset) noexcept nogil
-    int munmap(void* addr, size_t length) noexcept nogil
-    int MADV_HUGEPAGE
-    int MADV_DONTNEED
-    int PROT_READ
-    int PROT_WRITE
-    int MAP_PRIVATE
-    int MAP_ANONYMOUS
-    int MAP_NORESERVE
-    void* MAP_FAILED
+cdef extern from "_platform.h":
+    # Platform calls, each guarded with a portable fallback (see _platform.h).
+    void* fg_reserve(size_t nbytes) noexcept nogil
+    void fg_unreserve(void* p, size_t nbytes) noexcept nogil
+    void fg_advise_huge(void* p, size_t nbytes) noexcept nogil
+    void fg_discard(void* p, size_t nbytes) noexcept nogil
+    int fg_stopped(const int* flag) noexcept nogil
+    void fg_request_stop(int* flag) noexcept nogil
+    int FG_USES_MMAP
 
 cdef extern from "assert.h":
     void c_assert "assert"(bint condition) noexcept nogil
@@ -102,7 +99,7 @@ cdef void advise_huge(void* p, int64_t nbytes) noexcept nogil:
     start = (<uintptr_t> p + 4095) & ~(<uintptr_t> 4095)
     end = (<uintptr_t> p + <uintptr_t> nbytes) & ~(<uintptr_t> 4095)
     if end > start:
-        madvise(<void*> start, end - start, MADV_HUGEPAGE)
+        fg_advise_huge(<void*> start, end - start)
 
 
 cdef inline int ensure_room(Ctx* c) noexcept nogil:
@@ -149,7 +146,7 @@ cdef void new_table(Ctx* c) noexcept nogil:
 cdef extern from *:
     """
     #include <string.h>
-    static inline int fg_highest(unsigned int m) { return 31 - __builtin_clz(m); }
+    static inline int fg_highest(unsigned int m) { return 31 - fg_clz32(m); }
     static inline int fg_popcount(unsigned int m) {
         /* portable SWAR popcount (no -mpopcnt needed) */
         m = m - ((m >> 1) & 0x55555555u);
@@ -160,7 +157,7 @@ cdef extern from *:
     static inline unsigned long long fg_load8(const signed char* p) {
         unsigned long long x; memcpy(&x, p, 8); return x;
     }
-    static inline unsigned long long fg_rev8(unsigned long long x) { return __builtin_bswap64(x); }
+    static inline unsigned long long fg_rev8(unsigned long long x) { return fg_bswap64(x); }
     /* bit k set when byte k is >= 1 (bytes 0..127) */
     static inline unsigned fg_nonzero8(unsigned long long x) {
         x = (x + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL;
@@ -200,6 +197,33 @@ cdef extern from *:
 cdef enum:
     BAR_BIT = 1 << 24
     POINTS = (1 << 24) - 1   # bits 0..23: the 24 points
+
+
+# ---------------------------------------------------------------- stopping long calls
+#
+# Long calls run in worker threads while the calling thread waits, handling signals
+# (fastgen._util.run_threads); on Ctrl-C it sets the call's StopFlag, which every nogil
+# loop below polls between positions (generation) or turns (rollouts), so the workers
+# return within one position or turn.
+
+cdef class StopFlag:
+    """Asks the core loops of one call to stop; set from any thread."""
+    cdef int flag
+
+    def set(self):
+        """Ask the loops reading this flag to stop."""
+        fg_request_stop(&self.flag)
+
+    def is_set(self):
+        """True once set() was called."""
+        return fg_stopped(&self.flag) != 0
+
+
+cdef int _never = 0      # the flag of calls made without a StopFlag: never set
+
+
+cdef inline const int* flag_of(StopFlag stop):
+    return &_never if stop is None else &stop.flag
 
 
 # ---------------------------------------------------------------- one step
@@ -879,15 +903,17 @@ def legal_plays_fast(object board, object dice):
 
 
 cdef int fill_range(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice,
-                    int64_t[::1] offsets, Py_ssize_t lo, Py_ssize_t hi) noexcept nogil:
+                    int64_t[::1] offsets, Py_ssize_t lo, Py_ssize_t hi, const int* stop) noexcept nogil:
     """Generate positions lo..hi-1 into c; offsets[i + 1] gets the running total.
 
     Offsets are relative to the start of this context's output. Each board is checked
     (R4) just before its generation, so the check runs in the worker threads too.
-    Returns 0, -1 on OOM, -3 at an invalid board.
+    Returns 0, -1 on OOM, -3 at an invalid board, -4 when *stop is set.
     """
     cdef Py_ssize_t i
     for i in range(lo, hi):
+        if fg_stopped(stop):
+            return -4
         if board_error(&boards[i, 0, 0]):
             return -3
         if generate(c, &boards[i, 0, 0], dice[i, 0], dice[i, 1]) < 0:
@@ -918,10 +944,12 @@ cdef class Part:
 
 
 def batch_part(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice,
-               int64_t[::1] offsets, Py_ssize_t lo, Py_ssize_t hi):
+               int64_t[::1] offsets, Py_ssize_t lo, Py_ssize_t hi, StopFlag stop=None):
     """Generate positions lo..hi-1 without the GIL; writes offsets[lo+1 .. hi] relative
     to this part and returns the Part holding the plays, or None when a board of the
-    range is invalid (the caller then reports the first invalid board)."""
+    range is invalid (the caller then reports the first invalid board) or when `stop`
+    was set (the part is incomplete; the caller discards the batch)."""
+    cdef const int* sp = flag_of(stop)
     cdef int64_t est = (hi - lo) * 20 + 64
     cdef Ctx* c = ctx_new(0, est)
     cdef int r
@@ -930,8 +958,8 @@ def batch_part(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice,
     part = Part()
     part.c = c
     with nogil:
-        r = fill_range(c, boards, dice, offsets, lo, hi)
-    if r == -3:
+        r = fill_range(c, boards, dice, offsets, lo, hi, sp)
+    if r == -3 or r == -4:
         return None
     if r < 0:
         raise MemoryError(f"fastgen: out of memory generating plays of positions {lo}..{hi - 1}")
@@ -950,7 +978,7 @@ cdef int append_release(int8_t* dst, int8_t* src, int64_t nbytes) noexcept nogil
         lo = (<uintptr_t> (src + done) + 4095) & ~(<uintptr_t> 4095)
         hi = (<uintptr_t> (src + done + k)) & ~(<uintptr_t> 4095)
         if hi > lo:
-            madvise(<void*> lo, hi - lo, MADV_DONTNEED)
+            fg_discard(<void*> lo, hi - lo)
         done += k
     return 0
 
@@ -1035,9 +1063,10 @@ cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil
 
 cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
                     const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
-                    int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns) noexcept nogil:
+                    int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
+                    const int* stop, int64_t* long_game) noexcept nogil:
     """Play games lo..hi-1 to the end. Returns 0, -1 when memory is short, -2 when a game
-    exceeds MAX_TURNS."""
+    reaches MAX_TURNS (its index in *long_game), -3 when *stop is set (polled every turn)."""
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
     cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
     cdef uint64_t kc = purpose_key(seed, PURPOSE_CHOICE)
@@ -1051,6 +1080,8 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
         memcpy(board, &start[g % nstart, 0, 0], BOARD_BYTES)
         t = 0
         while True:
+            if fg_stopped(stop):
+                return -3
             if from_opening and t == 0:
                 # R16: the opening roll is uniform over the 15 non-doubles.
                 idx = uniform_index(game_hash(ko, g, t), 15)
@@ -1090,25 +1121,34 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
             memcpy(board + OWN, after, 25)
             t += 1
             if t >= MAX_TURNS:
+                long_game[0] = g
                 return -2
     return 0
 
 
+MAX_ROLLOUT_TURNS = MAX_TURNS
+
+
 def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
                          const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
-                         int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns):
-    """Play games lo..hi-1 with the uniform-random policy, without the GIL."""
+                         int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
+                         StopFlag stop=None):
+    """Play games lo..hi-1 with the uniform-random policy, without the GIL. Returns -1,
+    or the index of a game that reached MAX_ROLLOUT_TURNS turns (the rest of the range
+    is then unplayed); returns early when `stop` is set."""
     cdef Ctx* c = ctx_new(0, 4096)
     cdef int r
+    cdef int64_t long_game = -1
+    cdef const int* sp = flag_of(stop)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
     with nogil:
-        r = play_games(c, start, from_opening, seed, opening_rolls, lo, hi, winner, result, turns)
+        r = play_games(c, start, from_opening, seed, opening_rolls, lo, hi, winner, result, turns,
+                       sp, &long_game)
     ctx_free(c)
     if r == -1:
         raise MemoryError("fastgen: out of memory in a rollout")
-    if r == -2:
-        raise RuntimeError(f"fastgen: a game in {lo}..{hi - 1} passed {MAX_TURNS} turns")
+    return long_game
 
 
 # ---------------------------------------------------------------- two threads, no copy
@@ -1133,7 +1173,7 @@ cdef class Mapping:
 
     def __dealloc__(self):
         if self.base != NULL:
-            munmap(self.base, self.length)
+            fg_unreserve(self.base, self.length)
 
 
 # Mappings whose arrays are gone, kept for the next two-thread batch: pages already
@@ -1182,6 +1222,9 @@ cdef class Lease:
         pass
 
 
+USES_MMAP = bool(FG_USES_MMAP)   # False in a FASTGEN_PORTABLE=1 build or without mmap
+
+
 def release_memory():
     """Unmap the spare output mappings kept for reuse; returns the bytes of address space
     given back (their written pages are returned to the system with them)."""
@@ -1207,8 +1250,8 @@ cdef Mapping reserve(int64_t plays_below, int64_t plays_above, int bytes_per, in
             return m
     half = plays_below if plays_below > plays_above else plays_above
     size = (2 * half * bytes_per + PAGE - 1) & ~(<int64_t> PAGE - 1)
-    p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)
-    if p == MAP_FAILED:
+    p = fg_reserve(size)  # address space only where mmap exists (MAP_NORESERVE)
+    if p == NULL:
         return None
     m = Mapping()
     m.base = <char*> p
@@ -1234,11 +1277,12 @@ cdef object lease_array(Mapping m, int64_t first, int64_t count, int bytes_per, 
 
 cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice,
                    int64_t[::1] counts, Py_ssize_t lo, Py_ssize_t hi, int backward,
-                   int8_t* rb, int8_t* rm, int64_t room, int64_t* cursor) noexcept nogil:
+                   int8_t* rb, int8_t* rm, int64_t room, int64_t* cursor,
+                   const int* stop) noexcept nogil:
     """One thread's half (see above): rb and rm point at the centre of the boards and
     moves mappings, `room` plays fit on this side of it; *cursor gets the final offset
     from the centre, in plays. Returns 0, -1 when memory is short, 1 on overflow, 2 at an
-    invalid board (R4)."""
+    invalid board (R4), 3 when *stop was set."""
     cdef Py_ssize_t i, j
     cdef int64_t cur = 0
     cdef int k = 0
@@ -1254,6 +1298,9 @@ cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] 
         c.n = 0
         c.fixed = 1
         for i in range(lo, hi):
+            if fg_stopped(stop):
+                k = -4
+                break
             if board_error(&boards[i, 0, 0]):
                 k = -3
                 break
@@ -1264,10 +1311,12 @@ cdef int fill_half(Ctx* c, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] 
         c.boards, c.moves, c.cap = own_boards, own_moves, own_cap
         c.fixed = 0
         cursor[0] = c.n
-        return 2 if k == -3 else (1 if k < 0 else 0)
+        return 2 if k == -3 else (3 if k == -4 else (1 if k < 0 else 0))
     for j in range(hi - lo):
         # Downward: each position into the cached scratch buffer, then to its place.
         i = hi - 1 - j
+        if fg_stopped(stop):
+            return 3
         if board_error(&boards[i, 0, 0]):
             return 2
         c.n = 0
@@ -1372,7 +1421,10 @@ cdef class PairJob:
     def reserved(self):
         return self.mb is not None and self.mm is not None
 
-    def run(self, int k):
+    def run(self, int k, StopFlag stop=None):
+        """Fill half k (0: the lower, laid downward; 1: the upper) without the GIL;
+        returns early when `stop` is set (the job is then abandoned)."""
+        cdef const int* sp = flag_of(stop)
         cdef int8_t* rb = <int8_t*> self.mb.base + self.mid_b * BOARD_BYTES
         cdef int8_t* rm = <int8_t*> self.mm.base + self.mid_m * MOVE_BYTES
         cdef int64_t below = min(self.mid_b, self.mid_m)
@@ -1384,14 +1436,23 @@ cdef class PairJob:
             raise MemoryError("fastgen: cannot allocate the generator context")
         with nogil:
             if k == 0:
-                r = fill_half(c, self.boards, self.dice, self.counts, 0, self.mid, 1, rb, rm, below, &cur)
+                r = fill_half(c, self.boards, self.dice, self.counts, 0, self.mid, 1, rb, rm, below, &cur, sp)
             else:
-                r = fill_half(c, self.boards, self.dice, self.counts, self.mid, self.n, 0, rb, rm, above, &cur)
+                r = fill_half(c, self.boards, self.dice, self.counts, self.mid, self.n, 0, rb, rm, above, &cur, sp)
         ctx_free(c)
         self.status[k] = r
         self.cursor[k] = cur
         if r == -1:
             raise MemoryError("fastgen: out of memory generating plays")
+
+    def abandon(self):
+        """Drop an unfinished job (e.g. stopped): its mappings become spares for the next
+        batch, so memory reuse carries on."""
+        if self.mb is not None:
+            give_back(self.mb)
+        if self.mm is not None:
+            give_back(self.mm)
+        self.mb = self.mm = None
 
     def finish(self):
         """(offsets, boards, moves), or None when a half overflowed its reservation."""
@@ -1429,12 +1490,16 @@ cdef class Counter:
     def __dealloc__(self):
         ctx_free(self.c)
 
-    def count(self, Py_ssize_t lo, Py_ssize_t hi):
-        """Count positions lo..hi-1; False when one of their boards is invalid (R4)."""
+    def count(self, Py_ssize_t lo, Py_ssize_t hi, StopFlag stop=None):
+        """Count positions lo..hi-1; False when one of their boards is invalid (R4).
+        Returns early (True, counts incomplete) when `stop` is set."""
         cdef Py_ssize_t i
         cdef int bad = 0
+        cdef const int* sp = flag_of(stop)
         with nogil:
             for i in range(lo, hi):
+                if fg_stopped(sp):
+                    break
                 if board_error(&self.boards[i, 0, 0]):
                     bad = 1
                     break

@@ -159,3 +159,21 @@ class IllegalGamePlayError(IllegalPlayError, IllegalActionError):
 
     def __init__(self, message: str, reason=None, step=None):
         super().__init__(message, reason, step)
+
+
+# --------------------------------------------------------------------------- rollouts
+
+
+class EndlessGameError(FastgenError, ValueError):
+    """A rollout game cannot end or did not end; the message quotes its Position ID."""
+
+
+class DeadPositionError(EndlessGameError):
+    """A start position where no game can end: neither side can move a checker with any
+    roll (e.g. both sides on the bar facing closed boards), so every turn is lost forever.
+    Detected before any game is played."""
+
+
+class TurnLimitError(EndlessGameError):
+    """A rollout game reached the turn limit (a last-resort guard; random games end
+    within a few hundred turns)."""

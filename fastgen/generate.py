@@ -18,6 +18,16 @@ from fastgen.plays import PlayBatch, Plays
 
 __all__ = ["legal_plays", "plays_batch", "count_plays_batch", "iter_plays_batch", "release_memory"]
 
+#: Batches of at least this many positions run in worker threads while the calling thread
+#: waits for Ctrl-C (see fastgen._util.run_threads): smaller ones take milliseconds, less
+#: than the ~0.1 ms a thread costs to start would be worth.
+WATCH_FROM = 32768
+
+
+def _stop_flag(n: int):
+    """A StopFlag for a batch of n positions, or None when it is too small to watch."""
+    return _core.StopFlag() if n >= WATCH_FROM else None
+
 
 def legal_plays(board, dice) -> Plays:
     """Every legal play of *board* (row 1 on roll) with *dice*, distinct by result.
@@ -46,6 +56,7 @@ def legal_plays(board, dice) -> Plays:
 
 def _run_parts(boards: np.ndarray, dice: np.ndarray, threads: int):
     """Run the core over contiguous ranges, one per thread; returns (offsets, parts)."""
+    stop = _stop_flag(boards.shape[0])
     n = boards.shape[0]
     offsets = np.zeros(n + 1, dtype=np.int64)
     threads = max(1, min(threads, n))
@@ -53,9 +64,9 @@ def _run_parts(boards: np.ndarray, dice: np.ndarray, threads: int):
     parts = [None] * threads
 
     def work(k):
-        parts[k] = _core.batch_part(boards, dice, offsets, bounds[k], bounds[k + 1])
+        parts[k] = _core.batch_part(boards, dice, offsets, bounds[k], bounds[k + 1], stop)
 
-    run_threads(work, threads)
+    run_threads(work, threads, stop)
     if any(part is None for part in parts):
         as_boards(boards)  # a board is invalid: raise for the first one
         raise AssertionError("the core rejected a board that as_boards accepts")  # pragma: no cover
@@ -80,12 +91,18 @@ def _mapped(boards: np.ndarray, dice: np.ndarray, threads: int):
         mid = int(_core.balanced_bounds(boards, dice, 2, 0.45)[1])
     job = _core.PairJob(boards, dice, mid)
     if not job.reserved:
+        job.abandon()
         return None
-    if threads == 1:
-        job.run(0)  # an empty range
-        job.run(1)
-    else:
-        run_threads(job.run, 2)
+    stop = _stop_flag(boards.shape[0])
+    try:
+        if threads == 1:
+            job.run(0)  # an empty range
+            run_threads(lambda k: job.run(1, stop), 1, stop)
+        else:
+            run_threads(lambda k: job.run(k, stop), 2, stop)
+    except BaseException:
+        job.abandon()  # Ctrl-C or an error: the mappings go back to the spares
+        raise
     if job.invalid:
         as_boards(boards)  # raises for the first invalid board
         raise AssertionError("the core rejected a board that as_boards accepts")  # pragma: no cover
@@ -157,18 +174,20 @@ def count_plays_batch(boards, dice, *, threads: int = 1) -> np.ndarray:
     ok = [True] * threads
     lock = threading.Lock()
 
+    stop = _stop_flag(n)
+
     def work(k):
         counter = _core.Counter(arr, dice_arr, counts)
         while True:
             with lock:
-                if not ranges:
+                if not ranges or (stop is not None and stop.is_set()):
                     return
                 lo, hi = ranges.pop()
-            if not counter.count(lo, hi):
+            if not counter.count(lo, hi, stop):
                 ok[k] = False
                 return
 
-    run_threads(work, threads)
+    run_threads(work, threads, stop)
     if not all(ok):
         as_boards(arr)  # raises for the first invalid board
         raise AssertionError("the core rejected a board that as_boards accepts")  # pragma: no cover

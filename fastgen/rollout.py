@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastgen.boards import STARTING_BOARD  # R3
-from fastgen.errors import InvalidArgumentError, InvalidBoardError
 from fastgen import pubeval
+from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.game import OPENING_ROLLS
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "random_policy",
     "pubeval_policy",
     "game_hash",
+    "dead_positions",
 ]
 
 _MASK = (1 << 64) - 1
@@ -50,6 +51,14 @@ _S30, _S27, _S31, _S32 = (np.uint64(s) for s in (30, 27, 31, 32))
 PURPOSE_DICE, PURPOSE_OPENING, PURPOSE_CHOICE = 1, 2, 3
 
 _OPENING_DICE = np.array(OPENING_ROLLS, dtype=np.int8)  # (15, 2), larger die first
+
+#: A game reaching this many turns stops the rollout with TurnLimitError (both engines;
+#: the same value as the core's guard). Random games end within a few hundred turns.
+MAX_TURNS = 1_000_000
+
+#: Native rollouts of at least this many games run in worker threads while the calling
+#: thread waits for Ctrl-C (fastgen._util.run_threads).
+_WATCH_GAMES = 64
 
 
 
@@ -317,6 +326,8 @@ def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, pro
     from fastgen._util import check_int, run_threads
 
     threads = check_int(threads, "threads", 1)
+    stop = _core.StopFlag() if games >= _WATCH_GAMES else None
+    long_games = []
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
@@ -329,18 +340,65 @@ def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, pro
     def work(_):
         while True:
             with lock:  # threads take chunks in turn, so the load stays balanced
-                if not chunks:
+                if not chunks or long_games or (stop is not None and stop.is_set()):
                     return
                 lo, hi = chunks.pop(0)
-            _core.rollout_random_range(start, from_opening, seed, _OPENING_DICE, lo, hi, winner, result, turns)
+            g = _core.rollout_random_range(start, from_opening, seed, _OPENING_DICE, lo, hi, winner, result, turns, stop)
+            if g >= 0:
+                long_games.append(g)
+                return
             if progress is not None:
                 with lock:
                     progress(hi - lo)
 
     t0 = time.perf_counter()
-    run_threads(work, max(1, min(threads, len(chunks))))
+    run_threads(work, max(1, min(threads, len(chunks))), stop)
     seconds = time.perf_counter() - t0
+    if long_games:
+        g = min(long_games)
+        _raise_turn_limit(g, start[g % start.shape[0]], _core.MAX_ROLLOUT_TURNS)
     return RolloutResult.cubeless(winner, result, turns, seed, "random", seconds, {"native": seconds})
+
+
+def _mobile(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
+    """(K,) bool: the side with rows *own* (K, 25) can move a checker with some die, facing
+    *opp* (K, 25) (its own numbering). Exact by R6, R8 and R9: with a checker on the bar
+    only an entry can move (die d enters on my index 24 - d unless blocked); otherwise a
+    side with every checker home can always bear off with a 6, and one with a checker
+    outside moves when some die lands it on an open point."""
+    blocked = opp[:, 23::-1] >= 2  # my index i is blocked when the opponent has 2+ on 23 - i
+    occupied = own[:, :24] > 0
+    on_bar = own[:, 24] > 0
+    can_enter = ~blocked[:, 18:24].all(axis=1)
+    all_home = ~occupied[:, 6:24].any(axis=1)
+    step = np.zeros(own.shape[0], dtype=bool)
+    for d in range(1, 7):
+        step |= (occupied[:, d:24] & ~blocked[:, : 24 - d]).any(axis=1)
+    return np.where(on_bar, can_enter, all_home | step)
+
+
+def dead_positions(boards) -> np.ndarray:
+    """Indices of the boards (K, 2, 25) from which no game can end: neither side can move
+    a checker with any roll, so every turn is lost and the position never changes (e.g.
+    both sides on the bar facing closed boards). Exact for that: a position where some
+    checker can move is never reported. Boards must be valid (fastgen.boards.as_boards).
+
+    >>> b = np.zeros((2, 25), dtype=np.int8); b[:, :6] = 2; b[:, 24] = 3
+    >>> dead_positions(b[None]).tolist(), dead_positions(STARTING_BOARD[None]).tolist()
+    ([0], [])
+    """
+    arr = np.asarray(boards)
+    dead = ~_mobile(arr[:, 1], arr[:, 0]) & ~_mobile(arr[:, 0], arr[:, 1])
+    return np.flatnonzero(dead)
+
+
+def _raise_turn_limit(game: int, board: np.ndarray, limit: int):
+    from fastgen.ids import position_id
+
+    raise TurnLimitError(
+        f"game {game} (start position ID {position_id(board)!r}) reached {limit:,} turns without "
+        "ending; the rollout was stopped"
+    )
 
 
 def _start_boards(start, games):
@@ -357,6 +415,16 @@ def _start_boards(start, games):
     if finished.size:
         i = int(finished[0])
         raise InvalidBoardError(f"start board {i} is a finished game (a side has no checkers left): {boards[i]!r}")
+    dead = dead_positions(boards)
+    if dead.size:
+        from fastgen.ids import position_id
+
+        i = int(dead[0])
+        raise DeadPositionError(
+            f"start board {i} (position ID {position_id(boards[i])!r}) can never end: neither side "
+            "can move a checker with any roll (e.g. both on the bar facing closed boards), so "
+            "every turn is lost forever"
+        )
     if games is None:
         games = boards.shape[0]
     return boards, games
@@ -474,6 +542,9 @@ def rollout(
                 progress(int(done.sum()))
         boards = np.ascontiguousarray(chosen[:, ::-1])  # the other side is on roll
         turn = turn + 1
+        if turn.size and int(turn.max()) >= MAX_TURNS:
+            i = int(np.argmax(turn))
+            _raise_turn_limit(int(gid[i]), start_boards[gid[i] % n_start], MAX_TURNS)
     seconds = time.perf_counter() - t0
     timings = {"plays_batch": t_gen, "policy": t_policy, "other": seconds - t_gen - t_policy}
     return RolloutResult.cubeless(winner, result, turns, seed, name, seconds, timings)

@@ -1,0 +1,182 @@
+"""Child process of tests/test_interrupt.py: runs long calls that the parent interrupts.
+
+Protocol, one line per event on stdout:
+  READY                           set-up done
+  START <case> <full_seconds>     the call starts now; it would take about full_seconds
+                                  (timed on a small slice and scaled up)
+  INTERRUPTED <case> <seconds>    KeyboardInterrupt arrived after that long in the call
+  FINISHED <case> <seconds>       the call ran to its end (a failure for the parent)
+  HEALTHY <case>                  afterwards: no thread left, same results as before
+  UNHEALTHY <case> <reason>
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import threading
+import time
+
+import numpy as np
+
+import fastgen
+from fastgen.rollout import rollout
+from fastgen.workload import vector_workload
+
+VB, VD = vector_workload()  # 42,000 positions
+REPEAT = 100  # 4.2M positions
+BIG_B = np.ascontiguousarray(np.tile(VB, (REPEAT, 1, 1)))
+BIG_D = np.ascontiguousarray(np.tile(VD, (REPEAT, 1)))
+
+
+def vm_size_kib() -> int:
+    """Address space of this process (Linux), 0 elsewhere."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def user_policy(candidates, offsets):
+    """A pure-Python user policy: the last play of every game."""
+    return [int(offsets[i + 1] - offsets[i] - 1) for i in range(len(offsets) - 1)]
+
+
+def iterate(threads):
+    total = 0
+    for _, batch in fastgen.iter_plays_batch(BIG_B, BIG_D, chunk_size=65536, threads=threads):
+        total += len(batch.boards)
+    return total
+
+
+# case -> (the long call, a small slice of it, how many slices make the long call)
+CASES = {
+    "rollout-native-1": (lambda: rollout(games=1_000_000, threads=1), lambda: rollout(games=2000, threads=1), 500),
+    "rollout-native-2": (lambda: rollout(games=1_000_000, threads=2), lambda: rollout(games=4000, threads=2), 250),
+    "plays_batch-1": (lambda: fastgen.plays_batch(BIG_B, BIG_D), lambda: fastgen.plays_batch(VB, VD), REPEAT),
+    "plays_batch-2": (
+        lambda: fastgen.plays_batch(BIG_B, BIG_D, threads=2),
+        lambda: fastgen.plays_batch(VB, VD, threads=2),
+        REPEAT,
+    ),
+    "plays_batch-3": (  # more threads than the mapped path takes: per-thread parts
+        lambda: fastgen.plays_batch(BIG_B, BIG_D, threads=3),
+        lambda: fastgen.plays_batch(VB, VD, threads=3),
+        REPEAT,
+    ),
+    "count_plays_batch-1": (
+        lambda: fastgen.count_plays_batch(BIG_B, BIG_D),
+        lambda: fastgen.count_plays_batch(VB, VD),
+        REPEAT,
+    ),
+    "count_plays_batch-2": (
+        lambda: fastgen.count_plays_batch(BIG_B, BIG_D, threads=2),
+        lambda: fastgen.count_plays_batch(VB, VD, threads=2),
+        REPEAT,
+    ),
+    "iter_plays_batch-1": (lambda: iterate(1), lambda: fastgen.plays_batch(VB, VD), REPEAT),
+    "iter_plays_batch-2": (lambda: iterate(2), lambda: fastgen.plays_batch(VB, VD, threads=2), REPEAT),
+    "rollout-python-1": (
+        lambda: rollout(games=200_000, engine="python"),
+        lambda: rollout(games=2000, engine="python"),
+        100,
+    ),
+    "rollout-python-2": (
+        lambda: rollout(games=200_000, engine="python", batch_size=65536, threads=2),
+        lambda: rollout(games=2000, engine="python", batch_size=65536, threads=2),
+        100,
+    ),
+    "rollout-user-policy": (
+        lambda: rollout(games=100_000, policy=user_policy),
+        lambda: rollout(games=500, policy=user_policy),
+        200,
+    ),
+    "rollout-pubeval-2": (
+        lambda: rollout(games=100_000, policy="pubeval", threads=2),
+        lambda: rollout(games=500, policy="pubeval", threads=2),
+        200,
+    ),
+}
+
+
+def reference():
+    """Results the process must still compute identically after every interrupt."""
+    small_b, small_d = VB[:20000], VD[:20000]
+    batch1 = fastgen.plays_batch(small_b, small_d)
+    batch2 = fastgen.plays_batch(small_b, small_d, threads=2)
+    batch3 = fastgen.plays_batch(small_b, small_d, threads=3)
+    r = rollout(games=300, seed=5, threads=2)
+    rp = rollout(games=100, seed=5, engine="python")
+    return {
+        "counts1": fastgen.count_plays_batch(VB, VD).tolist(),
+        "counts2": fastgen.count_plays_batch(VB, VD, threads=2).tolist(),
+        "offsets": [b.offsets.tolist() for b in (batch1, batch2, batch3)],
+        "boards": [b.boards.tobytes() for b in (batch1, batch2, batch3)],
+        "moves": [b.moves.tobytes() for b in (batch1, batch2, batch3)],
+        "rollout": (r.winner.tolist(), r.result.tolist(), r.turns.tolist()),
+        "rollout-python": (rp.winner.tolist(), rp.result.tolist(), rp.turns.tolist()),
+    }
+
+
+def reuse_works() -> bool:
+    """Output memory of a finished batch is reused by the next (the same address, once
+    the spares kept so far are released)."""
+    b, d = VB[:20000], VD[:20000]
+    fastgen.release_memory()
+    first = fastgen.plays_batch(b, d)
+    address = first.boards.__array_interface__["data"][0]
+    del first
+    gc.collect()
+    second = fastgen.plays_batch(b, d)
+    return second.boards.__array_interface__["data"][0] == address
+
+
+def say(*words):
+    print(*words, flush=True)
+
+
+def main(names):
+    ref = reference()
+    reuse_before = reuse_works()
+    fastgen.release_memory()
+    gc.collect()
+    vm_before = vm_size_kib()
+    say("READY")
+    for name in names:
+        long_call, small_call, scale = CASES[name]
+        t = time.perf_counter()
+        small_call()
+        full = (time.perf_counter() - t) * scale
+        say("START", name, f"{full:.3f}")
+        t = time.perf_counter()
+        try:
+            long_call()
+        except KeyboardInterrupt:
+            say("INTERRUPTED", name, f"{time.perf_counter() - t:.3f}")
+        else:
+            say("FINISHED", name, f"{time.perf_counter() - t:.3f}")
+            continue
+        problems = []
+        if threading.active_count() != 1:
+            problems.append(f"threads left running: {[t.name for t in threading.enumerate()]}")
+        if reference() != ref:
+            problems.append("results differ from before the interrupt")
+        if reuse_works() != reuse_before:
+            problems.append("output memory is no longer reused")
+        fastgen.release_memory()
+        gc.collect()
+        grown = vm_size_kib() - vm_before
+        if grown > 1 << 20:  # a leaked output reservation is tens of GB
+            problems.append(f"address space grew by {grown} KiB")
+        if problems:
+            say("UNHEALTHY", name, "; ".join(problems))
+        else:
+            say("HEALTHY", name)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,178 @@
+"""Long calls stop promptly on Ctrl-C and leave the process healthy; rollouts refuse
+positions where no game can end.
+
+The interrupt test starts every long call in a child process (tests/_interrupt_child.py),
+sends it SIGINT and checks that KeyboardInterrupt arrives well before the call would
+have finished, then that the same process computes the same results as before (no
+thread left running, no leaked output mapping, output memory still reused). The bounds
+are generous: this checks responsiveness, not speed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen.errors import DeadPositionError, EndlessGameError
+from fastgen.rollout import dead_positions, rollout
+
+CHILD = Path(__file__).with_name("_interrupt_child.py")
+CASES = [
+    "rollout-native-1",
+    "rollout-native-2",
+    "plays_batch-1",
+    "plays_batch-2",
+    "plays_batch-3",
+    "count_plays_batch-1",
+    "count_plays_batch-2",
+    "iter_plays_batch-1",
+    "iter_plays_batch-2",
+    "rollout-python-1",
+    "rollout-python-2",
+    "rollout-user-policy",
+    "rollout-pubeval-2",
+]
+RUN_BEFORE_SIGINT = 0.4  # seconds the call runs before the signal
+PROMPT = 1.5  # generous bound on the delay to KeyboardInterrupt (the target is 0.5 s)
+
+
+def _read(proc, deadline):
+    line = proc.stdout.readline()
+    assert line, f"child ended early: {proc.stderr.read()}"
+    assert time.monotonic() < deadline, "child too slow"
+    return line.split()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="needs POSIX signals")
+def test_long_calls_stop_on_sigint_and_leave_the_process_healthy():
+    env = dict(os.environ, PYTHONPATH=str(Path(fastgen.__file__).resolve().parent.parent))
+    proc = subprocess.Popen(
+        [sys.executable, str(CHILD), *CASES],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    deadline = time.monotonic() + 300
+    try:
+        assert _read(proc, deadline) == ["READY"]
+        report, failures = [], []
+        for case in CASES:
+            word, name, full = _read(proc, deadline)
+            assert (word, name) == ("START", case)
+            time.sleep(RUN_BEFORE_SIGINT)
+            sent = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            word, name, ran = _read(proc, deadline)
+            delay = time.monotonic() - sent
+            assert (word, name) == ("INTERRUPTED", case), f"{case}: {word} after {ran} s"
+            health = " ".join(_read(proc, deadline))
+            report.append(f"{case}: stopped {delay:.3f} s after SIGINT, {ran} s in (the whole call: ~{full} s); {health}")
+            if delay > PROMPT:
+                failures.append(f"{case}: KeyboardInterrupt {delay:.2f} s after SIGINT")
+            if float(ran) > float(full) / 3:  # well before the call would have ended
+                failures.append(f"{case}: stopped after {ran} s of a ~{full} s call")
+            if health != f"HEALTHY {case}":
+                failures.append(health)
+        print("\n".join(report))
+        assert not failures, "\n".join(failures)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+# --------------------------------------------------------------------------- dead positions
+
+
+def _dead_board():
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[:, :6] = 2  # both home boards closed
+    b[:, 24] = 3  # both sides with three on the bar
+    return b
+
+
+@pytest.mark.parametrize("engine", ["native", "python"])
+def test_rollout_refuses_a_position_where_no_game_can_end(engine):
+    b = _dead_board()
+    with pytest.raises(DeadPositionError, match=repr(fastgen.position_id(b))) as err:
+        rollout(games=2, start=b, engine=engine)
+    assert isinstance(err.value, ValueError) and isinstance(err.value, EndlessGameError)
+    # Among live boards it names the dead one.
+    with pytest.raises(DeadPositionError, match="start board 1 "):
+        rollout(start=np.stack([fastgen.STARTING_BOARD, b]), games=None, engine=engine)
+
+
+def test_dead_positions_is_exact_on_bar_and_closed_board_variants():
+    b = _dead_board()
+    assert dead_positions(b[None]).tolist() == [0]
+    # One open entry point for either side: that side can enter with that die.
+    for side in (0, 1):
+        for point in range(6):
+            live = b.copy()
+            live[side, point] = 1  # one checker fewer: the other side enters on that point
+            live[side, 6] = 1  # (kept on the board, away from the home board)
+            assert dead_positions(live[None]).size == 0, (side, point)
+    # No checker on the bar for one side: it moves (or bears off), so the game goes on.
+    for side in (0, 1):
+        live = b.copy()
+        live[side, 24] = 0
+        live[side, 12] = 3
+        assert dead_positions(live[None]).size == 0
+    # The check agrees with the generator: in a dead position no roll moves a checker
+    # of either side (every roll gives the one empty play, R14).
+    for board in (b, b[::-1].copy()):
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                plays = fastgen.legal_plays(board, (d1, d2))
+                assert len(plays) == 1 and (plays.boards[0] == board).all()
+
+
+def test_dead_positions_agrees_with_the_generator_on_random_boards():
+    """Dead exactly when no roll gives either side a play that moves a checker."""
+    from fastgen.workload import random_game_positions
+
+    boards, _ = random_game_positions(300, seed=11)
+    boards = np.concatenate([boards, _stuck_boards()])
+    dead = set(dead_positions(boards).tolist())
+    assert len(boards) - 3 in dead
+    for i, board in enumerate(boards):
+        moves = [
+            any(
+                (fastgen.legal_plays(side_board, (d, e)).moves[:, 0, 0] >= 0).any()
+                for d in range(1, 7)
+                for e in range(d, 7)
+            )
+            for side_board in (board, board[::-1].copy())
+        ]
+        assert (i in dead) == (not any(moves)), i
+
+
+def _stuck_boards():
+    """Boards where one or both sides cannot move with any roll."""
+    dead = _dead_board()
+    one = dead.copy()  # the side not on roll is free: it moves, so the game goes on
+    one[0, 24] = 0
+    one[0, 10] = 3
+    prime = np.zeros((2, 25), dtype=np.int8)
+    prime[1, 0] = 14  # the side on roll: 14 on its ace point (no bear-off: ...)
+    prime[1, 12] = 1  # ... one checker is on its 13-point, behind a six-prime:
+    prime[0, 12:18] = 2  # the opponent holds my points 12..7 (its 13..18)
+    prime[0, 0] = 3
+    return np.stack([dead, one, prime])
+
+
+def test_python_rollout_turn_limit_is_a_clear_error(monkeypatch):
+    """The last-resort turn cap raises a fastgen error naming the game and its start."""
+    from fastgen.errors import TurnLimitError
+
+    monkeypatch.setattr(sys.modules["fastgen.rollout"], "MAX_TURNS", 3)
+    with pytest.raises(TurnLimitError, match="game 0 .*4HPwATDgc/ABMA"):
+        rollout(games=4, engine="python", seed=1)
