@@ -54,8 +54,10 @@ from fastgen.errors import (
     InvalidSVGOptionError,
     InvalidXGIDError,
     MatFileError,
+    NotPicklableError,
     OutOfOrderError,
     OutOfTurnError,
+    RolloutStoreError,
     TurnLimitError,
     UnknownSchemeError,
 )
@@ -164,4 +166,6 @@ __all__ = [
     "EndlessGameError",
     "DeadPositionError",
     "TurnLimitError",
+    "NotPicklableError",
+    "RolloutStoreError",
 ]
