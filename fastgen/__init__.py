@@ -45,6 +45,7 @@ from fastgen.errors import (
     InvalidArgumentError,
     InvalidBoardError,
     InvalidDiceError,
+    InvalidEnvOptionError,
     InvalidMatchIDError,
     InvalidMatchStateError,
     InvalidMoveTextError,
@@ -168,4 +169,5 @@ __all__ = [
     "TurnLimitError",
     "NotPicklableError",
     "RolloutStoreError",
+    "InvalidEnvOptionError",
 ]
