@@ -83,6 +83,7 @@ from fastgen.match import Match
 from fastgen.matfile import read_mat, write_mat
 from fastgen.notation import Play, format_play
 from fastgen.plays import PlayBatch, Plays
+from fastgen.pubeval import pubeval_best
 from fastgen.rollout import RolloutResult, RolloutSummary, rollout, summarize
 from fastgen.validate import check_play, legal_steps, parse_play
 
@@ -170,4 +171,5 @@ __all__ = [
     "NotPicklableError",
     "RolloutStoreError",
     "InvalidEnvOptionError",
+    "pubeval_best",
 ]
