@@ -318,6 +318,7 @@ VALID_CALLS = [
     (fastgen.count_plays_batch, (START[None], [(3, 1)])),
     (fastgen.swap_sides, (START,)),
     (fastgen.encode, (START, "raw")),
+    (fastgen.pubeval_best, (START[None], [(3, 1)])),
     (fastgen.position_id, (START,)),
     (fastgen.board_from_position_id, ("4HPwATDgc/ABMA",)),
     (fastgen.match_id, (MatchState(),)),
