@@ -1,6 +1,6 @@
 """The batched game state behind every environment: N cubeless games in numpy arrays.
 
-No gymnasium here: :class:`Games` holds boards (mover on row 1, RULES.md R4), dice,
+No gymnasium here: :class:`Games` holds boards (mover on row 1, docs/RULES.md R4), dice,
 per-game random states and the turn state, and plays one action per game per call,
 either a micro action (a checker step, one compiled call for all games:
 :mod:`fastgen.envs._kernel`) or an afterstate (the index of one of the turn's legal
