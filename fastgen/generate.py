@@ -41,7 +41,10 @@ def legal_plays(board, dice) -> Plays:
     >>> len(plays), plays.boards.shape, plays.moves.shape
     (7, (7, 2, 25), (7, 4, 2))
     """
-    fast = _core.legal_plays_fast(board, dice)
+    try:
+        fast = _core.legal_plays_fast(board, dice)
+    except OverflowError:  # a die too large for a C long: the checks below say so
+        fast = None
     if fast is not None:
         copy, d1, d2, boards, moves = fast
         return Plays(copy, (d1, d2), boards, moves)
