@@ -471,6 +471,11 @@ def rollout(
         candidate arrays are built, each thread plays a range of games), ``"python"``
         runs the batched loop above, ``"auto"`` (default) picks native when it can.
         Both give identical games for the same seed.
+
+    Ctrl-C stops either engine within a turn (KeyboardInterrupt). A start position
+    where no game can end raises :class:`fastgen.errors.DeadPositionError` before any
+    game is played (see :func:`dead_positions`); a game reaching MAX_TURNS raises
+    :class:`fastgen.errors.TurnLimitError`.
     """
     import fastgen
     from fastgen._util import check_int
