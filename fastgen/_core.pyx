@@ -1065,8 +1065,9 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
                     const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                     int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
                     const int* stop, int64_t* long_game) noexcept nogil:
-    """Play games lo..hi-1 to the end. Returns 0, -1 when memory is short, -2 when a game
-    reaches MAX_TURNS (its index in *long_game), -3 when *stop is set (polled every turn)."""
+    """Play games lo..hi-1 to the end, game g's outcome at index g - lo of the outputs.
+    Returns 0, -1 when memory is short, -2 when a game reaches MAX_TURNS (its index in
+    *long_game), -3 when *stop is set (polled every turn)."""
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
     cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
     cdef uint64_t kc = purpose_key(seed, PURPOSE_CHOICE)
@@ -1106,15 +1107,15 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
                 loser_off = 15
                 for i in range(25):
                     loser_off -= after[i]
-                winner[g] = t % 2
-                turns[g] = <int32_t> (t + 1)
+                winner[g - lo] = t % 2
+                turns[g - lo] = <int32_t> (t + 1)
                 if loser_off > 0:
-                    result[g] = 1
+                    result[g - lo] = 1
                 else:
-                    result[g] = 2
+                    result[g - lo] = 2
                     for i in range(18, 25):
                         if after[i]:
-                            result[g] = 3
+                            result[g - lo] = 3
                             break
                 break
             memcpy(board, after + OWN, 25)  # the other side is now on roll
@@ -1133,13 +1134,17 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
                          const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                          int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
                          StopFlag stop=None):
-    """Play games lo..hi-1 with the uniform-random policy, without the GIL. Returns -1,
-    or the index of a game that reached MAX_ROLLOUT_TURNS turns (the rest of the range
-    is then unplayed); returns early when `stop` is set."""
-    cdef Ctx* c = ctx_new(0, 4096)
+    """Play games lo..hi-1 with the uniform-random policy, without the GIL; game g's
+    outcome goes to index g - lo of winner, result and turns (each at least hi - lo long).
+    Returns -1, or the index of a game that reached MAX_ROLLOUT_TURNS turns (the rest of
+    the range is then unplayed); returns early when `stop` is set."""
+    cdef Ctx* c
     cdef int r
     cdef int64_t long_game = -1
     cdef const int* sp = flag_of(stop)
+    if lo < 0 or hi < lo or min(winner.shape[0], result.shape[0], turns.shape[0]) < hi - lo:
+        raise ValueError(f"fastgen: games {lo!r}..{hi!r} do not fit outputs of length {winner.shape[0]!r}")
+    c = ctx_new(0, 4096)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
     with nogil:

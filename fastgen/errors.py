@@ -157,6 +157,19 @@ class IllegalGamePlayError(IllegalPlayError, IllegalActionError):
         super().__init__(message, reason, step)
 
 
+# --------------------------------------------------------------------------- clusters
+# Raised by fastgen.cluster and fastgen.rollout_chunks before any work is sent out.
+
+
+class NotPicklableError(FastgenError, ValueError):
+    """A policy (or other object) cannot be sent to Dask workers: cloudpickle refused it."""
+
+
+class RolloutStoreError(FastgenError, ValueError):
+    """A rollout output directory (``out=`` / ``--resume``) is unreadable or belongs to a
+    different run."""
+
+
 # --------------------------------------------------------------------------- rollouts
 
 

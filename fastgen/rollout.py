@@ -318,8 +318,9 @@ def summarize(result: RolloutResult) -> RolloutSummary:
 # --------------------------------------------------------------------------- the loop
 
 
-def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, progress) -> RolloutResult:
-    """Random-policy games played inside the core, *chunk* games per call, in threads."""
+def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, progress, first=0) -> RolloutResult:
+    """Random-policy games first..first+games-1 played inside the core, *chunk* games per
+    call, in threads."""
     import threading
 
     from fastgen import _core
@@ -334,7 +335,7 @@ def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, pro
     start = np.ascontiguousarray(start_boards, dtype=np.int8)
     # Small enough ranges that the threads stay busy to the end (results do not depend on it).
     chunk = max(1, min(chunk, -(-games // (8 * threads))))
-    chunks = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]
+    chunks = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]  # relative to first
     lock = threading.Lock()
 
     def work(_):
@@ -343,7 +344,10 @@ def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, pro
                 if not chunks or long_games or (stop is not None and stop.is_set()):
                     return
                 lo, hi = chunks.pop(0)
-            g = _core.rollout_random_range(start, from_opening, seed, _OPENING_DICE, lo, hi, winner, result, turns, stop)
+            g = _core.rollout_random_range(
+                start, from_opening, seed, _OPENING_DICE, first + lo, first + hi,
+                winner[lo:hi], result[lo:hi], turns[lo:hi], stop,
+            )
             if g >= 0:
                 long_games.append(g)
                 return
@@ -443,6 +447,13 @@ def rollout(
     threads: int = 1,
     progress=None,
     engine: str = "auto",
+    *,
+    first_game: int = 0,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client=None,
+    chunk_size: int | None = None,
+    out=None,
 ) -> RolloutResult:
     """Play *games* cubeless games to the end and return their outcomes.
 
@@ -471,6 +482,16 @@ def rollout(
         candidate arrays are built, each thread plays a range of games), ``"python"``
         runs the batched loop above, ``"auto"`` (default) picks native when it can.
         Both give identical games for the same seed.
+    first_game:
+        Index of the first game: the call plays games ``first_game .. first_game +
+        games - 1`` of the run with this seed (a slice of a larger rollout).
+    workers, scheduler, client, chunk_size, out:
+        Spread the games over a Dask cluster (the ``dask`` extra): *workers* starts a local
+        cluster of that many single-threaded processes, *scheduler* (``"tcp://host:8786"``)
+        or *client* (a ``distributed.Client``) uses an existing one. Games go out in chunks
+        of *chunk_size* and come back as arrays; the result equals the in-process one game
+        for game. *out*, a directory, keeps finished chunks as they arrive and resumes an
+        interrupted run with the same arguments. See :mod:`fastgen.rollout_chunks`.
 
     Ctrl-C stops either engine within a turn (KeyboardInterrupt). A start position
     where no game can end raises :class:`fastgen.errors.DeadPositionError` before any
@@ -480,6 +501,15 @@ def rollout(
     import fastgen
     from fastgen._util import check_int
 
+    if workers is not None or scheduler is not None or client is not None or out is not None:
+        from fastgen.rollout_chunks import rollout_chunked
+
+        return rollout_chunked(
+            games=games, policy=policy, seed=seed, start=start, batch_size=batch_size, threads=threads,
+            progress=progress, engine=engine, first_game=first_game, workers=workers, scheduler=scheduler,
+            client=client, chunk_size=chunk_size, out=out,
+        )
+    first_game = check_int(first_game, "first_game", 0)
     seed = check_int(seed, "seed", 0)
     check_int(batch_size, "batch_size", 1)
     if start is None:
@@ -494,7 +524,7 @@ def rollout(
     if engine == "native" and not (isinstance(policy, str) and policy == "random"):
         raise ValueError(f"the native engine plays the 'random' policy only, got policy {policy!r}")
     if engine != "python" and isinstance(policy, str) and policy == "random":
-        return _rollout_native(games, seed, start_boards, from_opening, threads, batch_size, progress)
+        return _rollout_native(games, seed, start_boards, from_opening, threads, batch_size, progress, first_game)
     choose, name = _resolve_policy(policy, seed)
     n_start = start_boards.shape[0]
 
@@ -505,13 +535,13 @@ def rollout(
     boards = np.empty((0, 2, 25), dtype=np.int8)
     gid = np.empty(0, dtype=np.int64)
     turn = np.empty(0, dtype=np.int64)
-    next_game = 0
+    next_game, end = first_game, first_game + games
     t_gen = t_policy = 0.0
     t0 = time.perf_counter()
-    while next_game < games or gid.shape[0]:
+    while next_game < end or gid.shape[0]:
         free = batch_size - gid.shape[0]
-        if free > 0 and next_game < games:
-            k = min(free, games - next_game)
+        if free > 0 and next_game < end:
+            k = min(free, end - next_game)
             new = np.arange(next_game, next_game + k, dtype=np.int64)
             next_game += k
             boards = np.concatenate([boards, start_boards[new % n_start]])
@@ -529,7 +559,7 @@ def rollout(
         chosen = batch.boards[batch.offsets[:-1] + pick]
         done = ~chosen[:, 1].any(axis=1)  # R17: the mover has borne off all 15
         if done.any():
-            ids = gid[done]
+            ids = gid[done] - first_game
             loser = chosen[done, 0]
             res = np.where(
                 loser.sum(axis=1) < 15,

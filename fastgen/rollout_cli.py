@@ -1,6 +1,13 @@
 """The ``fastgen rollout`` subcommand: bulk cubeless self-play with a summary.
 
     fastgen rollout --games 100000 --policy random --seed 1 [--json] [--batch-size 4096]
+    fastgen rollout ... [--workers N | --scheduler tcp://host:8786] [--chunk-size N] [--out DIR]
+    fastgen rollout --resume DIR [--workers N | --scheduler ADDRESS]
+
+With ``--workers``/``--scheduler`` the games run on a Dask cluster (the ``dask`` extra) in
+chunks; the result is the same game for game. ``--out DIR`` keeps finished chunks in DIR
+as they arrive; ``--resume DIR`` finishes that run (its games, seed, policy, position and
+chunk size come from DIR's manifest). Ctrl-C prints the summary of the finished chunks.
 
 A progress bar (tqdm, when importable) is shown only when stdout is a terminal and
 ``--json`` is not given.
@@ -65,6 +72,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help="start every game from this GNU Backgammon Position ID (side on roll first to move)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int_in_range(1, MAX_THREADS), help="run on a new local Dask cluster of N worker processes")
+    where.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786)")
+    parser.add_argument("--chunk-size", type=int_in_range(1), help="games per chunk (default: about 8 chunks per worker)")
+    saved = parser.add_mutually_exclusive_group()
+    saved.add_argument("--out", metavar="DIR", help="save finished chunks in DIR as they arrive (rerun with the same arguments, or --resume DIR, to finish)")
+    saved.add_argument("--resume", metavar="DIR", help="finish the run saved in DIR (games, seed, policy, position and chunk size from its manifest)")
     parser.set_defaults(func=run_rollout)
     return parser
 
@@ -81,10 +95,21 @@ def _progress_bar(total: int, enabled: bool) -> Any:
 
 def run_rollout(args: argparse.Namespace) -> int:
     """Run a rollout from parsed arguments and print the summary; returns the exit code."""
+    from fastgen.errors import FastgenError
     from fastgen.rollout import rollout
+    from fastgen.rollout_chunks import RolloutInterrupted
 
+    out = getattr(args, "out", None)
+    if getattr(args, "resume", None):
+        try:
+            _from_manifest(args)
+        except (FastgenError, argparse.ArgumentTypeError) as exc:
+            print(f"fastgen rollout: error: {exc}", file=sys.stderr)
+            return 2
+        out = args.resume
     bar = _progress_bar(args.games, enabled=sys.stdout.isatty() and not args.json)
     progress: Optional[Callable[[int], Any]] = bar.update if bar is not None else None
+    interrupted = None
     try:
         result = rollout(
             games=args.games,
@@ -94,7 +119,13 @@ def run_rollout(args: argparse.Namespace) -> int:
             batch_size=args.batch_size,
             threads=args.threads,
             progress=progress,
+            workers=getattr(args, "workers", None),
+            scheduler=getattr(args, "scheduler", None),
+            chunk_size=getattr(args, "chunk_size", None),
+            out=out,
         )
+    except RolloutInterrupted as exc:
+        interrupted, result = exc, exc.result
     except (ValueError, RuntimeError, MemoryError) as exc:
         # Found only while playing (e.g. a position where no game can end).
         print(f"fastgen rollout: error: {exc or type(exc).__name__}", file=sys.stderr)
@@ -102,6 +133,9 @@ def run_rollout(args: argparse.Namespace) -> int:
     finally:
         if bar is not None:
             bar.close()
+    if interrupted is not None:
+        hint = f"; finish it with --resume {out}" if out else ""
+        print(f"interrupted: summary of the {interrupted.finished} of {interrupted.total} games finished{hint}", file=sys.stderr)
     summary = result.summary()
     if args.json:
         data = summary.as_dict()
@@ -112,4 +146,20 @@ def run_rollout(args: argparse.Namespace) -> int:
         print(summary)
         for line in LEGEND.values():
             print(f"  {line}")
-    return 0
+    return 130 if interrupted is not None else 0
+
+
+def _from_manifest(args: argparse.Namespace) -> None:
+    """Set the run's arguments of *args* from the manifest of ``args.resume``."""
+    from fastgen.errors import RolloutStoreError
+    from fastgen.rollout_chunks import read_manifest
+
+    run = read_manifest(args.resume)["run"]
+    if run.get("policy") not in ("random", "pubeval") or run.get("first_game") != 0 or (
+        run.get("start") is not None and len(run["start"]) != 1
+    ):
+        raise RolloutStoreError(
+            f"{args.resume!r} holds a run the command line cannot repeat; finish it with fastgen.rollout(out=...)"
+        )
+    args.games, args.seed, args.policy, args.chunk_size = run["games"], run["seed"], run["policy"], run["chunk_size"]
+    args.position = position_id_arg(run["start"][0]) if run.get("start") else None

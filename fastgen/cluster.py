@@ -1,0 +1,128 @@
+"""Running fastgen work on a Dask cluster (the optional ``dask`` extra).
+
+Dask does placement, retries and data movement; this module only connects, checks that
+what is sent can be pickled, and hands tasks out and their results back as they finish:
+
+* :func:`connect` gives a ``distributed.Client``: a ``LocalCluster`` of *workers*
+  single-threaded processes on the loopback interface, an existing scheduler at an
+  address, or the caller's own client;
+* :func:`dumps_checked` pickles a payload with cloudpickle once, before any work starts,
+  and raises :class:`fastgen.errors.NotPicklableError` when it cannot be sent;
+* :func:`as_finished` submits one task per argument tuple and yields the results in the
+  order they finish; stopping early (Ctrl-C, an error) cancels what is left.
+
+Tasks are pure functions of their arguments, so when a worker dies Dask recomputes its
+tasks elsewhere and the results do not change. ``import fastgen`` never imports this
+module; this module imports ``distributed`` only when a cluster is used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+
+from fastgen.errors import NotPicklableError
+
+__all__ = ["connect", "worker_count", "dumps_checked", "loads_cached", "as_finished"]
+
+_INSTALL = "the cluster features need the dask extra: pip install 'fastgen[dask]'"
+
+
+def _distributed():
+    """The ``distributed`` module, or ImportError saying which extra to install."""
+    try:
+        import distributed
+    except ImportError as exc:  # pragma: no cover - the extra is installed in CI
+        raise ImportError(_INSTALL) from exc
+    return distributed
+
+
+@contextlib.contextmanager
+def connect(workers=None, scheduler=None, client=None):
+    """A ``distributed.Client`` for the duration of the ``with`` block.
+
+    Exactly one of: *workers* (int >= 1: a new ``LocalCluster`` of that many worker
+    processes with one thread each, on 127.0.0.1, closed at the end), *scheduler* (the
+    address of a running scheduler, ``"tcp://host:8786"``; the connection is closed at the
+    end) or *client* (used as is, left open).
+    """
+    from fastgen._util import check_int
+
+    given = [name for name, v in (("workers", workers), ("scheduler", scheduler), ("client", client)) if v is not None]
+    if len(given) != 1:
+        raise ValueError(f"give exactly one of workers, scheduler or client, got {given!r}")
+    if client is not None:
+        yield client
+        return
+    distributed = _distributed()
+    if scheduler is not None:
+        if not isinstance(scheduler, str) or not scheduler:
+            raise ValueError(f"scheduler must be an address such as 'tcp://host:8786', got {scheduler!r}")
+        with distributed.Client(scheduler, timeout="30s") as c:
+            yield c
+        return
+    workers = check_int(workers, "workers", 1)
+    with distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address="127.0.0.1:0",  # loopback, any free port
+        silence_logs=logging.ERROR,
+    ) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+def worker_count(client) -> int:
+    """Number of workers the scheduler knows now (at least 1)."""
+    return max(1, len(client.scheduler_info().get("workers", {})))
+
+
+def dumps_checked(obj, what: str) -> bytes:
+    """*obj* pickled with cloudpickle (and read back once), or NotPicklableError naming *what*."""
+    try:
+        import cloudpickle
+    except ImportError as exc:  # pragma: no cover - part of the dask extra
+        raise ImportError(_INSTALL) from exc
+    try:
+        blob = cloudpickle.dumps(obj)
+        cloudpickle.loads(blob)
+    except Exception as exc:
+        raise NotPicklableError(f"{what} cannot be sent to Dask workers ({exc}): {obj!r}") from exc
+    return blob
+
+
+_CACHE: dict = {}
+
+
+def loads_cached(blob: bytes):
+    """Unpickle *blob*, keeping the last few objects per process so that a worker running
+    many tasks of one job unpickles its payload once."""
+    key = hashlib.sha256(blob).digest()
+    obj = _CACHE.get(key)
+    if obj is None:
+        import pickle
+
+        obj = pickle.loads(blob)
+        if len(_CACHE) >= 4:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = obj
+    return obj
+
+
+def as_finished(client, fn, blob: bytes, arg_tuples, key: str):
+    """Run ``fn(blob, *args)`` for each tuple of *arg_tuples* on the cluster; yield
+    ``(args, result)`` as tasks finish. Closing the generator early cancels the rest."""
+    distributed = _distributed()
+    futures = {}
+    for args in arg_tuples:
+        f = client.submit(fn, blob, *args, key=f"{key}-{'-'.join(map(str, args))}", pure=False)
+        futures[f] = args
+    try:
+        for f in distributed.as_completed(futures):
+            yield futures[f], f.result()
+    finally:
+        pending = [f for f in futures if not f.done()]
+        if pending:
+            client.cancel(pending)

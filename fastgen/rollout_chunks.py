@@ -1,0 +1,258 @@
+"""Rollouts in seeded chunks: spread over a Dask cluster, kept on disk as they finish.
+
+``fastgen.rollout(..., workers=N | scheduler=ADDRESS | client=CLIENT | out=DIR)`` comes
+here. The games ``first_game .. first_game + games - 1`` are cut into chunks of
+``chunk_size`` consecutive games; each chunk is one call of the ordinary in-process
+:func:`fastgen.rollout` with ``first_game=lo``. Game i's dice and choices come from a
+counter-based hash of ``(seed, i, turn)``, so the result does not depend on the chunk
+size, the number of workers, the order chunks finish in, or a chunk being recomputed after
+a worker died: it equals the in-process rollout game for game.
+
+Each chunk comes back as three small arrays (winner int8, result int8, turns int32).
+With ``out=DIR`` every finished chunk is written to ``DIR/part-<lo>-<hi>.npz`` (written
+to a temporary name, then renamed: a part is either complete or absent) next to
+``DIR/manifest.json``, which records the run (games, seed, policy, start positions, chunk
+size). Running again with the same ``out`` and the same arguments loads the finished
+parts and plays only the missing chunks, so an interrupted run finishes to the identical
+result; a directory of another run is refused with :class:`RolloutStoreError`.
+
+Ctrl-C raises :class:`RolloutInterrupted` (a ``KeyboardInterrupt``) whose ``result`` holds
+the games of the chunks that had finished.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+import uuid
+from dataclasses import dataclass
+
+import numpy as np
+
+from fastgen.errors import RolloutStoreError
+
+__all__ = ["rollout_chunked", "RolloutInterrupted", "read_manifest", "play_chunk", "default_chunk_size"]
+
+MANIFEST = "manifest.json"
+FORMAT = "fastgen-rollout-chunks/1"
+#: Default chunks: about 8 per worker, at least MIN_CHUNK and at most MAX_CHUNK games.
+MIN_CHUNK, MAX_CHUNK = 1000, 100_000
+
+
+class RolloutInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a chunked rollout. ``result`` is a :class:`fastgen.RolloutResult` of
+    the games of the finished chunks (``finished`` of ``total`` games)."""
+
+    def __init__(self, result, total: int):
+        super().__init__(f"rollout interrupted: {result.games} of {total} games finished")
+        self.result = result
+        self.finished = result.games
+        self.total = total
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every chunk of one run needs (pickled once, sent with each task)."""
+
+    policy: object
+    seed: int
+    start: object  # (K, 2, 25) int8 boards, or None for the opening
+    batch_size: int
+    threads: int
+    engine: str
+
+
+def _play(job: _Job, lo: int, hi: int):
+    from fastgen.rollout import rollout
+
+    t0 = time.perf_counter()
+    r = rollout(
+        games=hi - lo, first_game=lo, policy=job.policy, seed=job.seed, start=job.start,
+        batch_size=job.batch_size, threads=job.threads, engine=job.engine,
+    )
+    return r.winner, r.result, r.turns, time.perf_counter() - t0
+
+
+def play_chunk(blob: bytes, lo: int, hi: int):
+    """The Dask task: games lo..hi-1 of the pickled job *blob*, as ``(winner, result,
+    turns, seconds)``."""
+    from fastgen.cluster import loads_cached
+
+    return _play(loads_cached(blob), lo, hi)
+
+
+def default_chunk_size(games: int, workers: int) -> int:
+    """About eight chunks per worker (balance, and little lost when a worker dies), within
+    MIN_CHUNK..MAX_CHUNK games."""
+    return max(1, min(games, max(MIN_CHUNK, min(MAX_CHUNK, math.ceil(games / (8 * workers))))))
+
+
+# --------------------------------------------------------------------------- the store
+
+
+def read_manifest(path) -> dict:
+    """The manifest of a rollout output directory, or RolloutStoreError."""
+    file = os.path.join(os.fspath(path), MANIFEST)
+    try:
+        with open(file, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise RolloutStoreError(f"cannot read the rollout manifest {file!r}: {exc}") from exc
+    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("run"), dict):
+        raise RolloutStoreError(f"{file!r} is not a fastgen rollout manifest ({FORMAT})")
+    return data
+
+
+def _part_name(lo: int, hi: int) -> str:
+    return f"part-{lo:012d}-{hi:012d}.npz"
+
+
+class _Store:
+    """A directory of finished chunks with a manifest; see the module docstring."""
+
+    def __init__(self, path, run: dict, options: dict):
+        self.path = os.fspath(path)
+        if os.path.exists(os.path.join(self.path, MANIFEST)):
+            old = read_manifest(self.path)["run"]
+            if old != run:
+                diff = {k: (old.get(k), run.get(k)) for k in sorted(set(old) | set(run)) if old.get(k) != run.get(k)}
+                raise RolloutStoreError(
+                    f"{self.path!r} holds another rollout (field: (stored, asked)): {diff!r}"
+                )
+            return
+        try:
+            os.makedirs(self.path, exist_ok=True)
+            self._write(MANIFEST, lambda f: f.write(json.dumps({"format": FORMAT, "run": run, "options": options}, indent=1).encode()))
+        except OSError as exc:
+            raise RolloutStoreError(f"cannot write the rollout directory {self.path!r}: {exc}") from exc
+
+    def _write(self, name: str, fill) -> None:
+        tmp = os.path.join(self.path, f".{name}.{uuid.uuid4().hex}.tmp")
+        with open(tmp, "wb") as f:
+            fill(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, os.path.join(self.path, name))
+
+    def load(self, grid):
+        """Yield ``(lo, hi, winner, result, turns)`` for every complete part on *grid*;
+        unreadable parts are skipped (they are played again)."""
+        for lo, hi in grid:
+            file = os.path.join(self.path, _part_name(lo, hi))
+            if not os.path.exists(file):
+                continue
+            try:
+                with np.load(file) as z:
+                    arrays = z["winner"], z["result"], z["turns"]
+            except Exception:  # truncated or damaged: recompute the chunk
+                continue
+            if all(a.shape == (hi - lo,) for a in arrays):
+                yield (lo, hi, *arrays)
+
+    def save(self, lo: int, hi: int, winner, result, turns) -> None:
+        self._write(_part_name(lo, hi), lambda f: np.savez(f, winner=winner, result=result, turns=turns))
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+def rollout_chunked(
+    games, policy, seed, start, batch_size, threads, progress, engine, first_game,
+    workers=None, scheduler=None, client=None, chunk_size=None, out=None,
+):
+    """:func:`fastgen.rollout` in chunks, on a Dask cluster when *workers*, *scheduler*
+    or *client* is given, else in this process; finished chunks kept in *out*."""
+    from fastgen._util import check_int
+    from fastgen.ids import position_id
+    from fastgen.rollout import RolloutResult, _resolve_policy, _start_boards, rollout
+
+    start_boards = None
+    if start is not None:
+        start_boards, games = _start_boards(start, games)
+    games = check_int(games, "games", 0)
+    # Every argument check of the in-process call, before any work is sent out.
+    rollout(games=0, policy=policy, seed=seed, start=start_boards, batch_size=batch_size,
+            threads=threads, engine=engine, first_game=first_game)
+    name = _resolve_policy(policy, seed)[1]
+    if chunk_size is not None:
+        chunk_size = check_int(chunk_size, "chunk_size", 1)
+    job = _Job(policy, int(seed), start_boards, int(batch_size), int(threads), engine)
+    on_cluster = any(v is not None for v in (workers, scheduler, client))
+    blob = None
+    if on_cluster:
+        from fastgen.cluster import dumps_checked
+
+        blob = dumps_checked(job, f"policy {name!r}")
+
+    end = first_game + games
+    winner = np.zeros(games, dtype=np.int8)
+    result = np.zeros(games, dtype=np.int8)
+    turns = np.zeros(games, dtype=np.int32)
+    finished = np.zeros(games, dtype=bool)
+    stats = {"chunks_loaded": 0, "chunks_played": 0, "chunk_seconds": 0.0}
+
+    def accept(lo, hi, w, r, t):
+        a, b = lo - first_game, hi - first_game
+        winner[a:b], result[a:b], turns[a:b] = w, r, t
+        finished[a:b] = True
+        if progress is not None:
+            progress(hi - lo)
+
+    def plan(n_workers):
+        size = chunk_size
+        store = None
+        if out is not None:
+            if size is None and os.path.exists(os.path.join(os.fspath(out), MANIFEST)):
+                size = read_manifest(out)["run"].get("chunk_size")
+            size = size or default_chunk_size(games, n_workers)
+            run = {
+                "games": games, "first_game": first_game, "seed": int(seed), "policy": name,
+                "start": None if start_boards is None else [position_id(b) for b in start_boards],
+                "chunk_size": size,
+            }
+            store = _Store(out, run, {"batch_size": int(batch_size), "engine": engine})
+        size = size or default_chunk_size(games, n_workers)
+        grid = [(lo, min(lo + size, end)) for lo in range(first_game, end, size)]
+        if store is not None:
+            for lo, hi, w, r, t in store.load(grid):
+                accept(lo, hi, w, r, t)
+                stats["chunks_loaded"] += 1
+        todo = [(lo, hi) for lo, hi in grid if not finished[lo - first_game]]
+        return size, grid, todo, store
+
+    def finish(lo, hi, w, r, t, seconds, store):
+        if store is not None:
+            store.save(lo, hi, w, r, t)
+        accept(lo, hi, w, r, t)
+        stats["chunks_played"] += 1
+        stats["chunk_seconds"] += seconds
+
+    t0 = t_connect = time.perf_counter()
+    try:
+        if on_cluster:
+            from fastgen.cluster import as_finished, connect, worker_count
+
+            with connect(workers, scheduler, client) as c:
+                n_workers = worker_count(c)
+                t0 = time.perf_counter()  # games/s counts from here: cluster start-up apart
+                size, grid, todo, store = plan(n_workers)
+                key = f"fastgen-rollout-{uuid.uuid4().hex[:12]}"
+                for (lo, hi), (w, r, t, s) in as_finished(c, play_chunk, blob, todo, key):
+                    finish(lo, hi, w, r, t, s, store)
+                seconds = time.perf_counter() - t0  # before the cluster shuts down
+        else:
+            n_workers = 1
+            size, grid, todo, store = plan(1)
+            for lo, hi in todo:
+                finish(lo, hi, *_play(job, lo, hi), store)
+            seconds = time.perf_counter() - t0
+    except KeyboardInterrupt:
+        seconds = time.perf_counter() - t0
+        partial = RolloutResult.cubeless(
+            winner[finished], result[finished], turns[finished], seed, name, seconds, dict(stats)
+        )
+        raise RolloutInterrupted(partial, games) from None
+    timings = {"wall": seconds, "connect": t0 - t_connect, "workers": n_workers, "chunk_size": size, "chunks": len(grid), **stats}
+    return RolloutResult.cubeless(winner, result, turns, seed, name, seconds, timings)
