@@ -35,6 +35,7 @@ from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library on
 from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.ids import board_from_position_id, position_id
 from fastgen.plays import PlayBatch, Plays
+from fastgen.pubeval import pubeval_best
 
 # The readable layer (notation, IDs, validation, Board) and game flow build on the above.
 from fastgen import _api_game, _api_notation
@@ -61,6 +62,7 @@ __all__ = [
     "board_from_position_id",
     "Plays",
     "PlayBatch",
+    "pubeval_best",
     *_api_notation.__all__,
     *_api_game.__all__,
 ]

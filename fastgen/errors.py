@@ -186,3 +186,7 @@ class DeadPositionError(EndlessGameError):
 class TurnLimitError(EndlessGameError):
     """A rollout game reached the turn limit (a last-resort guard; random games end
     within a few hundred turns)."""
+
+
+class InvalidEnvOptionError(FastgenError, ValueError):
+    """An RL environment (:mod:`fastgen.envs`) was given an option it does not accept."""

@@ -1,7 +1,7 @@
 """Network inputs: boards encoded as float32 feature vectors for neural networks.
 
 Every scheme sees a board from its side on roll ("the mover": row 1 of the (2, 25)
-board, RULES.md R4), the opponent being row 0; each side's points are in its own
+board, docs/RULES.md R4), the opponent being row 0; each side's points are in its own
 numbering (index i = its point i + 1, index 24 = its bar). Borne-off checkers are
 ``15 - row.sum()``. The loops run in the compiled module ``fastgen._features``
 without the GIL, after the boards are checked once here.

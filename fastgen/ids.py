@@ -171,7 +171,8 @@ class MatchState:
     the board shows), ``turn`` the player who must act now (differs from ``on_roll`` only
     while a double or resignation awaits an answer). ``cube_owner`` is ``None`` when the
     cube is centred. ``dice`` is ``(0, 0)`` before the roll. ``match_length`` 0 means a
-    money game; ``score`` is ``(player 0, player 1)``. ``beaver`` and ``max_cube`` exist
+    money game; ``score`` is ``(player 0, player 1)``, one of them past the length once
+    the match is over (as in gnubg's IDs after the last game). ``beaver`` and ``max_cube`` exist
     only in XGIDs (the Match ID cannot hold them).
 
     >>> MatchState(dice=(5, 2), match_length=9, score=(2, 4), cube_value=2, cube_owner=0)

@@ -534,25 +534,24 @@ def _apply_entry(game: Game, player: int, entry: str, following) -> None:
             game.roll((hi, lo) if player == 0 else (lo, hi))
         else:
             game.roll((d1, d2), player=player)
-        if moves.lower() in _NO_MOVE_WORDS and _unplayed(game, player, following):
+        if moves.lower() in _NO_MOVE_WORDS and _unplayed(game, following):
             return
         game.play(_read_play(game, moves), player=player)
     else:
         raise MatFileError(f"unknown entry {entry!r}")
 
 
-def _unplayed(game: Game, roller: int, following) -> bool:
+def _unplayed(game: Game, following) -> bool:
     """Whether a roll written without a play was left unplayed (the game or the file ends
     there, or a resignation follows) rather than being a lost turn.
 
-    A lost turn directly followed by its roller's resignation is read as resigned before
-    playing (the layout cannot tell the two apart); a roll with legal plays and no play
-    written must end the game's record.
+    A roll with no legal move is always read as the lost turn, as GNU Backgammon reads
+    it (a game resigned between such a roll and its empty play reads as resigned after
+    it); a roll with legal plays and no play written must end the game's record.
     """
-    resignation_next = following is not None and following[3].split()[0].lower() == "wins"
     plays = game.legal_plays()
     if len(plays) == 1 and plays.moves[0, 0, 0] < 0:  # no legal move: a lost turn (R14)
-        return resignation_next and following[2] != roller
-    if following is not None and not resignation_next:
+        return False
+    if following is not None and following[3].split()[0].lower() != "wins":
         raise MatFileError(f"the roll {game.dice!r} has legal plays but none is written, and the game goes on")
     return True

@@ -4,7 +4,7 @@
 :class:`fastgen.Board`, :class:`fastgen.Play` and :class:`fastgen.Game`). Only the
 standard library's ``xml.etree`` is used.
 
-The picture is the side on roll's view (row 1 of the board, RULES.md R4), drawn light at
+The picture is the side on roll's view (row 1 of the board, docs/RULES.md R4), drawn light at
 the bottom and moving counter-clockwise from its 24 point (top right) to its 1 point
 (bottom right), its home board and borne-off tray on the right (``flipped=True`` mirrors
 the picture: home board and tray on the left). The opponent (row 0) is drawn dark at the

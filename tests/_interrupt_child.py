@@ -104,6 +104,7 @@ CASES = {
         lambda: rollout(games=500, policy="pubeval", threads=2),
         200,
     ),
+    "pubeval_best-1": (lambda: fastgen.pubeval_best(BIG_B, BIG_D), lambda: fastgen.pubeval_best(VB, VD), REPEAT),
 }
 
 

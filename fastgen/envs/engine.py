@@ -1,6 +1,6 @@
 """The batched game state behind every environment: N cubeless games in numpy arrays.
 
-No gymnasium here: :class:`Games` holds boards (mover on row 1, RULES.md R4), dice,
+No gymnasium here: :class:`Games` holds boards (mover on row 1, docs/RULES.md R4), dice,
 per-game random states and the turn state, and plays one action per game per call,
 either a micro action (a checker step, one compiled call for all games:
 :mod:`fastgen.envs._kernel`) or an afterstate (the index of one of the turn's legal
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.boards import STARTING_BOARD
-from fastgen.errors import IllegalActionError, InvalidDiceError
+from fastgen.errors import IllegalActionError, InvalidEnvOptionError
 from fastgen.envs import _kernel
 from fastgen.envs.micro import NUM_MICRO_ACTIONS
 
@@ -48,10 +48,17 @@ def scheme_width(scheme) -> int:
     return width(scheme)
 
 
+def check_count(n) -> int:
+    """*n* if it is a positive int, else :class:`InvalidEnvOptionError` quoting it."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise InvalidEnvOptionError(f"num_envs must be a positive int, got {n!r}")
+    return int(n)
+
+
 def check_mode(mode) -> str:
     """*mode* if it names an action encoding, else :class:`IllegalActionError` quoting it."""
-    if mode not in MODES:
-        raise IllegalActionError(f"action_mode must be one of {MODES!r}, got {mode!r}")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise InvalidEnvOptionError(f"action_mode must be one of {MODES!r}, got {mode!r}")
     return mode
 
 
@@ -66,9 +73,9 @@ def seeds_for(seed, n: int) -> np.ndarray:
     try:
         values = [int(s) % 2**64 for s in seed]
     except (TypeError, ValueError):
-        raise InvalidDiceError(f"seed must be None, an int or {n} ints, got {seed!r}") from None
+        raise InvalidEnvOptionError(f"seed must be None, an int or {n} ints, got {seed!r}") from None
     if len(values) != n or any(isinstance(s, bool) for s in seed):
-        raise InvalidDiceError(f"seed must be None, an int or {n} ints, got {seed!r}")
+        raise InvalidEnvOptionError(f"seed must be None, an int or {n} ints, got {seed!r}")
     return np.array(values, dtype=np.uint64)
 
 
@@ -91,12 +98,16 @@ class Games:
     afterstate mode ``plays`` the :class:`fastgen.PlayBatch` of the current turns.
     """
 
-    def __init__(self, n: int, mode: str = "micro", scheme: str = "tesauro198", autoreset: bool = True):
-        self.n = n
+    def __init__(self, n: int, mode: str = "micro", scheme: str = "tesauro198", autoreset: bool = True,
+                 afterstate_features: bool = False):
+        self.n = n = check_count(n)
         self.mode = check_mode(mode)
         self.scheme = scheme
         self.width = scheme_width(scheme) + 6
         self.autoreset = autoreset
+        self.afterstate_features = afterstate_features
+        self.final = np.zeros((n, 2, 25), dtype=np.int8)  # boards games ended on (winner's view)
+        self.sampler = np.zeros(n, dtype=np.uint64)  # random states of sample_actions
         self.boards = np.empty((n, 2, 25), dtype=np.int8)
         self.dice = np.zeros((n, 2), dtype=np.int8)
         self.player = np.zeros(n, dtype=np.int8)
@@ -111,12 +122,14 @@ class Games:
         self._reward = np.zeros(n, dtype=np.float32)
         self._terminated = np.zeros(n, dtype=np.uint8)
         self._truncated = np.zeros(n, dtype=np.uint8)
-        _kernel.seed_states(self.states, seeds_for(None, n))
+        self.seed(None)
 
     # ------------------------------------------------------------------ state
     def seed(self, seed) -> None:
-        """Reseed every game's dice (see :func:`seeds_for`)."""
-        _kernel.seed_states(self.states, seeds_for(seed, self.n))
+        """Reseed every game's dice and its action sampler (see :func:`seeds_for`)."""
+        seeds = seeds_for(seed, self.n)
+        _kernel.seed_states(self.states, seeds)
+        _kernel.seed_states(self.sampler, seeds ^ np.uint64(0x5DEECE66D))
 
     def reset(self, seed=None) -> None:
         """Every game back to the starting position with an opening roll (R16); the
@@ -139,7 +152,8 @@ class Games:
     def _generate(self) -> None:
         from fastgen.generate import plays_batch
 
-        self.plays = plays_batch(self.boards, self.dice)
+        self.plays = plays_batch(self.boards, self.dice,
+                                 encode=self.scheme if self.afterstate_features else None)
 
     @property
     def mask(self) -> np.ndarray:
@@ -147,6 +161,16 @@ class Games:
         if self.mode == "micro":
             return self.micro.view(bool)
         return np.arange(MAX_PLAYS) < self.plays.counts[:, None]
+
+    def sample_actions(self) -> np.ndarray:
+        """(N,) int64: a uniformly random legal action per game, from per-game random
+        states seeded with the games (the dice do not depend on it)."""
+        out = np.empty(self.n, dtype=np.int64)
+        if self.mode == "micro":
+            _kernel.sample(self.micro, self.sampler, out)
+        else:
+            _kernel.sample_below(self.plays.counts, self.sampler, out)
+        return out
 
     def dice_left(self) -> np.ndarray:
         """(N, 6) float32: dice of each value still to play this turn."""
@@ -159,11 +183,23 @@ class Games:
         out[self.dice[:, 0] == self.dice[:, 1]] *= 2
         return out
 
-    def observe(self) -> np.ndarray:
-        """(N, F + 6) float32 observations (see the module docstring)."""
+    def observe(self, boards=None, copy: bool = True) -> np.ndarray:
+        """(N, F + 6) float32 observations of the current boards (see the module
+        docstring), or of *boards* (M, 2, 25) with no dice left. With ``copy=False`` the
+        result is a buffer the next call overwrites (no fresh memory per step)."""
         from fastgen.features import encode_trusted
 
-        return np.concatenate([encode_trusted(self.boards, self.scheme), self.dice_left()], axis=1)
+        if boards is not None:
+            out = np.zeros((boards.shape[0], self.width), dtype=np.float32)
+            out[:, :-6] = encode_trusted(np.ascontiguousarray(boards), self.scheme)
+            return out
+        if not hasattr(self, "_obs"):
+            self._obs = np.zeros((self.n, self.width), dtype=np.float32)
+            self._enc = np.zeros((self.n, self.width - 6), dtype=np.float32)
+        encode_trusted(self.boards, self.scheme, out=self._enc)
+        self._obs[:, :-6] = self._enc
+        self._obs[:, -6:] = self.dice_left()
+        return self._obs.copy() if copy else self._obs
 
     # ------------------------------------------------------------------ actions
     def as_actions(self, actions) -> np.ndarray:
@@ -198,7 +234,7 @@ class Games:
             arr = self.as_actions(actions)
             bad = _kernel.micro_step(
                 self.boards, self.dice, self.left, self.todo, self.forced, self.states, self.player, arr,
-                self._reward, self._terminated, self._truncated, self.micro, _START, self.autoreset,
+                self._reward, self._terminated, self._truncated, self.micro, self.final, _START, self.autoreset,
                 _MAX_PASSES,
             )
             if bad >= 0:
@@ -214,6 +250,7 @@ class Games:
         reward = np.zeros(self.n, dtype=np.float32)
         if won.any():
             reward[won] = scores(after[won])
+            self.final[won] = after[won]
         self.boards = np.ascontiguousarray(after[:, ::-1])
         self.player ^= 1
         opening = np.zeros(self.n, dtype=np.uint8)
