@@ -6,12 +6,23 @@ import threading
 
 import numpy as np
 
+from fastgen.errors import InvalidArgumentError
 
-def check_int(value, name: str, minimum: int) -> int:
-    """*value* as an int >= *minimum* (0 or 1); ValueError quoting it otherwise (bools refused)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < minimum:
+
+def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int:
+    """*value* as an int >= *minimum* (0 or 1) and, if given, <= *maximum*;
+    InvalidArgumentError (a ValueError) quoting it otherwise (bools, floats and strings
+    refused; numpy integers accepted)."""
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, (int, np.integer))
+        or value < minimum
+        or (maximum is not None and value > maximum)
+    ):
         kind = "a positive integer" if minimum == 1 else "a non-negative integer"
-        raise ValueError(f"{name} must be {kind}, got {value!r}")
+        if maximum is not None:
+            kind += f" at most {maximum}"
+        raise InvalidArgumentError(f"{name} must be {kind}, got {value!r}")
     return int(value)
 
 

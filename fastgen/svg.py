@@ -167,7 +167,7 @@ def _as_steps(board: np.ndarray, play, dice) -> tuple:
     if isinstance(play, str):
         if dice is None:
             raise InvalidMoveTextError(f"a play given as text needs dice= to be read: {play!r}")
-        from fastgen.notation import parse_play
+        from fastgen.validate import parse_play
 
         return parse_play(board, dice, play).moves
     try:
