@@ -230,6 +230,22 @@ cdef inline int score_of(const int8_t *b) noexcept nogil:
 # --------------------------------------------------------------------------- Python API
 
 
+def prefix_mask(uint8_t[:, ::1] out, const int64_t[::1] counts, int64_t[::1] previous):
+    """Make row g of *out* allow exactly actions 0 .. counts[g] - 1, given that it allowed
+    0 .. previous[g] - 1; *previous* becomes *counts*. Only the difference is written."""
+    cdef Py_ssize_t g, a
+    cdef int64_t c, p
+    with nogil:
+        for g in range(out.shape[0]):
+            c = counts[g]
+            p = previous[g]
+            if c > p:
+                memset(&out[g, p], 1, c - p)
+            elif p > c:
+                memset(&out[g, c], 0, p - c)
+            previous[g] = c
+
+
 def sample_below(const int64_t[::1] counts, uint64_t[::1] states, int64_t[::1] out):
     """A uniformly random integer in 0 .. counts[g] - 1 per game, from its own random state."""
     cdef Py_ssize_t g
