@@ -43,6 +43,7 @@ def pytest_terminal_summary(terminalreporter, config):
     session = getattr(config, "_benchmarksession", None)
     if session is None or not session.benchmarks:
         return
+    _cluster_summary(terminalreporter, session.benchmarks)
     groups = {}
     for bench in session.benchmarks:
         if "positions" in bench.extra_info:
@@ -74,6 +75,34 @@ def pytest_terminal_summary(terminalreporter, config):
             if one:
                 ratio = per_position_median(one[0]) / per_position_median(b)
                 terminalreporter.write_line(f"[{group}] {b.name}: {ratio:.2f}x {one[0].name} (threads)")
+
+
+def _cluster_summary(terminalreporter, benchmarks) -> None:
+    """bench/test_cluster.py: items/s per worker count, the 2 / 1 worker ratio, the cluster
+    path's overhead against in process, and the fixed cost per chunk / task."""
+    rated = [b for b in benchmarks if "workers" in b.extra_info]
+    fixed = {b.name: b for b in benchmarks if "calls" in b.extra_info}
+    if not rated and not fixed:
+        return
+    terminalreporter.section("fastgen on Dask (median of the rounds, same run)")
+    for b in rated:
+        info, t = b.extra_info, b.stats.median
+        same = {o.extra_info["workers"]: o.stats.median for o in rated if o.group == b.group}
+        line = f"[{b.group}] {info['workers']} worker(s): {info['items'] / t:,.0f} {info['unit']}/s ({t:.2f} s)"
+        if info["workers"] == 0:
+            line = f"[{b.group}] in process: {info['items'] / t:,.0f} {info['unit']}/s ({t:.2f} s)"
+        if info["workers"] == 1 and 0 in same:
+            line += f", {100 * (t / same[0] - 1):+.1f}% time vs in process"
+        if info["workers"] > 1 and 1 in same:
+            line += f", {same[1] / t:.2f}x 1 worker"
+        terminalreporter.write_line(line)
+    for name, b in fixed.items():
+        if "in-process" in name:
+            continue
+        base = fixed.get(name.replace("chunks", "in-process").replace("tasks", "in-process"))
+        if base is not None:
+            cost = (b.stats.median - base.stats.median) / b.extra_info["calls"]
+            terminalreporter.write_line(f"[{b.group}] fixed cost per {b.extra_info['per']}: {cost * 1e3:.2f} ms")
 
 
 def _results(bench) -> str:

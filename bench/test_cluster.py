@@ -1,0 +1,86 @@
+"""Dask cluster throughput and overhead (the dask extra): rollouts and perft on local
+clusters of 1 and 2 single-threaded worker processes (127.0.0.1, started before the
+timer), against the same work in this process.
+
+Printed at the end of ``pytest bench/test_cluster.py`` (see conftest.py):
+
+* games/s (random-policy rollout, 400,000 games) and perft nodes/s (opening position,
+  depths 1-3: 116,358,222 nodes) in process, with 1 worker (and the cluster path's overhead
+  against in process at equal work) and with 2 workers (the ratio to 1 worker);
+* the fixed cost of one chunk and of one perft task: 200 one-game chunks, and 200 perft
+  tasks of one depth-1 subtree each, against the same work in process, divided by 200.
+
+Cluster start-up (a few seconds) is outside the timer; each round reuses the same worker
+processes, whose memory is warm after the first round (warm-up rounds are not timed).
+"""
+
+import os
+
+import pytest
+
+import fastgen
+from fastgen.perft import perft_run
+
+distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
+
+GAMES = 400_000
+PERFT_DEPTH = 3
+SMALL = 200  # one-game chunks / one-subtree perft tasks for the fixed costs
+ROUNDS = int(os.environ.get("FASTGEN_BENCH_ROUNDS", "3"))
+
+
+@pytest.fixture(scope="module")
+def clients():
+    made = {}
+    stack = []
+    for n in (1, 2):
+        cluster = distributed.LocalCluster(
+            n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
+        )
+        client = distributed.Client(cluster)
+        client.wait_for_workers(n)
+        stack.append((client, cluster))
+        made[n] = client
+    yield made
+    for client, cluster in stack:
+        client.close()
+        cluster.close()
+
+
+def _run(benchmark, fn):
+    benchmark.pedantic(fn, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+
+
+@pytest.mark.benchmark(group="cluster-rollout")
+@pytest.mark.parametrize("workers", [0, 1, 2], ids=["in-process", "1-worker", "2-workers"])
+def test_rollout_throughput(benchmark, clients, workers):
+    benchmark.extra_info.update(items=GAMES, unit="games", workers=workers)
+    if workers == 0:
+        _run(benchmark, lambda: fastgen.rollout(games=GAMES, seed=1))
+    else:
+        _run(benchmark, lambda: fastgen.rollout(games=GAMES, seed=1, client=clients[workers]))
+
+
+@pytest.mark.benchmark(group="cluster-perft")
+@pytest.mark.parametrize("workers", [0, 1, 2], ids=["in-process", "1-worker", "2-workers"])
+def test_perft_throughput(benchmark, clients, workers):
+    nodes = 116_358_222  # sum(fastgen.perft(fastgen.STARTING_BOARD, 3)), checked below
+    benchmark.extra_info.update(items=nodes, unit="nodes", workers=workers)
+    client = clients.get(workers)
+    _run(benchmark, lambda: perft_run(fastgen.STARTING_BOARD, PERFT_DEPTH, client=client))
+    assert sum(perft_run(fastgen.STARTING_BOARD, PERFT_DEPTH, client=client).counts) == nodes
+
+
+@pytest.mark.benchmark(group="cluster-fixed-cost")
+@pytest.mark.parametrize("case", ["rollout-in-process", "rollout-chunks", "perft-in-process", "perft-tasks"])
+def test_fixed_cost(benchmark, clients, case):
+    benchmark.extra_info.update(calls=SMALL, per="chunk" if case.startswith("rollout") else "task")
+    board = fastgen.STARTING_BOARD
+    if case == "rollout-in-process":
+        _run(benchmark, lambda: fastgen.rollout(games=SMALL, seed=1))
+    elif case == "rollout-chunks":
+        _run(benchmark, lambda: fastgen.rollout(games=SMALL, seed=1, client=clients[1], chunk_size=1))
+    elif case == "perft-in-process":
+        _run(benchmark, lambda: perft_run(board, 2))
+    else:  # the 447 depth-1 subtrees merged to fewer positions, SMALL tasks
+        _run(benchmark, lambda: perft_run(board, 2, client=clients[1], split_depth=1, tasks=SMALL))
