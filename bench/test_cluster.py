@@ -4,7 +4,7 @@ timer), against the same work in this process.
 
 Printed at the end of ``pytest bench/test_cluster.py`` (see conftest.py):
 
-* games/s (random-policy rollout, 400,000 games) and perft nodes/s (opening position,
+* games/s (random-policy rollout, 200,000 games) and perft nodes/s (opening position,
   depths 1-3: 116,358,222 nodes) in process, with 1 worker (and the cluster path's overhead
   against in process at equal work) and with 2 workers (the ratio to 1 worker);
 * the fixed cost of one chunk and of one perft task: 200 one-game chunks, and 200 perft
@@ -23,7 +23,7 @@ from fastgen.perft import perft_run
 
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 
-GAMES = 400_000
+GAMES = 200_000
 PERFT_DEPTH = 3
 SMALL = 200  # one-game chunks / one-subtree perft tasks for the fixed costs
 ROUNDS = int(os.environ.get("FASTGEN_BENCH_ROUNDS", "3"))

@@ -25,8 +25,8 @@ does not need Dask.
 
 from __future__ import annotations
 
-import math
 import time
+from typing import Any, List, Optional
 
 import numpy as np
 
@@ -40,6 +40,10 @@ _WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1, 2).astype(np.int64)
 _UNIT = np.ones(len(ROLLS), dtype=np.int64)
 #: Positions expanded per plays_batch call (x 21 rolls): bounds memory to some 50 MB.
 BATCH = 2048
+#: Default split: the tree is expanded (and merged) here while the next level stays under
+#: about this many children (some 200 MB), so tasks lose no merging they could have had.
+SPLIT_CHILDREN = 4_000_000
+_FANOUT = 21 * 20  # rolls x a typical number of plays
 
 
 def _merge(boards: np.ndarray, weights: np.ndarray):
@@ -134,9 +138,10 @@ def perft_run(
     """:func:`perft` (or, with *weighted*, the integer numerators of
     :func:`perft_weighted` over 36**k) with its timing and split.
 
-    *split_depth*: the depth (1..D-1) down to which the tree is expanded here before
-    being cut into *tasks* Dask tasks (defaults: the shallowest depth with at least 64
-    positions per worker, and 8 tasks per worker).
+    *split_depth*: the depth (1..D-1) down to which the tree is expanded (and identical
+    positions merged) here before being cut into *tasks* Dask tasks. Default: as deep as
+    the next level stays under about SPLIT_CHILDREN positions, and at least 64
+    positions per worker; 8 tasks per worker.
     """
     from fastgen._util import check_int
 
@@ -167,7 +172,8 @@ def perft_run(
         counts = []
         level = 0
         while level < depth - 1 and (
-            (split_depth is None and boards.shape[0] < 64 * n_workers) or (split_depth is not None and level < split_depth)
+            (split_depth is None and (boards.shape[0] < 64 * n_workers or boards.shape[0] * _FANOUT <= SPLIT_CHILDREN))
+            or (split_depth is not None and level < split_depth)
         ):
             boards, weights, total = _expand_all(boards, weights, roll_w, threads)
             counts.append(total)
@@ -197,7 +203,10 @@ def _expand_all(boards, weights, roll_w, threads):
     return k, w, total
 
 
-def perft(board, depth: int, *, workers=None, scheduler=None, client=None, threads: int = 1) -> list:
+def perft(
+    board: Any, depth: int, *, workers: Optional[int] = None, scheduler: Optional[str] = None,
+    client: Any = None, threads: int = 1,
+) -> List[int]:
     """Number of nodes at depths 1..*depth* of the game tree below *board* (side on roll
     in row 1): see the module docstring. Runs in this process, or on Dask with *workers*
     (a new local cluster of that many processes), *scheduler* (an address) or *client*.
@@ -208,7 +217,10 @@ def perft(board, depth: int, *, workers=None, scheduler=None, client=None, threa
     return perft_run(board, depth, workers=workers, scheduler=scheduler, client=client, threads=threads).counts
 
 
-def perft_weighted(board, depth: int, *, workers=None, scheduler=None, client=None, threads: int = 1) -> list:
+def perft_weighted(
+    board: Any, depth: int, *, workers: Optional[int] = None, scheduler: Optional[str] = None,
+    client: Any = None, threads: int = 1,
+) -> List[float]:
     """Expected number of nodes at depths 1..*depth* when the dice are rolled: every path
     weighs the product of its rolls' probabilities (doubles 1/36, other rolls 2/36).
 
