@@ -11,6 +11,10 @@ class FastgenError(Exception):
     """Base class of every exception fastgen raises on purpose."""
 
 
+class InvalidArgumentError(FastgenError, ValueError):
+    """An argument of the wrong type or out of range (a count, a seed, a thread number...)."""
+
+
 class InvalidBoardError(FastgenError, ValueError):
     """A board is not a valid (2, 25) position (docs/RULES.md R4)."""
 

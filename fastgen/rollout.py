@@ -26,7 +26,7 @@ import numpy as np
 
 from fastgen.boards import STARTING_BOARD  # R3
 from fastgen import pubeval
-from fastgen.errors import DeadPositionError, TurnLimitError
+from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.game import OPENING_ROLLS
 
 __all__ = [
@@ -155,12 +155,12 @@ def _user_policy(fn):
             idx = None
         g = offsets.shape[0] - 1
         if idx is None or idx.shape != (g,) or idx.dtype.kind not in "iu":
-            raise ValueError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
+            raise InvalidArgumentError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
         counts = np.diff(offsets)
         bad = np.flatnonzero((idx < 0) | (idx >= counts))
         if bad.size:
             i = int(bad[0])
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"policy {name!r} returned index {int(idx[i])} for game {i} which has {int(counts[i])} plays"
             )
         return idx.astype(np.int64)
@@ -172,11 +172,11 @@ def _user_policy(fn):
 def _resolve_policy(policy, seed):
     if callable(policy):
         return _user_policy(policy), getattr(policy, "__name__", "custom")
-    if policy == "random":
+    if isinstance(policy, str) and policy == "random":
         return random_policy(seed), "random"
-    if policy == "pubeval":
+    if isinstance(policy, str) and policy == "pubeval":
         return pubeval_policy(seed), "pubeval"
-    raise ValueError(f"policy must be 'random', 'pubeval' or a callable, got {policy!r}")
+    raise InvalidArgumentError(f"policy must be 'random', 'pubeval' or a callable, got {policy!r}")
 
 
 # --------------------------------------------------------------------------- results
@@ -423,11 +423,11 @@ def _start_boards(start, games):
         arr = arr[None]
     boards = as_boards(arr)
     if boards.shape[0] == 0:
-        raise ValueError("start must hold at least one board")
+        raise InvalidBoardError("start must hold at least one board")
     finished = np.flatnonzero((boards.sum(axis=2) == 0).any(axis=1))
     if finished.size:
         i = int(finished[0])
-        raise ValueError(f"start board {i} is a finished game (a side has no checkers left): {boards[i]!r}")
+        raise InvalidBoardError(f"start board {i} is a finished game (a side has no checkers left): {boards[i]!r}")
     dead = dead_positions(boards)
     if dead.size:
         from fastgen.ids import position_id
@@ -502,11 +502,17 @@ def rollout(
         of *chunk_size* and come back as arrays; the result equals the in-process one game
         for game. *out*, a directory, keeps finished chunks as they arrive and resumes an
         interrupted run with the same arguments. See :mod:`fastgen.rollout_chunks`.
+
+    Ctrl-C stops either engine within a turn (KeyboardInterrupt). A start position
+    where no game can end raises :class:`fastgen.errors.DeadPositionError` before any
+    game is played (see :func:`dead_positions`); a game reaching MAX_TURNS raises
+    :class:`fastgen.errors.TurnLimitError`.
     """
     import fastgen
     from fastgen import _core
     from fastgen._util import check_int
 
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
     if workers is not None or scheduler is not None or client is not None or out is not None:
         from fastgen.rollout_chunks import rollout_chunked
 
@@ -516,7 +522,6 @@ def rollout(
             client=client, chunk_size=chunk_size, out=out,
         )
     first_game = check_int(first_game, "first_game", 0)
-    seed = check_int(seed, "seed", 0)
     check_int(batch_size, "batch_size", 1)
     if start is None:
         start_boards = STARTING_BOARD[None]
@@ -525,11 +530,15 @@ def rollout(
         start_boards, games = _start_boards(start, games)
         from_opening = False
     games = check_int(games, "games", 0)
-    if engine not in ("auto", "native", "python"):
-        raise ValueError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
+    if not isinstance(engine, str) or engine not in ("auto", "native", "python"):
+        raise InvalidArgumentError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
     native = isinstance(policy, str) and policy in ("random", "pubeval")
     if engine == "native" and not native:
-        raise ValueError(f"the native engine plays the 'random' and 'pubeval' policies only, got policy {policy!r}")
+        raise InvalidArgumentError(
+            f"the native engine plays the 'random' and 'pubeval' policies only, got policy {policy!r}"
+        )
     if engine != "python" and native:
         return _rollout_native(
             games, seed, start_boards, from_opening, threads, batch_size, progress, first_game, policy

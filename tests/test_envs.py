@@ -186,6 +186,19 @@ def test_vector_env_per_game_seeds(mode):
         np.testing.assert_array_equal(oa[2:], ob)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_vector_env_results_are_the_callers_to_keep(mode):
+    env = VectorBackgammon(8, action_mode=mode, observation="raw")
+    obs, info = env.reset(seed=5)
+    kept = []
+    for _ in range(12):
+        kept.append((obs, obs.copy(), info["action_mask"], info["action_mask"].copy()))
+        obs, reward, terminated, truncated, info = env.step(env.sample_actions())
+    for obs_kept, obs_copy, mask_kept, mask_copy in kept:
+        np.testing.assert_array_equal(obs_kept, obs_copy)
+        np.testing.assert_array_equal(mask_kept, mask_copy)
+
+
 def test_vector_env_refuses_illegal_actions_without_changing_state():
     env = VectorBackgammon(3, action_mode="micro", observation="raw")
     env.reset(seed=0)

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Compiled game kernel of the RL environments: micro-action masks and steps for N games.
 
-Independent of fastgen._core: a small single-step rule engine (RULES.md R5-R13) and a
+Independent of fastgen._core: a small single-step rule engine (docs/RULES.md R5-R13) and a
 depth-first "can the turn still be completed" search. The Python side validates every
 input and owns the arrays; the functions here trust them and run without the GIL.
 
@@ -228,6 +228,22 @@ cdef inline int score_of(const int8_t *b) noexcept nogil:
 
 
 # --------------------------------------------------------------------------- Python API
+
+
+def prefix_mask(uint8_t[:, ::1] out, const int64_t[::1] counts, int64_t[::1] previous):
+    """Make row g of *out* allow exactly actions 0 .. counts[g] - 1, given that it allowed
+    0 .. previous[g] - 1; *previous* becomes *counts*. Only the difference is written."""
+    cdef Py_ssize_t g, a
+    cdef int64_t c, p
+    with nogil:
+        for g in range(out.shape[0]):
+            c = counts[g]
+            p = previous[g]
+            if c > p:
+                memset(&out[g, p], 1, c - p)
+            elif p > c:
+                memset(&out[g, c], 0, p - c)
+            previous[g] = c
 
 
 def sample_below(const int64_t[::1] counts, uint64_t[::1] states, int64_t[::1] out):

@@ -1,6 +1,6 @@
 """The batched game state behind every environment: N cubeless games in numpy arrays.
 
-No gymnasium here: :class:`Games` holds boards (mover on row 1, RULES.md R4), dice,
+No gymnasium here: :class:`Games` holds boards (mover on row 1, docs/RULES.md R4), dice,
 per-game random states and the turn state, and plays one action per game per call,
 either a micro action (a checker step, one compiled call for all games:
 :mod:`fastgen.envs._kernel`) or an afterstate (the index of one of the turn's legal
@@ -21,6 +21,8 @@ non-double at most 15 x 15 = 225 two-die plays or 30 one-die plays.
 """
 
 from __future__ import annotations
+
+import sys
 
 import numpy as np
 
@@ -118,6 +120,8 @@ class Games:
         self.micro = np.zeros((n, NUM_MICRO_ACTIONS), dtype=np.uint8)
         self.plays = None
         self._all = np.arange(n, dtype=np.int64)
+        self._pools = {}
+        self._enc = np.zeros((n, self.width - 6), dtype=np.float32)
         self._ones = np.ones(n, dtype=np.uint8)
         self._reward = np.zeros(n, dtype=np.float32)
         self._terminated = np.zeros(n, dtype=np.uint8)
@@ -155,12 +159,32 @@ class Games:
         self.plays = plays_batch(self.boards, self.dice,
                                  encode=self.scheme if self.afterstate_features else None)
 
+    def _buffer(self, name: str, shape, dtype):
+        """An array from a small pool that only this pool references any more (the caller
+        dropped every array and view of it), else a new one: results are fresh arrays for
+        the caller, without fresh memory (page faults) per step. Returns [array, state]."""
+        pool = self._pools.setdefault(name, [])
+        for entry in pool:
+            if sys.getrefcount(entry[0]) == 2:  # the pool entry and this call's argument
+                return entry
+        entry = [np.zeros(shape, dtype=dtype), None]
+        if len(pool) < 4:
+            pool.append(entry)
+        return entry
+
     @property
     def mask(self) -> np.ndarray:
-        """Legal actions, (N, A) bool: A = 156 (micro) or MAX_PLAYS (afterstate)."""
+        """Legal actions, (N, A) bool: A = 156 (micro) or MAX_PLAYS (afterstate); a new
+        array the caller may keep."""
         if self.mode == "micro":
-            return self.micro.view(bool)
-        return np.arange(MAX_PLAYS) < self.plays.counts[:, None]
+            entry = self._buffer("mask", (self.n, NUM_MICRO_ACTIONS), np.uint8)
+            np.copyto(entry[0], self.micro)
+            return entry[0].view(bool)
+        entry = self._buffer("mask", (self.n, MAX_PLAYS), np.uint8)
+        if entry[1] is None:
+            entry[1] = np.zeros(self.n, dtype=np.int64)
+        _kernel.prefix_mask(entry[0], self.plays.counts, entry[1])
+        return entry[0].view(bool)
 
     def sample_actions(self) -> np.ndarray:
         """(N,) int64: a uniformly random legal action per game, from per-game random
@@ -183,23 +207,21 @@ class Games:
         out[self.dice[:, 0] == self.dice[:, 1]] *= 2
         return out
 
-    def observe(self, boards=None, copy: bool = True) -> np.ndarray:
+    def observe(self, boards=None) -> np.ndarray:
         """(N, F + 6) float32 observations of the current boards (see the module
-        docstring), or of *boards* (M, 2, 25) with no dice left. With ``copy=False`` the
-        result is a buffer the next call overwrites (no fresh memory per step)."""
+        docstring), or of *boards* (M, 2, 25) with no dice left; a new array the caller
+        may keep."""
         from fastgen.features import encode_trusted
 
         if boards is not None:
             out = np.zeros((boards.shape[0], self.width), dtype=np.float32)
             out[:, :-6] = encode_trusted(np.ascontiguousarray(boards), self.scheme)
             return out
-        if not hasattr(self, "_obs"):
-            self._obs = np.zeros((self.n, self.width), dtype=np.float32)
-            self._enc = np.zeros((self.n, self.width - 6), dtype=np.float32)
+        obs = self._buffer("obs", (self.n, self.width), np.float32)[0]
         encode_trusted(self.boards, self.scheme, out=self._enc)
-        self._obs[:, :-6] = self._enc
-        self._obs[:, -6:] = self.dice_left()
-        return self._obs.copy() if copy else self._obs
+        obs[:, :-6] = self._enc
+        obs[:, -6:] = self.dice_left()
+        return obs
 
     # ------------------------------------------------------------------ actions
     def as_actions(self, actions) -> np.ndarray:

@@ -53,8 +53,9 @@ class VectorBackgammon(VectorEnv):
 
     Seeds: ``reset(seed=s)`` seeds game g with ``s + g`` (or ``seed[g]`` for a list), so a
     game's dice depend only on its own seed. :meth:`sample_actions` draws uniformly
-    random legal actions from per-game states. With ``copy=False`` the observation array
-    is reused by the next step (no fresh memory per step).
+    random legal actions from per-game states.
+    Every array returned is the caller's to keep; their memory is recycled once the caller
+    drops them (no fresh pages per step).
 
     >>> from fastgen.envs import VectorBackgammon
     >>> env = VectorBackgammon(4, action_mode="micro", observation="raw")
@@ -67,12 +68,11 @@ class VectorBackgammon(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int, *, action_mode: str = "micro", observation: str = "tesauro198",
-                 afterstate_features: bool = False, copy: bool = True):
+                 afterstate_features: bool = False):
         self.games = Games(num_envs, action_mode, observation, autoreset=True,
                            afterstate_features=afterstate_features)
         self.num_envs = self.games.n
         self.action_mode = action_mode
-        self.copy = bool(copy)
         self.single_observation_space = observation_space(self.games.width)
         self.single_action_space = action_space(action_mode)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
@@ -94,7 +94,7 @@ class VectorBackgammon(VectorEnv):
         self.games.reset(seed)  # checks seed: None, an int, or one int per game
         if isinstance(seed, (int, np.integer)):
             super().reset(seed=int(seed) % 2**64)
-        return self.games.observe(copy=self.copy), self._info()
+        return self.games.observe(), self._info()
 
     def step(self, actions):
         """One action per game; returns (obs, reward, terminated, truncated, info)."""
@@ -106,7 +106,7 @@ class VectorBackgammon(VectorEnv):
             final[done] = self.games.observe(self.games.final[done])
             info["final_obs"] = final
             info["_final_obs"] = done
-        return self.games.observe(copy=self.copy), reward, terminated, truncated, info
+        return self.games.observe(), reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game, (N, A) bool (sb3-contrib's MaskablePPO convention)."""
