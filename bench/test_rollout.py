@@ -5,6 +5,11 @@
 * pgx's backgammon environment under jit+vmap (1,024 games), when pgx is installed
   (note: pgx does not enforce the maximum-dice rule).
 
+Group ``pubeval``: pubeval self-play inside the core (``rollout(policy="pubeval")``) and
+``pubeval_best`` over the positions of pubeval games, against GNU Backgammon's pubeval
+player called once per position and roll (``gnubg_nn.pub_best_move``, results dropped)
+on the same positions.
+
 ``benchmark.extra_info["positions"]`` holds the turns played per round, so the summary
 ratios printed by conftest.py are per turn.
 """
@@ -93,3 +98,45 @@ def test_rollout_pgx(benchmark):
     run(jax.random.PRNGKey(0))  # compile
     benchmark.extra_info["positions"] = run(jax.random.PRNGKey(1))
     benchmark.pedantic(run, args=(jax.random.PRNGKey(1),), rounds=3)
+
+
+# ---------------------------------------------------------------- pubeval
+PUBEVAL_GAMES = 2_000
+
+
+@pytest.fixture(scope="module")
+def pubeval_positions():
+    """20,000 (board, dice) met in pubeval self-play (seed 1)."""
+    from fastgen.workload import random_game_positions
+
+    return random_game_positions(20_000, seed=1, policy="pubeval")
+
+
+@pytest.mark.benchmark(group="pubeval")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_pubeval_rollout_native(benchmark, threads):
+    turns = _turns(fastgen.rollout(games=PUBEVAL_GAMES, policy="pubeval", seed=1))
+    benchmark.extra_info["positions"] = turns
+    benchmark.extra_info["threads"] = threads
+    benchmark(fastgen.rollout, games=PUBEVAL_GAMES, policy="pubeval", seed=1, threads=threads)
+
+
+@pytest.mark.benchmark(group="pubeval")
+def test_pubeval_best_batch(benchmark, pubeval_positions):
+    boards, dice = pubeval_positions
+    benchmark.extra_info["positions"] = len(boards)
+    benchmark(fastgen.pubeval_best, boards, dice)
+
+
+@pytest.mark.benchmark(group="pubeval")
+def test_pubeval_gnubg_nn(benchmark, gnubg, pubeval_positions):
+    boards, dice = pubeval_positions
+    items = [(b.tolist(), int(d[0]), int(d[1])) for b, d in zip(boards, dice)]
+    best = gnubg.pub_best_move
+
+    def loop():
+        for b, d1, d2 in items:
+            best(b, d1, d2)
+
+    benchmark.extra_info["positions"] = len(items)
+    benchmark.pedantic(loop, rounds=5)

@@ -6,6 +6,9 @@ row 1 the side on roll, index i = own point i + 1, index 24 = bar.
 >>> import fastgen
 >>> len(fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1)))
 16
+
+Each public name is imported here from the module that defines it. The optional extras
+(``rl``, ``dask``, ``pgx``, ``peers``) are never imported by ``import fastgen``.
 """
 
 import importlib.util as _importlib_util
@@ -21,46 +24,152 @@ if any(_importlib_util.find_spec(f"fastgen.{m}") is None for m in ("_core", "_fe
 del _importlib_util
 
 from fastgen._version import __version__
+from fastgen.board import Board
 from fastgen.boards import STARTING_BOARD, swap_sides
+from fastgen.convert import from_pubeval28, from_signed26, to_pubeval28, to_signed26
 from fastgen.errors import (
+    AmbiguousMoveError,
+    CrawfordDoubleError,
+    CubeCapError,
+    CubeOwnershipError,
+    DeadPositionError,
+    DoubleAfterRollError,
+    EndlessGameError,
     FastgenError,
+    GameOverError,
+    IllegalActionError,
+    IllegalDoubleError,
+    IllegalGamePlayError,
+    IllegalPlayError,
+    IllegalReason,
+    InvalidArgumentError,
     InvalidBoardError,
     InvalidDiceError,
+    InvalidEnvOptionError,
+    InvalidMatchIDError,
+    InvalidMatchStateError,
+    InvalidMoveTextError,
     InvalidOutputError,
     InvalidPositionIDError,
+    InvalidResignationError,
+    InvalidSVGOptionError,
+    InvalidXGIDError,
+    MatFileError,
+    NotPicklableError,
+    OutOfOrderError,
+    OutOfTurnError,
+    RolloutStoreError,
+    TurnLimitError,
     UnknownSchemeError,
 )
 from fastgen.features import encode
 from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library only)
+from fastgen.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
 from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
-from fastgen.ids import board_from_position_id, position_id
+from fastgen.ids import (
+    GameState,
+    MatchState,
+    Resignation,
+    board_from_position_id,
+    format_gnubg_id,
+    match_id,
+    match_state_from_id,
+    parse_gnubg_id,
+    parse_xgid,
+    position_id,
+    xgid,
+)
+from fastgen.match import Match
+from fastgen.matfile import read_mat, write_mat
+from fastgen.notation import Play, format_play
 from fastgen.plays import PlayBatch, Plays
-
-# The readable layer (notation, IDs, validation, Board) and game flow build on the above.
-from fastgen import _api_game, _api_notation
-from fastgen._api_game import *  # noqa: E402,F401,F403
-from fastgen._api_notation import *  # noqa: E402,F401,F403
+from fastgen.pubeval import pubeval_best
+from fastgen.rollout import RolloutResult, RolloutSummary, rollout, summarize
+from fastgen.validate import check_play, legal_steps, parse_play
 
 __all__ = [
     "__version__",
+    # generation (fastgen.generate, fastgen.plays, fastgen.boards)
     "STARTING_BOARD",
     "swap_sides",
-    "FastgenError",
-    "InvalidBoardError",
-    "InvalidDiceError",
-    "InvalidPositionIDError",
-    "UnknownSchemeError",
-    "InvalidOutputError",
     "encode",
     "legal_plays",
     "plays_batch",
     "count_plays_batch",
     "iter_plays_batch",
     "release_memory",
-    "position_id",
-    "board_from_position_id",
     "Plays",
     "PlayBatch",
-    *_api_notation.__all__,
-    *_api_game.__all__,
+    # the readable layer
+    "Play",
+    "format_play",
+    "parse_play",
+    "check_play",
+    "legal_steps",
+    "Board",
+    "position_id",
+    "board_from_position_id",
+    "GameState",
+    "MatchState",
+    "Resignation",
+    "match_id",
+    "match_state_from_id",
+    "format_gnubg_id",
+    "parse_gnubg_id",
+    "xgid",
+    "parse_xgid",
+    "to_signed26",
+    "from_signed26",
+    "to_pubeval28",
+    "from_pubeval28",
+    # game flow
+    "Game",
+    "GameAction",
+    "Match",
+    "OPENING_ROLLS",
+    "SINGLE",
+    "GAMMON",
+    "BACKGAMMON",
+    "result_type",
+    "read_mat",
+    "write_mat",
+    "rollout",
+    "RolloutResult",
+    "RolloutSummary",
+    "summarize",
+    # exceptions
+    "FastgenError",
+    "InvalidArgumentError",
+    "InvalidBoardError",
+    "InvalidDiceError",
+    "InvalidPositionIDError",
+    "InvalidMoveTextError",
+    "AmbiguousMoveError",
+    "IllegalPlayError",
+    "IllegalReason",
+    "InvalidMatchIDError",
+    "InvalidMatchStateError",
+    "InvalidXGIDError",
+    "IllegalActionError",
+    "GameOverError",
+    "OutOfTurnError",
+    "OutOfOrderError",
+    "IllegalGamePlayError",
+    "IllegalDoubleError",
+    "DoubleAfterRollError",
+    "CrawfordDoubleError",
+    "CubeOwnershipError",
+    "CubeCapError",
+    "MatFileError",
+    "UnknownSchemeError",
+    "InvalidOutputError",
+    "InvalidResignationError",
+    "InvalidSVGOptionError",
+    "EndlessGameError",
+    "DeadPositionError",
+    "TurnLimitError",
+    "NotPicklableError",
+    "RolloutStoreError",
+    "InvalidEnvOptionError",
+    "pubeval_best",
 ]

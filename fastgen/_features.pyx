@@ -15,10 +15,18 @@ from libc.stdint cimport int8_t, int64_t
 
 cdef extern from "_features.h":
     void fg_init_tables() noexcept nogil
+    int fg_select_kernels(int best) noexcept nogil
     void fg_encode_range(const int8_t* boards, int scheme, int swap, float* out,
                          int64_t width, int64_t lo, int64_t hi) noexcept nogil
 
 fg_init_tables()
+
+
+def select_kernels(bint best=True):
+    """Use the fastest row kernels this CPU supports (AVX2 on x86-64), or with
+    ``best=False`` the portable C ones (the tests compare both). Returns True when the
+    AVX2 kernels are in use. Not thread-safe: call it while nothing is encoding."""
+    return bool(fg_select_kernels(best))
 
 
 def encode_range(const int8_t[:, :, ::1] boards, int scheme, bint swap,

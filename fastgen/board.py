@@ -24,7 +24,7 @@ import numpy as np
 
 from fastgen.boards import STARTING_BOARD, as_board, as_dice, swap_sides
 from fastgen.generate import legal_plays
-from fastgen.errors import InvalidDiceError
+from fastgen.errors import InvalidDiceError, InvalidMatchStateError
 from fastgen.ids import (
     MatchState,
     board_from_position_id,
@@ -53,6 +53,17 @@ class Board:
         self._array.setflags(write=False)
         self.state = state
         self._stack = []  # (Play, board before, state before)
+
+    @property
+    def state(self) -> MatchState | None:
+        """The :class:`~fastgen.ids.MatchState` kept with the board, or None."""
+        return self._state
+
+    @state.setter
+    def state(self, state) -> None:
+        if state is not None and not isinstance(state, MatchState):
+            raise InvalidMatchStateError(f"state must be None or a MatchState, got {state!r}")
+        self._state = state
 
     # ----------------------------------------------------------------- constructors
 

@@ -37,7 +37,10 @@ __all__ = ["to_signed26", "from_signed26", "to_pubeval28", "from_pubeval28"]
 
 def _as_batch(board) -> tuple[np.ndarray, tuple]:
     """Validated (N, 2, 25) view of *board* and the leading shape to restore."""
-    arr = np.asarray(board)
+    try:
+        arr = np.asarray(board)
+    except (TypeError, ValueError):
+        raise InvalidBoardError(f"board(s) must be an integer array of shape (..., 2, 25), got {board!r}") from None
     if arr.ndim < 2 or arr.shape[-2:] != (2, 25):
         raise InvalidBoardError(f"board(s) must have shape (..., 2, 25), got {arr.shape}: {board!r}")
     lead = arr.shape[:-2]
@@ -73,9 +76,17 @@ def to_pubeval28(board) -> np.ndarray:
 
 
 def _check_vector(vec, size: int, name: str) -> tuple[np.ndarray, tuple]:
-    arr = np.asarray(vec)
-    if arr.dtype.kind not in "iu" or arr.ndim < 1 or arr.shape[-1] != size:
-        raise InvalidBoardError(f"{name} must be integers of shape (..., {size}), got {arr.dtype} {arr.shape}: {vec!r}")
+    """(M, size) int64 rows of *vec* and its leading shape; every entry checked to lie in
+    -15..15 *before* any conversion, so nothing wraps (261 is not read as 5)."""
+    try:
+        arr = np.asarray(vec)
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.dtype.kind not in "iu" or arr.ndim < 1 or arr.shape[-1] != size:
+        shown = "an object" if arr is None else f"{arr.dtype} {arr.shape}"
+        raise InvalidBoardError(f"{name} must be integers of shape (..., {size}), got {shown}: {vec!r}")
+    if arr.size and (int(arr.min()) < -15 or int(arr.max()) > 15):
+        raise InvalidBoardError(f"{name} holds a count outside -15..15: {vec!r}")
     return arr.reshape((-1, size)).astype(np.int64), arr.shape[:-1]
 
 
@@ -105,7 +116,7 @@ def from_signed26(vec) -> np.ndarray:
 def from_pubeval28(vec) -> np.ndarray:
     """The canonical (2, 25) board of a pubeval 28-vector; checks the borne-off counts."""
     arr, lead = _check_vector(vec, 28, "a pubeval 28-vector")
-    boards = from_signed26(arr[:, :26].astype(np.int8)).reshape(-1, 2, 25)
+    boards = from_signed26(arr[:, :26]).reshape(-1, 2, 25)
     off_mine = 15 - boards[:, 1, :].sum(axis=1, dtype=np.int64)
     off_opp = 15 - boards[:, 0, :].sum(axis=1, dtype=np.int64)
     if (arr[:, 26] != off_mine).any() or (arr[:, 27] != -off_opp).any():

@@ -11,6 +11,10 @@ class FastgenError(Exception):
     """Base class of every exception fastgen raises on purpose."""
 
 
+class InvalidArgumentError(FastgenError, ValueError):
+    """An argument of the wrong type or out of range (a count, a seed, a thread number...)."""
+
+
 class InvalidBoardError(FastgenError, ValueError):
     """A board is not a valid (2, 25) position (docs/RULES.md R4)."""
 
@@ -186,3 +190,7 @@ class DeadPositionError(EndlessGameError):
 class TurnLimitError(EndlessGameError):
     """A rollout game reached the turn limit (a last-resort guard; random games end
     within a few hundred turns)."""
+
+
+class InvalidEnvOptionError(FastgenError, ValueError):
+    """An RL environment (:mod:`fastgen.envs`) was given an option it does not accept."""

@@ -1,7 +1,7 @@
 """Network inputs: boards encoded as float32 feature vectors for neural networks.
 
 Every scheme sees a board from its side on roll ("the mover": row 1 of the (2, 25)
-board, RULES.md R4), the opponent being row 0; each side's points are in its own
+board, docs/RULES.md R4), the opponent being row 0; each side's points are in its own
 numbering (index i = its point i + 1, index 24 = its bar). Borne-off checkers are
 ``15 - row.sum()``. The loops run in the compiled module ``fastgen._features``
 without the GIL, after the boards are checked once here.
@@ -37,6 +37,9 @@ columns    meaning
 
 from __future__ import annotations
 
+import sys
+import threading
+
 import numpy as np
 
 from fastgen import _features
@@ -70,6 +73,43 @@ def _check_out(out, shape) -> np.ndarray:
     return out
 
 
+# Large output buffers kept for reuse once every array made from them is gone (fresh
+# pages cost ~9 us per 4 KiB the first time; a whole-workload batch of tesauro198
+# features is ~0.5 GB). Two are kept, as plays_batch keeps two mappings of each kind: a
+# caller that holds one result while making the next alternates between them. Numpy
+# views hold their owner as ``base``, so the owner's reference count says whether any
+# array made from it is still alive.
+_REUSE_MIN = 1 << 20
+_KEEP = 2
+_spare: list = []
+_spare_lock = threading.Lock()
+
+
+def _output(rows: int, width: int) -> np.ndarray:
+    """A (rows, width) float32 array, carved from a kept buffer that is free and large
+    enough (but not more than twice too large), else new (and kept)."""
+    nbytes = rows * width * 4
+    if nbytes < _REUSE_MIN:
+        return np.empty((rows, width), dtype=np.float32)
+    with _spare_lock:
+        for owner in _spare:
+            # references: the list, `owner` and getrefcount's argument; a live view adds one
+            if sys.getrefcount(owner) == 3 and nbytes <= owner.nbytes <= 2 * nbytes:
+                return owner[: rows * width].reshape(rows, width)
+        fresh = np.empty(rows * width, dtype=np.float32)
+        _spare[:] = (_spare + [fresh])[-_KEEP:]
+        return fresh.reshape(rows, width)
+
+
+def release_spare() -> int:
+    """Drop the kept output buffers (see :func:`fastgen.release_memory`); returns the
+    bytes freed now (a buffer an array still uses is freed with that array)."""
+    with _spare_lock:
+        freed = sum(owner.nbytes for owner in _spare if sys.getrefcount(owner) == 3)
+        _spare.clear()
+        return freed
+
+
 def encode_trusted(boards: np.ndarray, scheme: str, *, next_player: bool = False,
                    out=None, threads: int = 1) -> np.ndarray:
     """Encode a checked (N, 2, 25) int8 C-contiguous batch (no validation: for callers
@@ -82,7 +122,7 @@ def encode_trusted(boards: np.ndarray, scheme: str, *, next_player: bool = False
     width = scheme_width(scheme)
     n = boards.shape[0]
     if out is None:
-        out = np.empty((n, width), dtype=np.float32)
+        out = _output(n, width)
     code = _CODES[scheme]
     threads = max(1, min(threads, n // 4096 or 1))
     if threads == 1:
@@ -104,8 +144,10 @@ def encode(boards, scheme: str, *, out=None) -> np.ndarray:
     laid out as the module docstring specifies. The boards are checked once
     (:class:`InvalidBoardError` quoting them), then encoded in compiled code; an unknown
     scheme raises :class:`UnknownSchemeError`. *out*, when given, is a C-contiguous
-    float32 array of the result's shape that is written and returned (reuse it across
-    calls to skip fresh memory).
+    float32 array of the result's shape that is written and returned. Without *out*, a
+    result of 1 MiB or more is written into memory kept from an earlier result once no
+    array of that one is alive (as :func:`fastgen.plays_batch` does with its output;
+    :func:`fastgen.release_memory` gives it back).
 
     To encode a play's resulting board for the side to roll next, encode
     ``swap_sides(board)``, or ask :func:`fastgen.plays_batch` for ``encode=``.

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fastgen.boards import STARTING_BOARD, as_dice  # R3: the starting position
+from fastgen.boards import STARTING_BOARD, as_board, as_dice  # R3: the starting position
 from fastgen.generate import legal_plays
 from fastgen.errors import (
     CrawfordDoubleError,
@@ -44,6 +44,7 @@ from fastgen.errors import (
     IllegalActionError,
     IllegalGamePlayError,
     IllegalPlayError,
+    InvalidArgumentError,
     InvalidDiceError,
     InvalidResignationError,
     InvalidMoveTextError,
@@ -99,7 +100,7 @@ def result_type(board_after) -> int:
     >>> result_type(b)
     3
     """
-    loser = np.asarray(board_after)[0]
+    loser = as_board(board_after)[0]
     if int(loser.sum()) < 15:
         return SINGLE
     if int(loser[18:25].sum()) > 0:  # indices 18..23 = points 19..24, 24 = bar
@@ -108,9 +109,53 @@ def result_type(board_after) -> int:
 
 
 def _as_rng(seed) -> np.random.Generator:
+    """A Generator from None, a non-negative int (numpy ints too), a SeedSequence, a
+    BitGenerator or a Generator (kept, so games can share one); InvalidArgumentError else."""
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(seed)
+    if seed is None or isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator)):
+        return np.random.default_rng(seed)
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)) and seed >= 0:
+        return np.random.default_rng(int(seed))
+    raise InvalidArgumentError(
+        f"seed must be None, a non-negative integer or a numpy.random.Generator, got {seed!r}"
+    )
+
+
+def _check_player(player) -> int:
+    """*player* as 0 or 1; InvalidArgumentError (a ValueError) quoting it otherwise."""
+    if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) or player not in (0, 1):
+        raise InvalidArgumentError(f"a player is 0 or 1, got {player!r}")
+    return int(player)
+
+
+def _check_record(record) -> list:
+    """*record* (a :attr:`Game.record`) as a list of (kind, player, data) triples, checked
+    for shape (the game itself judges whether each action is legal)."""
+    if isinstance(record, (str, bytes)) or record is None:
+        raise InvalidArgumentError(f"a game record is a list of GameAction entries, got {record!r}")
+    try:
+        actions = list(record)
+    except TypeError:
+        raise InvalidArgumentError(f"a game record is a list of GameAction entries, got {record!r}") from None
+    out = []
+    for action in actions:
+        try:
+            kind, player, data = action
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(f"a record entry is (kind, player, data), got {action!r}") from None
+        if not isinstance(kind, str):
+            raise InvalidArgumentError(f"the kind of a record entry is a string, got {kind!r} in {action!r}")
+        if isinstance(player, (bool, np.bool_)) or player not in (0, 1):
+            raise InvalidArgumentError(f"the player of a record entry is 0 or 1, got {player!r} in {action!r}")
+        if kind in ("opening", "roll") and (isinstance(data, (str, bytes)) or not hasattr(data, "__len__")):
+            raise InvalidArgumentError(f"the data of a {kind!r} entry is the dice, got {data!r}")
+        if kind == "play" and not isinstance(data, (bytes, np.ndarray)):
+            raise InvalidArgumentError(f"the data of a 'play' entry is the board after it, got {data!r}")
+        if kind == "play" and isinstance(data, bytes) and len(data) != 50:
+            raise InvalidArgumentError(f"the data of a 'play' entry is 50 bytes (a (2, 25) int8 board), got {data!r}")
+        out.append((kind, int(player), data))
+    return out
 
 
 class Game:
@@ -129,8 +174,14 @@ class Game:
     """
 
     def __init__(self, seed=None, *, cube_cap: int = 64, crawford: bool = False, jacoby: bool = False):
-        if not isinstance(cube_cap, int) or cube_cap < 1 or cube_cap & (cube_cap - 1):
-            raise ValueError(f"cube_cap must be a power of two >= 1, got {cube_cap!r}")
+        if (
+            isinstance(cube_cap, (bool, np.bool_))
+            or not isinstance(cube_cap, (int, np.integer))
+            or cube_cap < 1
+            or cube_cap & (cube_cap - 1)
+        ):
+            raise InvalidArgumentError(f"cube_cap must be a power of two >= 1, got {cube_cap!r}")
+        cube_cap = int(cube_cap)
         self.rng = _as_rng(seed)
         self.cube_cap = cube_cap
         self.crawford = bool(crawford)
@@ -166,6 +217,7 @@ class Game:
 
     def board_for(self, player: int) -> np.ndarray:
         """The position with *player* as row 1."""
+        _check_player(player)
         if self.turn is None or player == self.turn:
             return self._board.copy()
         return self._board[::-1].copy()
@@ -207,6 +259,8 @@ class Game:
             )
 
     def _check_actor(self, player, expected: int, action: str) -> None:
+        if player is not None:
+            _check_player(player)
         if player is not None and player != expected:
             raise OutOfTurnError(f"player {player!r} cannot {action}: it is player {expected}'s turn to act")
 
@@ -260,8 +314,8 @@ class Game:
         return dice
 
     def _opening(self, dice, player) -> tuple[int, int]:
-        if player is not None and player not in (0, 1):
-            raise OutOfTurnError(f"player must be 0 or 1, got {player!r}")
+        if player is not None:
+            _check_player(player)
         if dice is None:
             while True:  # R16: ties are re-rolled
                 d = self.rng.integers(1, 7, size=2)
@@ -311,7 +365,7 @@ class Game:
             raise IllegalGamePlayError(
                 f"a play is a Play, a move text or the (2, 25) board after the play; got {play!r}"
             )
-        hits = np.flatnonzero((plays.boards == arr.astype(np.int8)).all(axis=(1, 2)))
+        hits = np.flatnonzero((plays.boards == arr).all(axis=(1, 2)))  # no int8 cast: no wrap-around
         if hits.size == 0:
             raise IllegalGamePlayError(
                 f"play {play!r} is not one of the {len(plays)} legal plays of {self.dice!r}"
@@ -455,7 +509,7 @@ class Game:
         holds an illegal action.
         """
         game = cls(**kwargs)
-        for action in record:
+        for action in _check_record(record):
             kind, player, data = action
             if kind == "opening":
                 game.roll(tuple(data))
@@ -477,5 +531,5 @@ class Game:
             elif kind == "reject":
                 game.reject_resignation(player=player)
             else:
-                raise ValueError(f"unknown action kind {kind!r} in {action!r}")
+                raise InvalidArgumentError(f"unknown action kind {kind!r} in {action!r}")
         return game

@@ -13,7 +13,7 @@ from fastgen import _core
 from fastgen._util import check_int, run_threads
 from fastgen.boards import as_board, as_boards, as_dice, as_dice_batch
 from fastgen.errors import FastgenError
-from fastgen.features import encode_trusted, scheme_width
+from fastgen.features import encode_trusted, release_spare, scheme_width
 from fastgen.plays import PlayBatch, Plays
 
 __all__ = ["legal_plays", "plays_batch", "count_plays_batch", "iter_plays_batch", "release_memory"]
@@ -41,7 +41,10 @@ def legal_plays(board, dice) -> Plays:
     >>> len(plays), plays.boards.shape, plays.moves.shape
     (7, (7, 2, 25), (7, 4, 2))
     """
-    fast = _core.legal_plays_fast(board, dice)
+    try:
+        fast = _core.legal_plays_fast(board, dice)
+    except OverflowError:  # a die too large for a C long: the checks below say so
+        fast = None
     if fast is not None:
         copy, d1, d2, boards, moves = fast
         return Plays(copy, (d1, d2), boards, moves)
@@ -118,6 +121,9 @@ def plays_batch(boards, dice, *, threads: int = 1, encode: str | None = None) ->
     With one or two threads that memory comes from a mapping that, once the arrays of a
     batch are gone, is kept for the next batch (at most two of each kind), which saves
     the kernel's cost of handing out fresh pages; :func:`release_memory` gives it back.
+
+    Ctrl-C: a batch of WATCH_FROM positions or more runs in worker threads that stop
+    within a position of KeyboardInterrupt, which is then raised here.
 
     ``encode="tesauro198"`` (or another scheme of :func:`fastgen.encode`) also fills the
     result's ``features``, (M, F) float32: each play's resulting board encoded as the
@@ -206,11 +212,12 @@ def iter_plays_batch(boards, dice, *, chunk_size: int = 65536, threads: int = 1,
 
 
 def release_memory() -> int:
-    """Give back the output memory :func:`plays_batch` keeps for reuse once the arrays of
-    earlier batches are gone; returns the bytes of address space released.
+    """Give back the output memory :func:`plays_batch` (and :func:`fastgen.encode`) keep
+    for reuse once the arrays of earlier batches are gone; returns the bytes of address
+    space released.
 
     >>> import fastgen
     >>> fastgen.release_memory() >= 0
     True
     """
-    return _core.release_memory()
+    return _core.release_memory() + release_spare()

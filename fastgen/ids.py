@@ -203,43 +203,59 @@ class MatchState:
         def fail(what):
             raise InvalidMatchStateError(f"{what} in {self!r}")
 
-        def is_int(v):
+        def is_int(v):  # Python and numpy integers; never bools, floats or strings
             return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+        def is_flag(v):
+            return isinstance(v, (bool, np.bool_)) or (is_int(v) and v in (0, 1))
 
         for name in ("cube_value", "max_cube"):
             value = getattr(self, name)
             if not is_int(value) or value < 1 or value & (value - 1) or value > 1 << 15:
                 fail(f"{name} must be a power of two from 1 to 32768, got {value!r}")
-        if self.cube_owner not in (None, 0, 1):
+            set_(name, int(value))
+        if self.cube_owner is not None and not (is_int(self.cube_owner) and self.cube_owner in (0, 1)):
             fail(f"cube_owner must be None (centred), 0 or 1, got {self.cube_owner!r}")
+        if self.cube_owner is not None:
+            set_("cube_owner", int(self.cube_owner))
         for name in ("on_roll", "turn"):
-            if getattr(self, name) not in (0, 1) or isinstance(getattr(self, name), bool):
+            if not is_int(getattr(self, name)) or getattr(self, name) not in (0, 1):
                 fail(f"{name} must be player 0 or 1, got {getattr(self, name)!r}")
-        try:
-            set_("game_state", GameState(self.game_state))
-            set_("resigned", Resignation(self.resigned))
-        except ValueError:
-            fail("game_state must be 0..4 and resigned 0..3")
-        try:
-            dice = tuple(int(d) for d in self.dice)
-            score = tuple(int(x) for x in self.score)
-        except (TypeError, ValueError):
-            fail("dice and score must be pairs of integers")
-        if len(dice) != 2 or not all(0 <= d <= 6 for d in dice) or (0 in dice and dice != (0, 0)):
+            set_(name, int(getattr(self, name)))
+        for name, kind, top in (("game_state", GameState, 4), ("resigned", Resignation, 3)):
+            value = getattr(self, name)
+            if not is_int(value) or not 0 <= value <= top:
+                fail(f"{name} must be 0..{top}, got {value!r}")
+            set_(name, kind(int(value)))
+        pairs = []
+        for name in ("dice", "score"):
+            value = getattr(self, name)
+            try:
+                pair = tuple(value) if not isinstance(value, (str, bytes)) else ()
+            except TypeError:
+                pair = ()
+            if len(pair) != 2 or not all(is_int(x) for x in pair):
+                fail(f"{name} must be a pair of integers, got {value!r}")
+            pairs.append(tuple(int(x) for x in pair))
+        dice, score = pairs
+        if not all(0 <= d <= 6 for d in dice) or (0 in dice and dice != (0, 0)):
             fail(f"dice must be two dice 1..6 or (0, 0) before the roll, got {self.dice!r}")
-        if len(score) != 2 or not all(0 <= x <= _MAX15 for x in score):
+        if not all(0 <= x <= _MAX15 for x in score):
             fail(f"score must be two integers 0..{_MAX15}, got {self.score!r}")
         if not is_int(self.match_length) or not 0 <= self.match_length <= _MAX15:
             fail(f"match_length must be 0 (money) to {_MAX15}, got {self.match_length!r}")
+        set_("match_length", int(self.match_length))
         if self.match_length and min(score) >= self.match_length:
             # one side past the length is a finished match (gnubg's IDs after the last game)
             fail(f"a score {score} where both sides reached the match length {self.match_length}")
+        for name in ("crawford", "doubled", "jacoby", "beaver"):
+            if not is_flag(getattr(self, name)):
+                fail(f"{name} must be True or False, got {getattr(self, name)!r}")
+            set_(name, bool(getattr(self, name)))
         if self.crawford and not self.match_length:
             fail("a money game has no Crawford game")
         set_("dice", dice)
         set_("score", score)
-        for name in ("crawford", "doubled", "jacoby", "beaver"):
-            set_(name, bool(getattr(self, name)))
 
 
 def _set_bits(key: int, start: int, width: int, value: int) -> int:
@@ -409,8 +425,12 @@ def xgid(board, state: MatchState | None = None) -> str:
     return "XGID=" + ":".join(fields)
 
 
+# ASCII digits only ("\\d" would take fullwidth and other Unicode digits), at most five
+# per number (every field fits in 15 bits), so no huge string reaches int().
 _XGID_RE = re.compile(
-    r"(?:XGID=)?([A-Za-z-]{26}):(\d+):(-?\d+):(-?\d+):(\d\d|[DBR]):(\d+):(\d+):(\d+):(\d+)(?::(\d+))?\Z"
+    r"(?:XGID=)?([A-Za-z-]{26}):([0-9]{1,5}):(-?[0-9]{1,5}):(-?[0-9]{1,5}):([0-9][0-9]|[DBR]):"
+    r"([0-9]{1,5}):([0-9]{1,5}):([0-9]{1,5}):([0-9]{1,5})(?::([0-9]{1,5}))?\Z",
+    re.ASCII,
 )
 
 

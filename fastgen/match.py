@@ -12,7 +12,9 @@ finished games, so they are always consistent with the games themselves.
 
 from __future__ import annotations
 
-from fastgen.errors import GameOverError, OutOfOrderError
+import numpy as np
+
+from fastgen.errors import GameOverError, InvalidArgumentError, OutOfOrderError
 from fastgen.game import Game, _as_rng
 
 __all__ = ["Match"]
@@ -47,13 +49,22 @@ class Match:
         jacoby: bool = False,
         cube_cap: int = 64,
     ):
-        if isinstance(length, bool) or not isinstance(length, int) or length < 0:
-            raise ValueError(f"match length must be an integer >= 0 (0 = money play), got {length!r}")
+        if isinstance(length, (bool, np.bool_)) or not isinstance(length, (int, np.integer)) or not 0 <= length <= 32767:
+            raise InvalidArgumentError(
+                f"match length must be an integer 0..32767 (0 = money play), got {length!r}"
+            )
+        length = int(length)
         if jacoby and length:
-            raise ValueError(f"the Jacoby rule applies to money play only, not to a {length}-point match")
-        names = tuple(str(n) for n in names)
-        if len(names) != 2:
-            raise ValueError(f"names must be two strings, got {names!r}")
+            raise InvalidArgumentError(f"the Jacoby rule applies to money play only, not to a {length}-point match")
+        if (
+            isinstance(names, (str, bytes))
+            or not isinstance(names, (tuple, list))
+            or len(names) != 2
+            or not all(isinstance(n, str) for n in names)
+        ):
+            raise InvalidArgumentError(f"names must be two strings, got {names!r}")
+        names = tuple(names)
+        Game(cube_cap=cube_cap)  # checks cube_cap now, not at the first game
         self.length = length
         self.rng = _as_rng(seed)
         self.names = names

@@ -13,16 +13,19 @@ behaviour, not copied):
   nothing for a move without steps (the GUI words "cannot move" are not part of the
   notation).
 
-Parsing accepts that text back and the usual variants: ``25`` for ``bar``, ``0`` for
-``off``, any case, extra spaces or commas, optional ``*``, ``8/5 8/5`` for ``8/5(2)``,
-merged hops such as ``13/7``. A text is resolved against the legal plays by the position
-it produces (R10), so ``parse_play(b, d, format_play(b, moves))`` always gives the play
-back. Malformed text raises :class:`~fastgen.errors.InvalidMoveTextError`, text that fits
-two plays :class:`~fastgen.errors.AmbiguousMoveError`, and a well-formed text that is not
-a legal play :class:`~fastgen.errors.IllegalPlayError` with the reason (R15).
+Reading text (:func:`parse_move_text`) accepts that text back and the usual variants:
+``25`` for ``bar``, ``0`` for ``off``, any case, extra spaces or commas, optional ``*``,
+``8/5 8/5`` for ``8/5(2)``, merged hops such as ``13/7``. Only ASCII digits are numbers.
+It looks at no board: :func:`fastgen.validate.parse_play` resolves a text against the
+legal plays of a position. Malformed text raises
+:class:`~fastgen.errors.InvalidMoveTextError` quoting it; reading takes time linear in
+the text's length.
+
+This module sits below the generator (:mod:`fastgen.plays` builds :class:`Play` values
+from its arrays), so it never calls the generator itself.
 
 >>> import fastgen
->>> play = parse_play(fastgen.STARTING_BOARD, (3, 1), "8/5 6/5")
+>>> play = fastgen.parse_play(fastgen.STARTING_BOARD, (3, 1), "8/5 6/5")
 >>> str(play), play.moves
 ('8/5 6/5', ((8, 5), (6, 5)))
 """
@@ -34,10 +37,10 @@ import re
 import numpy as np
 
 from fastgen.boards import as_board, as_dice
-from fastgen.generate import legal_plays
-from fastgen.errors import AmbiguousMoveError, InvalidMoveTextError
+from fastgen.errors import InvalidMoveTextError
+from fastgen.ids import position_id
 
-__all__ = ["Play", "format_play", "parse_play", "parse_move_text"]
+__all__ = ["Play", "format_play", "parse_move_text", "step_value"]
 
 BAR = 25
 OFF = 0
@@ -57,22 +60,69 @@ def _readonly(array) -> np.ndarray:
     return out
 
 
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def step_value(step, where=None) -> tuple:
+    """One step ``(from, to)`` or ``(from, to, die)`` as a tuple of Python ints, checked.
+
+    *from* is 1..25 (25 = bar), *to* 0..24 (0 = off) and below *from*; a *die* (1..6)
+    must make exactly that step: ``from - to`` pips, or at least *from* pips for a
+    bear-off. Anything else (floats, bools, strings, a die that does not fit) raises
+    :class:`InvalidMoveTextError` quoting *step* (and *where*, the whole input).
+
+    >>> step_value((8, 5, 3))
+    (8, 5, 3)
+    >>> step_value((8, 5, 1))
+    Traceback (most recent call last):
+    ...
+    fastgen.errors.InvalidMoveTextError: step (8, 5, 1): a die of 1 does not move a checker from 8 to 5
+    """
+    def context():
+        return "" if where is None else f" in {where!r}"
+
+    try:
+        parts = tuple(step)
+    except TypeError:
+        parts = ()
+    if len(parts) not in (2, 3) or not all(_is_int(v) for v in parts):
+        raise InvalidMoveTextError(
+            f"a step is a tuple of ints (from, to) or (from, to, die), got {step!r}{context()}"
+        )
+    parts = tuple(int(v) for v in parts)
+    source, target = parts[0], parts[1]
+    if not (1 <= source <= 25 and 0 <= target <= 24 and target < source):
+        raise InvalidMoveTextError(
+            f"step {step!r} is not a forward move from 1..25 (25 = bar) to 0..24 (0 = off){context()}"
+        )
+    if len(parts) == 3:
+        die = parts[2]
+        fits = die == source - target if target != OFF else die >= source
+        if not 1 <= die <= 6 or not fits:
+            raise InvalidMoveTextError(
+                f"step {step!r}: a die of {die} does not move a checker from "
+                f"{_point_text(source)} to {_point_text(target)}{context()}"
+            )
+    return parts
+
+
 def _moves_tuple(moves) -> tuple:
     """Steps as a tuple of (from, to) int pairs, dropping -1 padding rows."""
+    if isinstance(moves, np.ndarray):
+        if moves.dtype.kind not in "iu" or moves.size % 2:
+            raise InvalidMoveTextError(f"moves must be an integer array of (from, to) rows, got {moves!r}")
+        rows = [tuple(r) for r in moves.reshape(-1, 2).tolist()]
+    else:
+        try:
+            rows = list(moves)
+        except TypeError:
+            raise InvalidMoveTextError(f"moves must be a sequence of (from, to) steps, got {moves!r}") from None
     out = []
-    try:
-        rows = np.asarray(moves).reshape(-1, 2).tolist() if isinstance(moves, np.ndarray) else list(moves)
-        for row in rows:
-            source, target = int(row[0]), int(row[1])
-            if source < 0:
-                continue
-            if not (1 <= source <= 25 and 0 <= target < source):
-                raise ValueError
-            out.append((source, target))
-    except (TypeError, ValueError, IndexError):
-        raise InvalidMoveTextError(
-            f"moves must be (from, to) steps with 1 <= from <= 25 and 0 <= to < from, got {moves!r}"
-        ) from None
+    for row in rows:
+        if isinstance(row, tuple) and len(row) == 2 and row[0] == -1 and row[1] == -1:
+            continue  # padding of a core moves row
+        out.append(step_value(row, moves)[:2])
     return tuple(out)
 
 
@@ -144,7 +194,20 @@ def format_play(board, moves) -> str:
 
 # --------------------------------------------------------------------------- parsing
 
-_TOKEN_RE = re.compile(r"\s*(?:(bar|b)|(off|of|o)|(\d+)|(/)|(\*)|\((\d+)\)|(,))", re.IGNORECASE)
+# ASCII only: "\\d" and "\\s" would also take Unicode digits (fullwidth, Arabic-Indic...).
+_TOKEN_RE = re.compile(
+    r"[ \t\r\n]*(?:(bar|b)|(off|of|o)|([0-9]+)|(/)|(\*)|\(([0-9]+)\)|(,))", re.IGNORECASE | re.ASCII
+)
+_MAX_STEPS = 4
+
+
+def _number(digits: str, text: str, what: str, limit: int) -> int:
+    """*digits* (ASCII) as an int at most *limit*, without converting a huge string."""
+    significant = digits.lstrip("0")
+    if len(significant) > len(str(limit)) or int(significant or "0") > limit:
+        shown = digits if len(digits) <= 12 else digits[:12] + "..."
+        raise InvalidMoveTextError(f"{what} {shown} is out of range (at most {limit}) in {text!r}")
+    return int(significant or "0")
 
 
 def parse_move_text(text: str) -> list:
@@ -153,7 +216,8 @@ def parse_move_text(text: str) -> list:
     Returns a list of ``(points, starred)`` pairs, one per checker move (``(n)`` counts
     expanded): ``points`` is the tuple of points the checker visits in the mover's
     numbering (25 = bar, 0 = off) and ``starred`` the set of points marked ``*``.
-    Raises :class:`InvalidMoveTextError` quoting *text* when it is malformed.
+    Raises :class:`InvalidMoveTextError` quoting *text* when it is malformed (including
+    more than four steps in all). Linear in the length of *text*.
 
     >>> parse_move_text("bar/22* 13/7(2)")
     [((25, 22), {22}), ((13, 7), set()), ((13, 7), set())]
@@ -163,23 +227,23 @@ def parse_move_text(text: str) -> list:
     groups = []  # list of [points, starred, count]
     expect_point = False  # just read a '/'
     counted = False  # the current move already has its '(n)'
+    steps = 0  # steps named so far (counts included): stop as soon as there are too many
     pos = 0
-    stripped = text.rstrip()
+    stripped = text.rstrip(" \t\r\n")
     while pos < len(stripped):
         match = _TOKEN_RE.match(stripped, pos)
         if not match:
-            raise InvalidMoveTextError(
-                f"cannot read move text {text!r} at {stripped[pos:].strip()!r}"
-            )
+            rest = stripped[pos:].lstrip(" \t\r\n")
+            shown = rest if len(rest) <= 20 else rest[:20] + "..."
+            raise InvalidMoveTextError(f"cannot read move text {text!r} at {shown!r}")
         pos = match.end()
         bar, off, number, slash, star, count, comma = match.groups()
         if bar or off or number:
-            point = BAR if bar else OFF if off else int(number)
-            if point > 25:
-                raise InvalidMoveTextError(f"point {point} does not exist (1..24, bar, off) in {text!r}")
+            point = BAR if bar else OFF if off else _number(number, text, "point", 25)
             if expect_point:
                 groups[-1][0].append(point)
                 expect_point = False
+                steps += groups[-1][2]
             else:
                 if groups and len(groups[-1][0]) < 2:
                     raise InvalidMoveTextError(f"incomplete move before {match.group().strip()!r} in {text!r}")
@@ -196,14 +260,17 @@ def parse_move_text(text: str) -> list:
         elif count is not None:
             if not groups or expect_point or counted or len(groups[-1][0]) < 2:
                 raise InvalidMoveTextError(f"misplaced count {match.group().strip()!r} in {text!r}")
-            n = int(count)
+            n = _number(count, text, "count", 4)
             if not 1 <= n <= 4:
                 raise InvalidMoveTextError(f"a move is repeated 1 to 4 times, got ({n}) in {text!r}")
+            steps += (n - 1) * (len(groups[-1][0]) - 1)
             groups[-1][2] = n
             counted = True
         elif comma:
             if expect_point:
                 raise InvalidMoveTextError(f"misplaced ',' in move text {text!r}")
+        if steps > _MAX_STEPS:
+            raise InvalidMoveTextError(f"more than four steps in move text {text!r}")
     if expect_point or (groups and len(groups[-1][0]) < 2):
         raise InvalidMoveTextError(f"incomplete move at the end of {text!r}")
 
@@ -223,76 +290,7 @@ def parse_move_text(text: str) -> list:
                 raise InvalidMoveTextError(f"a checker borne off cannot move on in {text!r}")
         for _ in range(count):
             moves.append((tuple(points), set(starred)))
-    if sum(len(points) - 1 for points, _ in moves) > 4:
-        raise InvalidMoveTextError(f"more than four steps in move text {text!r}")
     return moves
-
-
-def _hits(before: np.ndarray, after: np.ndarray) -> set:
-    """Mover's points where a lone opposing checker was hit between two boards."""
-    hit = (before[0, :24] == 1) & (after[0, :24] == 0)
-    return {24 - int(i) for i in np.flatnonzero(hit)}
-
-
-def _resolve(board: np.ndarray, plays, moves: list):
-    """Indices of the legal plays that *moves* (from :func:`parse_move_text`) describe."""
-    mine = board[1].astype(np.int64)
-    named = set()  # landing points the text names (intermediates included)
-    starred = set()
-    for points, stars in moves:
-        mine[24 if points[0] == BAR else points[0] - 1] -= 1
-        if points[-1] != OFF:
-            mine[points[-1] - 1] += 1
-        named.update(p for p in points[1:] if p != OFF)
-        starred |= stars
-    if (mine < 0).any():
-        return []
-    same_row = np.flatnonzero((plays.boards[:, 1, :] == mine).all(axis=1))
-    opp_before = board[0]
-    candidates = []
-    for k in same_row.tolist():
-        hits = _hits(board, plays.boards[k])
-        if not starred <= hits:
-            continue  # a '*' where nothing was hit
-        if any(opp_before[24 - p] >= 1 and p not in hits for p in named):
-            continue  # the text lands on an opposing checker without hitting it
-        candidates.append((k, hits))
-    if len(candidates) > 1:
-        # A hit on the way is always written (24/18*/13): prefer plays hitting only where named.
-        preferred = [c for c in candidates if c[1] <= named]
-        if preferred:
-            candidates = preferred
-    return [k for k, _ in candidates]
-
-
-def parse_play(board, dice, text: str, *, plays=None) -> "Play":
-    """The legal play of *board* with *dice* that *text* describes.
-
-    Raises :class:`InvalidMoveTextError` (malformed), :class:`AmbiguousMoveError` (fits
-    several plays) or :class:`~fastgen.errors.IllegalPlayError` (well formed, not legal;
-    ``.reason`` says why). *plays* may pass ``fastgen.legal_plays(board, dice)`` when the
-    caller already has it.
-
-    >>> import fastgen
-    >>> str(parse_play(fastgen.STARTING_BOARD, (6, 5), "24/13"))
-    '24/13'
-    >>> str(parse_play(fastgen.STARTING_BOARD, (3, 3), "8/5 8/5 6/3 6/3"))
-    '8/5(2) 6/3(2)'
-    """
-    arr = as_board(board)
-    dice = as_dice(dice)
-    moves = parse_move_text(text)
-    if plays is None:
-        plays = legal_plays(arr, dice)
-    found = _resolve(arr, plays, moves)
-    if len(found) == 1:
-        return plays[found[0]]
-    if len(found) > 1:
-        options = ", ".join(repr(str(plays[k])) for k in found)
-        raise AmbiguousMoveError(f"move text {text!r} fits several legal plays: {options}")
-    from fastgen.validate import diagnose_moves  # validate builds on this module
-
-    raise diagnose_moves(arr, dice, moves, text=text, plays=plays)
 
 
 # --------------------------------------------------------------------------- the value
@@ -306,31 +304,31 @@ class Play:
     read-only (2, 25) int8 arrays in the mover's orientation (row 1 moved; a hit checker
     is on row 0's bar); ``dice`` is the roll. Two plays are equal (and hash equal) when
     they go from the same position to the same position, whatever the step order.
-    ``str(play)`` is GNU Backgammon's notation; ``repr`` is runnable code.
+    ``str(play)`` is GNU Backgammon's notation; ``repr`` is runnable code (with ``from fastgen import *``).
 
     >>> import fastgen
-    >>> play = Play.parse(fastgen.STARTING_BOARD, (6, 4), "24/14")
+    >>> play = fastgen.parse_play(fastgen.STARTING_BOARD, (6, 4), "24/14")
     >>> play.moves
     ((24, 18), (18, 14))
-    >>> play == Play.parse(fastgen.STARTING_BOARD, (4, 6), "24/20/14")
+    >>> play == fastgen.parse_play(fastgen.STARTING_BOARD, (4, 6), "24/20/14")
     True
     >>> play
-    Play.parse(board_from_position_id('4HPwATDgc/ABMA'), (6, 4), '24/14')
+    parse_play(board_from_position_id('4HPwATDgc/ABMA'), (6, 4), '24/14')
     """
 
     __slots__ = ("_before", "_after", "_moves", "_dice", "_text", "_key")
 
     def __init__(self, board_before, dice, moves, board_after):
-        before = _readonly(board_before)
-        after = _readonly(board_after)
-        if before.shape != (2, 25) or after.shape != (2, 25):
-            raise ValueError(
-                f"boards must have shape (2, 25), got {before.shape} and {after.shape}"
-            )
+        before = _readonly(as_board(board_before))
+        after = _readonly(as_board(board_after))
+        dice = as_dice(dice)
+        self._fill(before, dice, _moves_tuple(moves), after)
+
+    def _fill(self, before, dice, moves, after) -> None:
         object.__setattr__(self, "_before", before)
         object.__setattr__(self, "_after", after)
-        object.__setattr__(self, "_moves", _moves_tuple(moves))
-        object.__setattr__(self, "_dice", (int(dice[0]), int(dice[1])))
+        object.__setattr__(self, "_moves", moves)
+        object.__setattr__(self, "_dice", dice)
         object.__setattr__(self, "_text", None)
         object.__setattr__(self, "_key", before.tobytes() + after.tobytes())
 
@@ -340,9 +338,13 @@ class Play:
         return cls(board_before, dice, moves_row, board_after)
 
     @classmethod
-    def parse(cls, board, dice, text: str) -> "Play":
-        """The legal play *text* describes; see :func:`parse_play`."""
-        return parse_play(board, dice, text)
+    def _from_core(cls, board_before, dice: tuple, moves_row: np.ndarray, board_after) -> "Play":
+        """A play from arrays the generator made and checked (no second check)."""
+        play = cls.__new__(cls)
+        rows = moves_row.tolist()
+        moves = tuple((s, t) for s, t in rows if s >= 0)
+        play._fill(_readonly(board_before), dice, moves, _readonly(board_after))
+        return play
 
     def __setattr__(self, name, value):
         raise AttributeError(f"Play is immutable (cannot set {name!r})")
@@ -380,10 +382,8 @@ class Play:
         return self.text()
 
     def __repr__(self) -> str:
-        from fastgen.ids import position_id
-
         return (
-            f"Play.parse(board_from_position_id({position_id(self._before)!r}), "
+            f"parse_play(board_from_position_id({position_id(self._before)!r}), "
             f"{self._dice!r}, {self.text()!r})"
         )
 

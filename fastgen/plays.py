@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from fastgen.notation import Play
+
 __all__ = ["Plays", "PlayBatch"]
 
 
@@ -18,7 +20,7 @@ class Plays:
 
     ``len(plays)`` is the number of plays K (at least 1: a lost turn is the single empty
     play, R14). ``plays.boards`` is (K, 2, 25) int8 and ``plays.moves`` is (K, 4, 2) int8.
-    Indexing and iteration give :class:`fastgen.Play` values (built on demand, so the
+    Indexing and iteration give :class:`fastgen.notation.Play` values (built on demand, so the
     arrays stay the cheap path). ``board`` and ``dice`` are the inputs. ``features`` is
     None, or the (K, F) float32 network inputs of the plays when the batch they come from
     was generated with ``encode=`` (see :class:`PlayBatch`).
@@ -48,12 +50,10 @@ class Plays:
         return True  # always at least one play, the empty one included
 
     def __getitem__(self, index):
-        from fastgen.notation import Play  # notation builds on plays, not the reverse
-
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         k = range(len(self))[index]  # normalises negatives, raises IndexError
-        return Play.from_arrays(self.board, self.dice, self.moves[k], self.boards[k])
+        return Play._from_core(self.board, self.dice, self.moves[k], self.boards[k])
 
     def __iter__(self):
         for k in range(len(self)):

@@ -19,6 +19,12 @@ own bar is not an input.) A position with all 15 of the mover's checkers off sco
 Boards are fastgen boards (docs/RULES.md R4) after the move and before swapping sides:
 row 1 is the side that just moved.
 
+:func:`pubeval_best` plays pubeval's choice inside the compiled core, exactly as GNU
+Backgammon's pubeval player (``gnubg_nn.pub_best_move``) chooses it: scores in single
+precision in its order of operations, ties to the play its generator lists first. The
+numpy functions below (``evaluate``, ``best_plays``) score in double precision, for
+inspection.
+
 >>> import numpy as np
 >>> b = np.zeros((2, 25), dtype=np.int8)
 >>> b[1, 0] = 1; b[0, 0] = 1          # one checker each on its own ace point
@@ -30,7 +36,12 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["RACE_WEIGHTS", "CONTACT_WEIGHTS", "evaluate", "is_race", "best_plays"]
+from fastgen import _core
+from fastgen._util import run_threads
+from fastgen.boards import as_boards, as_dice_batch
+from fastgen.generate import WATCH_FROM
+
+__all__ = ["RACE_WEIGHTS", "CONTACT_WEIGHTS", "evaluate", "is_race", "best_plays", "pubeval_best"]
 
 #: Tesauro's race weights ``wr[122]``.
 RACE_WEIGHTS = np.array([
@@ -67,6 +78,7 @@ CONTACT_WEIGHTS = np.array([
 ])
 
 assert RACE_WEIGHTS.shape == CONTACT_WEIGHTS.shape == (122,)
+_core.pubeval_load(CONTACT_WEIGHTS, RACE_WEIGHTS)
 
 WIN_SCORE = 99999999.0  # Tesauro's score of a position with all the mover's checkers off
 
@@ -150,3 +162,40 @@ def best_plays(candidates, offsets, race_before) -> np.ndarray:
     positions = np.flatnonzero(is_max)
     first = positions[np.searchsorted(positions, starts)]
     return first - starts
+
+
+def pubeval_best(boards, dice) -> np.ndarray:
+    """The position after pubeval's play for each of N positions: (N, 2, 25) int8.
+
+    *boards* (N, 2, 25) with the side on roll in row 1, *dice* (N, 2); the result is
+    oriented like :func:`fastgen.plays_batch`'s boards (row 1 is the side that moved). The
+    play is the one GNU Backgammon's pubeval player picks with the dice in the order
+    given (``gnubg_nn.pub_best_move(board, d1, d2)``): race weights when the position
+    before the move has no contact, ties to the play its generator lists first. Runs in
+    the compiled core without the GIL. A position with no legal play is returned as is.
+
+    >>> import fastgen, numpy as np
+    >>> after = fastgen.pubeval_best(np.stack([fastgen.STARTING_BOARD] * 2), [(3, 1), (6, 5)])
+    >>> after.shape
+    (2, 2, 25)
+    >>> [str(p) for p in fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1)) if (p.board_after == after[0]).all()]
+    ['8/5 6/5']
+    """
+    arr = as_boards(boards, check_counts=False)  # counts are checked in the core
+    dice_arr = as_dice_batch(dice, arr.shape[0])
+    out = np.empty_like(arr)
+    bad = [-1]
+    # A large batch runs in a worker thread while this one waits for Ctrl-C (stops it).
+    stop = _core.StopFlag() if arr.shape[0] >= WATCH_FROM else None
+
+    def work(_):
+        bad[0] = _core.pubeval_best_batch(arr, dice_arr, out, stop)
+
+    if stop is None:
+        work(0)
+    else:
+        run_threads(work, 1, stop)
+    if bad[0] >= 0:
+        as_boards(arr)  # raises for the first invalid board
+        raise AssertionError("the core rejected a board that as_boards accepts")  # pragma: no cover
+    return out

@@ -26,7 +26,7 @@ import numpy as np
 
 from fastgen.boards import STARTING_BOARD  # R3
 from fastgen import pubeval
-from fastgen.errors import DeadPositionError, TurnLimitError
+from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.game import OPENING_ROLLS
 
 __all__ = [
@@ -117,7 +117,7 @@ def _roll_dice(seed: int, gid: np.ndarray, turn: np.ndarray, opening: np.ndarray
 def random_policy(seed: int):
     """Uniform choice over the distinct plays of each game, from the counter-based hash."""
 
-    def choose(candidates, offsets, gid, turn, boards):
+    def choose(candidates, offsets, gid, turn, boards, dice):
         counts = np.diff(offsets)
         h = game_hash(seed, gid, turn, PURPOSE_CHOICE)
         return _uniform_index(h, counts).astype(np.int64)
@@ -127,11 +127,15 @@ def random_policy(seed: int):
 
 
 def pubeval_policy(seed: int = 0):
-    """Tesauro's pubeval: the highest score, race weights when the position before the
-    move is a race (ties: the first play)."""
+    """Tesauro's pubeval, as GNU Backgammon's pubeval player chooses (see
+    fastgen.pubeval.pubeval_best): the highest score, race weights when the position
+    before the move is a race, ties to the play GNU Backgammon's generator lists first."""
+    from fastgen import _core
 
-    def choose(candidates, offsets, gid, turn, boards):
-        return pubeval.best_plays(candidates, offsets, pubeval.is_race(boards))
+    def choose(candidates, offsets, gid, turn, boards, dice):
+        pick = np.empty(boards.shape[0], dtype=np.int64)
+        _core.pubeval_pick(boards, dice, candidates, offsets, pick)
+        return pick
 
     choose.__name__ = "pubeval"
     return choose
@@ -140,7 +144,7 @@ def pubeval_policy(seed: int = 0):
 def _user_policy(fn):
     name = getattr(fn, "__name__", type(fn).__name__)
 
-    def choose(candidates, offsets, gid, turn, boards):
+    def choose(candidates, offsets, gid, turn, boards, dice):
         picked = fn(candidates, offsets)
         try:
             idx = np.asarray(picked)
@@ -148,12 +152,12 @@ def _user_policy(fn):
             idx = None
         g = offsets.shape[0] - 1
         if idx is None or idx.shape != (g,) or idx.dtype.kind not in "iu":
-            raise ValueError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
+            raise InvalidArgumentError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
         counts = np.diff(offsets)
         bad = np.flatnonzero((idx < 0) | (idx >= counts))
         if bad.size:
             i = int(bad[0])
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"policy {name!r} returned index {int(idx[i])} for game {i} which has {int(counts[i])} plays"
             )
         return idx.astype(np.int64)
@@ -165,11 +169,11 @@ def _user_policy(fn):
 def _resolve_policy(policy, seed):
     if callable(policy):
         return _user_policy(policy), getattr(policy, "__name__", "custom")
-    if policy == "random":
+    if isinstance(policy, str) and policy == "random":
         return random_policy(seed), "random"
-    if policy == "pubeval":
+    if isinstance(policy, str) and policy == "pubeval":
         return pubeval_policy(seed), "pubeval"
-    raise ValueError(f"policy must be 'random', 'pubeval' or a callable, got {policy!r}")
+    raise InvalidArgumentError(f"policy must be 'random', 'pubeval' or a callable, got {policy!r}")
 
 
 # --------------------------------------------------------------------------- results
@@ -318,9 +322,11 @@ def summarize(result: RolloutResult) -> RolloutSummary:
 # --------------------------------------------------------------------------- the loop
 
 
-def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, progress, first=0) -> RolloutResult:
-    """Random-policy games first..first+games-1 played inside the core, *chunk* games per
-    call, in threads."""
+def _rollout_native(
+    games, seed, start_boards, from_opening, threads, chunk, progress, first=0, policy="random"
+) -> RolloutResult:
+    """Games first..first+games-1 played inside the core ("random" or "pubeval" policy),
+    *chunk* games per call, in threads."""
     import threading
 
     from fastgen import _core
@@ -346,7 +352,7 @@ def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, pro
                 lo, hi = chunks.pop(0)
             g = _core.rollout_random_range(
                 start, from_opening, seed, _OPENING_DICE, first + lo, first + hi,
-                winner[lo:hi], result[lo:hi], turns[lo:hi], stop,
+                winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval",
             )
             if g >= 0:
                 long_games.append(g)
@@ -361,7 +367,7 @@ def _rollout_native(games, seed, start_boards, from_opening, threads, chunk, pro
     if long_games:
         g = min(long_games)
         _raise_turn_limit(g, start[g % start.shape[0]], _core.MAX_ROLLOUT_TURNS)
-    return RolloutResult.cubeless(winner, result, turns, seed, "random", seconds, {"native": seconds})
+    return RolloutResult.cubeless(winner, result, turns, seed, policy, seconds, {"native": seconds})
 
 
 def _mobile(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
@@ -414,11 +420,11 @@ def _start_boards(start, games):
         arr = arr[None]
     boards = as_boards(arr)
     if boards.shape[0] == 0:
-        raise ValueError("start must hold at least one board")
+        raise InvalidBoardError("start must hold at least one board")
     finished = np.flatnonzero((boards.sum(axis=2) == 0).any(axis=1))
     if finished.size:
         i = int(finished[0])
-        raise ValueError(f"start board {i} is a finished game (a side has no checkers left): {boards[i]!r}")
+        raise InvalidBoardError(f"start board {i} is a finished game (a side has no checkers left): {boards[i]!r}")
     dead = dead_positions(boards)
     if dead.size:
         from fastgen.ids import position_id
@@ -478,8 +484,9 @@ def rollout(
     progress:
         Optional callable receiving the number of games finished at each turn.
     engine:
-        ``"native"`` plays whole games inside the compiled core (random policy only: no
-        candidate arrays are built, each thread plays a range of games), ``"python"``
+        ``"native"`` plays whole games inside the compiled core (the ``"random"`` and
+        ``"pubeval"`` policies: no candidate arrays are built, each thread plays a range
+        of games), ``"python"``
         runs the batched loop above, ``"auto"`` (default) picks native when it can.
         Both give identical games for the same seed.
     first_game:
@@ -492,10 +499,16 @@ def rollout(
         of *chunk_size* and come back as arrays; the result equals the in-process one game
         for game. *out*, a directory, keeps finished chunks as they arrive and resumes an
         interrupted run with the same arguments. See :mod:`fastgen.rollout_chunks`.
+
+    Ctrl-C stops either engine within a turn (KeyboardInterrupt). A start position
+    where no game can end raises :class:`fastgen.errors.DeadPositionError` before any
+    game is played (see :func:`dead_positions`); a game reaching MAX_TURNS raises
+    :class:`fastgen.errors.TurnLimitError`.
     """
     import fastgen
     from fastgen._util import check_int
 
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
     if workers is not None or scheduler is not None or client is not None or out is not None:
         from fastgen.rollout_chunks import rollout_chunked
 
@@ -505,7 +518,6 @@ def rollout(
             client=client, chunk_size=chunk_size, out=out,
         )
     first_game = check_int(first_game, "first_game", 0)
-    seed = check_int(seed, "seed", 0)
     check_int(batch_size, "batch_size", 1)
     if start is None:
         start_boards = STARTING_BOARD[None]
@@ -514,12 +526,19 @@ def rollout(
         start_boards, games = _start_boards(start, games)
         from_opening = False
     games = check_int(games, "games", 0)
-    if engine not in ("auto", "native", "python"):
-        raise ValueError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
-    if engine == "native" and not (isinstance(policy, str) and policy == "random"):
-        raise ValueError(f"the native engine plays the 'random' policy only, got policy {policy!r}")
-    if engine != "python" and isinstance(policy, str) and policy == "random":
-        return _rollout_native(games, seed, start_boards, from_opening, threads, batch_size, progress, first_game)
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
+    if not isinstance(engine, str) or engine not in ("auto", "native", "python"):
+        raise InvalidArgumentError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
+    native = isinstance(policy, str) and policy in ("random", "pubeval")
+    if engine == "native" and not native:
+        raise InvalidArgumentError(
+            f"the native engine plays the 'random' and 'pubeval' policies only, got policy {policy!r}"
+        )
+    if engine != "python" and native:
+        return _rollout_native(
+            games, seed, start_boards, from_opening, threads, batch_size, progress, first_game, policy
+        )
     choose, name = _resolve_policy(policy, seed)
     n_start = start_boards.shape[0]
 
@@ -547,7 +566,7 @@ def rollout(
         t1 = time.perf_counter()
         batch = fastgen.plays_batch(boards, dice, threads=threads)
         t2 = time.perf_counter()
-        pick = choose(batch.boards, batch.offsets, gid, turn, boards)
+        pick = choose(batch.boards, batch.offsets, gid, turn, boards, dice)
         t3 = time.perf_counter()
         t_gen += t2 - t1
         t_policy += t3 - t2

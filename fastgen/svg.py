@@ -4,7 +4,7 @@
 :class:`fastgen.Board`, :class:`fastgen.Play` and :class:`fastgen.Game`). Only the
 standard library's ``xml.etree`` is used.
 
-The picture is the side on roll's view (row 1 of the board, RULES.md R4), drawn light at
+The picture is the side on roll's view (row 1 of the board, docs/RULES.md R4), drawn light at
 the bottom and moving counter-clockwise from its 24 point (top right) to its 1 point
 (bottom right), its home board and borne-off tray on the right (``flipped=True`` mirrors
 the picture: home board and tray on the left). The opponent (row 0) is drawn dark at the
@@ -167,7 +167,7 @@ def _as_steps(board: np.ndarray, play, dice) -> tuple:
     if isinstance(play, str):
         if dice is None:
             raise InvalidMoveTextError(f"a play given as text needs dice= to be read: {play!r}")
-        from fastgen.notation import parse_play
+        from fastgen.validate import parse_play
 
         return parse_play(board, dice, play).moves
     try:
@@ -409,6 +409,10 @@ def board(board, *, play=None, dice=None, cube=None, flipped: bool = False, size
         "height": _fmt(height),
         "class": "fastgen-board" + (" flipped" if flipped else ""),
     })
+    from fastgen.ids import position_id
+
+    title = ET.SubElement(root, "title")
+    title.text = f"Position ID {position_id(arr)}" + (f", dice {dice[0]}-{dice[1]}" if dice else "")
     c = _Canvas(root, bool(flipped))
     _draw_frame(c)
     _draw_trays_and_pips(c, arr)

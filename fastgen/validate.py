@@ -1,6 +1,7 @@
-"""Checking a proposed play and guiding a turn step by step (docs/RULES.md R15).
+"""Reading, checking and guiding a play against a position (docs/RULES.md R15).
 
-:func:`check_play` accepts exactly the legal plays (as returned by
+:func:`parse_play` finds the legal play a move text describes (the text itself is read
+by :func:`fastgen.notation.parse_move_text`); :func:`check_play` accepts exactly the legal plays (as returned by
 ``fastgen.legal_plays``) and rejects anything else with an
 :class:`~fastgen.errors.IllegalPlayError` whose ``reason`` (an :class:`IllegalReason`)
 names the rule broken and whose ``step`` is the offending ``(from, to)`` step.
@@ -30,11 +31,12 @@ import numpy as np
 
 from fastgen import _replay
 from fastgen.boards import as_board, as_dice
+from fastgen.errors import AmbiguousMoveError, IllegalPlayError, IllegalReason, InvalidMoveTextError
 from fastgen.generate import legal_plays
-from fastgen.errors import IllegalPlayError, IllegalReason, InvalidMoveTextError
-from fastgen.notation import Play, format_play, parse_move_text
+from fastgen.notation import BAR, OFF, Play, format_play, parse_move_text, step_value
+from fastgen.plays import Plays
 
-__all__ = ["IllegalReason", "IllegalPlayError", "check_play", "legal_steps", "diagnose_moves"]
+__all__ = ["parse_play", "check_play", "legal_steps", "diagnose_moves"]
 
 
 def _step_text(source: int, target: int) -> str:
@@ -202,28 +204,179 @@ def _detail_for(attempt, dice) -> str:
     return f"with the roll {_roll_text(dice)}"  # pragma: no cover
 
 
+# --------------------------------------------------------------------------- parse_play
+
+
+def _hits(before: np.ndarray, after: np.ndarray) -> set:
+    """Mover's points where a lone opposing checker was hit between two boards."""
+    hit = (before[0, :24] == 1) & (after[0, :24] == 0)
+    return {24 - int(i) for i in np.flatnonzero(hit)}
+
+
+def _chain_steps(points: tuple, roll: tuple) -> list:
+    """Every way to cut one checker's named stops into single-die steps.
+
+    Returns lists of ``(source, landing, die)``; the dice of each hop come from *roll*
+    (their multiset is checked when the steps are played)."""
+    options = [[]]
+    for source, target in zip(points, points[1:]):
+        grown = []
+        for split in _replay.die_sequences(source, target, roll):
+            steps, position = [], source
+            for die in split:
+                landing = _replay.target_of(position, die)
+                steps.append((position, landing, die))
+                position = landing
+            grown.extend(done + steps for done in options)
+        options = grown
+    return options
+
+
+def _reached(board: np.ndarray, dice, moves: list) -> set:
+    """The positions (bytes) that playing *moves* as written reaches, step by legal step.
+
+    Every point the text names is a stop: each hop between two named points is made
+    with one or more unused dice, every split of a hop into dice is tried, and the steps
+    of different checkers may interleave in any order (``bar/19(2)`` with 3-3 enters
+    both checkers first). A named point the dice cannot stop on reaches nothing.
+    """
+    roll = _replay.roll_dice(dice)
+    per_chain = [_chain_steps(tuple(points), roll) for points, _ in moves]
+    out = set()
+    seen = set()
+
+    def walk(mine, opp, left, chains, at):
+        key = (tuple(mine), tuple(opp), left, at)
+        if key in seen:
+            return
+        seen.add(key)
+        if all(k == len(chain) for k, chain in zip(at, chains)):
+            out.add(np.array([opp, mine], dtype=np.int8).tobytes())
+            return
+        for c, chain in enumerate(chains):
+            if at[c] == len(chain):
+                continue
+            source, landing, die = chain[at[c]]
+            if die not in left or _replay.step_problem(mine, opp, source, landing, die) is not None:
+                continue
+            m, o = _replay.apply_step(mine, opp, source, landing)
+            walk(m, o, _replay.remove_die(left, die), chains, at[:c] + (at[c] + 1,) + at[c + 1 :])
+
+    mine, opp = board[1].tolist(), board[0].tolist()
+    for chains in itertools.product(*per_chain):
+        seen.clear()
+        walk(mine, opp, roll, chains, (0,) * len(chains))
+    return out
+
+
+def _candidates(board: np.ndarray, plays, moves: list) -> list:
+    """Indices of the legal plays that *moves* (from :func:`parse_move_text`) describe.
+
+    A play qualifies when it ends where the named moves end (R10: plays are told apart
+    by the resulting position), hits wherever a ``*`` says so and wherever the text
+    stops on a blot, and, when the text names intermediate points, when those points
+    are stops the dice can reach (:func:`_reached`).
+    """
+    mine = board[1].astype(np.int64)
+    named = set()  # landing points the text names (intermediates included)
+    starred = set()
+    for points, stars in moves:
+        mine[24 if points[0] == BAR else points[0] - 1] -= 1
+        if points[-1] != OFF:
+            mine[points[-1] - 1] += 1
+        named.update(p for p in points[1:] if p != OFF)
+        starred |= stars
+    if (mine < 0).any():
+        return []
+    same_row = np.flatnonzero((plays.boards[:, 1, :] == mine).all(axis=1)).tolist()
+    if same_row and any(len(points) > 2 for points, _ in moves):
+        reached = _reached(board, plays.dice, moves)
+        same_row = [k for k in same_row if plays.boards[k].tobytes() in reached]
+    opp_before = board[0]
+    candidates = []
+    for k in same_row:
+        hits = _hits(board, plays.boards[k])
+        if not starred <= hits:
+            continue  # a '*' where nothing was hit
+        if any(opp_before[24 - p] >= 1 and p not in hits for p in named):
+            continue  # the text lands on an opposing checker without hitting it
+        candidates.append((k, hits))
+    if len(candidates) > 1:
+        # A hit on the way is always written (24/18*/13): prefer plays hitting only where named.
+        preferred = [c for c in candidates if c[1] <= named]
+        if preferred:
+            candidates = preferred
+    return [k for k, _ in candidates]
+
+
+def _mark_problem(board: np.ndarray, play: Play, moves: list, text: str) -> InvalidMoveTextError:
+    """The error for a text whose points make a legal play but whose '*' marks do not fit."""
+    hits = _hits(board, play.board_after)
+    starred = set().union(*(stars for _, stars in moves)) if moves else set()
+    wrong = sorted(starred - hits, reverse=True)
+    if wrong:
+        where = ", ".join(str(p) for p in wrong)
+        return InvalidMoveTextError(
+            f"move text {text!r} marks a hit ('*') on point {where}, but the play "
+            f"{str(play)!r} hits nothing there"
+        )
+    return InvalidMoveTextError(  # pragma: no cover - a replay landing on a blot always hits it
+        f"move text {text!r} does not say which checkers it hits; did you mean {str(play)!r}?"
+    )
+
+
+def parse_play(board, dice, text: str, *, plays=None) -> Play:
+    """The legal play of *board* with *dice* that *text* describes.
+
+    Every point the text names is a stop the dice must reach: ``24/20/13`` with 6-5 is
+    not ``24/13``. Raises :class:`InvalidMoveTextError` (malformed text, or a ``*`` where
+    the play hits nothing), :class:`AmbiguousMoveError` (fits several plays) or
+    :class:`IllegalPlayError` (well formed, not legal; ``.reason`` says why). *plays*
+    may pass ``fastgen.legal_plays(board, dice)`` when the caller already has it.
+
+    >>> import fastgen
+    >>> str(parse_play(fastgen.STARTING_BOARD, (6, 5), "24/13"))
+    '24/13'
+    >>> str(parse_play(fastgen.STARTING_BOARD, (3, 3), "8/5 8/5 6/3 6/3"))
+    '8/5(2) 6/3(2)'
+    >>> parse_play(fastgen.STARTING_BOARD, (6, 5), "24/20/13")
+    Traceback (most recent call last):
+    ...
+    fastgen.errors.IllegalPlayError: illegal play '24/20/13' at 24/20: no unused die of that number is left in the roll (R5); no unused die or dice of the roll make 4 pips
+    """
+    arr = as_board(board)
+    dice = as_dice(dice)
+    moves = parse_move_text(text)
+    if plays is None:
+        plays = legal_plays(arr, dice)
+    elif not isinstance(plays, Plays) or tuple(plays.dice) != dice or not np.array_equal(plays.board, arr):
+        raise InvalidMoveTextError(f"plays must be legal_plays(board, {dice!r}) of this board, got {plays!r}")
+    found = _candidates(arr, plays, moves)
+    if len(found) == 1:
+        return plays[found[0]]
+    if len(found) > 1:
+        options = ", ".join(repr(str(plays[k])) for k in found)
+        raise AmbiguousMoveError(f"move text {text!r} fits several legal plays: {options}")
+    result = diagnose_moves(arr, dice, moves, text=text, plays=plays)
+    if isinstance(result, Play):
+        raise _mark_problem(arr, result, moves, text)
+    raise result
+
+
 # --------------------------------------------------------------------------- check_play
 
 
 def _moves_from_steps(steps) -> list:
     """Validate a sequence of ``(from, to)`` pairs and turn it into parse_move_text form."""
-    moves = []
+    if isinstance(steps, (str, bytes)) or steps is None:
+        raise InvalidMoveTextError(f"a play must be a Play, a text or (from, to) steps, got {steps!r}")
     try:
-        pairs = [tuple(step) for step in steps]
+        pairs = list(steps)
     except TypeError:
         raise InvalidMoveTextError(f"a play must be a Play, a text or (from, to) steps, got {steps!r}") from None
-    for pair in pairs:
-        if len(pair) not in (2, 3) or not all(
-            isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) for v in pair
-        ):
-            raise InvalidMoveTextError(f"a step is a pair of ints (from, to), got {pair!r} in {steps!r}")
-        source, target = int(pair[0]), int(pair[1])
-        if not (1 <= source <= 25 and 0 <= target <= 24 and target < source):
-            raise InvalidMoveTextError(
-                f"step {pair!r} is not a forward move from 1..25 (25 = bar) to 0..24 (0 = off) in {steps!r}"
-            )
-        moves.append(((source, target), set()))
-    return moves
+    if len(pairs) > 4:
+        raise InvalidMoveTextError(f"a play has at most four steps, got {steps!r}")
+    return [(step_value(pair, steps)[:2], set()) for pair in pairs]
 
 
 def _replayed(play: Play):
@@ -271,8 +424,6 @@ def check_play(board, dice, play) -> Play:
         moves = _moves_from_steps(play.moves)
         result = diagnose_moves(arr, dice, moves, text=str(play), plays=plays, keep_order=True)
     elif isinstance(play, str):
-        from fastgen.notation import parse_play
-
         return parse_play(arr, dice, play, plays=plays)
     else:
         moves = _moves_from_steps(play)
@@ -330,17 +481,16 @@ def legal_steps(board, dice, played=()) -> list:
     plays = legal_plays(arr, dice)
     walker = _Walker(arr, dice, plays)
     states = {(tuple(arr[1].tolist()), tuple(arr[0].tolist()), _replay.roll_dice(dice))}
+    if isinstance(played, (str, bytes)) or played is None:
+        raise InvalidMoveTextError(f"played must be a sequence of steps, got {played!r}")
     try:
         played = list(played)
     except TypeError:
         raise InvalidMoveTextError(f"played must be a sequence of steps, got {played!r}") from None
+    if len(played) > 4:
+        raise InvalidMoveTextError(f"a turn has at most four steps, got {played!r}")
     for n, step in enumerate(played):
-        try:
-            parts = tuple(int(v) for v in step)
-        except (TypeError, ValueError):
-            raise InvalidMoveTextError(f"a step is (from, to) or (from, to, die), got {step!r} in {played!r}") from None
-        if len(parts) not in (2, 3):
-            raise InvalidMoveTextError(f"a step is (from, to) or (from, to, die), got {step!r} in {played!r}")
+        parts = step_value(step, played)
         following = set()
         for mine, opp, left in states:
             for s, t, d in walker.next_steps(list(mine), list(opp), left, n):
@@ -358,7 +508,7 @@ def legal_steps(board, dice, played=()) -> list:
 
 def _explain_prefix(board, dice, plays, played, n):
     """The error for a played prefix whose step *n* cannot lead to a legal play."""
-    steps = [tuple(int(v) for v in s)[:2] for s in list(played)[: n + 1]]
+    steps = [step_value(s)[:2] for s in list(played)[: n + 1]]
     bad = steps[-1]
     moves = _moves_from_steps(steps)
     result = diagnose_moves(board, dice, moves, text=steps, plays=plays, keep_order=True)

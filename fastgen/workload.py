@@ -12,7 +12,7 @@ import numpy as np
 
 from fastgen.ids import board_from_position_id
 
-__all__ = ["ROLLS", "vector_boards", "vector_workload"]
+__all__ = ["ROLLS", "vector_boards", "vector_workload", "random_game_positions"]
 
 #: The 21 distinct rolls: 6 doubles and 15 non-doubles, as (high, low).
 ROLLS = tuple((hi, lo) for hi in range(1, 7) for lo in range(1, hi + 1))
@@ -36,26 +36,34 @@ def vector_workload(names=("contact", "race")) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(boards, len(ROLLS), axis=0), np.tile(dice, (boards.shape[0], 1))
 
 
-def random_game_positions(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """(boards, dice) for n positions met in random self-play, each with a random roll.
+def random_game_positions(n: int, seed: int = 0, policy: str = "random") -> tuple[np.ndarray, np.ndarray]:
+    """(boards, dice) for n positions met in self-play, each with the roll then thrown.
 
-    Games start from the opening position and pick uniformly among the distinct legal
-    plays; every position met (side on roll in row 1) is taken with the roll then thrown,
-    and a new game starts when one ends. Deterministic for a given seed.
+    Games start from the opening position; each side picks uniformly among the distinct
+    legal plays (``policy="random"``) or plays pubeval's choice (``policy="pubeval"``,
+    see fastgen.pubeval.pubeval_best). Every position met (side on roll in row 1) is
+    taken with its roll, and a new game starts when one ends. Deterministic for a seed.
     """
     from fastgen._util import check_int
     from fastgen.boards import STARTING_BOARD
     from fastgen.generate import legal_plays
 
     check_int(n, "n", 0)
+    if policy not in ("random", "pubeval"):
+        raise ValueError(f"policy must be 'random' or 'pubeval', got {policy!r}")
+    if policy == "pubeval":
+        from fastgen.pubeval import pubeval_best
     rng = np.random.default_rng(seed)
     boards = np.empty((n, 2, 25), dtype=np.int8)
     dice = rng.integers(1, 7, size=(n, 2)).astype(np.int8)
     board = STARTING_BOARD.copy()
     for i in range(n):
         boards[i] = board
-        plays = legal_plays(board, (int(dice[i, 0]), int(dice[i, 1])))
-        after = plays.boards[rng.integers(len(plays))]
+        if policy == "pubeval":
+            after = pubeval_best(boards[i : i + 1], dice[i : i + 1])[0]
+        else:
+            plays = legal_plays(board, (int(dice[i, 0]), int(dice[i, 1])))
+            after = plays.boards[rng.integers(len(plays))]
         if after[1].sum() == 0:  # the mover bore off its last checker: new game
             board = STARTING_BOARD.copy()
         else:

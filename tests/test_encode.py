@@ -98,12 +98,19 @@ def test_matches_numpy_reference(boards, scheme):
     np.testing.assert_array_equal(fastgen.encode(boards[0], scheme), got[0])
 
 
-def test_reference_on_self_play_positions():
+@pytest.mark.parametrize("best", [True, False], ids=["fastest_kernels", "portable_kernels"])
+def test_reference_on_self_play_positions(best):
+    from fastgen import _features
     from fastgen.workload import random_game_positions
 
     boards, _ = random_game_positions(2_000, seed=3)
-    for scheme in SCHEMES:
-        np.testing.assert_array_equal(fastgen.encode(boards, scheme), reference(boards, scheme))
+    try:
+        _features.select_kernels(best)  # the AVX2 rows (x86-64) and the plain C rows
+        for scheme in SCHEMES:
+            np.testing.assert_array_equal(fastgen.encode(boards, scheme), reference(boards, scheme))
+            np.testing.assert_array_equal(fastgen.encode(HAND, scheme), reference(HAND[None], scheme)[0])
+    finally:
+        _features.select_kernels(True)
 
 
 # ------------------------------------------------------------------ candidates of plays_batch
@@ -196,3 +203,22 @@ def test_unknown_scheme_is_quoted(scheme):
 def test_bad_boards_are_refused(bad):
     with pytest.raises(InvalidBoardError):
         fastgen.encode(bad, "raw")
+
+
+def test_kept_output_memory_never_overwrites_a_live_array():
+    from fastgen.workload import random_game_positions
+
+    boards, dice = random_game_positions(1_200, seed=4)  # > 1 MiB of features: kept memory
+    first = fastgen.plays_batch(boards, dice, encode="tesauro198")
+    assert first.features.nbytes >= 1 << 20
+    saved = first.features.copy()
+    part = first[7].features  # a view keeps the memory busy too
+    del first
+    other = fastgen.plays_batch(boards[::-1].copy(), dice[::-1].copy(), encode="tesauro198")
+    lo = int(fastgen.plays_batch(boards, dice).offsets[7])
+    np.testing.assert_array_equal(part, saved[lo : lo + len(part)])
+    del part, other
+    again = fastgen.plays_batch(boards, dice, encode="tesauro198")  # may reuse the memory
+    np.testing.assert_array_equal(again.features, saved)
+    del again
+    assert fastgen.release_memory() >= 0

@@ -192,6 +192,19 @@ def test_larger_die_rule():
     assert micro_mask(board, (6, 5), [(24, 18)]).nonzero()[0].tolist() == [PASS]
 
 
+def test_larger_die_rule_with_a_bear_off_either_die_makes():
+    # one checker left, on the 1 point, roll 5-3: only one die can be played; the 5 and
+    # the 3 both bear it off, the same play, so both steps are allowed
+    board = pos(me={1: 1}, opp={24: 10, 23: 4})
+    assert [str(p) for p in fastgen.legal_plays(board, (5, 3))] == ["1/off"]
+    mask = micro_mask(board, (5, 3))
+    assert _allowed(mask) == [(1, 3), (1, 5)]
+    np.testing.assert_array_equal(kernel_mask(kernel_start(board, (5, 3))), mask)
+    # with a second checker on 4 both dice play, and the 3 can be used on either
+    board = pos(me={1: 1, 4: 1}, opp={24: 10})
+    np.testing.assert_array_equal(kernel_mask(kernel_start(board, (5, 3))), micro_mask(board, (5, 3)))
+
+
 def test_doubles_with_fewer_than_four_steps():
     board = pos(me={24: 1, 6: 14}, opp={16: 2, 18: 2, 14: 2})
     for dice in [(2, 2), (3, 3), (4, 4), (6, 6)]:

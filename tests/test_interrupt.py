@@ -39,6 +39,7 @@ CASES = [
     "rollout-python-2",
     "rollout-user-policy",
     "rollout-pubeval-2",
+    "pubeval_best-1",
 ]
 RUN_BEFORE_SIGINT = 0.4  # seconds the call runs before the signal
 PROMPT = 1.5  # generous bound on the delay to KeyboardInterrupt (the target is 0.5 s)

@@ -17,7 +17,8 @@ import fastgen
 from fastgen import reference
 from fastgen.errors import AmbiguousMoveError, IllegalPlayError, InvalidMoveTextError
 from fastgen.ids import board_from_position_id
-from fastgen.notation import Play, format_play, parse_move_text, parse_play
+from fastgen.notation import Play, format_play, parse_move_text
+from fastgen.validate import parse_play
 
 from _positions import positions, random_board
 
@@ -260,7 +261,7 @@ def test_equality_is_by_position_not_by_steps():
 def test_repr_is_runnable():
     for board, dice in positions(seed=7, n=40):
         for play in fastgen.legal_plays(board, dice):
-            again = eval(repr(play), {"Play": Play, "board_from_position_id": board_from_position_id})
+            again = eval(repr(play), {"parse_play": parse_play, "board_from_position_id": board_from_position_id})
             assert again == play
 
 

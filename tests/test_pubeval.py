@@ -109,3 +109,70 @@ def test_best_plays_picks_the_first_maximum_per_group():
     # the classic opening moves: 3-1 makes the 5 point, 6-5 runs 24/13
     assert str(batch[0][int(pick[0])]) == "8/5 6/5"
     assert str(batch[1][int(pick[1])]) == "24/13"
+
+
+# ------------------------------------------------------------------ pubeval_best (core)
+# The comparison with GNU Backgammon's own pubeval player is in test_pubeval_gnubg.py.
+
+from hypothesis import given  # noqa: E402
+
+from fastgen.errors import InvalidBoardError, InvalidDiceError  # noqa: E402
+from fastgen.workload import random_game_positions  # noqa: E402
+
+from strategies import positions  # noqa: E402
+
+
+def _check_choices(boards, dice):
+    """Each choice is one of the plays, in plays_batch's orientation, and scores within
+    rounding of the best (numpy scores in double precision from the unrounded weights)."""
+    after = fastgen.pubeval_best(boards, dice)
+    batch = fastgen.plays_batch(boards, dice)
+    race = pubeval.is_race(boards)
+    for i in range(len(boards)):
+        cands = batch.boards[batch.offsets[i] : batch.offsets[i + 1]]
+        hit = np.flatnonzero((cands == after[i]).all(axis=(1, 2)))
+        assert hit.size == 1, fastgen.position_id(boards[i])
+        scores = pubeval.evaluate(cands, race[i])
+        assert scores[hit[0]] >= scores.max() - 1e-3, fastgen.position_id(boards[i])
+
+
+def test_pubeval_best_picks_a_best_scoring_play_on_self_play_positions():
+    boards, dice = random_game_positions(3_000, seed=21)
+    _check_choices(boards, dice)
+    boards, dice = random_game_positions(3_000, seed=22, policy="pubeval")
+    _check_choices(boards, dice)
+
+
+@given(positions)
+def test_pubeval_best_picks_a_best_scoring_play(position):
+    board, dice = position
+    _check_choices(board[None], [dice])
+
+
+def test_pubeval_best_opening_moves():
+    after = fastgen.pubeval_best(np.stack([fastgen.STARTING_BOARD] * 2), [(3, 1), (6, 5)])
+    names = []
+    for b, d in zip(after, [(3, 1), (6, 5)]):
+        names += [str(p) for p in fastgen.legal_plays(fastgen.STARTING_BOARD, d) if (p.board_after == b).all()]
+    assert names == ["8/5 6/5", "24/13"]
+
+
+def test_pubeval_best_rejects_bad_input():
+    bad = np.stack([fastgen.STARTING_BOARD.copy()])
+    bad[0, 1, 5] = 9  # 19 checkers
+    with pytest.raises(InvalidBoardError):
+        fastgen.pubeval_best(bad, [(3, 1)])
+    with pytest.raises(InvalidDiceError):
+        fastgen.pubeval_best(np.stack([fastgen.STARTING_BOARD]), [(7, 1)])
+    with pytest.raises(InvalidDiceError):
+        fastgen.pubeval_best(np.stack([fastgen.STARTING_BOARD] * 2), [(3, 1)])
+
+
+def test_native_and_python_pubeval_rollouts_play_the_same_games():
+    native = fastgen.rollout(games=300, policy="pubeval", seed=5, engine="native")
+    python = fastgen.rollout(games=300, policy="pubeval", seed=5, engine="python", batch_size=64)
+    assert native.policy == python.policy == "pubeval"
+    for key in ("winner", "result", "turns"):
+        np.testing.assert_array_equal(getattr(native, key), getattr(python, key))
+    random = fastgen.rollout(games=300, policy="random", seed=5)
+    assert (random.turns != native.turns).any()  # same dice, other choices

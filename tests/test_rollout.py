@@ -194,6 +194,6 @@ def test_engine_argument_is_checked():
     with pytest.raises(ValueError, match="engine"):
         rollout(games=2, engine="gpu")
     with pytest.raises(ValueError, match="random"):
-        rollout(games=2, policy="pubeval", engine="native")
+        rollout(games=2, policy=lambda c, o: np.zeros(len(o) - 1, dtype=np.int64), engine="native")
     with pytest.raises(ValueError, match="threads"):
         rollout(games=2, threads=0)

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Compiled game kernel of the RL environments: micro-action masks and steps for N games.
 
-Independent of fastgen._core: a small single-step rule engine (RULES.md R5-R13) and a
+Independent of fastgen._core: a small single-step rule engine (docs/RULES.md R5-R13) and a
 depth-first "can the turn still be completed" search. The Python side validates every
 input and owns the arrays; the functions here trust them and run without the GIL.
 
@@ -153,9 +153,13 @@ cdef void mask_one(const int8_t *b, int8_t *left, int todo, int forced, uint8_t 
             kinds += left[v] > 0
         dbl = kinds == 1 and todo > 1  # one die value left for several steps: a double
         for v in range(1, 7):
-            if left[v - 1] == 0 or (forced and v != forced):
+            if left[v - 1] == 0:
                 continue
             m = sources(occ, blk, v)
+            if forced and v != forced:
+                # R13 binds the larger die, but a smaller die bearing off a checker the
+                # larger one also bears off gives the same play: allowed too
+                m &= sources(occ, blk, forced) & ((2u << v) - 1u)
             s = 25
             while m:
                 if (m >> s) & 1u:
@@ -226,6 +230,53 @@ cdef inline int score_of(const int8_t *b) noexcept nogil:
 # --------------------------------------------------------------------------- Python API
 
 
+def prefix_mask(uint8_t[:, ::1] out, const int64_t[::1] counts, int64_t[::1] previous):
+    """Make row g of *out* allow exactly actions 0 .. counts[g] - 1, given that it allowed
+    0 .. previous[g] - 1; *previous* becomes *counts*. Only the difference is written."""
+    cdef Py_ssize_t g, a
+    cdef int64_t c, p
+    with nogil:
+        for g in range(out.shape[0]):
+            c = counts[g]
+            p = previous[g]
+            if c > p:
+                memset(&out[g, p], 1, c - p)
+            elif p > c:
+                memset(&out[g, c], 0, p - c)
+            previous[g] = c
+
+
+def sample_below(const int64_t[::1] counts, uint64_t[::1] states, int64_t[::1] out):
+    """A uniformly random integer in 0 .. counts[g] - 1 per game, from its own random state."""
+    cdef Py_ssize_t g
+    with nogil:
+        for g in range(counts.shape[0]):
+            out[g] = <int64_t>(((splitmix(&states[g]) >> 32) * <uint64_t>counts[g]) >> 32)
+
+
+def sample(const uint8_t[:, ::1] mask, uint64_t[::1] states, int64_t[::1] out):
+    """A uniformly random allowed action per row of *mask* (rows with none give -1),
+    from each row's own random state."""
+    cdef Py_ssize_t g, a, width = mask.shape[1]
+    cdef int64_t count, pick
+    with nogil:
+        for g in range(mask.shape[0]):
+            count = 0
+            for a in range(width):
+                count += mask[g, a]
+            out[g] = -1
+            if count == 0:
+                continue
+            pick = <int64_t>(((splitmix(&states[g]) >> 32) * <uint64_t>count) >> 32)
+            for a in range(width):
+                if mask[g, a]:
+                    if pick == 0:
+                        out[g] = a
+                        break
+                    pick -= 1
+
+
+
 def start_turns(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, const int64_t[::1] games,
                 int8_t[:, ::1] left, int8_t[::1] todo, int8_t[::1] forced):
     """Set the turn state of *games* from their boards (mover on row 1) and dice."""
@@ -279,14 +330,16 @@ def roll_dice(uint64_t[::1] states, int8_t[:, ::1] dice, const uint8_t[::1] open
 def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] left, int8_t[::1] todo,
                int8_t[::1] forced, uint64_t[::1] states, int8_t[::1] player, const int64_t[:] actions,
                float[::1] reward, uint8_t[::1] terminated, uint8_t[::1] truncated,
-               uint8_t[:, ::1] mask, const int8_t[:, ::1] start, bint autoreset, int max_passes):
+               uint8_t[:, ::1] mask, int8_t[:, :, ::1] final, const int8_t[:, ::1] start, bint autoreset,
+               int max_passes):
     """One micro action in each of N games (actions already checked against *mask*).
 
     A step is played; when it ends the turn (no step left) the sides swap and the next
     roll is made, and turns with no legal step are passed for the player (at most
     *max_passes* in a row, then the game is truncated). A step that bears off the last
     checker ends the game: reward[g] = 1/2/3 to the player who moved, terminated[g] = 1,
-    and with *autoreset* the game starts over from *start* with an opening roll.
+    and with *autoreset* the game starts over from *start* with an opening roll; the board
+    a game ended on (the winner's view) is copied to final[g] first.
     Finally the mask of every game's new state is written. Returns -1, or the first game
     whose action the old mask does not allow (then nothing was changed).
     """
@@ -338,6 +391,8 @@ def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] lef
                     if passes >= max_passes:
                         truncated[g] = 1
                         break
+            if terminated[g] or truncated[g]:
+                memcpy(&final[g, 0, 0], b, 50)
             if autoreset and (terminated[g] or truncated[g]):
                 memcpy(b, &start[0, 0], 50)
                 roll(&states[g], &dice[g, 0], True)

@@ -1,6 +1,6 @@
 """The batched game state behind every environment: N cubeless games in numpy arrays.
 
-No gymnasium here: :class:`Games` holds boards (mover on row 1, RULES.md R4), dice,
+No gymnasium here: :class:`Games` holds boards (mover on row 1, docs/RULES.md R4), dice,
 per-game random states and the turn state, and plays one action per game per call,
 either a micro action (a checker step, one compiled call for all games:
 :mod:`fastgen.envs._kernel`) or an afterstate (the index of one of the turn's legal
@@ -22,10 +22,12 @@ non-double at most 15 x 15 = 225 two-die plays or 30 one-die plays.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from fastgen.boards import STARTING_BOARD
-from fastgen.errors import IllegalActionError, InvalidDiceError
+from fastgen.errors import IllegalActionError, InvalidEnvOptionError
 from fastgen.envs import _kernel
 from fastgen.envs.micro import NUM_MICRO_ACTIONS
 
@@ -48,10 +50,17 @@ def scheme_width(scheme) -> int:
     return width(scheme)
 
 
+def check_count(n) -> int:
+    """*n* if it is a positive int, else :class:`InvalidEnvOptionError` quoting it."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise InvalidEnvOptionError(f"num_envs must be a positive int, got {n!r}")
+    return int(n)
+
+
 def check_mode(mode) -> str:
     """*mode* if it names an action encoding, else :class:`IllegalActionError` quoting it."""
-    if mode not in MODES:
-        raise IllegalActionError(f"action_mode must be one of {MODES!r}, got {mode!r}")
+    if not isinstance(mode, str) or mode not in MODES:
+        raise InvalidEnvOptionError(f"action_mode must be one of {MODES!r}, got {mode!r}")
     return mode
 
 
@@ -66,9 +75,9 @@ def seeds_for(seed, n: int) -> np.ndarray:
     try:
         values = [int(s) % 2**64 for s in seed]
     except (TypeError, ValueError):
-        raise InvalidDiceError(f"seed must be None, an int or {n} ints, got {seed!r}") from None
+        raise InvalidEnvOptionError(f"seed must be None, an int or {n} ints, got {seed!r}") from None
     if len(values) != n or any(isinstance(s, bool) for s in seed):
-        raise InvalidDiceError(f"seed must be None, an int or {n} ints, got {seed!r}")
+        raise InvalidEnvOptionError(f"seed must be None, an int or {n} ints, got {seed!r}")
     return np.array(values, dtype=np.uint64)
 
 
@@ -91,12 +100,16 @@ class Games:
     afterstate mode ``plays`` the :class:`fastgen.PlayBatch` of the current turns.
     """
 
-    def __init__(self, n: int, mode: str = "micro", scheme: str = "tesauro198", autoreset: bool = True):
-        self.n = n
+    def __init__(self, n: int, mode: str = "micro", scheme: str = "tesauro198", autoreset: bool = True,
+                 afterstate_features: bool = False):
+        self.n = n = check_count(n)
         self.mode = check_mode(mode)
         self.scheme = scheme
         self.width = scheme_width(scheme) + 6
         self.autoreset = autoreset
+        self.afterstate_features = afterstate_features
+        self.final = np.zeros((n, 2, 25), dtype=np.int8)  # boards games ended on (winner's view)
+        self.sampler = np.zeros(n, dtype=np.uint64)  # random states of sample_actions
         self.boards = np.empty((n, 2, 25), dtype=np.int8)
         self.dice = np.zeros((n, 2), dtype=np.int8)
         self.player = np.zeros(n, dtype=np.int8)
@@ -107,16 +120,20 @@ class Games:
         self.micro = np.zeros((n, NUM_MICRO_ACTIONS), dtype=np.uint8)
         self.plays = None
         self._all = np.arange(n, dtype=np.int64)
+        self._pools = {}
+        self._enc = np.zeros((n, self.width - 6), dtype=np.float32)
         self._ones = np.ones(n, dtype=np.uint8)
         self._reward = np.zeros(n, dtype=np.float32)
         self._terminated = np.zeros(n, dtype=np.uint8)
         self._truncated = np.zeros(n, dtype=np.uint8)
-        _kernel.seed_states(self.states, seeds_for(None, n))
+        self.seed(None)
 
     # ------------------------------------------------------------------ state
     def seed(self, seed) -> None:
-        """Reseed every game's dice (see :func:`seeds_for`)."""
-        _kernel.seed_states(self.states, seeds_for(seed, self.n))
+        """Reseed every game's dice and its action sampler (see :func:`seeds_for`)."""
+        seeds = seeds_for(seed, self.n)
+        _kernel.seed_states(self.states, seeds)
+        _kernel.seed_states(self.sampler, seeds ^ np.uint64(0x5DEECE66D))
 
     def reset(self, seed=None) -> None:
         """Every game back to the starting position with an opening roll (R16); the
@@ -139,14 +156,45 @@ class Games:
     def _generate(self) -> None:
         from fastgen.generate import plays_batch
 
-        self.plays = plays_batch(self.boards, self.dice)
+        self.plays = plays_batch(self.boards, self.dice,
+                                 encode=self.scheme if self.afterstate_features else None)
+
+    def _buffer(self, name: str, shape, dtype):
+        """An array from a small pool that only this pool references any more (the caller
+        dropped every array and view of it), else a new one: results are fresh arrays for
+        the caller, without fresh memory (page faults) per step. Returns [array, state]."""
+        pool = self._pools.setdefault(name, [])
+        for entry in pool:
+            if sys.getrefcount(entry[0]) == 2:  # the pool entry and this call's argument
+                return entry
+        entry = [np.zeros(shape, dtype=dtype), None]
+        if len(pool) < 4:
+            pool.append(entry)
+        return entry
 
     @property
     def mask(self) -> np.ndarray:
-        """Legal actions, (N, A) bool: A = 156 (micro) or MAX_PLAYS (afterstate)."""
+        """Legal actions, (N, A) bool: A = 156 (micro) or MAX_PLAYS (afterstate); a new
+        array the caller may keep."""
         if self.mode == "micro":
-            return self.micro.view(bool)
-        return np.arange(MAX_PLAYS) < self.plays.counts[:, None]
+            entry = self._buffer("mask", (self.n, NUM_MICRO_ACTIONS), np.uint8)
+            np.copyto(entry[0], self.micro)
+            return entry[0].view(bool)
+        entry = self._buffer("mask", (self.n, MAX_PLAYS), np.uint8)
+        if entry[1] is None:
+            entry[1] = np.zeros(self.n, dtype=np.int64)
+        _kernel.prefix_mask(entry[0], self.plays.counts, entry[1])
+        return entry[0].view(bool)
+
+    def sample_actions(self) -> np.ndarray:
+        """(N,) int64: a uniformly random legal action per game, from per-game random
+        states seeded with the games (the dice do not depend on it)."""
+        out = np.empty(self.n, dtype=np.int64)
+        if self.mode == "micro":
+            _kernel.sample(self.micro, self.sampler, out)
+        else:
+            _kernel.sample_below(self.plays.counts, self.sampler, out)
+        return out
 
     def dice_left(self) -> np.ndarray:
         """(N, 6) float32: dice of each value still to play this turn."""
@@ -159,11 +207,21 @@ class Games:
         out[self.dice[:, 0] == self.dice[:, 1]] *= 2
         return out
 
-    def observe(self) -> np.ndarray:
-        """(N, F + 6) float32 observations (see the module docstring)."""
+    def observe(self, boards=None) -> np.ndarray:
+        """(N, F + 6) float32 observations of the current boards (see the module
+        docstring), or of *boards* (M, 2, 25) with no dice left; a new array the caller
+        may keep."""
         from fastgen.features import encode_trusted
 
-        return np.concatenate([encode_trusted(self.boards, self.scheme), self.dice_left()], axis=1)
+        if boards is not None:
+            out = np.zeros((boards.shape[0], self.width), dtype=np.float32)
+            out[:, :-6] = encode_trusted(np.ascontiguousarray(boards), self.scheme)
+            return out
+        obs = self._buffer("obs", (self.n, self.width), np.float32)[0]
+        encode_trusted(self.boards, self.scheme, out=self._enc)
+        obs[:, :-6] = self._enc
+        obs[:, -6:] = self.dice_left()
+        return obs
 
     # ------------------------------------------------------------------ actions
     def as_actions(self, actions) -> np.ndarray:
@@ -198,7 +256,7 @@ class Games:
             arr = self.as_actions(actions)
             bad = _kernel.micro_step(
                 self.boards, self.dice, self.left, self.todo, self.forced, self.states, self.player, arr,
-                self._reward, self._terminated, self._truncated, self.micro, _START, self.autoreset,
+                self._reward, self._terminated, self._truncated, self.micro, self.final, _START, self.autoreset,
                 _MAX_PASSES,
             )
             if bad >= 0:
@@ -214,6 +272,7 @@ class Games:
         reward = np.zeros(self.n, dtype=np.float32)
         if won.any():
             reward[won] = scores(after[won])
+            self.final[won] = after[won]
         self.boards = np.ascontiguousarray(after[:, ::-1])
         self.player ^= 1
         opening = np.zeros(self.n, dtype=np.uint8)

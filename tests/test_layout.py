@@ -1,0 +1,185 @@
+"""Package layout: no import cycles, no re-export modules, no extras pulled in by ``import fastgen``.
+
+Each check runs in a fresh interpreter (``python -c``), so modules that the test process
+has already imported cannot hide a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import fastgen
+
+PACKAGE = Path(fastgen.__file__).parent
+ROOT = PACKAGE.parent
+
+#: Optional extras (pyproject's ``rl``, ``dask``, ``pgx`` ...): ``import fastgen`` must not load them.
+EXTRAS = ["gymnasium", "pettingzoo", "dask", "distributed", "jax", "pgx", "gnubg_nn", "gnubg"]
+
+
+def _modules() -> list[str]:
+    names = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if parts[-1] == "__main__":
+            continue  # running it is the CLI, importing it is not its job
+        names.append(".".join(parts))
+    return names
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+
+
+def test_every_module_imports_alone_in_a_fresh_interpreter():
+    # One interpreter per module, each importing only that module first: a cycle shows
+    # up as an ImportError / AttributeError for whichever module of the circle comes first.
+    failures = {}
+    for name in _modules():
+        done = _run(f"import importlib; importlib.import_module({name!r})")
+        if done.returncode:
+            failures[name] = done.stderr.strip().splitlines()[-1:]
+    assert not failures, failures
+
+
+def _is_module(dotted: str) -> bool:
+    base = ROOT / dotted.replace(".", "/")
+    return base.is_dir() or any(base.parent.glob(base.name + ".*"))
+
+
+def _top_level(tree):
+    """Statements run on import: the module body, including if/try blocks, not functions."""
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (ast.If, ast.Try)):
+            stack.extend(node.body + node.orelse + getattr(node, "finalbody", []))
+            for handler in getattr(node, "handlers", []):
+                stack.extend(handler.body)
+
+
+def _imports_of(path: Path, late: bool = True) -> set[str]:
+    """fastgen modules imported by *path*, at the top level (and inside functions with *late*).
+
+    ``from pkg import mod`` counts as importing ``pkg.mod`` when that is a module (the
+    package itself is imported first anyway, as for every submodule)."""
+    tree = ast.parse(path.read_text())
+    found = set()
+    nodes = ast.walk(tree) if late else _top_level(tree)
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("fastgen"):
+            subs = [f"{node.module}.{a.name}" for a in node.names if _is_module(f"{node.module}.{a.name}")]
+            found.update(subs)
+            if len(subs) < len(node.names):
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("fastgen."))
+    return found
+
+
+def test_no_import_cycles():
+    # The module-level import graph has no cycle (late imports inside functions are not
+    # followed here; the low layer below is held to that stricter standard too).
+    graph = {}
+    for name in _modules():
+        path = ROOT / (name.replace(".", "/") + ".py")
+        if not path.exists():
+            path = ROOT / name.replace(".", "/") / "__init__.py"
+        # Edges to one's own parent packages are not cycles: Python imports those first.
+        graph[name] = {
+            m for m in _imports_of(path, late=False) if m in set(_modules()) and m != name and not name.startswith(m + ".")
+        }
+    graph.pop("fastgen", None)  # the package's __init__ imports the public names of all
+    for edges in graph.values():
+        edges.discard("fastgen")
+    # "import fastgen" inside a function of a submodule reaches everything: allowed only
+    # for CLIs and benchmarks, which sit on top of the package.
+    state = {}
+    cycle = []
+
+    def visit(node, stack):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                cycle.extend(stack[stack.index(nxt):] + [nxt])
+                return True
+            if nxt not in state and visit(nxt, stack):
+                return True
+        stack.pop()
+        state[node] = "done"
+        return False
+
+    for node in sorted(graph):
+        if node not in state and visit(node, []):
+            break
+    assert not cycle, " -> ".join(cycle)
+
+
+def test_the_old_circle_is_gone():
+    # generate -> plays -> notation -> validate -> generate (issue 8): the layer below the
+    # generator never imports it or what builds on it, not even late inside a function
+    # (the one exception: Play's Jupyter hook _repr_svg_ draws with fastgen.svg).
+    above = {"fastgen.generate", "fastgen.validate", "fastgen.game", "fastgen.board", "fastgen.match"}
+    for low in ("notation", "plays", "ids", "boards", "errors", "_replay", "convert"):
+        imported = _imports_of(PACKAGE / f"{low}.py")
+        assert not imported & above, (low, imported & above)
+
+
+def test_no_re_export_modules():
+    for gone in ("_api_game.py", "_api_notation.py"):
+        assert not (PACKAGE / gone).exists()
+    for path in PACKAGE.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        stars = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names)]
+        assert not stars, path.name
+
+
+def test_public_names_come_from_their_defining_modules():
+    for name in fastgen.__all__:
+        value = getattr(fastgen, name)
+        module = getattr(value, "__module__", None)
+        if module is not None and module.startswith("fastgen."):
+            assert not module.split(".")[-1].startswith("_api"), (name, module)
+
+
+def test_import_fastgen_loads_no_extra():
+    done = _run(
+        "import sys, fastgen; "
+        f"print(','.join(sorted(m for m in {EXTRAS!r} if m in sys.modules)))"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"import fastgen imported extras: {done.stdout.strip()}"
+
+
+@pytest.mark.parametrize("name", ["fastgen.rollout", "fastgen.game", "fastgen.matfile", "fastgen.cli"])
+def test_core_modules_load_no_extra(name):
+    done = _run(
+        f"import sys, importlib; importlib.import_module({name!r}); "
+        f"print(','.join(sorted(m for m in {EXTRAS!r} if m in sys.modules)))"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"{name} imported extras: {done.stdout.strip()}"
+
+
+def test_every_error_class_is_public_and_a_value_error():
+    import inspect
+
+    from fastgen import errors
+
+    for name, value in vars(errors).items():
+        if inspect.isclass(value) and issubclass(value, Exception) and value.__module__ == errors.__name__:
+            assert name in fastgen.__all__ and getattr(fastgen, name) is value, name
+            if value is not errors.FastgenError:
+                assert issubclass(value, ValueError), name
