@@ -1064,10 +1064,10 @@ cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil
 cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
                     const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                     int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-                    const int* stop, int64_t* long_game, int pubeval) noexcept nogil:
+                    const int* stop, int64_t* long_game, int pubeval, int64_t max_turns) noexcept nogil:
     """Play games lo..hi-1 to the end, game g's outcome at index g - lo of the outputs,
     choosing uniformly at random, or pubeval's play when `pubeval` (see pub_choose).
-    Returns 0, -1 when memory is short, -2 when a game reaches MAX_TURNS (its index in
+    Returns 0, -1 when memory is short, -2 when a game reaches max_turns (its index in
     *long_game), -3 when *stop is set (polled every turn)."""
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
     cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
@@ -1125,7 +1125,7 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
             memcpy(board, after + OWN, 25)  # the other side is now on roll
             memcpy(board + OWN, after, 25)
             t += 1
-            if t >= MAX_TURNS:
+            if t >= max_turns:
                 long_game[0] = g
                 return -2
     return 0
@@ -1137,12 +1137,12 @@ MAX_ROLLOUT_TURNS = MAX_TURNS
 def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
                          const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                          int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-                         StopFlag stop=None, bint pubeval=False):
+                         StopFlag stop=None, bint pubeval=False, int64_t max_turns=MAX_TURNS):
     """Play games lo..hi-1 with the uniform-random policy (or pubeval's choice when
     `pubeval`), without the GIL; game g's outcome goes to index g - lo of winner, result
     and turns (each at least hi - lo long). Returns -1, or the index of a game that
-    reached MAX_ROLLOUT_TURNS turns (the rest of the range is then unplayed); returns
-    early when `stop` is set."""
+    reached max_turns turns (the rest of the range is then unplayed); returns early when
+    `stop` is set."""
     cdef Ctx* c
     cdef int r
     cdef int64_t long_game = -1
@@ -1156,7 +1156,7 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
         raise MemoryError("fastgen: cannot allocate the generator context")
     with nogil:
         r = play_games(c, start, from_opening, seed, opening_rolls, lo, hi, winner, result, turns,
-                       sp, &long_game, pubeval)
+                       sp, &long_game, pubeval, max_turns)
     ctx_free(c)
     if r == -1:
         raise MemoryError("fastgen: out of memory in a rollout")
@@ -1635,13 +1635,14 @@ def pubeval_load(const double[::1] contact, const double[::1] race):
 
 cdef extern from *:
     """
-    #if !defined(FG_PORTABLE) && defined(__SSE2__)
+    #if defined(__SSE2__) && !defined(FG_PORTABLE)
+    #define FG_CORE_SSE2 1
     #include <emmintrin.h>
     #endif
     /* bit i set when bytes a[i] and b[i] differ, i = 0..23 (SSE2 where the compiler targets
        it, else plain C; FG_PORTABLE: plain C) */
     static inline unsigned fg_diff24(const signed char* a, const signed char* b) {
-    #if !defined(FG_PORTABLE) && defined(__SSE2__)
+    #ifdef FG_CORE_SSE2
         __m128i x0 = _mm_loadu_si128((const __m128i*) a), y0 = _mm_loadu_si128((const __m128i*) b);
         __m128i x1 = _mm_loadu_si128((const __m128i*) (a + 8)), y1 = _mm_loadu_si128((const __m128i*) (b + 8));
         unsigned eq = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(x0, y0))
@@ -1663,12 +1664,7 @@ cdef extern from *:
         double s = 0.0;
         int mv = 0;
         while (changed) {
-    #if !defined(FG_PORTABLE) && (defined(__GNUC__) || defined(__clang__))
-            unsigned i = (unsigned) __builtin_ctz(changed);
-    #else
-            unsigned i = 0;
-            while (!((changed >> i) & 1u)) i++;
-    #endif
+            unsigned i = (unsigned) fg_ctz32(changed);  /* _platform.h */
             int mine = c[25 + i];
             changed &= changed - 1;
             if (moved) mv += mine - b[25 + i];

@@ -28,6 +28,9 @@ from fastgen.boards import STARTING_BOARD  # R3
 from fastgen import pubeval
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.game import OPENING_ROLLS
+import os
+from typing import Any, Callable
+from fastgen._typing import ArrayLike
 
 __all__ = [
     "rollout",
@@ -52,8 +55,8 @@ PURPOSE_DICE, PURPOSE_OPENING, PURPOSE_CHOICE = 1, 2, 3
 
 _OPENING_DICE = np.array(OPENING_ROLLS, dtype=np.int8)  # (15, 2), larger die first
 
-#: A game reaching this many turns stops the rollout with TurnLimitError (both engines;
-#: the same value as the core's guard). Random games end within a few hundred turns.
+#: A game reaching this many turns stops the rollout with TurnLimitError (both engines).
+#: Random games end within a few hundred turns.
 MAX_TURNS = 1_000_000
 
 #: Native rollouts of at least this many games run in worker threads while the calling
@@ -355,7 +358,7 @@ def _rollout_native(
                 lo, hi = chunks.pop(0)
             g = _core.rollout_random_range(
                 start, from_opening, seed, _OPENING_DICE, first + lo, first + hi,
-                winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval",
+                winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
             )
             if g >= 0:
                 long_games.append(g)
@@ -369,7 +372,7 @@ def _rollout_native(
     seconds = time.perf_counter() - t0
     if long_games:
         g = min(long_games)
-        _raise_turn_limit(g, start[g % start.shape[0]], _core.MAX_ROLLOUT_TURNS)
+        _raise_turn_limit(g, start[g % start.shape[0]], MAX_TURNS)
     return RolloutResult.cubeless(winner, result, turns, seed, policy, seconds, {"native": seconds})
 
 
@@ -449,20 +452,20 @@ DEFAULT_SEED = 0
 
 def rollout(
     games: int | None = 10000,
-    policy="random",
+    policy: str | Callable[..., Any] = "random",
     seed: int = DEFAULT_SEED,
-    start=None,
+    start: ArrayLike | None = None,
     batch_size: int = 4096,
     threads: int = 1,
-    progress=None,
+    progress: Callable[[int], object] | None = None,
     engine: str = "auto",
     *,
     first_game: int = 0,
     workers: int | None = None,
     scheduler: str | None = None,
-    client=None,
+    client: Any = None,
     chunk_size: int | None = None,
-    out=None,
+    out: str | os.PathLike[str] | None = None,
 ) -> RolloutResult:
     """Play *games* cubeless games to the end and return their outcomes.
 
