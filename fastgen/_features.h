@@ -9,10 +9,12 @@
 
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__)
+/* FG_PORTABLE (FASTGEN_PORTABLE=1 builds): plain C only, as on a CPU without SSE2/AVX2. */
+#if defined(__SSE2__) && !defined(FG_PORTABLE)
+#define FG_SSE2 1
 #include <emmintrin.h>
 #endif
-#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#if !defined(FG_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #define FG_X86_DISPATCH 1
 #include <immintrin.h>
 #endif
@@ -56,7 +58,7 @@ static void fg_init_tables(void) {
 
 /* Checkers of one side not borne off: the sum of its 25 counts (all non-negative). */
 static inline int fg_side_total(const int8_t* s) {
-#if defined(__SSE2__)
+#ifdef FG_SSE2
     /* psadbw sums unsigned bytes: 16 + 8 bytes in two instructions, then the bar */
     __m128i zero = _mm_setzero_si128();
     __m128i a = _mm_sad_epu8(_mm_loadu_si128((const __m128i*)s), zero);

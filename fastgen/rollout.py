@@ -499,6 +499,11 @@ def rollout(
         of *chunk_size* and come back as arrays; the result equals the in-process one game
         for game. *out*, a directory, keeps finished chunks as they arrive and resumes an
         interrupted run with the same arguments. See :mod:`fastgen.rollout_chunks`.
+
+    Ctrl-C stops either engine within a turn (KeyboardInterrupt). A start position
+    where no game can end raises :class:`fastgen.errors.DeadPositionError` before any
+    game is played (see :func:`dead_positions`); a game reaching MAX_TURNS raises
+    :class:`fastgen.errors.TurnLimitError`.
     """
     import fastgen
     from fastgen._util import check_int

@@ -409,6 +409,10 @@ def board(board, *, play=None, dice=None, cube=None, flipped: bool = False, size
         "height": _fmt(height),
         "class": "fastgen-board" + (" flipped" if flipped else ""),
     })
+    from fastgen.ids import position_id
+
+    title = ET.SubElement(root, "title")
+    title.text = f"Position ID {position_id(arr)}" + (f", dice {dice[0]}-{dice[1]}" if dice else "")
     c = _Canvas(root, bool(flipped))
     _draw_frame(c)
     _draw_trays_and_pips(c, arr)

@@ -600,3 +600,98 @@ def test_example_R12_1_1_two_checkers_on_4(impl):
     check(plays, board, after(board, "4/3 3/2 2/1 1/off", "4/3 3/2 2/1 4/3", "4/3 3/2 4/3 3/2"))
     one_off = replay(board, steps("4/3 3/2 2/1 1/off"))
     assert moves_of(plays, one_off) == [(4, 3), (3, 2), (2, 1), (1, 0)]
+
+
+# --------------------------------------------------------------------------- issue 8: named
+# Rule combinations a mutation test of the suite showed only random tests could catch:
+# positions built by hand, run on the core and the oracle (impl), and checked against GNU
+# Backgammon's own generator when gnubg-nn is installed.
+
+
+def _gnubg_agrees(board, dice, plays):
+    gnubg = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
+    theirs = set(gnubg.moves(board.tolist(), dice[0], dice[1])) or {gnubg.key_of_board(board.tolist())}
+    assert {gnubg.key_of_board(b.tolist()) for b in plays.boards} == theirs
+
+
+# A checker on the bar, either die enters (points 19 and 20 open), but after entering the
+# other die is blocked (my 14 point is held), and nothing else is on the board.
+BAR_ONE_DIE = pos(me={}, me_bar=1, opp={14: 2, 24: 13})
+
+
+@pytest.mark.parametrize("dice", [(6, 5), (5, 6)])
+def test_R8_R13_bar_either_die_enters_only_one_playable_larger_entry_only(impl, dice):
+    plays = impl(BAR_ONE_DIE, dice)
+    check(plays, BAR_ONE_DIE, after(BAR_ONE_DIE, "bar/19"))  # not bar/20: the 6 must be played
+    assert moves_of(plays, plays.boards[0]) == [(25, 19)]
+
+
+@pytest.mark.parametrize("dice", [(6, 5), (5, 6)])
+def test_R8_R13_bar_case_agrees_with_gnubg(dice):
+    import fastgen
+
+    _gnubg_agrees(BAR_ONE_DIE, dice, fastgen.legal_plays(BAR_ONE_DIE, dice))
+
+
+def test_R8_R13_bar_larger_die_rule_also_with_more_checkers(impl):
+    # The same with checkers elsewhere that cannot move either die (my 8 point: 8/2 and
+    # 8/3 land on held points) and a second entry die blocked on 21 for the 4.
+    board = pos(me={8: 2}, me_bar=1, opp={14: 2, 2: 2, 3: 2, 24: 9})
+    plays = impl(board, (6, 5))
+    check(plays, board, after(board, "bar/19"))
+
+
+# Larger die first: 8/2 then 3/2 uses both dice. The other order, 8/7 first, is a dead
+# end (7/1 is held, the 3 cannot bear off while a checker is on 7): a one-die play found
+# after a two-dice play, which must not be kept (R11).
+ONE_DIE_AFTER_TWO = pos(me={8: 1, 3: 1}, opp={1: 2, 24: 13})
+
+
+@pytest.mark.parametrize("dice", [(6, 1), (1, 6)])
+def test_R11_one_die_play_found_after_two_dice_play_is_dropped(impl, dice):
+    plays = impl(ONE_DIE_AFTER_TWO, dice)
+    check(plays, ONE_DIE_AFTER_TWO, after(ONE_DIE_AFTER_TWO, "8/2 3/2"))
+    assert replay(ONE_DIE_AFTER_TWO, steps("8/7")).tobytes() not in plays.position_set()
+
+
+def test_R11_one_die_after_two_agrees_with_gnubg():
+    import fastgen
+
+    for dice in [(6, 1), (1, 6)]:
+        _gnubg_agrees(ONE_DIE_AFTER_TWO, dice, fastgen.legal_plays(ONE_DIE_AFTER_TWO, dice))
+
+
+# A double brings the last outside checker from the 7 point home, then bears off with the
+# remaining steps in the same turn (R9: the bear-off is allowed as soon as all are home).
+SEVEN_HOME = pos(me={7: 1, 3: 1}, opp={24: 15})
+
+
+def test_R9_double_brings_checker_from_7_home_then_bears_off(impl):
+    plays = impl(SEVEN_HOME, (3, 3))
+    done = replay(SEVEN_HOME, steps("7/4 4/1 1/off 3/off"))
+    assert done[1].sum() == 0  # every checker off: the game ends in this turn
+    check(plays, SEVEN_HOME, {done.tobytes()})  # R11: all four steps, and only this way
+    moves = moves_of(plays, done)
+    assert moves[0] == (7, 4) and moves.count((7, 4)) == 1 and len(moves) == 4
+    assert all(target == 0 for source, target in moves if source <= 3)  # bear-offs come after 7/4
+
+
+@pytest.mark.parametrize(
+    "dice, texts",
+    [
+        # 7/6 brings it home, then 3/2 2/1 1/off bears the other checker off with the 1s.
+        ((1, 1), ["7/6 6/5 5/4 4/3", "7/6 6/5 5/4 3/2", "7/6 6/5 3/2 2/1", "7/6 3/2 2/1 1/off"]),
+        # 7/5 5/3 3/1: then a 2 from 1 may not bear off while a checker stands on 3 (R9).
+        ((2, 2), ["7/5 5/3 3/1 3/1"]),
+    ],
+)
+def test_R9_small_doubles_from_7_then_bear_off_only_when_allowed(impl, dice, texts):
+    plays = impl(SEVEN_HOME, dice)
+    check(plays, SEVEN_HOME, after(SEVEN_HOME, *texts))
+
+
+def test_R9_seven_point_doubles_agree_with_gnubg():
+    import fastgen
+
+    for dice in [(1, 1), (2, 2), (3, 3), (4, 4), (5, 5), (6, 6)]:
+        _gnubg_agrees(SEVEN_HOME, dice, fastgen.legal_plays(SEVEN_HOME, dice))

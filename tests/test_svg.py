@@ -107,6 +107,7 @@ def test_opening_position_by_hand():
         pips = next(e for e in root.iter("{http://www.w3.org/2000/svg}text") if e.get("class") == f"pips {side}")
         assert pips.get("data-pips") == "167" and pips.text.startswith("167 pips, 0 off")
     assert root.get("width") == "500"
+    assert root.find("s:title", NS).text == "Position ID 4HPwATDgc/ABMA, dice 3-1"
     dice = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "die"]
     assert [d.get("data-value") for d in dice] == ["3", "1"]
     assert [len(d.findall("s:circle", NS)) for d in dice] == [3, 1]  # the spots
