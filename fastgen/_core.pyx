@@ -31,7 +31,7 @@ How the search works
   larger die's plays come first and the smaller die's are then skipped (R13).
 """
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t, uintptr_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 
@@ -1161,6 +1161,57 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
     if r == -1:
         raise MemoryError("fastgen: out of memory in a rollout")
     return long_game
+
+
+def roll_dice(uint64_t seed, const int64_t[::1] gid, const int64_t[::1] turn, const uint8_t[::1] opening,
+              const int8_t[:, ::1] opening_rolls, int8_t[:, ::1] out):
+    """out[j] = the roll of game gid[j] at turn turn[j], from the same hash as the native
+    rollouts: an opening roll (one of opening_rolls) where opening[j], else one of 36."""
+    cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
+    cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
+    cdef Py_ssize_t j, n = gid.shape[0]
+    cdef uint64_t idx
+    with nogil:
+        for j in range(n):
+            if opening[j]:
+                idx = uniform_index(game_hash(ko, <uint64_t> gid[j], <uint64_t> turn[j]), 15)
+                out[j, 0] = opening_rolls[idx, 0]
+                out[j, 1] = opening_rolls[idx, 1]
+            else:
+                idx = uniform_index(game_hash(kd, <uint64_t> gid[j], <uint64_t> turn[j]), 36)
+                out[j, 0] = <int8_t> (idx // 6 + 1)
+                out[j, 1] = <int8_t> (idx % 6 + 1)
+
+
+def take_turned(const int8_t[:, :, ::1] src, const int64_t[::1] rows, int8_t[:, :, ::1] out, int8_t[::1] result):
+    """For a rollout turn: out[j] = src[rows[j]] turned over (rows swapped: the other side
+    on roll), and result[j] = 0 while the side that moved has checkers left, else its win
+    (R17): 1 single, 2 gammon (the loser has borne off none), 3 backgammon (and still has
+    one on the bar or in the winner's home board, the loser's indices 18..24). rows must
+    index src (offsets plus picks the caller has checked)."""
+    cdef Py_ssize_t j, n = rows.shape[0]
+    cdef const int8_t* b
+    cdef int i, left, loser
+    with nogil:
+        for j in range(n):
+            b = &src[rows[j], 0, 0]
+            memcpy(&out[j, 0, 0], b + OWN, 25)
+            memcpy(&out[j, 1, 0], b, 25)
+            left = 0
+            for i in range(25):
+                left |= b[OWN + i]
+            result[j] = 0
+            if left == 0:
+                loser = 0
+                for i in range(25):
+                    loser += b[i]
+                result[j] = 1
+                if loser == 15:
+                    result[j] = 2
+                    for i in range(18, 25):
+                        if b[i]:
+                            result[j] = 3
+                            break
 
 
 # ---------------------------------------------------------------- two threads, no copy
