@@ -115,7 +115,9 @@ def test_gnubg_id_pairs(text, data):
             board, state = fastgen.parse_gnubg_id(candidate)
         except InvalidMatchIDError:
             continue
-        assert fastgen.parse_gnubg_id(fastgen.format_gnubg_id(board, state))[1] == state
+        again = fastgen.parse_gnubg_id(fastgen.format_gnubg_id(board, state))
+        assert (again[0] == board).all()
+        assert again[1] == dataclasses.replace(state, dice=tuple(sorted(state.dice, reverse=True)))
 
 
 # --------------------------------------------------------------------------- XGID
