@@ -131,7 +131,9 @@ def test_leading_zeros_are_still_numbers():
 # --------------------------------------------------------------------------- IDs
 
 
-@pytest.mark.parametrize("pid", ["４HPwATDgc/ABMA", "4HPwATDgc/ABM٣", "4HPwATDgc/ABMA\n", " 4HPwATDgc/ABMA"])
+@pytest.mark.parametrize(
+    "pid", ["４HPwATDgc/ABMA", "4HPwATDgc/ABM٣", "4HPwATDgc/ABMA\n", " 4HPwATDgc/ABMA", "4HPwATDgc/ABMH"]
+)
 def test_position_id_rejects_unicode_digits(pid):
     err = raises_fastgen(InvalidPositionIDError, fastgen.board_from_position_id, pid)
     assert repr(pid) in str(err)
