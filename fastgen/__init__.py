@@ -83,6 +83,7 @@ from fastgen.match import Match
 from fastgen.matfile import read_mat, write_mat
 from fastgen.notation import Play, format_play
 from fastgen.plays import PlayBatch, Plays
+from fastgen.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
 from fastgen.pubeval import pubeval_best
 from fastgen.rollout import RolloutResult, RolloutSummary, rollout, summarize
 from fastgen.validate import check_play, legal_steps, parse_play
@@ -172,4 +173,6 @@ __all__ = [
     "RolloutStoreError",
     "InvalidEnvOptionError",
     "pubeval_best",
+    "perft",
+    "perft_weighted",
 ]

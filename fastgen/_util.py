@@ -34,12 +34,19 @@ def run_threads(work, count: int, stop=None) -> None:
     """Run ``work(k)`` for k in range(count) in parallel (the work releases the GIL in the
     core). Re-raises the first exception in the caller's thread once all have finished.
 
-    Without *stop*: k = 0 runs in the calling thread, the others in new threads. With
-    *stop* (a ``fastgen._core.StopFlag`` the work passes to the core): every ``work(k)``
-    runs in a new thread while the calling thread waits, waking every POLL_SECONDS so
-    Python runs its signal handlers; on KeyboardInterrupt (or any exception there) it
-    sets *stop*, waits for the workers (the core polls the flag between positions or
-    turns) and re-raises, so a long call stops promptly and leaves nothing running.
+    Without *stop* (short work): k = 0 runs in the calling thread, the others in new
+    threads. With *stop* (a ``fastgen._core.StopFlag`` the work passes to the core):
+    every ``work(k)`` runs in a new thread while the calling thread waits, waking every
+    POLL_SECONDS so Python runs its signal handlers; on KeyboardInterrupt (or any
+    exception there) it sets *stop*, waits for the workers (the core polls the flag
+    between positions or turns) and re-raises, so a long call stops promptly. Either way
+    no thread is left running when this returns or raises.
+
+    Signals can interrupt the calling thread anywhere, even inside Thread.start(), so
+    each worker reports itself: `entered` when it runs, `finished` when it is done.
+    Waiting uses these Events, and Thread.join only comes once a thread is finished: a
+    join interrupted by KeyboardInterrupt can mark a still-running thread as stopped
+    (CPython 3.11).
     """
     errors = []
 
@@ -49,53 +56,47 @@ def run_threads(work, count: int, stop=None) -> None:
         except BaseException as exc:  # re-raised below
             errors.append(exc)
 
-    if stop is None:
-        pool = [threading.Thread(target=guarded, args=(k,)) for k in range(1, count)]
-        for t in pool:
-            t.start()
-        guarded(0)
-        for t in pool:
-            t.join()
-    else:
-        _watch(guarded, count, stop)
-    if errors:
-        raise errors[0]
-
-
-def _watch(guarded, count: int, stop) -> None:
-    """Run guarded(k) for k in range(count) in new threads; wait for them in this thread,
-    letting Python handle signals, and on any exception here set *stop* and wait for the
-    workers before re-raising. Waits on an Event, not Thread.join: a join interrupted
-    by KeyboardInterrupt can mark a still-running thread as finished (CPython 3.11)."""
+    first = 0 if stop is not None else 1  # without a flag, work(0) runs here
+    entered = {k: threading.Event() for k in range(first, count)}
+    finished = {k: threading.Event() for k in range(first, count)}
     lock = threading.Lock()
-    left = [count]
-    done = threading.Event()
+    left = [count - first]
+    all_done = threading.Event()
+    if left[0] == 0:
+        all_done.set()
 
     def worker(k):
+        entered[k].set()
         try:
             guarded(k)
         finally:
+            finished[k].set()
             with lock:
                 left[0] -= 1
                 if left[0] == 0:
-                    done.set()
+                    all_done.set()
 
-    pool = [threading.Thread(target=worker, args=(k,), name=f"fastgen-worker-{k}") for k in range(count)]
-    started = 0
+    pool = {k: threading.Thread(target=worker, args=(k,), name=f"fastgen-worker-{k}") for k in entered}
+    asked = []  # threads whose start() was called (the last may have been cut short)
     try:
-        for t in pool:
+        for k, t in pool.items():
+            asked.append(k)
             t.start()
-            started += 1
-        while not done.wait(POLL_SECONDS):
+        if first:
+            guarded(0)
+        while not all_done.wait(POLL_SECONDS):
             pass
     except BaseException:
-        stop.set()
-        with lock:  # threads never started never finish: stop waiting for them
-            left[0] -= count - started
-            if left[0] == 0:
-                done.set()
-        done.wait()
+        if stop is not None:
+            stop.set()
+        for k in asked:
+            # A thread whose start() was cut short before it existed never enters; one
+            # that exists enters at once, then ends within a position (or its short work).
+            if entered[k].wait(2.0):
+                finished[k].wait()
+                pool[k].join()
         raise
-    finally:
-        for t in pool[:started]:
-            t.join()
+    for t in pool.values():
+        t.join()
+    if errors:
+        raise errors[0]

@@ -63,7 +63,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 # Subcommands other than ``bench`` live in their own modules, each with a function
 # ``add_parser(subparsers)`` that registers the subcommand and its handler (``func``).
-_SUBCOMMAND_MODULES = ("fastgen.rollout_cli",)
+_SUBCOMMAND_MODULES = ("fastgen.rollout_cli", "fastgen.perft_cli")
 
 MAX_THREADS = 1024
 

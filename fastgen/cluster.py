@@ -116,8 +116,8 @@ def as_finished(client, fn, blob: bytes, arg_tuples, key: str):
     ``(args, result)`` as tasks finish. Closing the generator early cancels the rest."""
     distributed = _distributed()
     futures = {}
-    for args in arg_tuples:
-        f = client.submit(fn, blob, *args, key=f"{key}-{'-'.join(map(str, args))}", pure=False)
+    for i, args in enumerate(arg_tuples):
+        f = client.submit(fn, blob, *args, key=f"{key}-{i}", pure=False)
         futures[f] = args
     try:
         for f in distributed.as_completed(futures):

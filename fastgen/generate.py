@@ -122,6 +122,9 @@ def plays_batch(boards, dice, *, threads: int = 1, encode: str | None = None) ->
     batch are gone, is kept for the next batch (at most two of each kind), which saves
     the kernel's cost of handing out fresh pages; :func:`release_memory` gives it back.
 
+    Ctrl-C: a batch of WATCH_FROM positions or more runs in worker threads that stop
+    within a position of KeyboardInterrupt, which is then raised here.
+
     ``encode="tesauro198"`` (or another scheme of :func:`fastgen.encode`) also fills the
     result's ``features``, (M, F) float32: each play's resulting board encoded as the
     side to roll next sees it (``encode(swap_sides(board))``, see :class:`PlayBatch`),

@@ -27,6 +27,10 @@ VB, VD = vector_workload()  # 42,000 positions
 REPEAT = 100  # 4.2M positions
 BIG_B = np.ascontiguousarray(np.tile(VB, (REPEAT, 1, 1)))
 BIG_D = np.ascontiguousarray(np.tile(VD, (REPEAT, 1)))
+# Counting is fast: count a position with 893 plays of 3-3 instead, 2M times.
+HEAVY = 2_000_000
+HEAVY_B = np.ascontiguousarray(np.broadcast_to(fastgen.board_from_position_id("xhjTwBiUqkgpJQ"), (HEAVY, 2, 25)))
+HEAVY_D = np.full((HEAVY, 2), 3, dtype=np.int8)
 
 
 def vm_size_kib() -> int:
@@ -69,14 +73,14 @@ CASES = {
         REPEAT,
     ),
     "count_plays_batch-1": (
-        lambda: fastgen.count_plays_batch(BIG_B, BIG_D),
-        lambda: fastgen.count_plays_batch(VB, VD),
-        REPEAT,
+        lambda: fastgen.count_plays_batch(HEAVY_B, HEAVY_D),
+        lambda: fastgen.count_plays_batch(HEAVY_B[:40000], HEAVY_D[:40000]),
+        HEAVY // 40000,
     ),
     "count_plays_batch-2": (
-        lambda: fastgen.count_plays_batch(BIG_B, BIG_D, threads=2),
-        lambda: fastgen.count_plays_batch(VB, VD, threads=2),
-        REPEAT,
+        lambda: fastgen.count_plays_batch(HEAVY_B, HEAVY_D, threads=2),
+        lambda: fastgen.count_plays_batch(HEAVY_B[:40000], HEAVY_D[:40000], threads=2),
+        HEAVY // 40000,
     ),
     "iter_plays_batch-1": (lambda: iterate(1), lambda: fastgen.plays_batch(VB, VD), REPEAT),
     "iter_plays_batch-2": (lambda: iterate(2), lambda: fastgen.plays_batch(VB, VD, threads=2), REPEAT),
@@ -96,9 +100,14 @@ CASES = {
         200,
     ),
     "rollout-pubeval-2": (
-        lambda: rollout(games=100_000, policy="pubeval", threads=2),
-        lambda: rollout(games=500, policy="pubeval", threads=2),
+        lambda: rollout(games=100_000, policy="pubeval", threads=2, engine="python"),
+        lambda: rollout(games=500, policy="pubeval", threads=2, engine="python"),
         200,
+    ),
+    "rollout-native-pubeval-2": (
+        lambda: rollout(games=1_000_000, policy="pubeval", threads=2),
+        lambda: rollout(games=2000, policy="pubeval", threads=2),
+        500,
     ),
     "pubeval_best-1": (lambda: fastgen.pubeval_best(BIG_B, BIG_D), lambda: fastgen.pubeval_best(VB, VD), REPEAT),
 }

@@ -176,3 +176,19 @@ def test_cli_workers_1_and_2_print_the_same_result(capsys, tmp_path):
     assert main(["rollout", "--games", "4000", "--seed", "5", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {k: v for k, v in data.items() if k in outputs[0]} == outputs[0]
+
+
+# --------------------------------------------------------------------------- perft
+
+
+@pytest.mark.parametrize("position, depth", [("4HPwATDgc/ABMA", 2), ("bJ3BATDgc/ABYA", 3)])
+def test_perft_on_the_cluster_equals_in_process_whatever_the_split(client, position, depth):
+    from fastgen.perft import perft_run
+
+    board = fastgen.board_from_position_id(position)
+    want = fastgen.perft(board, depth)
+    for split, tasks in ((1, 3), (depth - 1, 16), (None, None)):
+        run = perft_run(board, depth, client=client, split_depth=split, tasks=tasks)
+        assert run.counts == want, (split, tasks)
+        assert run.tasks >= 1 and run.split_depth >= 1
+    assert fastgen.perft_weighted(board, 2, client=client) == fastgen.perft_weighted(board, 2)

@@ -27,6 +27,7 @@ SHIPPED = [
     "setup.py",
     "fastgen/_core.pyx",
     "fastgen/_core.pxd",
+    "fastgen/_platform.h",
     "fastgen/py.typed",
     "fastgen/data/contact.csv",
     "fastgen/data/race.csv",

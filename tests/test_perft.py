@@ -1,0 +1,128 @@
+"""perft: node counts of the game tree, against a plain recursive count over
+``legal_plays`` and against GNU Backgammon's generator (gnubg-nn, when installed).
+The same counts on a Dask cluster are checked in test_cluster.py."""
+
+import collections
+import importlib
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen.errors import InvalidBoardError
+from fastgen.perft import ROLLS, perft, perft_run, perft_weighted
+
+#: Named positions of the README's perft table (side on roll in row 1).
+POSITIONS = {
+    "opening": "4HPwATDgc/ABMA",
+    "bear-off": "t90OAAC72w0AAA",  # all 30 checkers home, no contact
+    "bar": "bJ3BATDgc/ABYA",  # two on the bar against a three-point board
+}
+
+
+def _board(name):
+    return fastgen.board_from_position_id(POSITIONS[name])
+
+
+def _naive(board, depth, weighted=False):
+    """The definition, one position at a time: no batches, no merging."""
+    counts = [0] * depth
+
+    def walk(b, k, w):
+        for d1, d2 in ROLLS.tolist():
+            rw = w * (1 if d1 == d2 else 2) if weighted else w
+            plays = fastgen.legal_plays(b, (d1, d2))
+            counts[k] += rw * len(plays)
+            if k + 1 < depth:
+                for after in plays.boards:
+                    if after[1].any():  # the mover has not borne off its last checker
+                        walk(after[::-1].copy(), k + 1, rw)
+
+    walk(board, 0, 1)
+    return counts
+
+
+@pytest.mark.parametrize("name", ["opening", "bar", "bear-off"])
+def test_perft_matches_the_definition(name):
+    board = _board(name)
+    assert perft(board, 2) == _naive(board, 2)
+    got = perft_weighted(board, 2)
+    want = [c / 36**k for k, c in enumerate(_naive(board, 2, weighted=True), start=1)]
+    assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_a_game_that_ends_has_no_children():
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[0, 5] = 15
+    b[1, 0] = 1  # the side on roll has one checker left, on its ace point: every roll wins
+    assert perft(b, 3) == [21, 0, 0]
+    finished = b.copy()
+    finished[1, 0] = 0
+    assert perft(finished, 2) == [0, 0]
+
+
+def test_depth_3_and_batch_size_do_not_change_counts(monkeypatch):
+    board = _board("bar")
+    want = perft(board, 3)
+    mod = importlib.import_module("fastgen.perft")  # the module (fastgen.perft is the function)
+
+    monkeypatch.setattr(mod, "BATCH", 7)  # many small batches, merged only within each
+    assert perft(board, 3) == want
+    assert perft(board, 3, threads=2) == want
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError, match="depth"):
+        perft(fastgen.STARTING_BOARD, 0)
+    with pytest.raises(InvalidBoardError):
+        perft(np.zeros((2, 24), dtype=np.int8), 1)
+    with pytest.raises(ValueError, match="split_depth"):
+        perft_run(fastgen.STARTING_BOARD, 2, split_depth=2, workers=1)
+
+
+def test_cli_prints_the_table(capsys):
+    from fastgen.cli import main
+
+    assert main(["perft", "--depth", "2", "--position", POSITIONS["bar"], "--json"]) == 0
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert [row["nodes"] for row in data["rows"]] == perft(_board("bar"), 2)
+    assert main(["perft", "--depth", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "202,782" in text and "4HPwATDgc/ABMA" in text
+
+
+# --------------------------------------------------------------------------- gnubg
+
+
+def _gnubg_perft(gnubg, board, depth):
+    """perft with GNU Backgammon's generator: gnubg_nn.moves gives the distinct plays
+    (an empty tuple for a lost turn, which is one play: the same position)."""
+    counts = [0] * depth
+    level = collections.Counter({tuple(map(tuple, board.tolist())): 1})
+    for k in range(depth):
+        nxt = collections.Counter()
+        for b, mult in level.items():
+            lists = [list(b[0]), list(b[1])]
+            for d1, d2 in ROLLS.tolist():
+                keys = set(gnubg.moves(lists, d1, d2))
+                children = [gnubg.board_from_position_key(key) for key in keys] or [b]
+                counts[k] += mult * len(children)
+                if k + 1 < depth:
+                    for after in children:
+                        if any(after[1]):
+                            nxt[(tuple(after[1]), tuple(after[0]))] += mult
+        level = nxt
+    return counts
+
+
+@pytest.mark.parametrize(
+    "position, depth",
+    [(POSITIONS["opening"], 2), (POSITIONS["bar"], 2), (POSITIONS["bear-off"], 2), ("mgIAQJoAAAAAAA", 3)],
+    ids=["opening-2", "bar-2", "bear-off-2", "five-checker-race-3"],
+)
+def test_perft_matches_gnubg(position, depth):
+    gnubg = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
+    board = fastgen.board_from_position_id(position)
+    assert perft(board, depth) == _gnubg_perft(gnubg, board, depth)
