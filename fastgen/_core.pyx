@@ -31,7 +31,7 @@ How the search works
   larger die's plays come first and the smaller die's are then skipped (R13).
 """
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t, uintptr_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy, memset
 
@@ -1064,10 +1064,10 @@ cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil
 cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
                     const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                     int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-                    const int* stop, int64_t* long_game, int pubeval) noexcept nogil:
+                    const int* stop, int64_t* long_game, int pubeval, int64_t max_turns) noexcept nogil:
     """Play games lo..hi-1 to the end, game g's outcome at index g - lo of the outputs,
     choosing uniformly at random, or pubeval's play when `pubeval` (see pub_choose).
-    Returns 0, -1 when memory is short, -2 when a game reaches MAX_TURNS (its index in
+    Returns 0, -1 when memory is short, -2 when a game reaches max_turns (its index in
     *long_game), -3 when *stop is set (polled every turn)."""
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
     cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
@@ -1125,7 +1125,7 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
             memcpy(board, after + OWN, 25)  # the other side is now on roll
             memcpy(board + OWN, after, 25)
             t += 1
-            if t >= MAX_TURNS:
+            if t >= max_turns:
                 long_game[0] = g
                 return -2
     return 0
@@ -1137,12 +1137,12 @@ MAX_ROLLOUT_TURNS = MAX_TURNS
 def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
                          const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                          int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-                         StopFlag stop=None, bint pubeval=False):
+                         StopFlag stop=None, bint pubeval=False, int64_t max_turns=MAX_TURNS):
     """Play games lo..hi-1 with the uniform-random policy (or pubeval's choice when
     `pubeval`), without the GIL; game g's outcome goes to index g - lo of winner, result
     and turns (each at least hi - lo long). Returns -1, or the index of a game that
-    reached MAX_ROLLOUT_TURNS turns (the rest of the range is then unplayed); returns
-    early when `stop` is set."""
+    reached max_turns turns (the rest of the range is then unplayed); returns early when
+    `stop` is set."""
     cdef Ctx* c
     cdef int r
     cdef int64_t long_game = -1
@@ -1156,11 +1156,62 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
         raise MemoryError("fastgen: cannot allocate the generator context")
     with nogil:
         r = play_games(c, start, from_opening, seed, opening_rolls, lo, hi, winner, result, turns,
-                       sp, &long_game, pubeval)
+                       sp, &long_game, pubeval, max_turns)
     ctx_free(c)
     if r == -1:
         raise MemoryError("fastgen: out of memory in a rollout")
     return long_game
+
+
+def roll_dice(uint64_t seed, const int64_t[::1] gid, const int64_t[::1] turn, const uint8_t[::1] opening,
+              const int8_t[:, ::1] opening_rolls, int8_t[:, ::1] out):
+    """out[j] = the roll of game gid[j] at turn turn[j], from the same hash as the native
+    rollouts: an opening roll (one of opening_rolls) where opening[j], else one of 36."""
+    cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
+    cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
+    cdef Py_ssize_t j, n = gid.shape[0]
+    cdef uint64_t idx
+    with nogil:
+        for j in range(n):
+            if opening[j]:
+                idx = uniform_index(game_hash(ko, <uint64_t> gid[j], <uint64_t> turn[j]), 15)
+                out[j, 0] = opening_rolls[idx, 0]
+                out[j, 1] = opening_rolls[idx, 1]
+            else:
+                idx = uniform_index(game_hash(kd, <uint64_t> gid[j], <uint64_t> turn[j]), 36)
+                out[j, 0] = <int8_t> (idx // 6 + 1)
+                out[j, 1] = <int8_t> (idx % 6 + 1)
+
+
+def take_turned(const int8_t[:, :, ::1] src, const int64_t[::1] rows, int8_t[:, :, ::1] out, int8_t[::1] result):
+    """For a rollout turn: out[j] = src[rows[j]] turned over (rows swapped: the other side
+    on roll), and result[j] = 0 while the side that moved has checkers left, else its win
+    (R17): 1 single, 2 gammon (the loser has borne off none), 3 backgammon (and still has
+    one on the bar or in the winner's home board, the loser's indices 18..24). rows must
+    index src (offsets plus picks the caller has checked)."""
+    cdef Py_ssize_t j, n = rows.shape[0]
+    cdef const int8_t* b
+    cdef int i, left, loser
+    with nogil:
+        for j in range(n):
+            b = &src[rows[j], 0, 0]
+            memcpy(&out[j, 0, 0], b + OWN, 25)
+            memcpy(&out[j, 1, 0], b, 25)
+            left = 0
+            for i in range(25):
+                left |= b[OWN + i]
+            result[j] = 0
+            if left == 0:
+                loser = 0
+                for i in range(25):
+                    loser += b[i]
+                result[j] = 1
+                if loser == 15:
+                    result[j] = 2
+                    for i in range(18, 25):
+                        if b[i]:
+                            result[j] = 3
+                            break
 
 
 # ---------------------------------------------------------------- two threads, no copy
@@ -1584,12 +1635,14 @@ def pubeval_load(const double[::1] contact, const double[::1] race):
 
 cdef extern from *:
     """
-    #if defined(__SSE2__)
+    #if defined(__SSE2__) && !defined(FG_PORTABLE)
+    #define FG_CORE_SSE2 1
     #include <emmintrin.h>
     #endif
-    /* bit i set when bytes a[i] and b[i] differ, i = 0..23 */
+    /* bit i set when bytes a[i] and b[i] differ, i = 0..23 (SSE2 where the compiler targets
+       it, else plain C; FG_PORTABLE: plain C) */
     static inline unsigned fg_diff24(const signed char* a, const signed char* b) {
-    #if defined(__SSE2__)
+    #ifdef FG_CORE_SSE2
         __m128i x0 = _mm_loadu_si128((const __m128i*) a), y0 = _mm_loadu_si128((const __m128i*) b);
         __m128i x1 = _mm_loadu_si128((const __m128i*) (a + 8)), y1 = _mm_loadu_si128((const __m128i*) (b + 8));
         unsigned eq = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(x0, y0))
@@ -1611,12 +1664,7 @@ cdef extern from *:
         double s = 0.0;
         int mv = 0;
         while (changed) {
-    #if defined(__GNUC__) || defined(__clang__)
-            unsigned i = (unsigned) __builtin_ctz(changed);
-    #else
-            unsigned i = 0;
-            while (!((changed >> i) & 1u)) i++;
-    #endif
+            unsigned i = (unsigned) fg_ctz32(changed);  /* _platform.h */
             int mine = c[25 + i];
             changed &= changed - 1;
             if (moved) mv += mine - b[25 + i];

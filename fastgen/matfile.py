@@ -203,7 +203,7 @@ def _check_name(name: str) -> None:
         )
 
 
-def write_mat(match: Match, path=None) -> str:
+def write_mat(match: Match, path: str | os.PathLike[str] | None = None) -> str:
     """Return *match* as ``.mat`` text; also write it to *path* when given.
 
     Raises :class:`MatFileError` when a player name cannot be read back (a colon, a line
@@ -361,25 +361,38 @@ def _parse_scores(lines: list[str], j: int) -> tuple[tuple[str, str], tuple[int,
 
 
 def _split_entries(line: str, lineno: int) -> list[tuple[int, str]]:
-    """(column, entry) pairs of one move line (after an optional ``NNN)`` number)."""
+    """(column, entry) pairs of one move line (after an optional ``NNN)`` number).
+
+    An entry starting at column 20 or later is the right column's. Actions alternate, so
+    an entry after a left one is the right one; a ``Wins`` always goes by where it
+    stands, since GNU Backgammon writes a resignation's ``Wins`` right after the roll
+    of a player who had not played yet (``42:  Wins 2 points``, ``61:       Wins 1
+    point``).
+    """
     m = _NUMBER_RE.match(line)
     offset = m.end() if m else 0
     starts = [x.start() for x in _ENTRY_START_RE.finditer(line, offset)]
     if not starts or line[offset:starts[0]].strip():
         raise MatFileError(f"line {lineno}: cannot read {line!r}")
-    if len(starts) > 2:
+    if len(starts) > 3:
         raise MatFileError(f"line {lineno}: more than two entries (left and right column) in {line!r}")
-    first = 1 if starts[0] >= _RIGHT_THRESHOLD else 0
-    if first == 1 and len(starts) == 2:
-        raise MatFileError(f"line {lineno}: two entries in the right column of {line!r}")
     out = []
+    column = -1
     for i, start in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(line)
-        out.append((first + i, line[start:end].strip()))
+        entry = line[start:end].strip()
+        by_place = 1 if start >= _RIGHT_THRESHOLD else 0
+        if entry[:4].lower() == "wins":
+            column = by_place
+        else:
+            column = by_place if column < 0 else column + 1
+            if column > 1 or (i == 2):
+                raise MatFileError(f"line {lineno}: more than two entries (left and right column) in {line!r}")
+        out.append((column, entry))
     return out
 
 
-def read_mat(source) -> Match:
+def read_mat(source: str | os.PathLike[str]) -> Match:
     """Read a ``.mat`` match from text or from a file path; returns a finished-as-recorded
     :class:`Match` whose games were replayed (every play checked). Resignations (a game
     ending in ``Wins N points`` without a bear-off or a pass) are recorded as accepted

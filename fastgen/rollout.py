@@ -28,6 +28,9 @@ from fastgen.boards import STARTING_BOARD  # R3
 from fastgen import pubeval
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.game import OPENING_ROLLS
+import os
+from typing import Any, Callable
+from fastgen._typing import ArrayLike
 
 __all__ = [
     "rollout",
@@ -52,8 +55,8 @@ PURPOSE_DICE, PURPOSE_OPENING, PURPOSE_CHOICE = 1, 2, 3
 
 _OPENING_DICE = np.array(OPENING_ROLLS, dtype=np.int8)  # (15, 2), larger die first
 
-#: A game reaching this many turns stops the rollout with TurnLimitError (both engines;
-#: the same value as the core's guard). Random games end within a few hundred turns.
+#: A game reaching this many turns stops the rollout with TurnLimitError (both engines).
+#: Random games end within a few hundred turns.
 MAX_TURNS = 1_000_000
 
 #: Native rollouts of at least this many games run in worker threads while the calling
@@ -96,18 +99,21 @@ def _uniform_index(h: np.ndarray, n) -> np.ndarray:
 
 
 def _roll_dice(seed: int, gid: np.ndarray, turn: np.ndarray, opening: np.ndarray) -> np.ndarray:
-    """(A, 2) int8 dice: a uniform roll of 36, or an opening roll (R16) where *opening*."""
-    h = game_hash(seed, gid, turn, PURPOSE_DICE)
-    idx = _uniform_index(h, 36).astype(np.int8)
+    """(A, 2) int8 dice: a uniform roll of 36, or an opening roll (R16) where *opening*
+    (each side rolls one die, ties re-rolled, the higher starts with both: the first play
+    is uniform over the 15 non-double rolls). The hash is game_hash's, computed in the
+    core (the same numbers as ``_uniform_index(game_hash(...), 36)``)."""
+    from fastgen import _core
+
     dice = np.empty((gid.shape[0], 2), dtype=np.int8)
-    dice[:, 0] = idx // 6 + 1
-    dice[:, 1] = idx % 6 + 1
-    if opening.any():
-        # R16: each side rolls one die, ties re-rolled, the higher starts with both: the
-        # first play is uniform over the 15 non-double rolls.
-        sel = np.flatnonzero(opening)
-        ho = game_hash(seed, gid[sel], turn[sel], PURPOSE_OPENING)
-        dice[sel] = _OPENING_DICE[_uniform_index(ho, 15).astype(np.intp)]
+    _core.roll_dice(
+        seed,
+        np.ascontiguousarray(gid, dtype=np.int64),
+        np.ascontiguousarray(turn, dtype=np.int64),
+        np.ascontiguousarray(opening, dtype=np.uint8),
+        _OPENING_DICE,
+        dice,
+    )
     return dice
 
 
@@ -352,7 +358,7 @@ def _rollout_native(
                 lo, hi = chunks.pop(0)
             g = _core.rollout_random_range(
                 start, from_opening, seed, _OPENING_DICE, first + lo, first + hi,
-                winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval",
+                winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
             )
             if g >= 0:
                 long_games.append(g)
@@ -366,7 +372,7 @@ def _rollout_native(
     seconds = time.perf_counter() - t0
     if long_games:
         g = min(long_games)
-        _raise_turn_limit(g, start[g % start.shape[0]], _core.MAX_ROLLOUT_TURNS)
+        _raise_turn_limit(g, start[g % start.shape[0]], MAX_TURNS)
     return RolloutResult.cubeless(winner, result, turns, seed, policy, seconds, {"native": seconds})
 
 
@@ -446,20 +452,20 @@ DEFAULT_SEED = 0
 
 def rollout(
     games: int | None = 10000,
-    policy="random",
+    policy: str | Callable[..., Any] = "random",
     seed: int = DEFAULT_SEED,
-    start=None,
+    start: ArrayLike | None = None,
     batch_size: int = 4096,
     threads: int = 1,
-    progress=None,
+    progress: Callable[[int], object] | None = None,
     engine: str = "auto",
     *,
     first_game: int = 0,
     workers: int | None = None,
     scheduler: str | None = None,
-    client=None,
+    client: Any = None,
     chunk_size: int | None = None,
-    out=None,
+    out: str | os.PathLike[str] | None = None,
 ) -> RolloutResult:
     """Play *games* cubeless games to the end and return their outcomes.
 
@@ -506,6 +512,7 @@ def rollout(
     :class:`fastgen.errors.TurnLimitError`.
     """
     import fastgen
+    from fastgen import _core
     from fastgen._util import check_int
 
     seed = check_int(seed, "seed", 0, 2**64 - 1)
@@ -546,22 +553,21 @@ def rollout(
     result = np.zeros(games, dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
 
-    boards = np.empty((0, 2, 25), dtype=np.int8)
-    gid = np.empty(0, dtype=np.int64)
-    turn = np.empty(0, dtype=np.int64)
+    # The pool: game gid[j] at turn turn[j], its position boards[j] (side on roll in row 1).
+    # A finished game's slot takes the next new game in place; once none is left, finished
+    # games leave the pool. Each game's dice and choices depend on (seed, game, turn)
+    # only, so the order of the pool changes nothing.
     next_game, end = first_game, first_game + games
+    k = min(batch_size, games)
+    gid = np.arange(next_game, next_game + k, dtype=np.int64)
+    next_game += k
+    boards = np.ascontiguousarray(start_boards[gid % n_start])
+    turn = np.zeros(k, dtype=np.int64)
+    no_opening = np.zeros(k, dtype=bool)
     t_gen = t_policy = 0.0
     t0 = time.perf_counter()
-    while next_game < end or gid.shape[0]:
-        free = batch_size - gid.shape[0]
-        if free > 0 and next_game < end:
-            k = min(free, end - next_game)
-            new = np.arange(next_game, next_game + k, dtype=np.int64)
-            next_game += k
-            boards = np.concatenate([boards, start_boards[new % n_start]])
-            gid = np.concatenate([gid, new])
-            turn = np.concatenate([turn, np.zeros(k, dtype=np.int64)])
-        opening = (turn == 0) if from_opening else np.zeros(gid.shape[0], dtype=bool)
+    while gid.shape[0]:
+        opening = (turn == 0) if from_opening else no_opening[: gid.shape[0]]
         dice = _roll_dice(seed, gid, turn, opening)
         t1 = time.perf_counter()
         batch = fastgen.plays_batch(boards, dice, threads=threads)
@@ -570,25 +576,32 @@ def rollout(
         t3 = time.perf_counter()
         t_gen += t2 - t1
         t_policy += t3 - t2
-        chosen = batch.boards[batch.offsets[:-1] + pick]
-        done = ~chosen[:, 1].any(axis=1)  # R17: the mover has borne off all 15
-        if done.any():
-            ids = gid[done] - first_game
-            loser = chosen[done, 0]
-            res = np.where(
-                loser.sum(axis=1) < 15,
-                1,
-                np.where(loser[:, 18:].any(axis=1), 3, 2),  # backgammon: bar or points 19..24
-            )
-            winner[ids] = turn[done] % 2
-            result[ids] = res
-            turns[ids] = turn[done] + 1
-            keep = ~done
-            chosen, gid, turn = chosen[keep], gid[keep], turn[keep]
+        # The chosen positions, turned over in the same copy (the other side is on roll),
+        # and each game's result if the side that moved has borne off all 15 (R17).
+        boards = np.empty((gid.shape[0], 2, 25), dtype=np.int8)
+        res = np.empty(gid.shape[0], dtype=np.int8)
+        _core.take_turned(batch.boards, batch.offsets[:-1] + pick, boards, res)
+        turn += 1
+        idx = np.flatnonzero(res)
+        if idx.size:
+            ids = gid[idx] - first_game
+            winner[ids] = (turn[idx] - 1) % 2
+            result[ids] = res[idx]
+            turns[ids] = turn[idx]
             if progress is not None:
-                progress(int(done.sum()))
-        boards = np.ascontiguousarray(chosen[:, ::-1])  # the other side is on roll
-        turn = turn + 1
+                progress(int(idx.size))
+            k = min(idx.size, end - next_game)
+            if k:  # new games take the first free slots
+                new = np.arange(next_game, next_game + k, dtype=np.int64)
+                next_game += k
+                slots = idx[:k]
+                gid[slots] = new
+                turn[slots] = 0
+                boards[slots] = start_boards[new % n_start]
+            if k < idx.size:  # no new game for the other slots: the pool shrinks
+                keep = np.ones(gid.shape[0], dtype=bool)
+                keep[idx[k:]] = False
+                boards, gid, turn = boards[keep], gid[keep], turn[keep]
         if turn.size and int(turn.max()) >= MAX_TURNS:
             i = int(np.argmax(turn))
             _raise_turn_limit(int(gid[i]), start_boards[gid[i] % n_start], MAX_TURNS)

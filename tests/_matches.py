@@ -53,8 +53,8 @@ def random_match(
             g.roll()
             plays = g.legal_plays()
             if not opening and len(plays) > 1:
-                if rng.random() < p_resign:
-                    g.resign(int(rng.integers(1, 4)))
+                if rng.random() < p_resign:  # either side, while the roller holds its dice
+                    g.resign(int(rng.integers(1, 4)), player=int(rng.integers(2)))
                     g.accept_resignation()
                     break
                 if stop_after_roll and rng.random() < 0.02:

@@ -135,6 +135,19 @@ def test_resignation_round_trip_and_layout(who, after_roll):
     assert back.games[0].dice == ((3, 1) if after_roll else None)
 
 
+def test_gnubg_resignation_lines_after_an_unplayed_roll():
+    """GNU Backgammon 1.07 writes the Wins of a resignation straight after the roll the
+    other player had not played yet, on the same line (layouts seen in its exports)."""
+    header = " 7 point match\n\n Game 1\n gnubg : 0                      root : 0\n"
+    right = read_mat(header + "  1) 64: 13/9 8/2                42:  Wins 2 points\n")
+    g = right.games[0]
+    assert (g.winner, g.points, g.result, g.resigned, g.dice, g.turn) == (1, 2, GAMMON, True, (4, 2), 1)
+    left = read_mat(header + "  1) 61:       Wins 1 point\n")
+    g = left.games[0]
+    assert (g.winner, g.points, g.resigned, g.dice, g.turn) == (0, 1, True, (6, 1), 0)
+    assert right.score == (0, 2) and left.score == (1, 0)
+
+
 def test_rejected_resignation_leaves_no_trace_in_the_file():
     m = Match(3, seed=1)
     g = m.new_game()

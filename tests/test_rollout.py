@@ -197,3 +197,18 @@ def test_engine_argument_is_checked():
         rollout(games=2, policy=lambda c, o: np.zeros(len(o) - 1, dtype=np.int64), engine="native")
     with pytest.raises(ValueError, match="threads"):
         rollout(games=2, threads=0)
+
+
+def test_dice_rolled_in_the_core_follow_game_hash():
+    from fastgen.rollout import PURPOSE_DICE, PURPOSE_OPENING, _OPENING_DICE, _roll_dice, _uniform_index, game_hash
+
+    rng = np.random.default_rng(3)
+    gid = rng.integers(0, 10**9, 5000)
+    turn = rng.integers(0, 300, 5000)
+    opening = rng.random(5000) < 0.2
+    dice = _roll_dice(7, gid, turn, opening)
+    idx = _uniform_index(game_hash(7, gid, turn, PURPOSE_DICE), 36).astype(np.int64)
+    want = np.stack([idx // 6 + 1, idx % 6 + 1], axis=1)
+    io = _uniform_index(game_hash(7, gid, turn, PURPOSE_OPENING), 15).astype(np.intp)
+    want[opening] = _OPENING_DICE[io[opening]]
+    np.testing.assert_array_equal(dice, want)
