@@ -82,8 +82,9 @@ def pytest_terminal_summary(terminalreporter, config):
 def _cluster_summary(terminalreporter, benchmarks) -> None:
     """bench/test_cluster.py: items/s per worker count, the 2 / 1 worker ratio, the cluster
     path's overhead against in process, and the fixed cost per chunk / task."""
-    rated = [b for b in benchmarks if "workers" in b.extra_info]
-    fixed = {b.name: b for b in benchmarks if "calls" in b.extra_info}
+    ran = [b for b in benchmarks if b.stats.data]  # a failed benchmark has no timings
+    rated = [b for b in ran if "workers" in b.extra_info]
+    fixed = {b.name: b for b in ran if "calls" in b.extra_info}
     if not rated and not fixed:
         return
     terminalreporter.section("fastgen on Dask (median of the rounds, same run)")
