@@ -1064,10 +1064,10 @@ cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil
 cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
                     const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                     int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-                    const int* stop, int64_t* long_game, int pubeval) noexcept nogil:
+                    const int* stop, int64_t* long_game, int pubeval, int64_t max_turns) noexcept nogil:
     """Play games lo..hi-1 to the end, game g's outcome at index g - lo of the outputs,
     choosing uniformly at random, or pubeval's play when `pubeval` (see pub_choose).
-    Returns 0, -1 when memory is short, -2 when a game reaches MAX_TURNS (its index in
+    Returns 0, -1 when memory is short, -2 when a game reaches max_turns (its index in
     *long_game), -3 when *stop is set (polled every turn)."""
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
     cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
@@ -1125,7 +1125,7 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
             memcpy(board, after + OWN, 25)  # the other side is now on roll
             memcpy(board + OWN, after, 25)
             t += 1
-            if t >= MAX_TURNS:
+            if t >= max_turns:
                 long_game[0] = g
                 return -2
     return 0
@@ -1137,12 +1137,12 @@ MAX_ROLLOUT_TURNS = MAX_TURNS
 def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
                          const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                          int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-                         StopFlag stop=None, bint pubeval=False):
+                         StopFlag stop=None, bint pubeval=False, int64_t max_turns=MAX_TURNS):
     """Play games lo..hi-1 with the uniform-random policy (or pubeval's choice when
     `pubeval`), without the GIL; game g's outcome goes to index g - lo of winner, result
     and turns (each at least hi - lo long). Returns -1, or the index of a game that
-    reached MAX_ROLLOUT_TURNS turns (the rest of the range is then unplayed); returns
-    early when `stop` is set."""
+    reached max_turns turns (the rest of the range is then unplayed); returns early when
+    `stop` is set."""
     cdef Ctx* c
     cdef int r
     cdef int64_t long_game = -1
@@ -1156,7 +1156,7 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
         raise MemoryError("fastgen: cannot allocate the generator context")
     with nogil:
         r = play_games(c, start, from_opening, seed, opening_rolls, lo, hi, winner, result, turns,
-                       sp, &long_game, pubeval)
+                       sp, &long_game, pubeval, max_turns)
     ctx_free(c)
     if r == -1:
         raise MemoryError("fastgen: out of memory in a rollout")

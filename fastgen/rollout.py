@@ -52,8 +52,8 @@ PURPOSE_DICE, PURPOSE_OPENING, PURPOSE_CHOICE = 1, 2, 3
 
 _OPENING_DICE = np.array(OPENING_ROLLS, dtype=np.int8)  # (15, 2), larger die first
 
-#: A game reaching this many turns stops the rollout with TurnLimitError (both engines;
-#: the same value as the core's guard). Random games end within a few hundred turns.
+#: A game reaching this many turns stops the rollout with TurnLimitError (both engines).
+#: Random games end within a few hundred turns.
 MAX_TURNS = 1_000_000
 
 #: Native rollouts of at least this many games run in worker threads while the calling
@@ -355,7 +355,7 @@ def _rollout_native(
                 lo, hi = chunks.pop(0)
             g = _core.rollout_random_range(
                 start, from_opening, seed, _OPENING_DICE, first + lo, first + hi,
-                winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval",
+                winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
             )
             if g >= 0:
                 long_games.append(g)
@@ -369,7 +369,7 @@ def _rollout_native(
     seconds = time.perf_counter() - t0
     if long_games:
         g = min(long_games)
-        _raise_turn_limit(g, start[g % start.shape[0]], _core.MAX_ROLLOUT_TURNS)
+        _raise_turn_limit(g, start[g % start.shape[0]], MAX_TURNS)
     return RolloutResult.cubeless(winner, result, turns, seed, policy, seconds, {"native": seconds})
 
 

@@ -100,9 +100,14 @@ CASES = {
         200,
     ),
     "rollout-pubeval-2": (
-        lambda: rollout(games=100_000, policy="pubeval", threads=2),
-        lambda: rollout(games=500, policy="pubeval", threads=2),
+        lambda: rollout(games=100_000, policy="pubeval", threads=2, engine="python"),
+        lambda: rollout(games=500, policy="pubeval", threads=2, engine="python"),
         200,
+    ),
+    "rollout-native-pubeval-2": (
+        lambda: rollout(games=1_000_000, policy="pubeval", threads=2),
+        lambda: rollout(games=2000, policy="pubeval", threads=2),
+        500,
     ),
     "pubeval_best-1": (lambda: fastgen.pubeval_best(BIG_B, BIG_D), lambda: fastgen.pubeval_best(VB, VD), REPEAT),
 }

@@ -39,6 +39,7 @@ CASES = [
     "rollout-python-2",
     "rollout-user-policy",
     "rollout-pubeval-2",
+    "rollout-native-pubeval-2",
     "pubeval_best-1",
 ]
 RUN_BEFORE_SIGINT = 0.4  # seconds the call runs before the signal
@@ -170,10 +171,14 @@ def _stuck_boards():
     return np.stack([dead, one, prime])
 
 
-def test_python_rollout_turn_limit_is_a_clear_error(monkeypatch):
+@pytest.mark.parametrize("engine, policy", [("python", "random"), ("native", "random"), ("native", "pubeval")])
+def test_rollout_turn_limit_is_a_clear_error(monkeypatch, engine, policy):
     """The last-resort turn cap raises a fastgen error naming the game and its start."""
     from fastgen.errors import TurnLimitError
 
     monkeypatch.setattr(sys.modules["fastgen.rollout"], "MAX_TURNS", 3)
-    with pytest.raises(TurnLimitError, match="game 0 .*4HPwATDgc/ABMA"):
-        rollout(games=4, engine="python", seed=1)
+    with pytest.raises(TurnLimitError, match="game 0 .*4HPwATDgc/ABMA.* 3 turns"):
+        rollout(games=4, engine=engine, policy=policy, seed=1)
+    board = fastgen.board_from_position_id("xhjTwBiUqkgpJQ")  # a start board is named too
+    with pytest.raises(TurnLimitError, match="xhjTwBiUqkgpJQ"):
+        rollout(games=2, start=board, engine=engine, policy=policy, seed=1)
