@@ -61,9 +61,11 @@ def pytest_terminal_summary(terminalreporter, config):
                 if not bases:
                     continue
                 ratio = per_position_median(bases[0]) / per_position_median(b)
+                # a ratio below 1 (slower than the baseline) also says how many times its time
+                shown = f"{ratio:.1f}x" if ratio >= 1 else f"{ratio:.2f}x (takes {1 / ratio:.2f}x the time of)"
                 terminalreporter.write_line(
                     f"[{group}] {b.name}: {per_position_median(b) * 1e6:.3f} us/position, "
-                    f"{ratio:.1f}x {bases[0].name}"
+                    f"{shown} {bases[0].name}"
                 )
         # threads: each multi-threaded run against the same test with one thread
         for b in benches:
