@@ -16,7 +16,17 @@ _ASCII_INT = re.compile(r"[0-9]{1,30}")
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """Help that shows each option's default (argparse's ArgumentDefaultsHelpFormatter)."""
+    """Help that shows each option's default, as "(default: X)" after its text.
+
+    Left out where the help already says its default, and for the defaults that only
+    mean "not given" (None, and False of on/off flags).
+    """
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text or action.default is None or action.default is False:
+            return text
+        return super()._get_help_string(action) or text
 
 
 def add_subcommand(subparsers: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:

@@ -34,6 +34,11 @@ from fastgen.ids import (
 )
 from fastgen.notation import Play
 from fastgen.validate import check_play
+from typing import TYPE_CHECKING
+from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
+
+if TYPE_CHECKING:
+    from fastgen.plays import Plays
 
 __all__ = ["Board"]
 
@@ -47,7 +52,7 @@ class Board:
     for :meth:`xgid`; pushing a play hands the turn over in it too.
     """
 
-    def __init__(self, board=None, state: MatchState | None = None):
+    def __init__(self, board: ArrayLike | None = None, state: MatchState | None = None) -> None:
         arr = STARTING_BOARD if board is None else board
         self._array = np.array(as_board(arr), copy=True)
         self._array.setflags(write=False)
@@ -89,20 +94,20 @@ class Board:
     # ----------------------------------------------------------------- queries
 
     @property
-    def array(self) -> np.ndarray:
+    def array(self) -> Int8Array:
         """The canonical (2, 25) int8 board, read-only (row 1 = side on roll)."""
         return self._array
 
-    def legal_plays(self, dice):
+    def legal_plays(self, dice: DiceLike) -> Plays:
         """Every legal play with *dice* (a :class:`fastgen.Plays`)."""
         return legal_plays(self._array, dice)
 
-    def pip_count(self) -> tuple:
+    def pip_count(self) -> tuple[int, int]:
         """Pips still to travel, ``(side on roll, opponent)``; bar checkers count 25 (R3)."""
         weights = np.arange(1, 26)
         return int(self._array[1] @ weights), int(self._array[0] @ weights)
 
-    def borne_off(self) -> tuple:
+    def borne_off(self) -> tuple[int, int]:
         """Checkers borne off, ``(side on roll, opponent)``."""
         return 15 - int(self._array[1].sum()), 15 - int(self._array[0].sum())
 
@@ -116,7 +121,7 @@ class Board:
 
     # ----------------------------------------------------------------- the stack
 
-    def push(self, play, dice=None) -> None:
+    def push(self, play: Play | str | StepsLike, dice: DiceLike | None = None) -> None:
         """Play *play* (a :class:`Play`, a move text or steps) and hand the turn over.
 
         The play is checked (:func:`fastgen.check_play`): an illegal one raises
@@ -152,13 +157,13 @@ class Board:
         return self._stack[-1][0]
 
     @property
-    def move_stack(self) -> list:
+    def move_stack(self) -> list[Play]:
         """The plays pushed so far, oldest first."""
         return [entry[0] for entry in self._stack]
 
     # ----------------------------------------------------------------- dunder
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
         return bool(np.array_equal(self._array, other._array))

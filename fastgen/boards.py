@@ -13,6 +13,7 @@ import numpy as np
 
 from fastgen import _core
 from fastgen.errors import InvalidBoardError, InvalidDiceError
+from fastgen._typing import ArrayLike, DiceLike, Int8Array
 
 __all__ = [
     "STARTING_BOARD",
@@ -27,7 +28,7 @@ _START_ROW = np.zeros(25, dtype=np.int8)
 _START_ROW[[23, 12, 7, 5]] = [2, 5, 3, 5]  # R3: 24, 13, 8 and 6 points
 
 #: The starting position (R3), read-only. Both rows are the same: each side sees itself.
-STARTING_BOARD = np.stack([_START_ROW, _START_ROW])
+STARTING_BOARD: Int8Array = np.stack([_START_ROW, _START_ROW])
 STARTING_BOARD.setflags(write=False)
 
 # Messages for the error codes of _core.validate_boards (kept beside the code numbers).
@@ -58,7 +59,7 @@ def _to_int8(value, what: str) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.int8)
 
 
-def as_board(board) -> np.ndarray:
+def as_board(board: ArrayLike) -> Int8Array:
     """Return *board* as a validated C-contiguous ``int8`` array of shape (2, 25).
 
     Raises :class:`InvalidBoardError` quoting the input for a wrong shape or dtype,
@@ -76,7 +77,7 @@ def as_board(board) -> np.ndarray:
     return arr
 
 
-def as_boards(boards, *, check_counts: bool = True) -> np.ndarray:
+def as_boards(boards: ArrayLike, *, check_counts: bool = True) -> Int8Array:
     """Return *boards* as a validated C-contiguous ``int8`` array of shape (N, 2, 25).
 
     With ``check_counts=False`` only the type and shape are checked: the batch
@@ -96,7 +97,7 @@ def as_boards(boards, *, check_counts: bool = True) -> np.ndarray:
     return arr
 
 
-def as_dice(dice) -> tuple[int, int]:
+def as_dice(dice: DiceLike) -> tuple[int, int]:
     """Return *dice* as a pair of Python ints in 1..6 (R5); raise InvalidDiceError otherwise.
 
     >>> as_dice((6, 1))
@@ -116,7 +117,7 @@ def as_dice(dice) -> tuple[int, int]:
     return out[0], out[1]
 
 
-def as_dice_batch(dice, n: int) -> np.ndarray:
+def as_dice_batch(dice: ArrayLike, n: int) -> Int8Array:
     """Return *dice* as a C-contiguous ``int8`` array of shape (n, 2), every die in 1..6."""
     try:
         arr = np.asarray(dice)
@@ -137,7 +138,7 @@ def as_dice_batch(dice, n: int) -> np.ndarray:
     return arr
 
 
-def swap_sides(boards) -> np.ndarray:
+def swap_sides(boards: ArrayLike) -> Int8Array:
     """The same position(s) seen from the other side: rows 0 and 1 exchanged.
 
     Works for any leading shape ``(..., 2, 25)`` and returns a new array.

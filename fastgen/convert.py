@@ -31,6 +31,9 @@ import numpy as np
 
 from fastgen.boards import as_boards
 from fastgen.errors import InvalidBoardError
+from typing import Any
+from numpy.typing import NDArray
+from fastgen._typing import ArrayLike
 
 __all__ = ["to_signed26", "from_signed26", "to_pubeval28", "from_pubeval28"]
 
@@ -47,7 +50,7 @@ def _as_batch(board) -> tuple[np.ndarray, tuple]:
     return as_boards(arr.reshape((-1, 2, 25))), lead
 
 
-def to_signed26(board) -> np.ndarray:
+def to_signed26(board: ArrayLike) -> NDArray[Any]:
     """The 26-vector (FIBS board order, side on roll positive) of *board*.
 
     >>> from fastgen import STARTING_BOARD
@@ -64,7 +67,7 @@ def to_signed26(board) -> np.ndarray:
     return out.astype(np.int8).reshape(lead + (26,))
 
 
-def to_pubeval28(board) -> np.ndarray:
+def to_pubeval28(board: ArrayLike) -> NDArray[Any]:
     """Tesauro's pubeval ``pos[]`` 28-vector of *board* (side on roll positive)."""
     boards, lead = _as_batch(board)
     flat = to_signed26(boards)
@@ -90,7 +93,7 @@ def _check_vector(vec, size: int, name: str) -> tuple[np.ndarray, tuple]:
     return arr.reshape((-1, size)).astype(np.int64), arr.shape[:-1]
 
 
-def from_signed26(vec) -> np.ndarray:
+def from_signed26(vec: ArrayLike) -> NDArray[Any]:
     """The canonical (2, 25) board of a 26-vector; the inverse of :func:`to_signed26`.
 
     >>> from fastgen import STARTING_BOARD
@@ -113,7 +116,7 @@ def from_signed26(vec) -> np.ndarray:
     return as_boards(boards.astype(np.int8)).reshape(lead + (2, 25))
 
 
-def from_pubeval28(vec) -> np.ndarray:
+def from_pubeval28(vec: ArrayLike) -> NDArray[Any]:
     """The canonical (2, 25) board of a pubeval 28-vector; checks the borne-off counts."""
     arr, lead = _check_vector(vec, 28, "a pubeval 28-vector")
     boards = from_signed26(arr[:, :26]).reshape(-1, 2, 25)

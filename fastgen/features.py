@@ -46,6 +46,7 @@ from fastgen import _features
 from fastgen._util import run_threads
 from fastgen.boards import as_board, as_boards
 from fastgen.errors import InvalidBoardError, InvalidOutputError, UnknownSchemeError
+from fastgen._typing import ArrayLike, Float32Array
 
 __all__ = ["SCHEMES", "encode"]
 
@@ -136,7 +137,7 @@ def encode_trusted(boards: np.ndarray, scheme: str, *, next_player: bool = False
     return out
 
 
-def encode(boards, scheme: str, *, out=None) -> np.ndarray:
+def encode(boards: ArrayLike, scheme: str, *, out: Float32Array | None = None) -> Float32Array:
     """Encode boards as float32 network inputs, each seen from its side on roll (row 1).
 
     *boards* is one (2, 25) board, giving an ``(F,)`` vector, or a batch (N, 2, 25),

@@ -51,6 +51,12 @@ from fastgen.errors import (
     OutOfOrderError,
     OutOfTurnError,
 )
+from typing import TYPE_CHECKING, Any, Iterable
+from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
+
+if TYPE_CHECKING:
+    from fastgen.notation import Play
+    from fastgen.plays import Plays
 
 __all__ = [
     "Game",
@@ -86,7 +92,7 @@ class GameAction(NamedTuple):
     data: object = None
 
 
-def result_type(board_after) -> int:
+def result_type(board_after: ArrayLike) -> int:
     """Result type (R17) of a finished game from the winner's board after its last play.
 
     Row 0 is the loser: single if it has borne off a checker, backgammon if it has none
@@ -173,7 +179,10 @@ class Game:
         Money play only: gammons and backgammons count single unless the cube was turned.
     """
 
-    def __init__(self, seed=None, *, cube_cap: int = 64, crawford: bool = False, jacoby: bool = False):
+    def __init__(
+        self, seed: int | np.random.Generator | None = None, *, cube_cap: int = 64, crawford: bool = False,
+        jacoby: bool = False,
+    ) -> None:
         if (
             isinstance(cube_cap, (bool, np.bool_))
             or not isinstance(cube_cap, (int, np.integer))
@@ -211,11 +220,11 @@ class Game:
         return self.winner is not None
 
     @property
-    def board(self) -> np.ndarray:
+    def board(self) -> Int8Array:
         """The position from the side on roll's view (row 1 = :attr:`turn`), a copy."""
         return self._board.copy()
 
-    def board_for(self, player: int) -> np.ndarray:
+    def board_for(self, player: int) -> Int8Array:
         """The position with *player* as row 1."""
         _check_player(player)
         if self.turn is None or player == self.turn:
@@ -287,7 +296,7 @@ class Game:
 
     # ------------------------------------------------------------------ actions
 
-    def roll(self, dice=None, *, player=None) -> tuple[int, int]:
+    def roll(self, dice: DiceLike | None = None, *, player: int | None = None) -> tuple[int, int]:
         """Roll the dice for the side on roll and return them.
 
         The first call is the opening roll (R16): each side rolls one die, ties are
@@ -333,7 +342,7 @@ class Game:
         self.record.append(GameAction("opening", starter, dice))
         return self.dice
 
-    def legal_plays(self):
+    def legal_plays(self) -> Plays:
         """The legal plays (:class:`fastgen.Plays`) of the current position and roll."""
         self._check_not_over("list plays")
         if self.dice is None:
@@ -372,7 +381,7 @@ class Game:
             )
         return int(hits[0])
 
-    def play(self, play, *, player=None) -> None:
+    def play(self, play: Play | str | StepsLike, *, player: int | None = None) -> None:
         """Make a play for the side on roll: a Play, its (2, 25) board after, or text.
 
         The play must be one of :meth:`legal_plays` (R10-R15), else
@@ -399,7 +408,7 @@ class Game:
         self._board = np.ascontiguousarray(after[::-1], dtype=np.int8)
         self.turn = 1 - self.turn
 
-    def double(self, *, player=None) -> int:
+    def double(self, *, player: int | None = None) -> int:
         """Offer a double (R18); returns the value offered. The opponent must take or drop."""
         self._check_double(player)
         self.pending_double = True
@@ -414,7 +423,7 @@ class Game:
         self._check_actor(player, responder, action)
         return responder
 
-    def take(self, *, player=None) -> None:
+    def take(self, *, player: int | None = None) -> None:
         """Take the pending double: the cube doubles and the taker owns it (R18)."""
         responder = self._check_response(player, "take")
         self.pending_double = False
@@ -422,7 +431,7 @@ class Game:
         self.cube_owner = responder
         self.record.append(GameAction("take", responder))
 
-    def drop(self, *, player=None) -> None:
+    def drop(self, *, player: int | None = None) -> None:
         """Pass the pending double: the doubler wins the current cube value at once (R18)."""
         responder = self._check_response(player, "drop")
         self.pending_double = False
@@ -432,7 +441,7 @@ class Game:
 
     # ------------------------------------------------------------------ resignations
 
-    def resign(self, result: int = SINGLE, *, player=None) -> int:
+    def resign(self, result: int = SINGLE, *, player: int | None = None) -> int:
         """Offer to resign: to lose *result* (``SINGLE``, ``GAMMON`` or ``BACKGAMMON``)
         times the cube value. Returns the points offered.
 
@@ -469,7 +478,7 @@ class Game:
         self._check_actor(player, answerer, action)
         return answerer
 
-    def accept_resignation(self, *, player=None) -> None:
+    def accept_resignation(self, *, player: int | None = None) -> None:
         """Accept the offered resignation: the game ends and the opponent of the resigner
         wins the offered result times the cube value."""
         winner = self._check_resignation_answer(player, "accept a resignation")
@@ -479,7 +488,7 @@ class Game:
         self.resigned = True
         self._finish(winner, result)
 
-    def reject_resignation(self, *, player=None) -> None:
+    def reject_resignation(self, *, player: int | None = None) -> None:
         """Reject the offered resignation; the game goes on where it stood."""
         answerer = self._check_resignation_answer(player, "reject a resignation")
         self.pending_resignation = None
@@ -502,7 +511,7 @@ class Game:
     # ------------------------------------------------------------------ replay
 
     @classmethod
-    def replay(cls, record, **kwargs) -> Game:
+    def replay(cls, record: Iterable[GameAction], **kwargs: Any) -> Game:
         """Rebuild a game from its :attr:`record` (no randomness is used).
 
         Raises the same :class:`IllegalActionError` as the live game if the record

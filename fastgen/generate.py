@@ -15,6 +15,8 @@ from fastgen.boards import as_board, as_boards, as_dice, as_dice_batch
 from fastgen.errors import FastgenError
 from fastgen.features import encode_trusted, release_spare, scheme_width
 from fastgen.plays import PlayBatch, Plays
+from typing import Iterator
+from fastgen._typing import ArrayLike, DiceLike, Int64Array
 
 __all__ = ["legal_plays", "plays_batch", "count_plays_batch", "iter_plays_batch", "release_memory"]
 
@@ -29,7 +31,7 @@ def _stop_flag(n: int):
     return _core.StopFlag() if n >= WATCH_FROM else None
 
 
-def legal_plays(board, dice) -> Plays:
+def legal_plays(board: ArrayLike, dice: DiceLike) -> Plays:
     """Every legal play of *board* (row 1 on roll) with *dice*, distinct by result.
 
     Implements docs/RULES.md R5-R14: bar first, blocked and intermediate points, hits,
@@ -109,7 +111,7 @@ def _mapped(boards: np.ndarray, dice: np.ndarray, threads: int):
     return job.finish()
 
 
-def plays_batch(boards, dice, *, threads: int = 1, encode: str | None = None) -> PlayBatch:
+def plays_batch(boards: ArrayLike, dice: ArrayLike, *, threads: int = 1, encode: str | None = None) -> PlayBatch:
     """The plays of N positions at once, without the GIL.
 
     *boards* is (N, 2, 25), *dice* (N, 2). The plays of position i are rows
@@ -156,7 +158,7 @@ def plays_batch(boards, dice, *, threads: int = 1, encode: str | None = None) ->
     return batch
 
 
-def count_plays_batch(boards, dice, *, threads: int = 1) -> np.ndarray:
+def count_plays_batch(boards: ArrayLike, dice: ArrayLike, *, threads: int = 1) -> Int64Array:
     """Number of distinct legal plays of each of N positions, (N,) int64 (perft-style).
 
     Same counts as ``len(legal_plays(b, d))`` per position, without building the plays.
@@ -197,7 +199,9 @@ def count_plays_batch(boards, dice, *, threads: int = 1) -> np.ndarray:
     return counts
 
 
-def iter_plays_batch(boards, dice, *, chunk_size: int = 65536, threads: int = 1, encode: str | None = None):
+def iter_plays_batch(
+    boards: ArrayLike, dice: ArrayLike, *, chunk_size: int = 65536, threads: int = 1, encode: str | None = None
+) -> Iterator[tuple[int, PlayBatch]]:
     """Yield ``(start, PlayBatch)`` for consecutive chunks of a large batch.
 
     Each chunk covers positions ``start .. start + len(batch) - 1``; the input arrays are

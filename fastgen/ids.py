@@ -63,6 +63,7 @@ from fastgen.errors import (
     InvalidPositionIDError,
     InvalidXGIDError,
 )
+from fastgen._typing import ArrayLike, Int8Array
 
 __all__ = [
     "position_id",
@@ -81,7 +82,7 @@ __all__ = [
 _PID_RE = re.compile(r"[A-Za-z0-9+/]{14}\Z")
 
 
-def position_id(board) -> str:
+def position_id(board: ArrayLike) -> str:
     """Return the 14-character GNU Backgammon Position ID of *board*.
 
     >>> from fastgen import STARTING_BOARD
@@ -98,7 +99,7 @@ def position_id(board) -> str:
     return base64.b64encode(key.to_bytes(10, "little")).decode("ascii")[:14]
 
 
-def board_from_position_id(pid) -> np.ndarray:
+def board_from_position_id(pid: str) -> Int8Array:
     """Decode a Position ID into a (2, 25) int8 board; the inverse of :func:`position_id`.
 
     Raises :class:`InvalidPositionIDError` quoting *pid* when it is not 14 base64
@@ -188,9 +189,9 @@ class MatchState:
     game_state: GameState = GameState.PLAYING
     doubled: bool = False
     resigned: Resignation = Resignation.NONE
-    dice: tuple = (0, 0)
+    dice: tuple[int, int] = (0, 0)
     match_length: int = 0
-    score: tuple = (0, 0)
+    score: tuple[int, int] = (0, 0)
     jacoby: bool = False
     beaver: bool = False
     max_cube: int = 1024
@@ -297,7 +298,7 @@ def match_id(state: MatchState) -> str:
 _MID_RE = re.compile(r"[A-Za-z0-9+/]{12}\Z")
 
 
-def match_state_from_id(mid) -> MatchState:
+def match_state_from_id(mid: str) -> MatchState:
     """Decode a Match ID; the inverse of :func:`match_id`.
 
     Raises :class:`InvalidMatchIDError` quoting *mid* when it is not 12 base64
@@ -337,7 +338,7 @@ def match_state_from_id(mid) -> MatchState:
         raise InvalidMatchIDError(f"Match ID {mid!r} does not encode a valid match state: {exc}") from None
 
 
-def format_gnubg_id(board, state: MatchState) -> str:
+def format_gnubg_id(board: ArrayLike, state: MatchState) -> str:
     """The combined GNU Backgammon ID ``PositionID:MatchID``.
 
     >>> from fastgen import STARTING_BOARD
@@ -347,7 +348,7 @@ def format_gnubg_id(board, state: MatchState) -> str:
     return f"{position_id(board)}:{match_id(state)}"
 
 
-def parse_gnubg_id(text) -> tuple:
+def parse_gnubg_id(text: str) -> tuple[Int8Array, MatchState]:
     """Split and decode ``PositionID:MatchID`` into ``(board, MatchState)``.
 
     >>> board, state = parse_gnubg_id('4HPwATDgc/ABMA:cAgAAAAAAAAA')
@@ -378,7 +379,7 @@ def _xg_side(player: int) -> int:
     return 1 if player == 1 else -1
 
 
-def xgid(board, state: MatchState | None = None) -> str:
+def xgid(board: ArrayLike, state: MatchState | None = None) -> str:
     """The XGID of *board* (row 1 on roll, as always) with *state* (default: money, to roll).
 
     >>> from fastgen import STARTING_BOARD
@@ -434,7 +435,7 @@ _XGID_RE = re.compile(
 )
 
 
-def parse_xgid(text) -> tuple:
+def parse_xgid(text: str) -> tuple[Int8Array, MatchState]:
     """Decode an XGID into ``(board, MatchState)``; the board is seen from the side on roll.
 
     Raises :class:`InvalidXGIDError` quoting *text* when a field is malformed or the

@@ -16,6 +16,7 @@ import numpy as np
 
 from fastgen.errors import GameOverError, InvalidArgumentError, OutOfOrderError
 from fastgen.game import Game, _as_rng
+from typing import Sequence
 
 __all__ = ["Match"]
 
@@ -43,12 +44,12 @@ class Match:
         self,
         length: int = 0,
         *,
-        seed=None,
-        names=("Player 0", "Player 1"),
+        seed: int | np.random.Generator | None = None,
+        names: Sequence[str] = ("Player 0", "Player 1"),
         crawford: bool = True,
         jacoby: bool = False,
         cube_cap: int = 64,
-    ):
+    ) -> None:
         if isinstance(length, (bool, np.bool_)) or not isinstance(length, (int, np.integer)) or not 0 <= length <= 32767:
             raise InvalidArgumentError(
                 f"match length must be an integer 0..32767 (0 = money play), got {length!r}"

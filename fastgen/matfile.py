@@ -203,7 +203,7 @@ def _check_name(name: str) -> None:
         )
 
 
-def write_mat(match: Match, path=None) -> str:
+def write_mat(match: Match, path: str | os.PathLike[str] | None = None) -> str:
     """Return *match* as ``.mat`` text; also write it to *path* when given.
 
     Raises :class:`MatFileError` when a player name cannot be read back (a colon, a line
@@ -392,7 +392,7 @@ def _split_entries(line: str, lineno: int) -> list[tuple[int, str]]:
     return out
 
 
-def read_mat(source) -> Match:
+def read_mat(source: str | os.PathLike[str]) -> Match:
     """Read a ``.mat`` match from text or from a file path; returns a finished-as-recorded
     :class:`Match` whose games were replayed (every play checked). Resignations (a game
     ending in ``Wins N points`` without a bear-off or a pass) are recorded as accepted

@@ -39,6 +39,7 @@ import numpy as np
 from fastgen.boards import as_board, as_dice
 from fastgen.errors import InvalidMoveTextError
 from fastgen.ids import position_id
+from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
 
 __all__ = ["Play", "format_play", "parse_move_text", "step_value"]
 
@@ -129,7 +130,7 @@ def _moves_tuple(moves) -> tuple:
 # --------------------------------------------------------------------------- formatting
 
 
-def format_play(board, moves) -> str:
+def format_play(board: ArrayLike, moves: StepsLike) -> str:
     """GNU Backgammon's text for the play *moves* from *board* (the position before it).
 
     *moves* is an iterable of ``(from, to)`` single-die steps in the mover's numbering
@@ -318,7 +319,7 @@ class Play:
 
     __slots__ = ("_before", "_after", "_moves", "_dice", "_text", "_key")
 
-    def __init__(self, board_before, dice, moves, board_after):
+    def __init__(self, board_before: ArrayLike, dice: DiceLike, moves: StepsLike, board_after: ArrayLike) -> None:
         before = _readonly(as_board(board_before))
         after = _readonly(as_board(board_after))
         dice = as_dice(dice)
@@ -333,7 +334,7 @@ class Play:
         object.__setattr__(self, "_key", before.tobytes() + after.tobytes())
 
     @classmethod
-    def from_arrays(cls, board_before, dice, moves_row, board_after) -> "Play":
+    def from_arrays(cls, board_before: ArrayLike, dice: DiceLike, moves_row: StepsLike, board_after: ArrayLike) -> "Play":
         """Build a play from core arrays: *moves_row* is (4, 2) int8 padded with -1."""
         return cls(board_before, dice, moves_row, board_after)
 
@@ -353,22 +354,22 @@ class Play:
         raise AttributeError(f"Play is immutable (cannot delete {name!r})")
 
     @property
-    def moves(self) -> tuple:
+    def moves(self) -> tuple[tuple[int, int], ...]:
         """The steps as ``((from, to), ...)`` in playing order; ``()`` for a lost turn."""
         return self._moves
 
     @property
-    def board_before(self) -> np.ndarray:
+    def board_before(self) -> Int8Array:
         """The position before the play, (2, 25) int8, read-only."""
         return self._before
 
     @property
-    def board_after(self) -> np.ndarray:
+    def board_after(self) -> Int8Array:
         """The position after the play, same orientation (row 1 moved), read-only."""
         return self._after
 
     @property
-    def dice(self) -> tuple:
+    def dice(self) -> tuple[int, int]:
         """The roll, ``(d1, d2)``."""
         return self._dice
 
@@ -394,7 +395,7 @@ class Play:
 
         return svg.board(self._after, play=self._moves, dice=self._dice)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented
         return self._key == other._key

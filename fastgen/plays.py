@@ -11,6 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.notation import Play
+from typing import TYPE_CHECKING, Iterator, SupportsIndex, overload
+from fastgen._typing import Float32Array, Int8Array, Int64Array
+
+if TYPE_CHECKING:  # notation builds on plays: imported only for the annotations
+    from fastgen.notation import Play
 
 __all__ = ["Plays", "PlayBatch"]
 
@@ -35,8 +40,8 @@ class Plays:
 
     __slots__ = ("board", "dice", "boards", "moves", "features")
 
-    def __init__(self, board: np.ndarray, dice: tuple[int, int], boards: np.ndarray, moves: np.ndarray,
-                 features: np.ndarray | None = None):
+    def __init__(self, board: Int8Array, dice: tuple[int, int], boards: Int8Array, moves: Int8Array,
+                 features: Float32Array | None = None) -> None:
         self.board = board
         self.dice = dice
         self.boards = boards
@@ -49,17 +54,23 @@ class Plays:
     def __bool__(self) -> bool:
         return True  # always at least one play, the empty one included
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> Play: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Play]: ...
+
+    def __getitem__(self, index: SupportsIndex | slice) -> Play | list[Play]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         k = range(len(self))[index]  # normalises negatives, raises IndexError
         return Play._from_core(self.board, self.dice, self.moves[k], self.boards[k])
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Play]:
         for k in range(len(self)):
             yield self[k]
 
-    def __contains__(self, play) -> bool:
+    def __contains__(self, play: object) -> bool:
         board_after = getattr(play, "board_after", play)
         target = np.asarray(board_after, dtype=np.int8)
         if target.shape != (2, 25):
@@ -92,7 +103,8 @@ class PlayBatch:
 
     __slots__ = ("input_boards", "dice", "offsets", "boards", "moves", "features")
 
-    def __init__(self, input_boards, dice, offsets, boards, moves, features=None):
+    def __init__(self, input_boards: Int8Array, dice: Int8Array, offsets: Int64Array, boards: Int8Array,
+                 moves: Int8Array, features: Float32Array | None = None) -> None:
         self.input_boards = input_boards
         self.dice = dice
         self.offsets = offsets
@@ -104,7 +116,7 @@ class PlayBatch:
         return self.offsets.shape[0] - 1
 
     @property
-    def counts(self) -> np.ndarray:
+    def counts(self) -> Int64Array:
         """Number of distinct plays of each position, (N,) int64."""
         return np.diff(self.offsets)
 
@@ -115,7 +127,7 @@ class PlayBatch:
         features = None if self.features is None else self.features[lo:hi]
         return Plays(self.input_boards[i], dice, self.boards[lo:hi], self.moves[lo:hi], features)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Plays]:
         for i in range(len(self)):
             yield self[i]
 

@@ -28,6 +28,9 @@ from fastgen.boards import STARTING_BOARD  # R3
 from fastgen import pubeval
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.game import OPENING_ROLLS
+import os
+from typing import Any, Callable
+from fastgen._typing import ArrayLike
 
 __all__ = [
     "rollout",
@@ -449,20 +452,20 @@ DEFAULT_SEED = 0
 
 def rollout(
     games: int | None = 10000,
-    policy="random",
+    policy: str | Callable[..., Any] = "random",
     seed: int = DEFAULT_SEED,
-    start=None,
+    start: ArrayLike | None = None,
     batch_size: int = 4096,
     threads: int = 1,
-    progress=None,
+    progress: Callable[[int], object] | None = None,
     engine: str = "auto",
     *,
     first_game: int = 0,
     workers: int | None = None,
     scheduler: str | None = None,
-    client=None,
+    client: Any = None,
     chunk_size: int | None = None,
-    out=None,
+    out: str | os.PathLike[str] | None = None,
 ) -> RolloutResult:
     """Play *games* cubeless games to the end and return their outcomes.
 

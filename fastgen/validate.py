@@ -35,6 +35,7 @@ from fastgen.errors import AmbiguousMoveError, IllegalPlayError, IllegalReason, 
 from fastgen.generate import legal_plays
 from fastgen.notation import BAR, OFF, Play, format_play, parse_move_text, step_value
 from fastgen.plays import Plays
+from fastgen._typing import ArrayLike, DiceLike, StepsLike
 
 __all__ = ["parse_play", "check_play", "legal_steps", "diagnose_moves"]
 
@@ -325,7 +326,7 @@ def _mark_problem(board: np.ndarray, play: Play, moves: list, text: str) -> Inva
     )
 
 
-def parse_play(board, dice, text: str, *, plays=None) -> Play:
+def parse_play(board: ArrayLike, dice: DiceLike, text: str, *, plays: Plays | None = None) -> Play:
     """The legal play of *board* with *dice* that *text* describes.
 
     Every point the text names is a stop the dice must reach: ``24/20/13`` with 6-5 is
@@ -389,7 +390,7 @@ def _replayed(play: Play):
     return np.array([opp, mine], dtype=np.int8).tobytes()
 
 
-def check_play(board, dice, play) -> Play:
+def check_play(board: ArrayLike, dice: DiceLike, play: Play | str | StepsLike) -> Play:
     """Return the legal :class:`Play` that *play* denotes, or raise :class:`IllegalPlayError`.
 
     *play* may be a :class:`Play`, a move text (``"8/5 6/5"``) or a sequence of
@@ -463,7 +464,7 @@ class _Walker:
                     yield source, target, die
 
 
-def legal_steps(board, dice, played=()) -> list:
+def legal_steps(board: ArrayLike, dice: DiceLike, played: StepsLike = ()) -> list[tuple[int, int, int]]:
     """The single steps ``(from, to, die)`` that may come next after *played*.
 
     *played* is the sequence of steps already made this turn, each ``(from, to)`` or

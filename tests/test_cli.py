@@ -72,6 +72,8 @@ BAD_ARGUMENTS = [
     ["rollout", "--threads", "0"],
     ["rollout", "--batch-size", "x"],
     ["rollout", "--policy", "gnubg"],
+    ["perft", "--depth", "0"],
+    ["perft", "--depth", "2", "--position", "AAAAAAAAAAAAAA"],
 ]
 
 
@@ -86,17 +88,28 @@ def test_every_argument_is_checked_before_any_work(argv, capsys, monkeypatch):
     err = capsys.readouterr().err
     errors = [line for line in err.splitlines() if "error:" in line]
     assert len(errors) == 1 and errors[0].startswith(f"fastgen {argv[0]}: error: argument "), err
-    assert argv[1] in errors[0] and "Traceback" not in err
+    assert argv[-2] in errors[0] and "Traceback" not in err  # the option of the bad value
 
 
-@pytest.mark.parametrize("command", ["bench", "rollout"])
-def test_help_shows_every_default(command):
+def _subcommands():
     parser = build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[command]
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+@pytest.mark.parametrize("command", sorted(_subcommands()))
+def test_help_shows_every_default(command):
+    """Every option with a real default shows it, once; "not given" defaults are not shown."""
+    sub = _subcommands()[command]
     text = " ".join(sub.format_help().split())  # undo line wrapping
+    formatter = sub._get_formatter()
     for action in sub._actions:
-        if action.option_strings and action.default is not argparse.SUPPRESS:
-            assert f"(default: {action.default})" in text, action.option_strings
+        if not action.option_strings or action.default is argparse.SUPPRESS:
+            continue
+        shown = formatter._get_help_string(action) % {"default": action.default}
+        assert shown.count("(default") <= 1, shown
+        if action.default not in (None, False):
+            assert f"(default: {action.default})" in text or "(default" in shown, action.option_strings
+    assert "(default: None)" not in text and "(default: False)" not in text
 
 
 def test_cli_and_rollout_share_the_default_seed(capsys):

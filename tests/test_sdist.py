@@ -37,6 +37,7 @@ SHIPPED = [
     "tests/data/contact.csv",
     "tests/data/race.csv",
     "tests/test_rules.py",
+    "tests/typing/generate_plays.py",
     "bench/conftest.py",
     "docs/RULES.md",
     "docs/CONTRIBUTING.md",
