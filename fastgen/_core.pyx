@@ -1635,12 +1635,13 @@ def pubeval_load(const double[::1] contact, const double[::1] race):
 
 cdef extern from *:
     """
-    #if defined(__SSE2__)
+    #if defined(__SSE2__) && !defined(FG_PORTABLE)
+    #define FG_CORE_SSE2 1
     #include <emmintrin.h>
     #endif
     /* bit i set when bytes a[i] and b[i] differ, i = 0..23 */
     static inline unsigned fg_diff24(const signed char* a, const signed char* b) {
-    #if defined(__SSE2__)
+    #ifdef FG_CORE_SSE2
         __m128i x0 = _mm_loadu_si128((const __m128i*) a), y0 = _mm_loadu_si128((const __m128i*) b);
         __m128i x1 = _mm_loadu_si128((const __m128i*) (a + 8)), y1 = _mm_loadu_si128((const __m128i*) (b + 8));
         unsigned eq = (unsigned) _mm_movemask_epi8(_mm_cmpeq_epi8(x0, y0))
@@ -1662,12 +1663,7 @@ cdef extern from *:
         double s = 0.0;
         int mv = 0;
         while (changed) {
-    #if defined(__GNUC__) || defined(__clang__)
-            unsigned i = (unsigned) __builtin_ctz(changed);
-    #else
-            unsigned i = 0;
-            while (!((changed >> i) & 1u)) i++;
-    #endif
+            unsigned i = (unsigned) fg_ctz32(changed);  /* _platform.h */
             int mine = c[25 + i];
             changed &= changed - 1;
             if (moved) mv += mine - b[25 + i];

@@ -5,7 +5,7 @@
  *                                POSIX mmap exists, else malloc / free
  *   fg_advise_huge               ask for transparent huge pages (Linux MADV_HUGEPAGE), else nothing
  *   fg_discard                   hand written pages back early (MADV_DONTNEED), else nothing
- *   fg_clz32, fg_bswap64         GCC/Clang builtins, MSVC intrinsics, else plain C
+ *   fg_clz32, fg_ctz32, fg_bswap64  GCC/Clang builtins, MSVC intrinsics, else plain C
  *   fg_stopped, fg_request_stop  a stop flag read by nogil loops and set from another thread
  *
  * Building with FASTGEN_PORTABLE=1 (setup.py defines FG_PORTABLE) compiles only the
@@ -30,7 +30,7 @@
 
 #if !defined(FG_PORTABLE) && defined(_MSC_VER)
 #  include <intrin.h>
-#  pragma intrinsic(_BitScanReverse)
+#  pragma intrinsic(_BitScanReverse, _BitScanForward)
 #endif
 
 /* ------------------------------------------------------------------ memory */
@@ -99,6 +99,25 @@ static inline int fg_clz32(uint32_t m) {
     if (m <= 0x0FFFFFFFu) { n += 4; m <<= 4; }
     if (m <= 0x3FFFFFFFu) { n += 2; m <<= 2; }
     if (m <= 0x7FFFFFFFu) { n += 1; }
+    return n;
+#endif
+}
+
+/* Trailing zero bits of m (m != 0). */
+static inline int fg_ctz32(uint32_t m) {
+#if !defined(FG_PORTABLE) && (defined(__GNUC__) || defined(__clang__))
+    return __builtin_ctz(m);
+#elif !defined(FG_PORTABLE) && defined(_MSC_VER)
+    unsigned long i;
+    _BitScanForward(&i, m);
+    return (int)i;
+#else
+    int n = 0;
+    if (!(m & 0x0000FFFFu)) { n += 16; m >>= 16; }
+    if (!(m & 0x000000FFu)) { n += 8; m >>= 8; }
+    if (!(m & 0x0000000Fu)) { n += 4; m >>= 4; }
+    if (!(m & 0x00000003u)) { n += 2; m >>= 2; }
+    if (!(m & 0x00000001u)) { n += 1; }
     return n;
 #endif
 }

@@ -29,6 +29,7 @@ CHECK_C = r"""
 #include <stdio.h>
 
 static int ref_clz(uint32_t m) { int n = 0; while (!(m & 0x80000000u)) { m <<= 1; n++; } return n; }
+static int ref_ctz(uint32_t m) { int n = 0; while (!(m & 1u)) { m >>= 1; n++; } return n; }
 static uint64_t ref_bswap(uint64_t x) {
     uint64_t r = 0;
     for (int i = 0; i < 8; i++) r |= ((x >> (8 * i)) & 0xFF) << (8 * (7 - i));
@@ -40,6 +41,8 @@ int main(void) {
     for (int b = 0; b < 32; b++) {
         uint32_t lo = 1u << b, hi = lo | (lo - 1), mid = lo | (lo >> 1) | 1u;
         if (fg_clz32(lo) != ref_clz(lo) || fg_clz32(hi) != ref_clz(hi) || fg_clz32(mid) != ref_clz(mid)) bad++;
+        uint32_t top = 0xFFFFFFFFu << b, odd = lo | (lo << 1) | 0x80000000u;
+        if (fg_ctz32(lo) != ref_ctz(lo) || fg_ctz32(top) != ref_ctz(top) || fg_ctz32(odd) != ref_ctz(odd)) bad++;
     }
     uint64_t x = 0x0123456789ABCDEFULL;
     for (int i = 0; i < 1000; i++) {
@@ -72,6 +75,13 @@ static unsigned char _BitScanReverse(unsigned long* index, unsigned long m) {
     unsigned long i = 31;
     if (!m) return 0;
     while (!(m >> i)) i--;
+    *index = i;
+    return 1;
+}
+static unsigned char _BitScanForward(unsigned long* index, unsigned long m) {
+    unsigned long i = 0;
+    if (!m) return 0;
+    while (!((m >> i) & 1)) i++;
     *index = i;
     return 1;
 }
