@@ -112,6 +112,10 @@ def board_from_position_id(pid: str) -> Int8Array:
         raise InvalidPositionIDError(
             f"a Position ID is 14 base64 characters (A-Z a-z 0-9 + /), got {pid!r}"
         )
+    if pid[-1] not in "AQgw":  # 14 characters carry 84 bits: the last 4 must be zero
+        raise InvalidPositionIDError(
+            f"Position ID {pid!r} is not canonical: its last character sets bits past the 80 it holds"
+        )
     try:
         raw = base64.b64decode(pid + "==", validate=True)
     except (binascii.Error, ValueError):  # pragma: no cover - the regex already guards this

@@ -141,7 +141,7 @@ def perft_run(
     from fastgen._util import check_int
 
     root = as_board(board)
-    depth = check_int(depth, "depth", 1)
+    depth = check_int(depth, "depth", 1, 1000)  # bounded: a huge int would overflow an index
     threads = check_int(threads, "threads", 1)
     roll_w = _WEIGHTS if weighted else _UNIT
     on_cluster = any(v is not None for v in (workers, scheduler, client))

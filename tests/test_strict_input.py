@@ -131,7 +131,9 @@ def test_leading_zeros_are_still_numbers():
 # --------------------------------------------------------------------------- IDs
 
 
-@pytest.mark.parametrize("pid", ["４HPwATDgc/ABMA", "4HPwATDgc/ABM٣", "4HPwATDgc/ABMA\n", " 4HPwATDgc/ABMA"])
+@pytest.mark.parametrize(
+    "pid", ["４HPwATDgc/ABMA", "4HPwATDgc/ABM٣", "4HPwATDgc/ABMA\n", " 4HPwATDgc/ABMA", "4HPwATDgc/ABMH"]
+)
 def test_position_id_rejects_unicode_digits(pid):
     err = raises_fastgen(InvalidPositionIDError, fastgen.board_from_position_id, pid)
     assert repr(pid) in str(err)
@@ -319,6 +321,8 @@ VALID_CALLS = [
     (fastgen.swap_sides, (START,)),
     (fastgen.encode, (START, "raw")),
     (fastgen.pubeval_best, (START[None], [(3, 1)])),
+    (fastgen.perft, (START, 1)),
+    (fastgen.perft_weighted, (START, 1)),
     (fastgen.position_id, (START,)),
     (fastgen.board_from_position_id, ("4HPwATDgc/ABMA",)),
     (fastgen.match_id, (MatchState(),)),
@@ -345,12 +349,19 @@ VALID_CALLS = [
 ]
 
 
+#: Functions whose work grows fast with an argument: only arguments before *limit* are swept.
+SWEEP_LIMIT = {fastgen.perft: 1, fastgen.perft_weighted: 1}
+
+
 def _sweep_cases():
     for func, args in VALID_CALLS:
+        if func in SWEEP_LIMIT:
+            args = args[: SWEEP_LIMIT[func]]
         for i in range(len(args)):
             for k, value in enumerate(WEIRD):
                 name = getattr(func, "__qualname__", repr(func))
-                yield pytest.param(func, args[:i] + (value,) + args[i + 1 :], id=f"{name}-arg{i}-{k}")
+                full = args[:i] + (value,) + args[i + 1 :] + dict(VALID_CALLS)[func][len(args):]
+                yield pytest.param(func, full, id=f"{name}-arg{i}-{k}")
 
 
 def _check_outcome(func, args):
@@ -376,6 +387,12 @@ def test_sweep_covers_every_public_function():
         if (inspect.isfunction(getattr(fastgen, name)) or name in {"Play", "Board", "Game", "Match"})
     }
     assert callables - covered - elsewhere == set()
+
+
+@pytest.mark.parametrize("func", [fastgen.perft, fastgen.perft_weighted])
+@pytest.mark.parametrize("depth", [None, "x", "1", 1.0, -1, 0, 2**64, True, [], np.float64(1)])
+def test_perft_depth_is_checked(func, depth):
+    _check_outcome(func, (START, depth))
 
 
 @pytest.mark.parametrize("method, args", [
