@@ -48,6 +48,9 @@ def run_threads(work, count: int, stop=None) -> None:
     join interrupted by KeyboardInterrupt can mark a still-running thread as stopped
     (CPython 3.11).
     """
+    if stop is None and count == 1:
+        work(0)  # the common small call: no thread, nothing to set up
+        return
     errors = []
 
     def guarded(k):
