@@ -28,6 +28,9 @@ elif DEBUG:
     compile_args = ["-O0", "-g", "-UNDEBUG"]
 else:
     compile_args = ["-O3"]
+if not MSVC:
+    # pubeval must round like GNU Backgammon's single-precision code: no fused multiply-add
+    compile_args.append("-ffp-contract=off")
 macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
 if not DEBUG:
     macros.append(("NDEBUG", None))

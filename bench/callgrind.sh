@@ -1,25 +1,44 @@
 #!/usr/bin/env bash
 # Instruction counts of the core (valgrind --tool=callgrind): repeatable whatever else the
-# machine is doing, unlike wall time. Usage: bash bench/callgrind.sh [batch|count] [N]
-# Prints instructions per generation spent in the core's generate() for the first N
-# generations (default 4,200) of the contact vector workload.
+# machine is doing, unlike wall time. Usage: bash bench/callgrind.sh [batch|count|pubeval] [N]
+# batch, count: instructions per generation spent in the core's generate() for the first
+#   N generations (default 4,200) of the contact vector workload.
+# pubeval: instructions per turn of N (default 300) pubeval self-play games played in the
+#   core (rollout(policy="pubeval"), one thread), and the share of it in generate() and in
+#   choosing the play (pub_choose).
 set -euo pipefail
 mode=${1:-batch}
-n=${2:-4200}
+if [ "$mode" = pubeval ]; then n=${2:-300}; else n=${2:-4200}; fi
 out=$(mktemp -d)
 PY=$(python3 -c 'import sys; print(sys.executable)')
 export PYTHONPATH="$(cd "$(dirname "$0")/.." && pwd)${PYTHONPATH:+:$PYTHONPATH}"  # this checkout's fastgen
 cat > "$out/run.py" <<PYEOF
 import fastgen
 from fastgen.workload import vector_workload
-b, d = vector_workload(("contact",))
-b, d = b[:$n], d[:$n]
-fastgen.count_plays_batch(b[:10], d[:10])
-(fastgen.plays_batch if "$mode" == "batch" else fastgen.count_plays_batch)(b, d)
+if "$mode" == "pubeval":
+    fastgen.rollout(games=2, policy="pubeval", seed=2)
+    print("turns", fastgen.rollout(games=$n, policy="pubeval", seed=1, engine="native").total_turns)
+else:
+    b, d = vector_workload(("contact",))
+    b, d = b[:$n], d[:$n]
+    fastgen.count_plays_batch(b[:10], d[:10])
+    (fastgen.plays_batch if "$mode" == "batch" else fastgen.count_plays_batch)(b, d)
 PYEOF
 if ! OPENBLAS_NUM_THREADS=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" "$PY" "$out/run.py" >"$out/log" 2>&1; then
   tail -20 "$out/log"; exit 1
 fi
-ir=$(callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.out" 2>/dev/null | grep -E "_core\.c:__pyx_f_7fastgen_5_core_generate" | head -1 | awk '{gsub(",", "", $1); print $1}')
-echo "mode=$mode generations=$n instructions_in_generate=$ir per_generation=$((ir / n))"
+# --threshold=100: list every function (recursive functions count over 100% inclusive)
+callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.out" 2>/dev/null >"$out/ann"
+count() {  # inclusive instructions of a core function (0 when absent)
+  (grep -E "_core\.c:__pyx_(f|pw)_7fastgen_5_core_[0-9]*$1(\.part\.0)? " "$out/ann" || true) | head -1 | awk '{gsub(",", "", $1); print $1 + 0}'
+}
+gen=$(count generate)
+if [ "$mode" = pubeval ]; then
+  turns=$(grep -E "^turns" "$out/log" | awk '{print $2}')
+  games=$(count rollout_random_range)
+  choose=$(count pub_choose)
+  echo "mode=pubeval games=$n turns=$turns per_turn=$((games / turns)) generate=$((gen / turns)) pub_choose=$((choose / turns))"
+else
+  echo "mode=$mode generations=$n instructions_in_generate=$gen per_generation=$((gen / n))"
+fi
 rm -rf "$out"

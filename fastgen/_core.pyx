@@ -1639,7 +1639,8 @@ cdef extern from *:
     #define FG_CORE_SSE2 1
     #include <emmintrin.h>
     #endif
-    /* bit i set when bytes a[i] and b[i] differ, i = 0..23 */
+    /* bit i set when bytes a[i] and b[i] differ, i = 0..23 (SSE2 where the compiler targets
+       it, else plain C; FG_PORTABLE: plain C) */
     static inline unsigned fg_diff24(const signed char* a, const signed char* b) {
     #ifdef FG_CORE_SSE2
         __m128i x0 = _mm_loadu_si128((const __m128i*) a), y0 = _mm_loadu_si128((const __m128i*) b);

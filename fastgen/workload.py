@@ -50,7 +50,9 @@ def random_game_positions(n: int, seed: int = 0, policy: str = "random") -> tupl
 
     check_int(n, "n", 0)
     if policy not in ("random", "pubeval"):
-        raise ValueError(f"policy must be 'random' or 'pubeval', got {policy!r}")
+        from fastgen.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"policy must be 'random' or 'pubeval', got {policy!r}")
     if policy == "pubeval":
         from fastgen.pubeval import pubeval_best
     rng = np.random.default_rng(seed)

@@ -64,7 +64,9 @@ def kernel_start(board, dice):
 def kernel_mask(state):
     out = np.zeros((1, NUM_MICRO_ACTIONS), np.uint8)
     b, left, todo, forced = state
-    _kernel.masks(b, left, todo, forced, out)
+    listed = np.zeros((1, 32), np.uint8)
+    _kernel.masks(b, left, todo, forced, out, listed)
+    assert sorted(listed[0, 1 : 1 + listed[0, 0]].tolist()) == np.flatnonzero(out[0]).tolist()
     return out[0].astype(bool)
 
 
@@ -231,3 +233,15 @@ def test_envs_doctests(module):
 
     failures, _ = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert failures == 0
+
+
+def test_max_plays_bound_holds():
+    # the afterstate action space's bound (engine docstring): 3,060 for doubles, 240 otherwise
+    from fastgen.envs import MAX_PLAYS
+    from fastgen.workload import vector_workload
+
+    boards, dice = vector_workload()
+    counts = fastgen.count_plays_batch(boards, dice)
+    doubles = dice[:, 0] == dice[:, 1]
+    assert counts[doubles].max() <= MAX_PLAYS == 3060
+    assert counts[~doubles].max() <= 240

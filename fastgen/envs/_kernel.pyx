@@ -25,6 +25,17 @@ cdef int NA = 156
 
 ctypedef unsigned int bits
 
+cdef extern from *:
+    """
+    /* highest set bit of a nonzero word: a compiler builtin where there is one */
+    #if defined(__GNUC__) || defined(__clang__)
+    static inline int fg_top_bit(unsigned int m) { return 31 - __builtin_clz(m); }
+    #else
+    static inline int fg_top_bit(unsigned int m) { int s = 31; while (!(m >> s)) s--; return s; }
+    #endif
+    """
+    int fg_top_bit(unsigned int m) noexcept nogil
+
 
 cdef inline bits sources(bits occ, bits blk, int v) noexcept nogil:
     """Bit set of the sources (bit p = point p, 25 the bar) a step with die v may start
@@ -84,17 +95,15 @@ cdef bint can_play(int8_t *counts, bits occ, bits blk, int8_t *left, int n, int 
             if m:
                 return True
             continue
-        s = maxsrc
         while m:
-            if (m >> s) & 1u:
-                m ^= 1u << s
-                left[v - 1] -= 1
-                ok = can_play(counts, move(counts, occ, s, v), blk, left, n - 1, s if dbl else 25, dbl)
-                unmove(counts, s, v)
-                left[v - 1] += 1
-                if ok:
-                    return True
-            s -= 1
+            s = fg_top_bit(m)
+            m ^= 1u << s
+            left[v - 1] -= 1
+            ok = can_play(counts, move(counts, occ, s, v), blk, left, n - 1, s if dbl else 25, dbl)
+            unmove(counts, s, v)
+            left[v - 1] += 1
+            if ok:
+                return True
     return False
 
 
@@ -140,13 +149,16 @@ cdef void start_one(const int8_t *b, int d1, int d2, int8_t *left, int8_t *todo,
         forced[0] = big if sources(occ, blk, big) else small
 
 
-cdef void mask_one(const int8_t *b, int8_t *left, int todo, int forced, uint8_t *out) noexcept nogil:
-    """Micro-action mask of one game: steps after which the turn can still be completed."""
+cdef void mask_one(const int8_t *b, int8_t *left, int todo, int forced, uint8_t *out, uint8_t *lst) noexcept nogil:
+    """Micro-action mask of one game: steps after which the turn can still be completed.
+    Also lists them: lst[0] their number (at most 30: 15 occupied points, two dice),
+    lst[1..] the actions."""
     cdef int v, s, kinds = 0
     cdef bint dbl, any_step = False
     cdef int8_t counts[26]
     cdef bits occ, blk, m
     memset(out, 0, NA)
+    lst[0] = 0
     if todo > 0:
         occ = load(b, counts, &blk)
         for v in range(6):
@@ -160,20 +172,22 @@ cdef void mask_one(const int8_t *b, int8_t *left, int todo, int forced, uint8_t 
                 # R13 binds the larger die, but a smaller die bearing off a checker the
                 # larger one also bears off gives the same play: allowed too
                 m &= sources(occ, blk, forced) & ((2u << v) - 1u)
-            s = 25
             while m:
-                if (m >> s) & 1u:
-                    m ^= 1u << s
-                    left[v - 1] -= 1
-                    if todo == 1 or can_play(counts, move(counts, occ, s, v), blk, left, todo - 1, 25, dbl):
-                        out[s * 6 + v - 1] = 1
-                        any_step = True
-                    if todo > 1:
-                        unmove(counts, s, v)
-                    left[v - 1] += 1
-                s -= 1
+                s = fg_top_bit(m)
+                m ^= 1u << s
+                left[v - 1] -= 1
+                if todo == 1 or can_play(counts, move(counts, occ, s, v), blk, left, todo - 1, 25, dbl):
+                    out[s * 6 + v - 1] = 1
+                    lst[0] += 1
+                    lst[lst[0]] = s * 6 + v - 1
+                    any_step = True
+                if todo > 1:
+                    unmove(counts, s, v)
+                left[v - 1] += 1
     if not any_step:
         out[0] = 1
+        lst[0] = 1
+        lst[1] = 0
 
 
 cdef inline void step_apply(int8_t *b, int s, int d) noexcept nogil:
@@ -246,6 +260,36 @@ def prefix_mask(uint8_t[:, ::1] out, const int64_t[::1] counts, int64_t[::1] pre
             previous[g] = c
 
 
+def sample_listed(const uint8_t[:, ::1] legal, uint64_t[::1] states, int64_t[::1] out):
+    """A uniformly random action per game from the lists masks() writes, from each
+    game's own random state."""
+    cdef Py_ssize_t g
+    cdef uint64_t pick
+    with nogil:
+        for g in range(legal.shape[0]):
+            pick = ((splitmix(&states[g]) >> 32) * <uint64_t>legal[g, 0]) >> 32
+            out[g] = legal[g, 1 + pick]
+
+
+def sample_below(const int64_t[::1] counts, uint64_t[::1] states, int64_t[::1] out):
+    """A uniformly random integer in 0 .. counts[g] - 1 per game, from its own random state."""
+    cdef Py_ssize_t g
+    with nogil:
+        for g in range(counts.shape[0]):
+            out[g] = <int64_t>(((splitmix(&states[g]) >> 32) * <uint64_t>counts[g]) >> 32)
+
+
+def sample_listed(const uint8_t[:, ::1] legal, uint64_t[::1] states, int64_t[::1] out):
+    """A uniformly random action per game from the lists masks() writes, from each
+    game's own random state."""
+    cdef Py_ssize_t g
+    cdef uint64_t pick
+    with nogil:
+        for g in range(legal.shape[0]):
+            pick = ((splitmix(&states[g]) >> 32) * <uint64_t>legal[g, 0]) >> 32
+            out[g] = legal[g, 1 + pick]
+
+
 def sample_below(const int64_t[::1] counts, uint64_t[::1] states, int64_t[::1] out):
     """A uniformly random integer in 0 .. counts[g] - 1 per game, from its own random state."""
     cdef Py_ssize_t g
@@ -288,12 +332,13 @@ def start_turns(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, const
 
 
 def masks(const int8_t[:, :, ::1] boards, int8_t[:, ::1] left, const int8_t[::1] todo,
-          const int8_t[::1] forced, uint8_t[:, ::1] out):
-    """Write the (N, 156) micro-action masks of N games into *out*."""
+          const int8_t[::1] forced, uint8_t[:, ::1] out, uint8_t[:, ::1] legal):
+    """Write the (N, 156) micro-action masks of N games into *out*, and into *legal*
+    (N, 32) each game's count of allowed actions then the actions."""
     cdef Py_ssize_t g
     with nogil:
         for g in range(boards.shape[0]):
-            mask_one(&boards[g, 0, 0], &left[g, 0], todo[g], forced[g], &out[g, 0])
+            mask_one(&boards[g, 0, 0], &left[g, 0], todo[g], forced[g], &out[g, 0], &legal[g, 0])
 
 
 def apply_steps(int8_t[:, :, ::1] boards, int8_t[:, ::1] left, int8_t[::1] todo,
@@ -330,7 +375,7 @@ def roll_dice(uint64_t[::1] states, int8_t[:, ::1] dice, const uint8_t[::1] open
 def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] left, int8_t[::1] todo,
                int8_t[::1] forced, uint64_t[::1] states, int8_t[::1] player, const int64_t[:] actions,
                float[::1] reward, uint8_t[::1] terminated, uint8_t[::1] truncated,
-               uint8_t[:, ::1] mask, int8_t[:, :, ::1] final, const int8_t[:, ::1] start, bint autoreset,
+               uint8_t[:, ::1] mask, uint8_t[:, ::1] legal, int8_t[:, :, ::1] final, const int8_t[:, ::1] start, bint autoreset,
                int max_passes):
     """One micro action in each of N games (actions already checked against *mask*).
 
@@ -340,7 +385,7 @@ def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] lef
     checker ends the game: reward[g] = 1/2/3 to the player who moved, terminated[g] = 1,
     and with *autoreset* the game starts over from *start* with an opening roll; the board
     a game ended on (the winner's view) is copied to final[g] first.
-    Finally the mask of every game's new state is written. Returns -1, or the first game
+    Finally the mask (and list, see masks()) of every game's new state is written. Returns -1, or the first game
     whose action the old mask does not allow (then nothing was changed).
     """
     cdef Py_ssize_t g, n = boards.shape[0]
@@ -398,5 +443,5 @@ def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] lef
                 roll(&states[g], &dice[g, 0], True)
                 player[g] = dice[g, 0] < dice[g, 1]  # player 0 moves first with the higher die
                 start_one(b, dice[g, 0], dice[g, 1], &left[g, 0], &todo[g], &forced[g])
-            mask_one(b, &left[g, 0], todo[g], forced[g], &mask[g, 0])
+            mask_one(b, &left[g, 0], todo[g], forced[g], &mask[g, 0], &legal[g, 0])
     return -1

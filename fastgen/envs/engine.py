@@ -16,8 +16,9 @@ A game ends when the mover bears off its last checker (R2): the mover wins 1, 2
 :data:`MAX_PLAYS` bounds the number of legal plays of any position and roll: a play is
 fixed by how many steps each of the 15 checkers takes (the path of a checker, hence
 what it hits, follows from its start and its step count; checkers on one point are
-interchangeable), so a double has at most C(15 + 4 - 1, 4) = 3,060 plays, and a
-non-double at most 15 x 15 = 225 two-die plays or 30 one-die plays.
+interchangeable), so a double has at most C(15 + 4 - 1, 4) = 3,060 plays; a non-double
+at most 15 x 15 + 15 = 240 two-die plays (a checker taking both dice may go either way
+round, through different points) or 30 one-die plays.
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ class Games:
         self.forced = np.zeros(n, dtype=np.int8)
         self.states = np.zeros(n, dtype=np.uint64)
         self.micro = np.zeros((n, NUM_MICRO_ACTIONS), dtype=np.uint8)
+        self.legal = np.zeros((n, 32), dtype=np.uint8)  # count, then the allowed actions
         self.plays = None
         self._all = np.arange(n, dtype=np.int64)
         self._pools = {}
@@ -149,7 +151,7 @@ class Games:
         """Turn state of every game from its board and dice (after outside changes)."""
         if self.mode == "micro":
             _kernel.start_turns(self.boards, self.dice, self._all, self.left, self.todo, self.forced)
-            _kernel.masks(self.boards, self.left, self.todo, self.forced, self.micro)
+            _kernel.masks(self.boards, self.left, self.todo, self.forced, self.micro, self.legal)
         else:
             self._generate()
 
@@ -191,7 +193,7 @@ class Games:
         states seeded with the games (the dice do not depend on it)."""
         out = np.empty(self.n, dtype=np.int64)
         if self.mode == "micro":
-            _kernel.sample(self.micro, self.sampler, out)
+            _kernel.sample_listed(self.legal, self.sampler, out)
         else:
             _kernel.sample_below(self.plays.counts, self.sampler, out)
         return out
@@ -256,8 +258,8 @@ class Games:
             arr = self.as_actions(actions)
             bad = _kernel.micro_step(
                 self.boards, self.dice, self.left, self.todo, self.forced, self.states, self.player, arr,
-                self._reward, self._terminated, self._truncated, self.micro, self.final, _START, self.autoreset,
-                _MAX_PASSES,
+                self._reward, self._terminated, self._truncated, self.micro, self.legal, self.final, _START,
+                self.autoreset, _MAX_PASSES,
             )
             if bad >= 0:
                 raise self._illegal(arr, bad, actions)
