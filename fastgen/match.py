@@ -78,6 +78,9 @@ class Match:
 
     def scores_before(self, index: int) -> tuple[int, int]:
         """The score before game *index* (0-based)."""
+        from fastgen._util import check_int
+
+        index = check_int(index, "index", 0)
         score = [0, 0]
         for game in self.games[:index]:
             if game.over:

@@ -293,6 +293,8 @@ class RolloutResult:
 
 def summarize(result: RolloutResult) -> RolloutSummary:
     """Summary statistics of a :class:`RolloutResult`."""
+    if not isinstance(result, RolloutResult):
+        raise InvalidArgumentError(f"summarize needs a RolloutResult (from rollout()), got {result!r}")
     n = result.games
     rates = {}
     intervals = {}

@@ -4,13 +4,13 @@ import argparse
 import importlib
 import inspect
 import json
-import subprocess
-import sys
 
 import pytest
 
 import fastgen
 from fastgen.cli import build_parser, main
+
+from _child import run_python
 
 # The module (fastgen.rollout is also the name of the function in the package namespace).
 rollout_module = importlib.import_module("fastgen.rollout")
@@ -160,13 +160,13 @@ def test_ctrl_c_exits_with_130(capsys, monkeypatch):
 
 def test_python_dash_m_fastgen():
     """``python -m fastgen`` is the same command line, usage errors included."""
-    run = [sys.executable, "-m", "fastgen"]
-    version = subprocess.run([*run, "--version"], capture_output=True, text=True, timeout=60)
+    run = ["-m", "fastgen"]
+    version = run_python(*run, "--version", timeout=60)
     assert version.returncode == 0 and version.stdout.strip() == f"fastgen {fastgen.__version__}"
-    bad = subprocess.run([*run, "bench", "--threads", "0"], capture_output=True, text=True, timeout=60)
+    bad = run_python(*run, "bench", "--threads", "0", timeout=60)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.splitlines()[-1] == (
         "fastgen bench: error: argument --threads: expected an integer from 1 to 1024, got '0'"
     )
-    ok = subprocess.run([*run, "rollout", "--games", "10", "--json"], capture_output=True, text=True, timeout=60)
+    ok = run_python(*run, "rollout", "--games", "10", "--json", timeout=60)
     assert ok.returncode == 0 and json.loads(ok.stdout)["games"] == 10

@@ -5,8 +5,6 @@ Needs the ``rl`` extra (gymnasium, pettingzoo); skipped with the reason when abs
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -20,12 +18,14 @@ from fastgen.errors import InvalidEnvOptionError  # noqa: E402
 
 from strategies import pos  # noqa: E402
 
+from _child import run_python  # noqa: E402
+
 MODES = ["micro", "afterstate"]
 
 
 def test_import_fastgen_loads_no_rl_library():
     code = "import sys, fastgen; print(sorted(m for m in ('gymnasium', 'pettingzoo', 'fastgen.envs') if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    out = run_python("-c", code, check=True).stdout
     assert out.strip() == "[]"
 
 

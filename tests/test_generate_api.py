@@ -1,18 +1,17 @@
 """The generation API: batch/single agreement, threads, chunking, memory, bad input (R4, R5)."""
 
-import os
-import subprocess
 import sys
 import textwrap
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import fastgen
 from fastgen import InvalidBoardError, InvalidDiceError, InvalidPositionIDError
-from fastgen.workload import ROLLS, random_game_positions, vector_workload
+from fastgen.workload import random_game_positions, vector_workload
+
+from _child import run_python
 
 
 @pytest.fixture(scope="module")
@@ -280,8 +279,7 @@ def test_batch_peak_memory_is_close_to_output_size(tmp_path):
         """
     )
     # Run outside the checkout, importing the very package under test.
-    env = dict(os.environ, PYTHONPATH=str(Path(fastgen.__file__).resolve().parents[1]))
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env)
+    proc = run_python("-c", code, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     ratio = float(proc.stdout)
     assert ratio <= 1.3, f"peak memory {ratio:.2f}x the output size"

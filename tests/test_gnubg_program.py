@@ -8,9 +8,10 @@ it; without it the module is skipped, saying so.
   offered before and after rolling and rejected ones, Crawford games, cubes up to 128 in
   match play and 4096 in money sessions, unfinished games left after a roll) are written
   with ``write_mat``, imported by gnubg (``import mat``), which reports the score
-  (``show score``) and re-exports them (``export match mat``). The score, game count and
-  names gnubg reports, the rolls and cube actions of its re-export, and every game record
-  read back from it must equal the original match.
+  (``show score``) and re-exports them (``export match mat``). The score, game count,
+  names and Crawford state (a 1-point match's game is post-Crawford, as in fastgen)
+  gnubg reports, the rolls and cube actions of its re-export, and every game record read
+  back from it must equal the original match.
 - gnubg -> fastgen: 42 matches to 7 points auto-played by gnubg against itself (0-ply,
   so fast; several gnubg processes at once, since gnubg waits about 10 ms per move
   whatever its settings) are exported and read by ``read_mat``; every play of every game
@@ -50,7 +51,7 @@ _SETUP = ["set display off", "set jacoby off"] + [
 ] + [f"set player {p} cubedecision evaluation plies 0" for p in (0, 1)]
 
 _SCORE_RE = re.compile(
-    r"The score \(after (\d+) games?\) is: (.*?) (\d+), (.*?) (\d+) \((?:match to (\d+) points?|money session)"
+    r"The score \(after (\d+) games?\) is: (.*?) (\d+), (.*?) (\d+) \((?:match to (\d+) points?|money session)([^)]*)"
 )
 _TOKEN_RE = re.compile(r"[1-6][1-6]:|Doubles => [0-9]+|Takes|Drops|Wins [0-9]+")
 
@@ -80,8 +81,8 @@ def run_gnubg(batches: list[list[str]], timeout: float = 300, auto_play: bool = 
         if auto_play:
             parts = out.split("has won the match.")[1:]
             out = "".join(part[: m.end()] for part in parts if (m := _SCORE_RE.search(part)))
-        found = [(int(g), n0, int(s0), n1, int(s1), int(n) if n else None)
-                 for g, n0, s0, n1, s1, n in _SCORE_RE.findall(out)]
+        found = [(int(g), n0, int(s0), n1, int(s1), int(n) if n else None, rest.strip(", "))
+                 for g, n0, s0, n1, s1, n, rest in _SCORE_RE.findall(out)]
         expected = sum(cmd == "show score" for cmd in batch)
         assert len(found) == expected, f"gnubg reported {len(found)} scores for {expected} requests:\n{out[-2000:]}"
         reports.append(found)
@@ -131,9 +132,16 @@ def test_fastgen_matches_round_trip_through_gnubg(tmp_path):
                      f"export match mat {tmp_path / f'gnubg{i}.mat'}"]
     half = len(commands) // 2 // 3 * 3
     reports = [r for batch in run_gnubg([commands[:half], commands[half:]]) for r in batch]
+    states = []  # gnubg's Crawford states seen
     for i, (m, report) in enumerate(zip(matches, reports)):
         where = f"match {i} ({tmp_path / f'fastgen{i}.mat'})"
-        games_played, name0, s0, name1, s1, length = report
+        games_played, name0, s0, name1, s1, length, state = report
+        if m.length:  # gnubg's Crawford state of the last game: a 1-point match is post-Crawford
+            last = m.games[-1]
+            post = m.length == 1 or any(g.crawford for g in m.games[:-1])
+            assert state == ("Crawford game" if last.crawford else "post-Crawford play" if post else ""), where
+            assert m.over or (m.crawford_game, m.post_crawford) == (last.crawford, post and not last.crawford), where
+            states.append(state)
         assert (games_played, name0, name1) == (sum(g.over for g in m.games), *m.names), where
         assert (s0, s1) == m.score and length == (m.length or None), where
         exported = (tmp_path / f"gnubg{i}.mat").read_text()
@@ -144,6 +152,7 @@ def test_fastgen_matches_round_trip_through_gnubg(tmp_path):
             assert written_record(a) == b.record, f"{where}, game {k + 1}"
             assert (a.winner, a.points, a.resigned, a.dropped, a.crawford) == (
                 b.winner, b.points, b.resigned, b.dropped, b.crawford), f"{where}, game {k + 1}"
+    assert {"Crawford game", "post-Crawford play", ""} <= set(states)
 
 
 # --------------------------------------------------------------------------- gnubg -> fastgen
@@ -189,7 +198,7 @@ def test_gnubg_auto_played_matches_are_read_and_every_play_checked(tmp_path):
     reports = run_gnubg(batches, timeout=600, auto_play=True)
     resigned = plays = 0
     for p, batch_reports in enumerate(reports):
-        for j, (games_played, _, s0, _, s1, length) in enumerate(batch_reports):
+        for j, (games_played, _, s0, _, s1, length, _) in enumerate(batch_reports):
             path = tmp_path / f"auto{p}_{j}.mat"
             m = read_mat(path)  # every play replayed through fastgen.Game
             assert (m.length, m.score, len(m.games)) == (length, (s0, s1), games_played), path

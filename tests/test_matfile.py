@@ -219,7 +219,7 @@ def test_one_point_match_is_post_crawford_as_in_gnubg():
     assert not g.crawford and not m.crawford_game and m.post_crawford
     g.roll()
     g.play(g.legal_plays().boards[0])
-    assert g.may_double  # the cube is dead, but gnubg lets the trailer... anyone double
+    assert g.may_double  # post-Crawford: either side may double (the cube is dead anyway)
     back = read_mat(write_mat(random_match(1, 8)))
     assert not any(x.crawford for x in back.games)
 
@@ -287,8 +287,9 @@ def test_read_mat_raises_only_mat_file_error_for_bad_sources(tmp_path):
 def test_write_mat_rejects_names_it_cannot_read_back():
     for name in ("a:b", "", " padded", "two\nlines"):
         m = Match(3, names=(name, "B"))
-        with pytest.raises(MatFileError, match=repr(name).strip("'")[:1]):
+        with pytest.raises(MatFileError, match="does not fit a .mat file") as info:
             write_mat(m)
+        assert repr(name) in str(info.value)
 
 
 def test_play_text_variants_match_the_same_play():

@@ -464,3 +464,11 @@ def test_parsers_take_time_linear_in_the_input(func, unit):
     t_small = max(_seconds(func, small), 1e-4)
     t_large = _seconds(func, large)
     assert t_large < 64 * t_small, (t_small, t_large)
+
+
+@pytest.mark.parametrize("value", WEIRD, ids=range(len(WEIRD)))
+def test_summarize_and_match_scores_raise_only_fastgen_errors(value):
+    _check_outcome(fastgen.summarize, (value,))
+    _check_outcome(Match(3, seed=1).scores_before, (value,))
+    _check_outcome(lambda v: list(fastgen.iter_plays_batch(v, [(3, 1)])), (value,))
+    _check_outcome(lambda v: list(fastgen.iter_plays_batch(START[None], [(3, 1)], chunk_size=v)), (value,))
