@@ -126,3 +126,18 @@ def test_perft_matches_gnubg(position, depth):
     gnubg = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
     board = fastgen.board_from_position_id(position)
     assert perft(board, depth) == _gnubg_perft(gnubg, board, depth)
+
+
+def test_import_and_in_process_perft_and_rollout_do_not_import_dask():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, fastgen; fastgen.perft(fastgen.STARTING_BOARD, 2); fastgen.rollout(games=10);"
+        "print(sorted(m for m in ('dask', 'distributed', 'cloudpickle') if m in sys.modules))"
+    )
+    root = __import__("pathlib").Path(fastgen.__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
