@@ -192,3 +192,10 @@ def test_perft_on_the_cluster_equals_in_process_whatever_the_split(client, posit
         assert run.counts == want, (split, tasks)
         assert run.tasks >= 1 and run.split_depth >= 1
     assert fastgen.perft_weighted(board, 2, client=client) == fastgen.perft_weighted(board, 2)
+
+
+def test_scheduler_address_reaches_the_same_cluster(client):
+    address = client.scheduler.address  # tcp://127.0.0.1:<port>
+    ref = fastgen.rollout(games=500, seed=4)
+    _same_games(fastgen.rollout(games=500, seed=4, scheduler=address, chunk_size=100), ref)
+    assert fastgen.perft(fastgen.STARTING_BOARD, 2, scheduler=address) == fastgen.perft(fastgen.STARTING_BOARD, 2)
