@@ -434,7 +434,7 @@ def test_rollout_arguments_raise_only_fastgen_errors(key):
 
 def _seconds(func, arg) -> float:
     best = float("inf")
-    for _ in range(3):
+    for _ in range(5):  # the best of five: a busy machine only ever adds time
         t0 = time.perf_counter()
         try:
             func(arg)
