@@ -16,7 +16,6 @@ ratios printed by conftest.py are per turn.
 
 import random
 
-import numpy as np
 import pytest
 
 import fastgen

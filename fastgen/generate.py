@@ -12,7 +12,6 @@ import numpy as np
 from fastgen import _core
 from fastgen._util import check_int, run_threads
 from fastgen.boards import as_board, as_boards, as_dice, as_dice_batch
-from fastgen.errors import FastgenError
 from fastgen.features import encode_trusted, release_spare, scheme_width
 from fastgen.plays import PlayBatch, Plays
 from typing import Iterator

@@ -8,14 +8,12 @@ rows past the last step are ``(-1, -1)``.
 
 from __future__ import annotations
 
+from typing import Iterator, SupportsIndex, overload
+
 import numpy as np
 
-from fastgen.notation import Play
-from typing import TYPE_CHECKING, Iterator, SupportsIndex, overload
 from fastgen._typing import Float32Array, Int8Array, Int64Array
-
-if TYPE_CHECKING:  # notation builds on plays: imported only for the annotations
-    from fastgen.notation import Play
+from fastgen.notation import Play
 
 __all__ = ["Plays", "PlayBatch"]
 

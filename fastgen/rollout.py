@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fastgen.boards import STARTING_BOARD  # R3
-from fastgen import pubeval
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.game import OPENING_ROLLS
 import os

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fastgen
-from fastgen.envs import _kernel, micro, micro_mask, action_of, step_of, NUM_MICRO_ACTIONS, PASS
+from fastgen.envs import _kernel, micro_mask, action_of, step_of, NUM_MICRO_ACTIONS, PASS
 from fastgen.envs.engine import Games
 
 from strategies import pos, positions, replay

@@ -7,11 +7,8 @@ the reader's errors (only MatFileError), its linear time and a Hypothesis fuzz.
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 
-import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 

@@ -279,25 +279,6 @@ def sample_below(const int64_t[::1] counts, uint64_t[::1] states, int64_t[::1] o
             out[g] = <int64_t>(((splitmix(&states[g]) >> 32) * <uint64_t>counts[g]) >> 32)
 
 
-def sample_listed(const uint8_t[:, ::1] legal, uint64_t[::1] states, int64_t[::1] out):
-    """A uniformly random action per game from the lists masks() writes, from each
-    game's own random state."""
-    cdef Py_ssize_t g
-    cdef uint64_t pick
-    with nogil:
-        for g in range(legal.shape[0]):
-            pick = ((splitmix(&states[g]) >> 32) * <uint64_t>legal[g, 0]) >> 32
-            out[g] = legal[g, 1 + pick]
-
-
-def sample_below(const int64_t[::1] counts, uint64_t[::1] states, int64_t[::1] out):
-    """A uniformly random integer in 0 .. counts[g] - 1 per game, from its own random state."""
-    cdef Py_ssize_t g
-    with nogil:
-        for g in range(counts.shape[0]):
-            out[g] = <int64_t>(((splitmix(&states[g]) >> 32) * <uint64_t>counts[g]) >> 32)
-
-
 def sample(const uint8_t[:, ::1] mask, uint64_t[::1] states, int64_t[::1] out):
     """A uniformly random allowed action per row of *mask* (rows with none give -1),
     from each row's own random state."""
