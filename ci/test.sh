@@ -46,7 +46,7 @@ fi
 FASTGEN_PORTABLE=1 python -m pip install -q --no-cache-dir ".[test]"
 (cd /tmp && python -c "import fastgen._core as c; assert not c.USES_MMAP, 'the FASTGEN_PORTABLE=1 build uses mmap'")
 FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x tests/test_vectors.py tests/test_rules.py tests/test_generate_api.py \
-    tests/test_rollout.py tests/test_interrupt.py tests/test_platform.py
+    tests/test_rollout.py tests/test_interrupt.py tests/test_platform.py tests/test_encode.py
 rm -rf build
 
 echo "== 2/3: build with bounds checks on (FASTGEN_CHECKS=1), run all the tests"
