@@ -50,10 +50,14 @@ def user_policy(candidates, offsets):
     return [int(offsets[i + 1] - offsets[i] - 1) for i in range(len(offsets) - 1)]
 
 
+PASSES = 5  # chunks are dropped as they come, so several passes cost no memory
+
+
 def iterate(threads):
     total = 0
-    for _, batch in fastgen.iter_plays_batch(BIG_B, BIG_D, chunk_size=65536, threads=threads):
-        total += len(batch.boards)
+    for _ in range(PASSES):
+        for _, batch in fastgen.iter_plays_batch(BIG_B, BIG_D, chunk_size=65536, threads=threads):
+            total += len(batch.boards)
     return total
 
 
@@ -82,8 +86,8 @@ CASES = {
         lambda: fastgen.count_plays_batch(HEAVY_B[:40000], HEAVY_D[:40000], threads=2),
         HEAVY // 40000,
     ),
-    "iter_plays_batch-1": (lambda: iterate(1), lambda: fastgen.plays_batch(VB, VD), REPEAT),
-    "iter_plays_batch-2": (lambda: iterate(2), lambda: fastgen.plays_batch(VB, VD, threads=2), REPEAT),
+    "iter_plays_batch-1": (lambda: iterate(1), lambda: fastgen.plays_batch(VB, VD), REPEAT * PASSES),
+    "iter_plays_batch-2": (lambda: iterate(2), lambda: fastgen.plays_batch(VB, VD, threads=2), REPEAT * PASSES),
     "rollout-python-1": (
         lambda: rollout(games=200_000, engine="python"),
         lambda: rollout(games=2000, engine="python"),
