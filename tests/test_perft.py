@@ -129,15 +129,12 @@ def test_perft_matches_gnubg(position, depth):
 
 
 def test_import_and_in_process_perft_and_rollout_do_not_import_dask():
-    import subprocess
-    import sys
+    from _child import run_python
 
     code = (
         "import sys, fastgen; fastgen.perft(fastgen.STARTING_BOARD, 2); fastgen.rollout(games=10);"
         "print(sorted(m for m in ('dask', 'distributed', 'cloudpickle') if m in sys.modules))"
     )
-    root = __import__("pathlib").Path(fastgen.__file__).resolve().parents[1]
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                         env={**__import__("os").environ, "PYTHONPATH": str(root)})
+    out = run_python("-c", code, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
