@@ -81,6 +81,8 @@ def _check_out(out, shape) -> np.ndarray:
 # views hold their owner as ``base``, so the owner's reference count says whether any
 # array made from it is still alive.
 _REUSE_MIN = 1 << 20
+#: Rows encoded per compiled call (a few ms): Ctrl-C is handled between calls.
+CHUNK_ROWS = 1 << 15
 _KEEP = 2
 _spare: list = []
 _spare_lock = threading.Lock()
@@ -127,13 +129,21 @@ def encode_trusted(boards: np.ndarray, scheme: str, *, next_player: bool = False
     code = _CODES[scheme]
     threads = max(1, min(threads, n // 4096 or 1))
     if threads == 1:
-        _features.encode_range(boards, code, next_player, out, 0, n)
-    else:
-        bounds = [n * k // threads for k in range(threads + 1)]
-        run_threads(
-            lambda k: _features.encode_range(boards, code, next_player, out, bounds[k], bounds[k + 1]),
-            threads,
-        )
+        for lo in range(0, n, CHUNK_ROWS):  # Python runs its signal handlers in between
+            _features.encode_range(boards, code, next_player, out, lo, min(lo + CHUNK_ROWS, n))
+        return out
+    from fastgen._core import StopFlag
+
+    bounds = [n * k // threads for k in range(threads + 1)]
+    stop = StopFlag()
+
+    def work(k):
+        for lo in range(bounds[k], bounds[k + 1], CHUNK_ROWS):
+            if stop.is_set():  # Ctrl-C in the calling thread
+                return
+            _features.encode_range(boards, code, next_player, out, lo, min(lo + CHUNK_ROWS, bounds[k + 1]))
+
+    run_threads(work, threads, stop=stop)
     return out
 
 

@@ -222,3 +222,17 @@ def test_kept_output_memory_never_overwrites_a_live_array():
     np.testing.assert_array_equal(again.features, saved)
     del again
     assert fastgen.release_memory() >= 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_chunked_calls_cover_every_row(monkeypatch, threads):
+    # Large batches are encoded in chunks of CHUNK_ROWS rows (Ctrl-C is handled between
+    # them): shrink the chunks so that every boundary case runs on a small batch.
+    from fastgen import features
+    from fastgen.workload import random_game_positions
+
+    boards, _ = random_game_positions(9_001, seed=8)
+    monkeypatch.setattr(features, "CHUNK_ROWS", 1_000)
+    for scheme in SCHEMES:
+        got = features.encode_trusted(boards, scheme, threads=threads)
+        np.testing.assert_array_equal(got, reference(boards, scheme))
