@@ -54,3 +54,15 @@ def impl(request):
     from fastgen import reference
 
     return reference.legal_plays
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A real Dask cluster of two single-threaded worker processes on 127.0.0.1, one per
+    test module, closed after it (tests/test_cluster*.py)."""
+    distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
+    ) as cluster, distributed.Client(cluster, timeout="60s") as c:
+        c.wait_for_workers(2, timeout=60)
+        yield c

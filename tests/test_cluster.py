@@ -17,15 +17,6 @@ distributed = pytest.importorskip("distributed", reason="dask not installed: pip
 pytest.importorskip("cloudpickle", reason="cloudpickle not installed: pip install '.[dask]'")
 
 
-@pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
-    ) as cluster, distributed.Client(cluster, timeout="60s") as c:
-        c.wait_for_workers(2, timeout=60)
-        yield c
-
-
 def _same_games(a, b):
     for k in ("winner", "result", "turns", "points"):
         np.testing.assert_array_equal(getattr(a, k), getattr(b, k), err_msg=k)

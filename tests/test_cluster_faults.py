@@ -13,15 +13,6 @@ import fastgen
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 
 
-@pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
-    ) as cluster, distributed.Client(cluster, timeout="60s") as c:
-        c.wait_for_workers(2, timeout=60)
-        yield c
-
-
 @pytest.mark.parametrize("policy, games, chunk", [("random", 30_000, 500), ("pubeval", 600, 20)])
 def test_killed_worker_loses_nothing(client, policy, games, chunk):
     ref = fastgen.rollout(games=games, policy=policy, seed=11)
