@@ -605,23 +605,43 @@ cdef void count_after_first(Ctx* c, int f, int t, int b) noexcept nogil:
             c.n += 1
 
 
-cdef void count_hop(Ctx* c, int f, int t, int a) noexcept nogil:
-    """Counting only: order 2 after an on-board step f -> t with no bar and no bear-off
-    possible, once a two-dice play is known: only the checker on t moving on by a can
-    give a new play (see gen_nondouble)."""
-    cdef uint64_t k[2]
+cdef inline int hop_is_new(Ctx* c, int f, int t, int a) noexcept nogil:
+    """Order 2 after an on-board step f -> t by the smaller die, with no bar and no
+    bear-off possible, once a two-dice play is known: only the checker on t moving on by
+    a (to t - a) can give a new play (see gen_nondouble). 1 when it does, worked out from
+    the masks without moving and without the dedup table: order 1 already produced the
+    same position with the same hits when a checker of the mover stood on t (it moved by
+    a first, then f's checker by b), or when f - a is open and neither f - a nor t holds
+    a blot (the same checker by a then b); any other sequence changes other points."""
     cdef int t2 = t - a
-    if t2 < 0 or (c.blocked >> t2) & 1:
-        return
-    k[0] = c.ka
-    k[1] = c.kb
-    key_move(k, f, t2)
-    if c.b[23 - t] == 1:
-        k[1] ^= hit_bit(t)
-    if c.b[23 - t2] == 1:
-        k[1] ^= hit_bit(t2)
-    if admit(c, 2, k[0], k[1], 0):
-        c.n += 1
+    if t2 < 0 or (c.blocked >> t2) & 1 or c.b[OWN + t]:
+        return 0
+    return ((c.blocked | c.blots) >> (f - a)) & 1 or (c.blots >> t) & 1
+
+
+cdef int write_hop(Ctx* c, int f, int t, int t2) noexcept nogil:
+    """Write the play f -> t -> t2 (both on board, legal) of the working position."""
+    cdef int8_t* dst
+    if ensure_room(c) < 0:
+        return -1
+    memset(c.moves + c.n * MOVE_BYTES, -1, MOVE_BYTES)
+    dst = c.moves + c.n * MOVE_BYTES
+    dst[0] = f + 1
+    dst[1] = t + 1
+    dst[2] = t + 1
+    dst[3] = t2 + 1
+    dst = c.boards + c.n * BOARD_BYTES
+    memcpy(dst, c.b, BOARD_BYTES)
+    dst[OWN + f] -= 1
+    dst[OWN + t2] += 1
+    if (c.blots >> t) & 1:  # R7: each landing point's blot goes to the bar
+        dst[23 - t] = 0
+        dst[24] += 1
+    if (c.blots >> t2) & 1:
+        dst[23 - t2] = 0
+        dst[24] += 1
+    c.n += 1
+    return 0
 
 
 cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
@@ -676,9 +696,13 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
         f = fg_highest(m1)
         m1 &= ~(1u << f)
         t = f - b if f >= b else -1
-        if (c.count_only and c.best == 2 and not bar0 and t >= 0
-                and c.outside - (f >= 6 and t < 6) > 0):
-            count_hop(c, f, t, a)  # as the skip below, without moving
+        if c.best == 2 and not bar0 and t >= 0 and c.outside - (f >= 6 and t < 6) > 0:
+            # As the restriction below, without moving: only a hop can be new.
+            if hop_is_new(c, f, t, a):
+                if c.count_only:
+                    c.n += 1
+                elif write_hop(c, f, t, t - a) < 0:
+                    return -1
             continue
         hit = do_step(c, f, t)
         c.path[0] = f + 1
