@@ -317,11 +317,25 @@ cdef inline uint32_t slot_of(uint64_t ka, uint64_t kb) noexcept nogil:
     return <uint32_t> (h >> (64 - HASH_BITS))
 
 
+cdef inline int seen(Ctx* c, uint64_t ka, uint64_t kb) noexcept nogil:
+    """1 when position (ka, kb) is already in this generation's table, else 0 (and it
+    is now)."""
+    cdef uint32_t s = slot_of(ka, kb)
+    cdef Slot* e = &c.table[s]
+    while e.stamp == c.stamp:
+        if e.ka == ka and e.kb == kb:
+            return 1
+        s = (s + 1) & ((1 << HASH_BITS) - 1)
+        e = &c.table[s]
+    e.stamp = c.stamp
+    e.ka = ka
+    e.kb = kb
+    return 0
+
+
 cdef inline int admit(Ctx* c, int depth, uint64_t ka, uint64_t kb, int unique) noexcept nogil:
     """1 when a sequence of `depth` steps ending in position (ka, kb) is a new play.
     `unique`: the caller knows no other sequence gives this position (no lookup)."""
-    cdef uint32_t s
-    cdef Slot* e
     if depth < c.best:
         return 0  # R11/R12: a sequence using more dice exists
     if depth > c.best:
@@ -329,16 +343,7 @@ cdef inline int admit(Ctx* c, int depth, uint64_t ka, uint64_t kb, int unique) n
         c.n = c.base
         new_table(c)
     if c.dedup and not unique:  # R10: plays are distinct by resulting position
-        s = slot_of(ka, kb)
-        e = &c.table[s]
-        while e.stamp == c.stamp:
-            if e.ka == ka and e.kb == kb:
-                return 0
-            s = (s + 1) & ((1 << HASH_BITS) - 1)
-            e = &c.table[s]
-        e.stamp = c.stamp
-        e.ka = ka
-        e.kb = kb
+        return not seen(c, ka, kb)
     return 1
 
 
@@ -644,6 +649,83 @@ cdef int write_hop(Ctx* c, int f, int t, int t2) noexcept nogil:
     return 0
 
 
+cdef inline int order1_onboard(Ctx* c, int f, int t, int b) noexcept nogil:
+    """Order 1 after an on-board first step f -> t with no bar and no bear-off possible
+    after it: the same plays, in the same order, as the general loop of gen_nondouble
+    (record, record_step), written from a local copy of the board after the first step
+    (no do/undo) in one tight loop whose state the output stores cannot alias. Returns
+    -1 when memory is short."""
+    cdef int8_t w[50]
+    cdef int8_t mvp[8]
+    cdef uint32_t occ2, m2, plain
+    cdef uint64_t k[2]
+    cdef uint64_t q[2]
+    cdef int f2, t2
+    cdef int64_t n
+    cdef int8_t* dst
+    cdef int8_t* boards
+    cdef int8_t* moves
+    memcpy(w, c.b, BOARD_BYTES)
+    w[OWN + f] -= 1
+    w[OWN + t] += 1
+    k[0] = c.ka
+    k[1] = c.kb
+    key_move(k, f, t)
+    if w[23 - t] == 1:  # R7: the first step hits
+        w[23 - t] = 0
+        w[24] += 1
+        k[1] ^= hit_bit(t)
+    occ2 = (c.occ & ~((1u << f) if w[OWN + f] == 0 else 0)) | (1u << t)
+    m2 = occ2 & ~(c.blocked << b) & (POINTS << b) & POINTS  # on-board second steps (R6)
+    memset(mvp, -1, 8)
+    mvp[0] = f + 1
+    mvp[1] = t + 1
+    if m2 == 0:
+        if admit(c, 1, k[0], k[1], 0):
+            if ensure_room(c) < 0:
+                return -1
+            memcpy(c.boards + c.n * BOARD_BYTES, w, BOARD_BYTES)
+            memcpy(c.moves + c.n * MOVE_BYTES, mvp, MOVE_BYTES)
+            c.n += 1
+        return 0
+    if c.best < 2:
+        c.best = 2  # two dice beat anything kept so far (R11)
+        c.n = c.base
+        new_table(c)
+    n = c.n
+    if n + 24 > c.cap and grow(c, n + 24) < 0:  # room for any m2 (24 points at most)
+        return -1
+    boards = c.boards
+    moves = c.moves
+    # Pairs that need the table: see gen_nondouble.
+    plain = m2 & ~((1u << t) | ((1u << (f + b)) if f + b < 24 else 0))
+    while m2:
+        f2 = fg_highest(m2)
+        m2 &= ~(1u << f2)
+        t2 = f2 - b
+        if not (plain >> f2) & 1:
+            q[0] = k[0]
+            q[1] = k[1]
+            key_move(q, f2, t2)
+            if w[23 - t2] == 1:
+                q[1] ^= hit_bit(t2)
+            if seen(c, q[0], q[1]):
+                continue
+        dst = boards + n * BOARD_BYTES
+        memcpy(dst, w, BOARD_BYTES)
+        dst[OWN + f2] -= 1
+        dst[OWN + t2] += 1
+        if w[23 - t2] == 1:
+            dst[23 - t2] = 0
+            dst[24] += 1
+        mvp[2] = f2 + 1
+        mvp[3] = t2 + 1
+        memcpy(moves + n * MOVE_BYTES, mvp, MOVE_BYTES)
+        n += 1
+    c.n = n
+    return 0
+
+
 cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
     """Plays of the roll a-b, a > b (R11, R13)."""
     cdef uint32_t m1, m2, plain
@@ -659,6 +741,10 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
         t = f - a if f >= a else -1
         if c.count_only and not bar0 and t >= 0 and c.outside - (f >= 6 and t < 6) > 0:
             count_after_first(c, f, t, b)  # no bar, no bear-off: no need to move
+            continue
+        if not bar0 and t >= 0 and c.outside - (f >= 6 and t < 6) > 0:
+            if order1_onboard(c, f, t, b) < 0:  # the same, written without moving
+                return -1
             continue
         hit = do_step(c, f, t)
         c.path[0] = f + 1
