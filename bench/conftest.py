@@ -44,6 +44,7 @@ def pytest_terminal_summary(terminalreporter, config):
     if session is None or not session.benchmarks:
         return
     _cluster_summary(terminalreporter, session.benchmarks)
+    _overhead_summary(terminalreporter, session.benchmarks)
     groups = {}
     for bench in session.benchmarks:
         if "positions" in bench.extra_info:
@@ -106,6 +107,19 @@ def _cluster_summary(terminalreporter, benchmarks) -> None:
         if base is not None:
             cost = (b.stats.median - base.stats.median) / b.extra_info["calls"]
             terminalreporter.write_line(f"[{b.group}] fixed cost per {b.extra_info['per']}: {cost * 1e3:.2f} ms")
+
+
+def _overhead_summary(terminalreporter, benchmarks) -> None:
+    """bench/test_rollout.py, group policy-overhead: the share of a rollout with a trivial
+    user policy spent outside plays_batch and the policy, per batch size."""
+    rows = [b for b in benchmarks if b.stats.data and "other_share" in b.extra_info]
+    if not rows:
+        return
+    terminalreporter.section("fastgen rollout with a user policy: time outside plays_batch and the policy")
+    for b in rows:
+        terminalreporter.write_line(
+            f"[{b.group}] {b.name}: {100 * b.extra_info['other_share']:.1f}% of the run (median of rounds)"
+        )
 
 
 def _results(bench) -> str:

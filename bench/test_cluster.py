@@ -4,9 +4,10 @@ timer), against the same work in this process.
 
 Printed at the end of ``pytest bench/test_cluster.py`` (see conftest.py):
 
-* games/s (random-policy rollout, 200,000 games) and perft nodes/s (opening position,
-  depths 1-3: 116,358,222 nodes) in process, with 1 worker (and the cluster path's overhead
-  against in process at equal work) and with 2 workers (the ratio to 1 worker);
+* games/s (random-policy rollout, 200,000 games) and perft nodes/s (depths 1-4 from
+  ``bJ3BATDgc/ABYA``, two checkers on the bar against a three-point board: 4,513,713,970
+  nodes, about 20 s in one process) in process, with 1 worker (and the cluster path's
+  overhead against in process at equal work) and with 2 workers (the ratio to 1 worker);
 * the fixed cost of one chunk and of one perft task: 200 one-game chunks, and 200 perft
   tasks of one depth-1 subtree each, against the same work in process, divided by 200.
 
@@ -24,7 +25,8 @@ from fastgen.perft import perft_run
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 
 GAMES = 200_000
-PERFT_DEPTH = 3
+PERFT_POSITION, PERFT_DEPTH = "bJ3BATDgc/ABYA", 4
+PERFT_NODES = 4_513_713_970  # sum(fastgen.perft(PERFT_POSITION, PERFT_DEPTH)), checked below
 SMALL = 200  # one-game chunks / one-subtree perft tasks for the fixed costs
 ROUNDS = int(os.environ.get("FASTGEN_BENCH_ROUNDS", "3"))
 
@@ -64,11 +66,12 @@ def test_rollout_throughput(benchmark, clients, workers):
 @pytest.mark.benchmark(group="cluster-perft")
 @pytest.mark.parametrize("workers", [0, 1, 2], ids=["in-process", "1-worker", "2-workers"])
 def test_perft_throughput(benchmark, clients, workers):
-    nodes = 116_358_222  # sum(fastgen.perft(fastgen.STARTING_BOARD, 3)), checked below
-    benchmark.extra_info.update(items=nodes, unit="nodes", workers=workers)
+    board = fastgen.board_from_position_id(PERFT_POSITION)
+    benchmark.extra_info.update(items=PERFT_NODES, unit="nodes", workers=workers)
     client = clients.get(workers)
-    _run(benchmark, lambda: perft_run(fastgen.STARTING_BOARD, PERFT_DEPTH, client=client))
-    assert sum(perft_run(fastgen.STARTING_BOARD, PERFT_DEPTH, client=client).counts) == nodes
+    runs = []
+    _run(benchmark, lambda: runs.append(perft_run(board, PERFT_DEPTH, client=client)))
+    assert all(sum(r.counts) == PERFT_NODES for r in runs)
 
 
 @pytest.mark.benchmark(group="cluster-fixed-cost")

@@ -16,6 +16,8 @@ ratios printed by conftest.py are per turn.
 
 import random
 
+import numpy as np
+
 import pytest
 
 import fastgen
@@ -139,3 +141,28 @@ def test_pubeval_gnubg_nn(benchmark, gnubg, pubeval_positions):
 
     benchmark.extra_info["positions"] = len(items)
     benchmark.pedantic(loop, rounds=5)
+
+
+def _first_play(cands, offsets):
+    """The trivial user policy of issue 9: always the first candidate."""
+    return np.zeros(len(offsets) - 1, dtype=np.int64)
+
+
+@pytest.mark.benchmark(group="policy-overhead")
+@pytest.mark.parametrize("batch", [256, 1024, 4096, 16384])
+def test_user_policy_overhead(benchmark, batch):
+    """rollout(policy=callable): the share of the run spent outside plays_batch and the
+    policy (the result's ``timings["other"]``: dice, picking and turning over the chosen
+    positions, refilling finished games), median over the rounds; printed at the end."""
+    games = max(4 * batch, 4_000)
+    shares = []
+
+    def run():
+        r = fastgen.rollout(games=games, seed=1, policy=_first_play, batch_size=batch)
+        shares.append(r.timings["other"] / r.seconds)
+        return r
+
+    benchmark.extra_info["overhead"] = "user-policy"
+    benchmark.pedantic(run, rounds=5, warmup_rounds=1)
+    shares = shares[1:]  # the warm-up round
+    benchmark.extra_info["other_share"] = sorted(shares)[len(shares) // 2]

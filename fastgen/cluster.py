@@ -9,7 +9,8 @@ what is sent can be pickled, and hands tasks out and their results back as they 
 * :func:`dumps_checked` pickles a payload with cloudpickle once, before any work starts,
   and raises :class:`fastgen.errors.NotPicklableError` when it cannot be sent;
 * :func:`as_finished` submits one task per argument tuple and yields the results in the
-  order they finish; stopping early (Ctrl-C, an error) cancels what is left.
+  order they finish; stopping early (Ctrl-C, an error) cancels what is left;
+* :func:`task_memory`, on the worker, lets a task reuse the memory it frees (see there).
 
 Tasks are pure functions of their arguments, so when a worker dies Dask recomputes its
 tasks elsewhere and the results do not change. ``import fastgen`` never imports this
@@ -21,10 +22,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import os
+import sys
+import threading
 
 from fastgen.errors import NotPicklableError
 
-__all__ = ["connect", "worker_count", "dumps_checked", "loads_cached", "as_finished"]
+__all__ = ["connect", "worker_count", "dumps_checked", "loads_cached", "as_finished", "task_memory"]
 
 _INSTALL = "the cluster features need the dask extra: pip install 'fastgen[dask]'"
 
@@ -126,3 +130,75 @@ def as_finished(client, fn, blob: bytes, arg_tuples, key: str):
         pending = [f for f in futures if not f.done()]
         if pending:
             client.cancel(pending)
+
+
+# glibc's mallopt parameters, and the thresholds it uses when the environment fixes them
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_GLIBC_DEFAULT = 128 * 1024
+#: Freed memory a task keeps for reuse, and the size from which blocks are mapped afresh.
+TASK_TRIM, TASK_MMAP = 256 << 20, 32 << 20
+_mem_lock = threading.Lock()
+_mem_users = 0
+
+
+def _glibc():
+    """glibc (as a ctypes library) when this process runs on it, else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        libc.gnu_get_libc_version  # musl and others have no such symbol
+        return libc if hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None
+    except (OSError, AttributeError):
+        return None
+
+
+def _env_thresholds():
+    """(trim, mmap) as the environment fixed them at start-up, or None when it fixed
+    neither (glibc then adapts its thresholds itself, and is left alone)."""
+    trim, mmap = os.environ.get("MALLOC_TRIM_THRESHOLD_"), os.environ.get("MALLOC_MMAP_THRESHOLD_")
+    if trim is None and mmap is None:
+        return None
+    try:
+        return (int(trim) if trim is not None else _GLIBC_DEFAULT, int(mmap) if mmap is not None else _GLIBC_DEFAULT)
+    except ValueError:
+        return None
+
+
+@contextlib.contextmanager
+def task_memory():
+    """For the duration of a task, let the worker process reuse the memory it frees.
+
+    Dask's nanny starts workers with ``MALLOC_TRIM_THRESHOLD_=65536``, which on glibc
+    also turns off the adaptive mmap threshold: every block over 128 KiB is then mapped
+    afresh and every freed one given back, so each of a task's large numpy temporaries
+    pays the first-touch cost of fresh pages again (about 9 us per 4 KiB here). A
+    depth-4 perft from ``bJ3BATDgc/ABYA`` on one worker spent 4.6 s of system time
+    against 0.8 s with reuse (25.0 against 20.1 s of CPU). Inside this block the
+    thresholds are raised (blocks under 32 MiB come from the heap, up to 256 MiB of free
+    memory is kept); when the last such block on the worker ends they are set back to
+    the environment's values and the free memory is given back (``malloc_trim``), as
+    Dask intends. Where the environment set neither variable, or the C library is not
+    glibc, nothing is changed.
+    """
+    global _mem_users
+    libc, env = _glibc(), _env_thresholds()
+    if libc is None or env is None:
+        yield
+        return
+    with _mem_lock:
+        _mem_users += 1
+        if _mem_users == 1:
+            libc.mallopt(_M_TRIM_THRESHOLD, TASK_TRIM)
+            libc.mallopt(_M_MMAP_THRESHOLD, TASK_MMAP)
+    try:
+        yield
+    finally:
+        with _mem_lock:
+            _mem_users -= 1
+            if _mem_users == 0:
+                libc.mallopt(_M_TRIM_THRESHOLD, env[0])
+                libc.mallopt(_M_MMAP_THRESHOLD, env[1])
+                libc.malloc_trim(0)

@@ -78,9 +78,10 @@ def _play(job: _Job, lo: int, hi: int):
 def play_chunk(blob: bytes, lo: int, hi: int):
     """The Dask task: games lo..hi-1 of the pickled job *blob*, as ``(winner, result,
     turns, seconds)``."""
-    from fastgen.cluster import loads_cached
+    from fastgen.cluster import loads_cached, task_memory
 
-    return _play(loads_cached(blob), lo, hi)
+    with task_memory():
+        return _play(loads_cached(blob), lo, hi)
 
 
 def default_chunk_size(games: int, workers: int) -> int:

@@ -138,3 +138,18 @@ def test_import_and_in_process_perft_and_rollout_do_not_import_dask():
     out = run_python("-c", code, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("n, tasks", [(10, 3), (10, 10), (3, 8), (4096 + 5, 5)])
+def test_split_cuts_the_frontier_into_contiguous_slices(n, tasks):
+    """The Dask split keeps neighbouring (similar, sorted) positions in one task: slices
+    are contiguous, in order, cover the frontier once and differ in length by at most one."""
+    from fastgen.perft import _split
+
+    boards = np.arange(n * 50, dtype=np.int64).astype(np.int8).reshape(n, 2, 25)
+    weights = np.arange(n, dtype=np.int64)
+    parts = _split(boards, weights, tasks)
+    assert len(parts) == min(n, tasks)
+    np.testing.assert_array_equal(np.concatenate([w for _, w in parts]), weights)
+    np.testing.assert_array_equal(np.concatenate([b for b, _ in parts]), boards)
+    assert max(len(w) for _, w in parts) - min(len(w) for _, w in parts) <= 1
