@@ -562,41 +562,109 @@ cdef int write_double(Ctx* c, int d) noexcept nogil:
     return 0
 
 
-cdef void count_double(Ctx* c, int8_t* own, uint32_t occ, int outside, int d, int depth,
-                       int maxf, int* best, int64_t* count) noexcept nogil:
-    """Counting a double: the same search as write_double on the mover's counts only (no
-    keys, no opponent: for one die value every play is produced once). Sets *best to the
-    most steps playable and *count to the plays using that many (R12)."""
-    cdef uint32_t m
-    cdef int f, t, out2
-    if own[24]:  # R8: bar first
-        m = 0 if maxf != 24 or (c.blocked >> (24 - d)) & 1 else BAR_BIT
-    else:
-        m = sources_for(occ, outside, c.blocked, d) & ((2u << maxf) - 1)
-    if m == 0 or depth == 3:
-        if m:
-            depth = 4
-        if depth > best[0]:
-            best[0] = depth
-            count[0] = 0
-        if depth == best[0]:
-            count[0] += fg_popcount(m) if m else 1
+cdef inline void own_step(const int8_t* src, int8_t* dst, int f, int d, uint32_t* occ, int* outside,
+                          uint32_t* ones) noexcept nogil:
+    """dst = the mover's row src with one checker moved d pips from f (legal); updates
+    the occupancy mask, the count of checkers outside home and the mask of points
+    holding exactly one checker."""
+    cdef int t
+    memcpy(dst, src, 25)
+    dst[f] -= 1
+    if dst[f] == 0:
+        occ[0] &= ~(1u << f)
+    ones[0] = (ones[0] & ~(1u << f)) | (<uint32_t> (dst[f] == 1) << f)
+    if f >= d:
+        t = f - d
+        dst[t] += 1
+        occ[0] |= 1u << t
+        ones[0] = (ones[0] & ~(1u << t)) | (<uint32_t> (dst[t] == 1) << t)
+        if f >= 6 and t < 6:
+            outside[0] -= 1
+
+
+cdef inline void count_leaf(int depth, int* best, int64_t* count, int64_t k) noexcept nogil:
+    """k plays of `depth` steps: counted unless a longer play exists (R12)."""
+    if depth > best[0]:
+        best[0] = depth
+        count[0] = 0
+    if depth == best[0]:
+        count[0] += k
+
+
+cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
+    """Counting a double: the search of write_double on the mover's row only (no keys,
+    no opponent: for one die value every play is produced once), copy-make, the last two
+    steps counted without moving. Sets *best to the most steps playable and *count to
+    the plays using that many (R12).
+
+    The last two steps in closed form, when no bar and no bear-off can be involved: the
+    sources of the fourth step after a third from f2 are those of the third at or below
+    f2 (k, k-1, ..., 1 of them down the k sources of m2), less f2 when its checker was
+    alone, plus f2 - d when that point was empty and a source itself (its step lands
+    open)."""
+    cdef int8_t o0[25]
+    cdef int8_t o1[25]
+    cdef int8_t o2[25]
+    cdef uint32_t blocked = c.blocked
+    cdef uint32_t m0, m1, m2, m3, occ1, occ2, occ3, ones0, ones1, ones2
+    cdef int f0, f1, f2, t2, out1, out2, out3
+    cdef int64_t k, s
+    cdef uint32_t ok = ~(blocked << d) & (POINTS << d) & POINTS  # sources whose step lands open (R6)
+    memcpy(o0, c.b + OWN, 25)
+    best[0] = 0
+    count[0] = 0
+    m0 = double_sources(c.occ, c.outside, blocked, d, 24)
+    if m0 == 0:
+        count[0] = 1  # R14: no step at all
         return
-    while m:
-        f = fg_highest(m)
-        m &= ~(1u << f)
-        t = f - d if f >= d else -1
-        own[f] -= 1
-        out2 = outside
-        if t >= 0:
-            own[t] += 1
-            if f >= 6 and t < 6:
-                out2 -= 1
-        count_double(c, own, ((occ & ~(1u << f)) if own[f] == 0 else occ) | ((1u << t) if t >= 0 else 0),
-                     out2, d, depth + 1, f, best, count)
-        if t >= 0:
-            own[t] -= 1
-        own[f] += 1
+    ones0 = ((fg_nonzero8(fg_load8(o0)) & ~fg_atleast2_8(fg_load8(o0)))
+             | ((fg_nonzero8(fg_load8(o0 + 8)) & ~fg_atleast2_8(fg_load8(o0 + 8))) << 8)
+             | ((fg_nonzero8(fg_load8(o0 + 16)) & ~fg_atleast2_8(fg_load8(o0 + 16))) << 16))
+    while m0:
+        f0 = fg_highest(m0)
+        m0 &= ~(1u << f0)
+        occ1 = c.occ
+        out1 = c.outside
+        ones1 = ones0
+        own_step(o0, o1, f0, d, &occ1, &out1, &ones1)
+        m1 = double_sources(occ1, out1, blocked, d, f0)
+        if m1 == 0:
+            count_leaf(1, best, count, 1)
+            continue
+        while m1:
+            f1 = fg_highest(m1)
+            m1 &= ~(1u << f1)
+            occ2 = occ1
+            out2 = out1
+            ones2 = ones1
+            own_step(o1, o2, f1, d, &occ2, &out2, &ones2)
+            m2 = double_sources(occ2, out2, blocked, d, f1)
+            if m2 == 0:
+                count_leaf(2, best, count, 1)
+                continue
+            if out2 >= 2 and not occ2 & BAR_BIT:
+                k = fg_popcount(m2)
+                s = (k * (k + 1)) // 2 - fg_popcount(m2 & ones2) + fg_popcount(m2 & ((ok & ~occ2) << d))
+                if s:
+                    count_leaf(4, best, count, s)
+                else:
+                    count_leaf(3, best, count, k)
+                continue
+            while m2:
+                f2 = fg_highest(m2)
+                m2 &= ~(1u << f2)
+                occ3 = (occ2 & ~(1u << f2)) if o2[f2] == 1 else occ2
+                out3 = out2
+                if f2 >= d:
+                    t2 = f2 - d
+                    occ3 |= 1u << t2
+                    if f2 >= 6 and t2 < 6:
+                        out3 -= 1
+                m3 = double_sources(occ3, out3, blocked, d, f2)
+                if m3:
+                    count_leaf(4, best, count, fg_popcount(m3))
+                else:
+                    count_leaf(3, best, count, 1)
 
 
 # ---------------------------------------------------------------- non-doubles
@@ -885,10 +953,7 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     new_table(c)
     if d1 == d2 and c.count_only:
         c.dedup = 0
-        memcpy(own, c.b + OWN, 25)
-        best = 0
-        count = 0
-        count_double(c, own, c.occ, c.outside, d1, 0, 24, &best, &count)
+        count_double(c, d1, &best, &count)
         c.best = best
         c.n = c.base + count
         r = 0
