@@ -153,6 +153,14 @@ cdef extern from *:
         m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
         return (int)((((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
     }
+    /* bits set in m < 2**24, by table (cheaper than the SWAR count above) */
+    #define FG_B2(n) n, n + 1, n + 1, n + 2
+    #define FG_B4(n) FG_B2(n), FG_B2(n + 1), FG_B2(n + 1), FG_B2(n + 2)
+    #define FG_B6(n) FG_B4(n), FG_B4(n + 1), FG_B4(n + 1), FG_B4(n + 2)
+    static const unsigned char fg_pc8[256] = { FG_B6(0), FG_B6(1), FG_B6(1), FG_B6(2) };
+    static inline int fg_popcount24(unsigned int m) {
+        return fg_pc8[m & 255u] + fg_pc8[(m >> 8) & 255u] + fg_pc8[(m >> 16) & 255u];
+    }
     /* Word-at-a-time helpers over 8 board bytes, each 0..15 unless said otherwise. */
     static inline unsigned long long fg_load8(const signed char* p) {
         unsigned long long x; memcpy(&x, p, 8); return x;
@@ -186,6 +194,7 @@ cdef extern from *:
     """
     int fg_highest(unsigned int m) noexcept nogil    # m != 0
     int fg_popcount(unsigned int m) noexcept nogil
+    int fg_popcount24(unsigned int m) noexcept nogil   # m < 2**24
     uint64_t fg_load8(const int8_t* p) noexcept nogil
     uint64_t fg_rev8(uint64_t x) noexcept nogil
     uint32_t fg_nonzero8(uint64_t x) noexcept nogil
@@ -643,8 +652,8 @@ cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
                 count_leaf(2, best, count, 1)
                 continue
             if out2 >= 2 and not occ2 & BAR_BIT:
-                k = fg_popcount(m2)
-                s = (k * (k + 1)) // 2 - fg_popcount(m2 & ones2) + fg_popcount(m2 & ((ok & ~occ2) << d))
+                k = fg_popcount24(m2)
+                s = (k * (k + 1)) // 2 - fg_popcount24(m2 & ones2) + fg_popcount24(m2 & ((ok & ~occ2) << d) & POINTS)
                 if s:
                     count_leaf(4, best, count, s)
                 else:
@@ -696,7 +705,7 @@ cdef void count_after_first(Ctx* c, int f, int t, int b) noexcept nogil:
         return
     plain = m2 & ~((1u << t) | ((1u << (f + b)) if f + b < 24 else 0))
     if plain and admit(c, 2, 0, 0, 1):
-        c.n += fg_popcount(plain)
+        c.n += fg_popcount24(plain)
     special = m2 & ~plain
     while special:
         f2 = fg_highest(special)
@@ -863,7 +872,7 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
             plain = m2 & ~((1u << t) | ((1u << b) - 1) | ((1u << (f + b)) if f + b < 24 else 0))
             if c.count_only:
                 if plain and admit(c, 2, 0, 0, 1):
-                    c.n += fg_popcount(plain)
+                    c.n += fg_popcount24(plain)
                 m2 &= ~plain
         while m2:  # highest source first, the same order whether a step needs the table
             f2 = fg_highest(m2)
@@ -924,8 +933,7 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     """
     cdef int r, best
     cdef int64_t count
-    cdef int8_t own[25]
-    cdef uint64_t o0, o1, o2
+    cdef uint64_t o0, o1, o2, p0, p1, p2
     cdef int bar
     memcpy(c.b, board, BOARD_BYTES)
     # Word-at-a-time set-up (the board is valid: every count is 0..15).
@@ -934,23 +942,16 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     o2 = fg_load8(c.b + OWN + 16)   # 16..23
     bar = c.b[OWN + 24]
     c.occ = fg_nonzero8(o0) | (fg_nonzero8(o1) << 8) | (fg_nonzero8(o2) << 16) | ((bar != 0) << 24)
-    c.ka = fg_nibbles8(o0) | (fg_nibbles8(o1) << 32)
-    c.kb = fg_nibbles8(o2) | ((<uint64_t> bar) << 32)
     c.outside = (fg_bytesum8(o0 & <uint64_t> 0xFFFF000000000000) + fg_bytesum8(o1)
                  + fg_bytesum8(o2) + bar)
     # R6: my index t is blocked when the opponent has 2+ on its index 23 - t; byte
     # reversal puts the opponent's row in my numbering.
-    c.blocked = (fg_atleast2_8(fg_rev8(fg_load8(c.b + 16)))
-                 | (fg_atleast2_8(fg_rev8(fg_load8(c.b + 8))) << 8)
-                 | (fg_atleast2_8(fg_rev8(fg_load8(c.b))) << 16))
-    # R7: blots, points with exactly one opposing checker (occupied and not blocked)
-    c.blots = ((fg_nonzero8(fg_rev8(fg_load8(c.b + 16)))
-                | (fg_nonzero8(fg_rev8(fg_load8(c.b + 8))) << 8)
-                | (fg_nonzero8(fg_rev8(fg_load8(c.b))) << 16)) & ~c.blocked)
-    memset(c.path, -1, 8)
+    p0 = fg_rev8(fg_load8(c.b + 16))
+    p1 = fg_rev8(fg_load8(c.b + 8))
+    p2 = fg_rev8(fg_load8(c.b))
+    c.blocked = fg_atleast2_8(p0) | (fg_atleast2_8(p1) << 8) | (fg_atleast2_8(p2) << 16)
     c.best = 0
     c.base = c.n
-    new_table(c)
     if d1 == d2 and c.count_only:
         c.dedup = 0
         count_double(c, d1, &best, &count)
@@ -961,6 +962,14 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
         c.dedup = 0
         r = write_double(c, d1)
     else:
+        # Non-doubles also need the keys, the blots and the dedup table (doubles find
+        # hits on their own boards and need no table).
+        c.ka = fg_nibbles8(o0) | (fg_nibbles8(o1) << 32)
+        c.kb = fg_nibbles8(o2) | ((<uint64_t> bar) << 32)
+        # R7: blots, points with exactly one opposing checker (occupied and not blocked)
+        c.blots = (fg_nonzero8(p0) | (fg_nonzero8(p1) << 8) | (fg_nonzero8(p2) << 16)) & ~c.blocked
+        memset(c.path, -1, 8)
+        new_table(c)
         c.dedup = 1
         r = gen_nondouble(c, d1 if d1 > d2 else d2, d2 if d1 > d2 else d1)
         if r == 0 and c.n == c.base:
