@@ -431,143 +431,118 @@ cdef inline uint32_t double_sources(uint32_t occ, int outside, uint32_t blocked,
     return sources_for(occ, outside, blocked, d) & ((2u << maxf) - 1)
 
 
-cdef inline int double_step(const int8_t* src, int8_t* dst, int f, int d, uint32_t* occ, int* outside) noexcept nogil:
-    """dst = src with one checker moved d pips from f (R6-R9, legal), hitting a blot
-    (R7); updates the occupancy mask and the count of checkers outside home. Returns
-    the landing point as a point number (0: borne off)."""
-    cdef int t
-    memcpy(dst, src, BOARD_BYTES)
-    dst[OWN + f] -= 1
-    if dst[OWN + f] == 0:
-        occ[0] &= ~(1u << f)
-    if f < d:
-        return 0
-    t = f - d
-    dst[OWN + t] += 1
-    occ[0] |= 1u << t
-    if f >= 6 and t < 6:
-        outside[0] -= 1
-    if dst[23 - t] == 1:
-        dst[23 - t] = 0
+cdef inline void board_after(Ctx* c, int8_t* dst, int f, int t, uint32_t hits) noexcept nogil:
+    """dst = the working board with one more checker moved f -> t (t = -1: off; none
+    when f < 0) and the blots in `hits`, plus t's, sent to the bar (R7)."""
+    cdef int tt
+    memcpy(dst, c.b, BOARD_BYTES)
+    if f >= 0:
+        dst[OWN + f] -= 1
+        if t >= 0:
+            dst[OWN + t] += 1
+            hits |= (1u << t) & c.blots
+    while hits:
+        tt = fg_highest(hits)
+        hits &= ~(1u << tt)
+        dst[23 - tt] = 0
         dst[24] += 1
-    return t + 1
 
 
-cdef int double_leaf(Ctx* c, int depth, const int8_t* w, const int8_t* path) noexcept nogil:
-    """A play of `depth` < 4 steps (no further step possible), kept unless a longer play
-    exists (R12). Returns -1 when memory is short."""
-    if depth < c.best:
-        return 0
-    if depth > c.best:
-        c.best = depth
+cdef inline int leaf_double(Ctx* c, int depth, int f, int d, uint32_t hits) noexcept nogil:
+    """Write the play of a double ending here: the `depth` steps on the path, plus one
+    more step of d pips from f when f >= 0. The search moves only the mover's checkers;
+    `hits` holds the landing points of the path that held a lone opposing checker (R7),
+    applied here. Returns -1 when memory is short."""
+    cdef int total = depth + (f >= 0)
+    cdef int t = f - d if f >= d else -1
+    cdef int8_t* dst
+    if total < c.best:
+        return 0  # R12: more steps can be played
+    if total > c.best:
+        c.best = total
         c.n = c.base
-    if ensure_room(c) < 0:
+    if f >= 0:
+        c.path[2 * depth] = f + 1
+        c.path[2 * depth + 1] = t + 1
+    dst = out_slot(c)
+    if f >= 0:
+        c.path[2 * depth] = -1
+        c.path[2 * depth + 1] = -1
+    if dst == NULL:
         return -1
-    memcpy(c.boards + c.n * BOARD_BYTES, w, BOARD_BYTES)
-    memcpy(c.moves + c.n * MOVE_BYTES, path, MOVE_BYTES)
+    board_after(c, dst, f, t, hits)
     c.n += 1
     return 0
 
 
-cdef inline int double_last(Ctx* c, const int8_t* w, const int8_t* path, int d, uint32_t m) noexcept nogil:
-    """The four-step plays ending with one step from each source in m, three steps made
-    (board w, path): one tight loop, room made once. Returns -1 when memory is short."""
+cdef int last_steps_double(Ctx* c, int d, uint32_t m, uint32_t hits) noexcept nogil:
+    """Write the four-step plays that end with one step from each source in m (three
+    steps are on the path): one tight loop, room made once."""
+    cdef int k = fg_popcount(m)
     cdef int f, t
-    cdef int64_t n
     cdef int8_t* dst
     cdef int8_t* mv
     if c.best < 4:
         c.best = 4  # R12: four steps beat any shorter play written so far
         c.n = c.base
-    n = c.n
-    if n + 24 > c.cap and grow(c, n + 24) < 0:  # room for any m (24 points at most)
+    if c.n + k > c.cap and grow(c, c.n + k) < 0:
         return -1
-    dst = c.boards + n * BOARD_BYTES
-    mv = c.moves + n * MOVE_BYTES
+    dst = c.boards + c.n * BOARD_BYTES
+    mv = c.moves + c.n * MOVE_BYTES
     while m:
-        n += 1
         f = fg_highest(m)
         m &= ~(1u << f)
-        memcpy(dst, w, BOARD_BYTES)
-        memcpy(mv, path, 6)
+        t = f - d if f >= d else -1
+        board_after(c, dst, f, t, hits)
+        memcpy(mv, c.path, 6)
         mv[6] = f + 1
-        dst[OWN + f] -= 1
-        if f >= d:
-            t = f - d
-            mv[7] = t + 1
-            dst[OWN + t] += 1
-            if w[23 - t] == 1:  # R7
-                dst[23 - t] = 0
-                dst[24] += 1
-        else:
-            mv[7] = 0
+        mv[7] = t + 1
         dst += BOARD_BYTES
         mv += MOVE_BYTES
-    c.n = n
+    c.n += k
     return 0
 
 
-cdef int write_double(Ctx* c, int d) noexcept nogil:
-    """Plays of a double: steps of d pips from non-increasing sources, so every play is
-    produced once (R12, no permutations), depth first, highest source first.
-
-    Copy-make: each level has its own local board (w1..w3, the hits included), made from
-    the level above by one step, so nothing is undone and the output stores cannot alias
-    the search state. Returns -1 when memory is short."""
-    cdef int8_t w0[50]
-    cdef int8_t w1[50]
-    cdef int8_t w2[50]
-    cdef int8_t w3[50]
-    cdef int8_t path[8]
-    cdef uint32_t blocked = c.blocked
-    cdef uint32_t m0, m1, m2, m3, occ1, occ2, occ3
-    cdef int f0, f1, f2, out1, out2, out3
-    memcpy(w0, c.b, BOARD_BYTES)
-    memset(path, -1, 8)
-    m0 = double_sources(c.occ, c.outside, blocked, d, 24)
-    if m0 == 0:
-        return double_leaf(c, 0, w0, path)  # R14: no step at all
-    while m0:
-        f0 = fg_highest(m0)
-        m0 &= ~(1u << f0)
-        occ1 = c.occ
-        out1 = c.outside
-        path[0] = f0 + 1
-        path[1] = double_step(w0, w1, f0, d, &occ1, &out1)
-        m1 = double_sources(occ1, out1, blocked, d, f0)
-        if m1 == 0:
-            if double_leaf(c, 1, w1, path) < 0:
-                return -1
-            continue
-        while m1:
-            f1 = fg_highest(m1)
-            m1 &= ~(1u << f1)
-            occ2 = occ1
-            out2 = out1
-            path[2] = f1 + 1
-            path[3] = double_step(w1, w2, f1, d, &occ2, &out2)
-            m2 = double_sources(occ2, out2, blocked, d, f1)
-            if m2 == 0:
-                if double_leaf(c, 2, w2, path) < 0:
-                    return -1
-                continue
-            while m2:
-                f2 = fg_highest(m2)
-                m2 &= ~(1u << f2)
-                occ3 = occ2
-                out3 = out2
-                path[4] = f2 + 1
-                path[5] = double_step(w2, w3, f2, d, &occ3, &out3)
-                m3 = double_sources(occ3, out3, blocked, d, f2)
-                if m3 == 0:
-                    if double_leaf(c, 3, w3, path) < 0:
-                        return -1
-                elif double_last(c, w3, path, d, m3) < 0:
-                    return -1
-            path[4] = -1  # keep unused steps at -1
-            path[5] = -1
-        path[2] = -1
-        path[3] = -1
+cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcept nogil:
+    """Plays of a double: steps of d pips from sources <= maxf, non-increasing, so every
+    play is produced once (R12, no permutations). Moves the mover's checkers only;
+    `hits` collects the blots landed on so far."""
+    cdef uint32_t m, occ0
+    cdef int f, t, out0, r
+    if c.b[OWN + 24]:  # R8: bar first
+        m = 0 if maxf != 24 or (c.blocked >> (24 - d)) & 1 else BAR_BIT
+    else:
+        m = sources_for(c.occ, c.outside, c.blocked, d) & ((2u << maxf) - 1)
+    if m == 0:
+        return leaf_double(c, depth, -1, d, hits)
+    if depth == 3:
+        return last_steps_double(c, d, m, hits)
+    while m:
+        f = fg_highest(m)
+        m &= ~(1u << f)
+        t = f - d if f >= d else -1
+        occ0 = c.occ
+        out0 = c.outside
+        c.b[OWN + f] -= 1
+        if c.b[OWN + f] == 0:
+            c.occ &= ~(1u << f)
+        if t >= 0:
+            c.b[OWN + t] += 1
+            c.occ |= 1u << t
+            if f >= 6 and t < 6:
+                c.outside -= 1
+        c.path[2 * depth] = f + 1
+        c.path[2 * depth + 1] = t + 1
+        r = write_double(c, d, depth + 1, f, hits | (((1u << t) & c.blots) if t >= 0 else 0))
+        c.b[OWN + f] += 1
+        if t >= 0:
+            c.b[OWN + t] -= 1
+        c.occ = occ0
+        c.outside = out0
+        if r < 0:
+            return -1
+    c.path[2 * depth] = -1  # keep unused steps at -1
+    c.path[2 * depth + 1] = -1
     return 0
 
 
@@ -958,17 +933,20 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
         c.best = best
         c.n = c.base + count
         r = 0
-    elif d1 == d2:
-        c.dedup = 0
-        r = write_double(c, d1)
     else:
-        # Non-doubles also need the keys, the blots and the dedup table (doubles find
-        # hits on their own boards and need no table).
-        c.ka = fg_nibbles8(o0) | (fg_nibbles8(o1) << 32)
-        c.kb = fg_nibbles8(o2) | ((<uint64_t> bar) << 32)
+        # Writing plays also needs the blots and the path (doubles and non-doubles),
+        # the keys and the dedup table (non-doubles).
         # R7: blots, points with exactly one opposing checker (occupied and not blocked)
         c.blots = (fg_nonzero8(p0) | (fg_nonzero8(p1) << 8) | (fg_nonzero8(p2) << 16)) & ~c.blocked
         memset(c.path, -1, 8)
+        if d1 == d2:
+            c.dedup = 0
+            r = write_double(c, d1, 0, 24, 0)
+            if r < 0:
+                return -1
+            return <int> (c.n - c.base)
+        c.ka = fg_nibbles8(o0) | (fg_nibbles8(o1) << 32)
+        c.kb = fg_nibbles8(o2) | ((<uint64_t> bar) << 32)
         new_table(c)
         c.dedup = 1
         r = gen_nondouble(c, d1 if d1 > d2 else d2, d2 if d1 > d2 else d1)
