@@ -911,19 +911,21 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     cdef uint64_t o0, o1, o2, p0, p1, p2
     cdef int bar
     memcpy(c.b, board, BOARD_BYTES)
-    # Word-at-a-time set-up (the board is valid: every count is 0..15).
-    o0 = fg_load8(c.b + OWN)        # mover's indices 0..7
-    o1 = fg_load8(c.b + OWN + 8)    # 8..15
-    o2 = fg_load8(c.b + OWN + 16)   # 16..23
-    bar = c.b[OWN + 24]
+    # Word-at-a-time set-up (the board is valid: every count is 0..15). The words are
+    # read from the input, not from the copy just written: a read spanning two of the
+    # copy's stores would wait for them to reach the cache (store-forwarding stall).
+    o0 = fg_load8(board + OWN)        # mover's indices 0..7
+    o1 = fg_load8(board + OWN + 8)    # 8..15
+    o2 = fg_load8(board + OWN + 16)   # 16..23
+    bar = board[OWN + 24]
     c.occ = fg_nonzero8(o0) | (fg_nonzero8(o1) << 8) | (fg_nonzero8(o2) << 16) | ((bar != 0) << 24)
     c.outside = (fg_bytesum8(o0 & <uint64_t> 0xFFFF000000000000) + fg_bytesum8(o1)
                  + fg_bytesum8(o2) + bar)
     # R6: my index t is blocked when the opponent has 2+ on its index 23 - t; byte
     # reversal puts the opponent's row in my numbering.
-    p0 = fg_rev8(fg_load8(c.b + 16))
-    p1 = fg_rev8(fg_load8(c.b + 8))
-    p2 = fg_rev8(fg_load8(c.b))
+    p0 = fg_rev8(fg_load8(board + 16))
+    p1 = fg_rev8(fg_load8(board + 8))
+    p2 = fg_rev8(fg_load8(board))
     c.blocked = fg_atleast2_8(p0) | (fg_atleast2_8(p1) << 8) | (fg_atleast2_8(p2) << 16)
     c.best = 0
     c.base = c.n
