@@ -659,16 +659,30 @@ cdef inline void key_move(uint64_t* k, int f, int t) noexcept nogil:
     k[0 if t < 16 else 1] += nibble(t)
 
 
-cdef void count_after_first(Ctx* c, int f, int t, int b) noexcept nogil:
+cdef void count_after_first(Ctx* c, int f, int t, int b, int simple) noexcept nogil:
     """Counting only: order 1 after a first on-board step f -> t with no bar and no
     bear-off possible afterwards, worked out from the masks and keys without moving.
-    Same plays as the general loop of gen_nondouble, in the same admission order rules."""
+    Same plays as the general loop of gen_nondouble, in the same admission order rules.
+
+    `simple`: no bar and no bear-off anywhere in this generation. Then the two second
+    steps that need the table in general are decided by rule: the hop (t moving on) is
+    always new here (the only other sequence giving its checkers, from f - b, comes
+    later), and the swap (f + b onto f) repeats order 1's hop from f + b exactly when
+    that hop was legal with the same hits, i.e. f + b - a is open and holds no blot.
+    Nothing needs the table then: order 2 decides by rule too (hop_is_new)."""
     cdef uint32_t occ2, m2, plain, special
     cdef uint64_t k[2]
     cdef uint64_t q[2]
-    cdef int f2, t2
+    cdef int f2, t2, n2
     occ2 = (c.occ & ~((1u << f) if c.b[OWN + f] == 1 else 0)) | (1u << t)
     m2 = occ2 & ~(c.blocked << b) & (POINTS << b) & POINTS  # on-board second steps (R6)
+    if simple and m2:
+        n2 = fg_popcount24(m2)
+        if f + b < 24 and (m2 >> (f + b)) & 1 and not ((c.blocked | c.blots) >> (t + b)) & 1:
+            n2 -= 1  # the swap: f + b - a = t + b
+        if admit(c, 2, 0, 0, 1):
+            c.n += n2
+        return
     k[0] = c.ka
     k[1] = c.kb
     key_move(k, f, t)
@@ -817,6 +831,7 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
     cdef int f, t, f2, hit
     cdef int bar0 = c.occ & BAR_BIT
     cdef int larger_alone
+    cdef int simple = not bar0 and c.outside >= 3  # no bar, no bear-off all turn
 
     # Order 1: the larger die, then the smaller.
     m1 = step_sources(c, a)
@@ -825,7 +840,7 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
         m1 &= ~(1u << f)
         t = f - a if f >= a else -1
         if c.count_only and not bar0 and t >= 0 and c.outside - (f >= 6 and t < 6) > 0:
-            count_after_first(c, f, t, b)  # no bar, no bear-off: no need to move
+            count_after_first(c, f, t, b, simple)  # no bar, no bear-off: no need to move
             continue
         if not bar0 and t >= 0 and c.outside - (f >= 6 and t < 6) > 0:
             if order1_onboard(c, f, t, b) < 0:  # the same, written without moving
