@@ -748,7 +748,7 @@ cdef int write_hop(Ctx* c, int f, int t, int t2) noexcept nogil:
     return 0
 
 
-cdef inline int order1_onboard(Ctx* c, int f, int t, int b) noexcept nogil:
+cdef inline int order1_onboard(Ctx* c, int f, int t, int b, int simple) noexcept nogil:
     """Order 1 after an on-board first step f -> t with no bar and no bear-off possible
     after it: the same plays, in the same order, as the general loop of gen_nondouble
     (record, record_step), written from a local copy of the board after the first step
@@ -798,6 +798,12 @@ cdef inline int order1_onboard(Ctx* c, int f, int t, int b) noexcept nogil:
     moves = c.moves
     # Pairs that need the table: see gen_nondouble.
     plain = m2 & ~((1u << t) | ((1u << (f + b)) if f + b < 24 else 0))
+    if simple:
+        # No bar, no bear-off all turn: the hop and the swap are decided by rule, as in
+        # count_after_first, and nothing needs the table.
+        if f + b < 24 and not ((c.blocked | c.blots) >> (t + b)) & 1:
+            m2 &= ~(1u << (f + b))  # the swap repeats order 1's hop from f + b
+        plain = m2
     while m2:
         f2 = fg_highest(m2)
         m2 &= ~(1u << f2)
@@ -843,7 +849,7 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
             count_after_first(c, f, t, b, simple)  # no bar, no bear-off: no need to move
             continue
         if not bar0 and t >= 0 and c.outside - (f >= 6 and t < 6) > 0:
-            if order1_onboard(c, f, t, b) < 0:  # the same, written without moving
+            if order1_onboard(c, f, t, b, simple) < 0:  # the same, written without moving
                 return -1
             continue
         hit = do_step(c, f, t)
