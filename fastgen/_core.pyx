@@ -566,6 +566,19 @@ cdef inline void own_step(const int8_t* src, int8_t* dst, int f, int d, uint32_t
             outside[0] -= 1
 
 
+cdef inline void mask_step(const int8_t* own, int f, int d, uint32_t* occ, int* outside,
+                           uint32_t* ones) noexcept nogil:
+    """own_step on the masks alone (the row own is left as it is); branch-free."""
+    cdef int t, n = own[f]
+    occ[0] &= ~(<uint32_t> (n == 1) << f)
+    ones[0] = (ones[0] & ~(1u << f)) | (<uint32_t> (n == 2) << f)
+    if f >= d:
+        t = f - d
+        occ[0] |= 1u << t
+        ones[0] = (ones[0] & ~(1u << t)) | (<uint32_t> (own[t] == 0) << t)
+        outside[0] -= (f >= 6) & (t < 6)
+
+
 cdef inline void count_leaf(int depth, int* best, int64_t* count, int64_t k) noexcept nogil:
     """k plays of `depth` steps: counted unless a longer play exists (R12)."""
     if depth > best[0]:
@@ -588,7 +601,6 @@ cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
     open)."""
     cdef int8_t o0[25]
     cdef int8_t o1[25]
-    cdef int8_t o2[25]
     cdef uint32_t blocked = c.blocked
     cdef uint32_t m0, m1, m2, m3, occ1, occ2, occ3, ones0, ones1, ones2
     cdef int f0, f1, f2, t2, out1, out2, out3
@@ -603,7 +615,8 @@ cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
         return
     ones0 = ((fg_nonzero8(fg_load8(o0)) & ~fg_atleast2_8(fg_load8(o0)))
              | ((fg_nonzero8(fg_load8(o0 + 8)) & ~fg_atleast2_8(fg_load8(o0 + 8))) << 8)
-             | ((fg_nonzero8(fg_load8(o0 + 16)) & ~fg_atleast2_8(fg_load8(o0 + 16))) << 16))
+             | ((fg_nonzero8(fg_load8(o0 + 16)) & ~fg_atleast2_8(fg_load8(o0 + 16))) << 16)
+             | (<uint32_t> (o0[24] == 1) << 24))
     while m0:
         f0 = fg_highest(m0)
         m0 &= ~(1u << f0)
@@ -621,7 +634,7 @@ cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
             occ2 = occ1
             out2 = out1
             ones2 = ones1
-            own_step(o1, o2, f1, d, &occ2, &out2, &ones2)
+            mask_step(o1, f1, d, &occ2, &out2, &ones2)  # the third level needs no row
             m2 = double_sources(occ2, out2, blocked, d, f1)
             if m2 == 0:
                 count_leaf(2, best, count, 1)
@@ -637,7 +650,7 @@ cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
             while m2:
                 f2 = fg_highest(m2)
                 m2 &= ~(1u << f2)
-                occ3 = (occ2 & ~(1u << f2)) if o2[f2] == 1 else occ2
+                occ3 = (occ2 & ~(1u << f2)) if (ones2 >> f2) & 1 else occ2
                 out3 = out2
                 if f2 >= d:
                     t2 = f2 - d
