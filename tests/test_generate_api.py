@@ -304,3 +304,34 @@ def test_position_with_thousands_of_plays_R10_R12():
         np.testing.assert_array_equal(batch.boards[2224 * 7 : 2224 * 8], core.boards)
         np.testing.assert_array_equal(batch.moves[-2224:], core.moves)
     assert fastgen.count_plays_batch(boards, dice, threads=2).tolist() == [2224] * 200
+
+
+def _skewed_board(draw_rows):
+    """A (2, 25) int8 board from rows of small counts, around the limits of R4."""
+    return np.array(draw_rows, dtype=np.int8).reshape(2, 25)
+
+
+def test_sse2_board_check_agrees_with_the_plain_one():
+    """The core checks boards (R4) with SSE2 where the build has it: its error code must
+    equal the plain-C version's on boards near every limit (negative, 15, 16 checkers,
+    shared points, the bars)."""
+    from hypothesis import given, strategies as st
+
+    from fastgen import _core
+
+    counts = st.one_of(st.integers(-2, 17), st.sampled_from([0, 0, 0, 1, 2, 15, 16, -1, -128, 127]))
+
+    @given(st.lists(counts, min_size=50, max_size=50))
+    def agree(rows):
+        b = _skewed_board(rows)
+        fast, plain = _core.board_error_variants(b)
+        assert fast == plain, (b.tolist(), fast, plain)
+
+    agree()
+    rng = np.random.default_rng(7)
+    for _ in range(20000):  # valid and nearly valid positions: 15 checkers a side placed at random
+        b = np.zeros((2, 25), dtype=np.int8)
+        for side in range(2):
+            np.add.at(b[side], rng.integers(0, 25, size=int(rng.integers(0, 17))), 1)
+        fast, plain = _core.board_error_variants(b)
+        assert fast == plain, (b.tolist(), fast, plain)
