@@ -194,6 +194,26 @@ cdef extern from *:
     #define FG_SSE2_CHECK 0
     static inline int fg_board_error_sse2(const signed char* b) { (void) b; return 0; }
     #endif
+    /* Move lists as words: byte k of a move list (4 steps of from, to as point numbers,
+       unused -1) is bits 8k..8k+7 of the word. The non-doubles keep their path in a
+       register and store each move list as one word: bytes stored one by one and read
+       back as a word would stall until they reach the cache (store-forwarding stall).
+       Byte by byte where the byte order is not known. */
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !defined(FG_PORTABLE)
+    #define FG_LE_WORDS 1
+    #endif
+    static inline unsigned long long fg_step_word(int k, int a, int b) {
+        return ((unsigned long long) (unsigned char) a | ((unsigned long long) (unsigned char) b << 8)) << (16 * k);
+    }
+    static inline void fg_put_moves(signed char* dst, unsigned long long x) {
+    #ifdef FG_LE_WORDS
+        memcpy(dst, &x, 8);
+    #else
+        int i;
+        for (i = 0; i < 8; i++)
+            dst[i] = (signed char) (unsigned char) (x >> (8 * i));
+    #endif
+    }
     static inline int fg_highest(unsigned int m) { return 31 - fg_clz32(m); }
     static inline int fg_popcount(unsigned int m) {
         /* portable SWAR popcount (no -mpopcnt needed) */
@@ -241,6 +261,8 @@ cdef extern from *:
     }
     """
     int fg_highest(unsigned int m) noexcept nogil    # m != 0
+    uint64_t fg_step_word(int k, int a, int b) noexcept nogil
+    void fg_put_moves(int8_t* dst, uint64_t x) noexcept nogil
     int fg_popcount(unsigned int m) noexcept nogil
     bint FG_SSE2_CHECK
     int fg_board_error_sse2(const int8_t* b) noexcept nogil
@@ -414,21 +436,21 @@ cdef inline int8_t* out_slot(Ctx* c) noexcept nogil:
     return c.boards + c.n * BOARD_BYTES
 
 
-cdef int record(Ctx* c, int depth) noexcept nogil:
-    """The current position, reached in `depth` steps, is a complete sequence."""
-    cdef int8_t* dst
+cdef int record(Ctx* c, int depth, uint64_t path) noexcept nogil:
+    """The current position, reached in `depth` steps (the move-list word `path`, see
+    fg_put_moves), is a complete sequence."""
     if not admit(c, depth, c.ka, c.kb, 0):
         return 0
     if not c.count_only:
-        dst = out_slot(c)
-        if dst == NULL:
+        if ensure_room(c) < 0:
             return -1
-        memcpy(dst, c.b, BOARD_BYTES)
+        fg_put_moves(c.moves + c.n * MOVE_BYTES, path)
+        memcpy(c.boards + c.n * BOARD_BYTES, c.b, BOARD_BYTES)
     c.n += 1
     return 0
 
 
-cdef int record_step(Ctx* c, int depth, int f, int d, int unique) noexcept nogil:
+cdef int record_step(Ctx* c, int depth, int f, int d, int unique, uint64_t path) noexcept nogil:
     """The current position plus one last step of d pips from f (legal, not applied):
     a complete sequence of depth + 1 steps. Cheaper than do/record/undo. `unique`: no
     other sequence gives this position, so it needs no key and no lookup."""
@@ -453,13 +475,10 @@ cdef int record_step(Ctx* c, int depth, int f, int d, int unique) noexcept nogil
     if not admit(c, depth + 1, ka, kb, unique):
         return 0
     if not c.count_only:
-        c.path[2 * depth] = f + 1
-        c.path[2 * depth + 1] = t + 1
-        dst = out_slot(c)
-        c.path[2 * depth] = -1  # keep unused steps at -1
-        c.path[2 * depth + 1] = -1
-        if dst == NULL:
+        if ensure_room(c) < 0:
             return -1
+        fg_put_moves(c.moves + c.n * MOVE_BYTES, (path & ~fg_step_word(depth, -1, -1)) | fg_step_word(depth, f + 1, t + 1))
+        dst = c.boards + c.n * BOARD_BYTES
         memcpy(dst, c.b, BOARD_BYTES)
         dst[OWN + f] -= 1
         if t >= 0:
@@ -818,7 +837,8 @@ cdef inline int order1_onboard(Ctx* c, int f, int t, int b, int simple) noexcept
     (no do/undo) in one tight loop whose state the output stores cannot alias. Returns
     -1 when memory is short."""
     cdef int8_t w[50]
-    cdef int8_t mvp[8]
+    cdef uint64_t mw
+    cdef int hit
     cdef uint32_t occ2, m2, plain
     cdef uint64_t k[2]
     cdef uint64_t q[2]
@@ -830,26 +850,31 @@ cdef inline int order1_onboard(Ctx* c, int f, int t, int b, int simple) noexcept
     memcpy(w, c.b, BOARD_BYTES)
     w[OWN + f] -= 1
     w[OWN + t] += 1
-    k[0] = c.ka
-    k[1] = c.kb
-    key_move(k, f, t)
-    if w[23 - t] == 1:  # R7: the first step hits
+    hit = w[23 - t] == 1
+    if hit:  # R7: the first step hits
         w[23 - t] = 0
         w[24] += 1
-        k[1] ^= hit_bit(t)
     occ2 = (c.occ & ~((1u << f) if w[OWN + f] == 0 else 0)) | (1u << t)
     m2 = occ2 & ~(c.blocked << b) & (POINTS << b) & POINTS  # on-board second steps (R6)
-    memset(mvp, -1, 8)
-    mvp[0] = f + 1
-    mvp[1] = t + 1
+    if m2 == 0 or not simple:
+        # the key after the first step: for the table (never needed in a simple turn
+        # with a second step)
+        k[0] = c.ka
+        k[1] = c.kb
+        key_move(k, f, t)
+        if hit:
+            k[1] ^= hit_bit(t)
     if m2 == 0:
         if admit(c, 1, k[0], k[1], 0):
             if ensure_room(c) < 0:
                 return -1
             memcpy(c.boards + c.n * BOARD_BYTES, w, BOARD_BYTES)
-            memcpy(c.moves + c.n * MOVE_BYTES, mvp, MOVE_BYTES)
+            fg_put_moves(c.moves + c.n * MOVE_BYTES, (<uint64_t> -1 << 16) | fg_step_word(0, f + 1, t + 1))
             c.n += 1
         return 0
+    # the two-step move lists as words (see fg_put_moves): mw + f2 * 0x1010000 has the
+    # second step (f2 + 1, f2 + 1 - b) in bytes 2 and 3 (exact sums, no carry)
+    mw = (<uint64_t> 0xFFFFFFFF00010000u - (<uint64_t> (b - 1) << 24)) + <uint64_t> (f + 1) + (<uint64_t> (t + 1) << 8)
     if c.best < 2:
         c.best = 2  # two dice beat anything kept so far (R11)
         c.n = c.base
@@ -886,9 +911,7 @@ cdef inline int order1_onboard(Ctx* c, int f, int t, int b, int simple) noexcept
         if w[23 - t2] == 1:
             dst[23 - t2] = 0
             dst[24] += 1
-        mvp[2] = f2 + 1
-        mvp[3] = t2 + 1
-        memcpy(moves + n * MOVE_BYTES, mvp, MOVE_BYTES)
+        fg_put_moves(moves + n * MOVE_BYTES, mw + <uint64_t> f2 * 0x1010000u)
         n += 1
     c.n = n
     return 0
@@ -897,6 +920,7 @@ cdef inline int order1_onboard(Ctx* c, int f, int t, int b, int simple) noexcept
 cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
     """Plays of the roll a-b, a > b (R11, R13)."""
     cdef uint32_t m1, m2, plain
+    cdef uint64_t pw
     cdef int f, t, f2, hit
     cdef int bar0 = c.occ & BAR_BIT
     cdef int larger_alone
@@ -916,11 +940,10 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
                 return -1
             continue
         hit = do_step(c, f, t)
-        c.path[0] = f + 1
-        c.path[1] = t + 1
+        pw = (<uint64_t> -1 << 16) | fg_step_word(0, f + 1, t + 1)  # the path so far (a word in a register)
         m2 = step_sources(c, b)
         if m2 == 0:
-            if record(c, 1) < 0:
+            if record(c, 1, pw) < 0:
                 return -1
         plain = 0
         if not bar0 and t >= 0:
@@ -936,11 +959,9 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
         while m2:  # highest source first, the same order whether a step needs the table
             f2 = fg_highest(m2)
             m2 &= ~(1u << f2)
-            if record_step(c, 1, f2, b, (plain >> f2) & 1) < 0:
+            if record_step(c, 1, f2, b, (plain >> f2) & 1, pw) < 0:
                 return -1
         undo_step(c, f, t, hit)
-    c.path[0] = -1
-    c.path[1] = -1
     # R13: if the larger die alone was playable and no two-dice play exists, only the
     # larger die's plays are legal: the smaller die's single steps are not kept.
     larger_alone = c.best == 1
@@ -960,11 +981,10 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
                     return -1
             continue
         hit = do_step(c, f, t)
-        c.path[0] = f + 1
-        c.path[1] = t + 1
+        pw = (<uint64_t> -1 << 16) | fg_step_word(0, f + 1, t + 1)  # the path so far (a word in a register)
         m2 = step_sources(c, a)
         if m2 == 0:
-            if not larger_alone and record(c, 1) < 0:
+            if not larger_alone and record(c, 1, pw) < 0:
                 return -1
         elif c.best == 2 and not bar0 and t >= 0:
             # Order 1 already produced every pair of on-board steps taken from the
@@ -975,11 +995,9 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
         while m2:
             f2 = fg_highest(m2)
             m2 &= ~(1u << f2)
-            if record_step(c, 1, f2, a, 0) < 0:
+            if record_step(c, 1, f2, a, 0, pw) < 0:
                 return -1
         undo_step(c, f, t, hit)
-    c.path[0] = -1
-    c.path[1] = -1
     return 0
 
 
@@ -1037,7 +1055,7 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
         c.dedup = 1
         r = gen_nondouble(c, d1 if d1 > d2 else d2, d2 if d1 > d2 else d1)
         if r == 0 and c.n == c.base:
-            r = record(c, 0)  # R14: no step at all, the turn is lost
+            r = record(c, 0, <uint64_t> -1)  # R14: no step at all, the turn is lost
     if r < 0:
         return -1
     c_assert(memcmp_board(c.b, board) == 0)  # every step was undone
