@@ -4,7 +4,7 @@ timer), against the same work in this process.
 
 Printed at the end of ``pytest bench/test_cluster.py`` (see conftest.py):
 
-* games/s (random-policy rollout, 200,000 games) and perft nodes/s (depths 1-4 from
+* games/s (random-policy rollout, 500,000 games: over 10 s in one process) and perft nodes/s (depths 1-4 from
   ``bJ3BATDgc/ABYA``, two checkers on the bar against a three-point board: 4,513,713,970
   nodes, about 20 s in one process) in process, with 1 worker (and the cluster path's
   overhead against in process at equal work) and with 2 workers (the ratio to 1 worker);
@@ -24,7 +24,7 @@ from fastgen.perft import perft_run
 
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 
-GAMES = 200_000
+GAMES = 500_000
 PERFT_POSITION, PERFT_DEPTH = "bJ3BATDgc/ABYA", 4
 PERFT_NODES = 4_513_713_970  # sum(fastgen.perft(PERFT_POSITION, PERFT_DEPTH)), checked below
 SMALL = 200  # one-game chunks / one-subtree perft tasks for the fixed costs

@@ -16,7 +16,8 @@ from _child import child_env
 # transparent huge page, which would hide the faults), outside the block,
 # inside it, and after it.
 _FAULTS = """
-import resource, numpy as np
+import resource, time, numpy as np
+from fastgen import cluster
 from fastgen.cluster import task_memory, _glibc
 def faults():
     f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -28,8 +29,10 @@ before = faults()
 with task_memory():
     faults()  # the first round maps the heap once
     inside = faults()
+between = faults()  # within the grace period: still reused
+cluster._restore_timer.join()
 after = faults()
-print(_glibc() is not None, before, inside, after)
+print(_glibc() is not None, before, inside, between, after)
 """
 
 
@@ -40,13 +43,14 @@ def test_task_memory_reuses_freed_pages_under_dask_settings():
     out = subprocess.run([sys.executable, "-c", _FAULTS], cwd=tempfile.gettempdir(), env=env,
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    glibc, before, inside, after = out.stdout.split()
-    before, inside, after = int(before), int(inside), int(after)
+    glibc, *counts = out.stdout.split()
+    before, inside, between, after = map(int, counts)
     assert glibc == "True"
     pages = 40 * (1 << 20) // 4096
-    assert before > pages // 2, (before, inside, after)  # every array mapped afresh
-    assert inside < pages // 20, (before, inside, after)  # reused: a few faults at most
-    assert after > pages // 2, (before, inside, after)  # Dask's settings are back
+    assert before > pages // 2, counts  # every array mapped afresh
+    assert inside < pages // 20, counts  # reused: a few faults at most
+    assert between < pages // 20, counts  # the next task of a job finds it warm
+    assert after > pages // 2, counts  # Dask's settings are back
 
 
 class _FakeLibc:
@@ -66,6 +70,7 @@ class _FakeLibc:
 def fake_libc(monkeypatch):
     libc = _FakeLibc()
     monkeypatch.setattr(cluster, "_glibc", lambda: libc)
+    monkeypatch.setattr(cluster, "TASK_MEMORY_GRACE", 0.05)
     monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
     monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
     return libc
@@ -91,12 +96,20 @@ def test_task_memory_restores_the_environment_values(fake_libc, monkeypatch):
     monkeypatch.setenv("MALLOC_MMAP_THRESHOLD_", "200000")
     with cluster.task_memory():
         assert fake_libc.calls == [("mallopt", -1, cluster.TASK_TRIM), ("mallopt", -3, cluster.TASK_MMAP)]
+    with cluster.task_memory():  # the next task within the grace period changes nothing
+        pass
+    assert len(fake_libc.calls) == 2
+    cluster._restore_timer.join()
     assert fake_libc.calls[2:] == [("mallopt", -1, 65536), ("mallopt", -3, 200000), ("malloc_trim", 0)]
+    with cluster.task_memory():  # a task after that raises them again
+        pass
+    cluster._restore_timer.join()
+    assert len(fake_libc.calls) == 10
 
 
 def test_task_memory_overlapping_tasks_restore_once_at_the_end(fake_libc, monkeypatch):
     """Two tasks on the threads of one worker: the settings change when the first starts
-    and come back when the last ends, even when it ends with an error."""
+    and come back after the last ends, even when one ends with an error."""
     monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
     first_in, second_done = threading.Event(), threading.Event()
 
@@ -114,4 +127,5 @@ def test_task_memory_overlapping_tasks_restore_once_at_the_end(fake_libc, monkey
     assert len(fake_libc.calls) == 2  # the second task neither set nor restored
     second_done.set()
     t.join(10)
+    cluster._restore_timer.join()
     assert fake_libc.calls[2:] == [("mallopt", -1, 65536), ("mallopt", -3, cluster._GLIBC_DEFAULT), ("malloc_trim", 0)]
