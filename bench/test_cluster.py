@@ -4,10 +4,11 @@ timer), against the same work in this process.
 
 Printed at the end of ``pytest bench/test_cluster.py`` (see conftest.py):
 
-* games/s (random-policy rollout, 500,000 games: over 10 s in one process) and perft nodes/s (depths 1-4 from
-  ``bJ3BATDgc/ABYA``, two checkers on the bar against a three-point board: 4,513,713,970
-  nodes, about 20 s in one process) in process, with 1 worker (and the cluster path's
-  overhead against in process at equal work) and with 2 workers (the ratio to 1 worker);
+* games/s (random-policy rollout, 500,000 games, over 10 s in one process) and perft
+  nodes/s (depths 1-4 from ``bJ3BATDgc/ABYA``, two checkers on the bar against a
+  three-point board: 4,513,713,970 nodes, over 10 s in one process) in process, with 1
+  worker (and the cluster path's overhead against in process at equal work) and with 2
+  workers (the ratio to 1 worker);
 * the fixed cost of one chunk and of one perft task: 200 one-game chunks, and 200 perft
   tasks of one depth-1 subtree each, against the same work in process, divided by 200.
 
