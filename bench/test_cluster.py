@@ -6,9 +6,10 @@ Printed at the end of ``pytest bench/test_cluster.py`` (see conftest.py):
 
 * games/s (random-policy rollout, 500,000 games, over 10 s in one process) and perft
   nodes/s (depths 1-4 from ``bJ3BATDgc/ABYA``, two checkers on the bar against a
-  three-point board: 4,513,713,970 nodes, over 10 s in one process) in process, with 1
-  worker (and the cluster path's overhead against in process at equal work) and with 2
-  workers (the ratio to 1 worker);
+  three-point board, then from ``t90OAAC72w0AAA``, a bear-off with all 30 checkers home:
+  15,409,949,733 nodes, over 10 s in one process) in process, with 1 worker (and the
+  cluster path's overhead against in process at equal work) and with 2 workers (the
+  ratio to 1 worker);
 * the fixed cost of one chunk and of one perft task: 200 one-game chunks, and 200 perft
   tasks of one depth-1 subtree each, against the same work in process, divided by 200.
 
@@ -26,8 +27,8 @@ from fastgen.perft import perft_run
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 
 GAMES = 500_000
-PERFT_POSITION, PERFT_DEPTH = "bJ3BATDgc/ABYA", 4
-PERFT_NODES = 4_513_713_970  # sum(fastgen.perft(PERFT_POSITION, PERFT_DEPTH)), checked below
+PERFT_POSITIONS, PERFT_DEPTH = ("bJ3BATDgc/ABYA", "t90OAAC72w0AAA"), 4
+PERFT_NODES = {"bJ3BATDgc/ABYA": 4_513_713_970, "t90OAAC72w0AAA": 10_896_235_763}  # sum(perft(..., 4)), checked
 SMALL = 200  # one-game chunks / one-subtree perft tasks for the fixed costs
 ROUNDS = int(os.environ.get("FASTGEN_BENCH_ROUNDS", "3"))
 
@@ -67,12 +68,16 @@ def test_rollout_throughput(benchmark, clients, workers):
 @pytest.mark.benchmark(group="cluster-perft")
 @pytest.mark.parametrize("workers", [0, 1, 2], ids=["in-process", "1-worker", "2-workers"])
 def test_perft_throughput(benchmark, clients, workers):
-    board = fastgen.board_from_position_id(PERFT_POSITION)
-    benchmark.extra_info.update(items=PERFT_NODES, unit="nodes", workers=workers)
+    boards = {pid: fastgen.board_from_position_id(pid) for pid in PERFT_POSITIONS}
+    benchmark.extra_info.update(items=sum(PERFT_NODES.values()), unit="nodes", workers=workers)
     client = clients.get(workers)
     runs = []
-    _run(benchmark, lambda: runs.append(perft_run(board, PERFT_DEPTH, client=client)))
-    assert all(sum(r.counts) == PERFT_NODES for r in runs)
+
+    def run():
+        runs.append({pid: sum(perft_run(b, PERFT_DEPTH, client=client).counts) for pid, b in boards.items()})
+
+    _run(benchmark, run)
+    assert all(r == PERFT_NODES for r in runs)
 
 
 @pytest.mark.benchmark(group="cluster-fixed-cost")

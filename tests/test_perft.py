@@ -153,3 +153,20 @@ def test_split_cuts_the_frontier_into_contiguous_slices(n, tasks):
     np.testing.assert_array_equal(np.concatenate([w for _, w in parts]), weights)
     np.testing.assert_array_equal(np.concatenate([b for b, _ in parts]), boards)
     assert max(len(w) for _, w in parts) - min(len(w) for _, w in parts) <= 1
+
+
+@pytest.mark.parametrize("n, tasks", [(10, 3), (10, 10), (12, 5), (100, 7)])
+def test_split_by_cost_balances_contiguous_slices(n, tasks):
+    """Cut by cost (the children of each position), slices stay contiguous and non-empty,
+    and no slice costs more than an equal share plus its most expensive position."""
+    from fastgen.perft import _split
+
+    rng = np.random.default_rng(n)
+    boards = np.zeros((n, 2, 25), dtype=np.int8)
+    weights = np.arange(n, dtype=np.int64)
+    for cost in (rng.integers(0, 50, n), np.zeros(n), np.r_[np.zeros(n - 1), 1e6], np.r_[1e6, np.zeros(n - 1)]):
+        parts = _split(boards, weights, tasks, cost)
+        assert len(parts) == min(n, tasks) and all(len(w) for _, w in parts)
+        np.testing.assert_array_equal(np.concatenate([w for _, w in parts]), weights)
+        share = (cost + 1).sum() / len(parts)
+        assert max((cost[w] + 1).sum() for _, w in parts) <= share + (cost + 1).max()
