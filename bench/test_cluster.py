@@ -17,6 +17,7 @@ Cluster start-up (a few seconds) is outside the timer; each round reuses the sam
 processes, whose memory is warm after the first round (warm-up rounds are not timed).
 """
 
+import contextlib
 import os
 
 import pytest
@@ -35,20 +36,16 @@ ROUNDS = int(os.environ.get("FASTGEN_BENCH_ROUNDS", "3"))
 
 @pytest.fixture(scope="module")
 def clients():
-    made = {}
-    stack = []
-    for n in (1, 2):
-        cluster = distributed.LocalCluster(
-            n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0"
-        )
-        client = distributed.Client(cluster)
-        client.wait_for_workers(n)
-        stack.append((client, cluster))
-        made[n] = client
-    yield made
-    for client, cluster in stack:
-        client.close()
-        cluster.close()
+    """Clusters of 1 and 2 workers made as ``workers=N`` makes them (fastgen.cluster.connect)."""
+    from fastgen.cluster import connect
+
+    with contextlib.ExitStack() as stack:
+        made = {}
+        for n in (1, 2):
+            client = stack.enter_context(connect(workers=n))
+            client.wait_for_workers(n)
+            made[n] = client
+        yield made
 
 
 def _run(benchmark, fn):

@@ -47,9 +47,10 @@ def connect(workers=None, scheduler=None, client=None):
     """A ``distributed.Client`` for the duration of the ``with`` block.
 
     Exactly one of: *workers* (int >= 1: a new ``LocalCluster`` of that many worker
-    processes with one thread each, on 127.0.0.1, closed at the end), *scheduler* (the
-    address of a running scheduler, ``"tcp://host:8786"``; the connection is closed at the
-    end) or *client* (used as is, left open).
+    processes with one thread each, on 127.0.0.1, without Dask's sampling profiler,
+    closed at the end), *scheduler* (the address of a running scheduler,
+    ``"tcp://host:8786"``; the connection is closed at the end) or *client* (used as
+    is, left open).
     """
     from fastgen._util import check_int
 
@@ -67,14 +68,22 @@ def connect(workers=None, scheduler=None, client=None):
             yield c
         return
     workers = check_int(workers, "workers", 1)
-    with distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address="127.0.0.1:0",  # loopback, any free port
-        silence_logs=logging.ERROR,
-    ) as cluster, distributed.Client(cluster) as c:
+    import dask
+
+    # Workers take the config in force when they start. Dask's sampling profiler stops
+    # the task thread every 10 ms to read its stack; fastgen's tasks are long compiled
+    # loops it cannot describe, and it cost several per cent of a perft run. Clusters
+    # given by address or client keep their own settings.
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        cluster = distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address="127.0.0.1:0",  # loopback, any free port
+            silence_logs=logging.ERROR,
+        )
+    with cluster, distributed.Client(cluster) as c:
         yield c
 
 

@@ -190,3 +190,16 @@ def test_scheduler_address_reaches_the_same_cluster(client):
     ref = fastgen.rollout(games=500, seed=4)
     _same_games(fastgen.rollout(games=500, seed=4, scheduler=address, chunk_size=100), ref)
     assert fastgen.perft(fastgen.STARTING_BOARD, 2, scheduler=address) == fastgen.perft(fastgen.STARTING_BOARD, 2)
+
+
+def test_a_started_cluster_runs_without_the_sampling_profiler():
+    """connect(workers=N) starts its workers with Dask's profiler off (it interrupts the
+    task thread every 10 ms); the caller's own config is left as it was."""
+    import dask
+
+    from fastgen.cluster import connect
+
+    before = dask.config.get("distributed.worker.profile.enabled")
+    with connect(workers=1) as c:
+        assert list(c.run(lambda: dask.config.get("distributed.worker.profile.enabled")).values()) == [False]
+        assert dask.config.get("distributed.worker.profile.enabled") == before
