@@ -222,6 +222,8 @@ def _split(boards, weights, n_tasks, cost=None):
     from ``bJ3BATDgc/ABYA``: 30.8 s of tasks against 20.5 s)."""
     n = boards.shape[0]
     n_tasks = min(n, n_tasks)
+    if n_tasks == 0:
+        return []
     if cost is None or n_tasks < 2:
         cuts = [i * n // n_tasks for i in range(n_tasks + 1)]
     else:
@@ -242,6 +244,8 @@ def _expand_all(boards, weights, roll_w, threads):
         kids.append(k)
         kws.append(w)
         total += t
+    if not kids:  # an empty frontier: every game ended at the level above
+        return boards, weights, 0
     k, w = _merge(np.concatenate(kids), np.concatenate(kws))
     return k, w, total
 

@@ -185,6 +185,13 @@ def test_perft_on_the_cluster_equals_in_process_whatever_the_split(client, posit
     assert fastgen.perft_weighted(board, 2, client=client) == fastgen.perft_weighted(board, 2)
 
 
+def test_perft_on_the_cluster_when_every_game_ends_at_the_first_level(client):
+    """Every roll bears off the mover's last checker: the frontier to split is empty."""
+    board = np.zeros((2, 25), dtype=np.int8)
+    board[1, 0], board[0, 5] = 1, 15
+    assert fastgen.perft(board, 3, client=client) == fastgen.perft(board, 3) == [21, 0, 0]
+
+
 def test_scheduler_address_reaches_the_same_cluster(client):
     address = client.scheduler.address  # tcp://127.0.0.1:<port>
     ref = fastgen.rollout(games=500, seed=4)
