@@ -90,6 +90,12 @@ _spare: list = []
 _spare_lock = threading.Lock()
 
 
+def _free_spares() -> list:
+    """Indexes of the kept buffers no array uses (call with _spare_lock held)."""
+    # references to a free buffer: the list and getrefcount's argument; a live view adds one
+    return [i for i in range(len(_spare)) if sys.getrefcount(_spare[i]) == 2]
+
+
 def _output(rows: int, width: int) -> np.ndarray:
     """A (rows, width) float32 array, carved from a kept buffer that is free and large
     enough (but not more than _SLACK times too large), else new (and kept).
@@ -101,16 +107,13 @@ def _output(rows: int, width: int) -> np.ndarray:
     if nbytes < _REUSE_MIN:
         return np.empty((rows, width), dtype=np.float32)
     with _spare_lock:
-        for owner in _spare:
-            # references: the list, `owner` and getrefcount's argument; a live view adds one
-            if sys.getrefcount(owner) == 3 and nbytes <= owner.nbytes <= _SLACK * nbytes:
-                return owner[: rows * width].reshape(rows, width)
-        owner = None  # the loop's last binding would count as a use below
+        free = _free_spares()
+        for i in free:
+            if nbytes <= _spare[i].nbytes <= _SLACK * nbytes:
+                return _spare[i][: rows * width].reshape(rows, width)
         fresh = np.empty(int(rows * _GROWTH) * width, dtype=np.float32)
-        free = [o for o in _spare if sys.getrefcount(o) == 3]
         if len(_spare) >= _KEEP and free:  # make room by dropping a free buffer, not one in use
-            _spare.remove(free[0])
-            del free
+            del _spare[free[0]]
         _spare[:] = (_spare + [fresh])[-_KEEP:]
         return fresh[: rows * width].reshape(rows, width)
 
@@ -119,7 +122,7 @@ def release_spare() -> int:
     """Drop the kept output buffers (see :func:`fastgen.release_memory`); returns the
     bytes freed now (a buffer an array still uses is freed with that array)."""
     with _spare_lock:
-        freed = sum(owner.nbytes for owner in _spare if sys.getrefcount(owner) == 3)
+        freed = sum(_spare[i].nbytes for i in _free_spares())
         _spare.clear()
         return freed
 

@@ -247,7 +247,7 @@ def test_kept_output_memory_serves_calls_of_similar_sizes():
     from fastgen.workload import random_game_positions
 
     fastgen.release_memory()
-    boards, _ = random_game_positions(3_000, seed=5)
+    boards, _ = random_game_positions(6_000, seed=5)
     owners = []
     for n in (2_000, 2_400, 1_800, 2_900, 2_000):  # 1.6 to 2.3 MB of tesauro198 features
         x = fastgen.encode(boards[:n], "tesauro198")
@@ -262,5 +262,9 @@ def test_kept_output_memory_serves_calls_of_similar_sizes():
     held = fastgen.encode(boards[:2_000], "tesauro198")
     other = fastgen.encode(boards[:2_000], "tesauro198")
     assert not np.shares_memory(held, other)
-    del held, other, owners
+    del other  # one kept buffer in use, one free; a larger call fits neither
+    larger = fastgen.encode(boards, "tesauro198")
+    np.testing.assert_array_equal(larger[:2_000], held)
+    assert not np.shares_memory(larger, held)
+    del held, larger, owners
     fastgen.release_memory()
