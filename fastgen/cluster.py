@@ -20,6 +20,7 @@ module; this module imports ``distributed`` only when a cluster is used.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import logging
 import os
@@ -155,8 +156,10 @@ _mem_raised = False
 _restore_timer = None
 
 
+@functools.lru_cache(maxsize=None)
 def _glibc():
-    """glibc (as a ctypes library) when this process runs on it, else None."""
+    """glibc (as a ctypes library) when this process runs on it, else None; looked up
+    once per process, not once per task."""
     if not sys.platform.startswith("linux"):
         return None
     try:
