@@ -25,6 +25,12 @@ __all__ = ["legal_plays", "plays_batch", "count_plays_batch", "iter_plays_batch"
 WATCH_FROM = 32768
 
 
+#: count_plays_batch with one thread counts in the calling thread, this many positions per
+#: call into the core (about a millisecond of plain positions, well under a second of the
+#: heaviest), so KeyboardInterrupt comes between two of them.
+COUNT_RANGE = 8192
+
+
 def _stop_flag(n: int):
     """A StopFlag for a batch of n positions, or None when it is too small to watch."""
     return _core.StopFlag() if n >= WATCH_FROM else None
@@ -161,7 +167,9 @@ def count_plays_batch(boards: ArrayLike, dice: ArrayLike, *, threads: int = 1) -
     """Number of distinct legal plays of each of N positions, (N,) int64 (perft-style).
 
     Same counts as ``len(legal_plays(b, d))`` per position, without building the plays.
-    With several threads the batch is shared out in small ranges as threads come free.
+    With one thread it runs in the calling thread (Ctrl-C is raised within
+    milliseconds); with several the batch is shared out in small ranges as threads come
+    free, and a batch of WATCH_FROM positions or more stops promptly on Ctrl-C.
 
     >>> import fastgen, numpy as np
     >>> fastgen.count_plays_batch(np.stack([fastgen.STARTING_BOARD] * 2), [(3, 1), (6, 6)]).tolist()
@@ -172,6 +180,15 @@ def count_plays_batch(boards: ArrayLike, dice: ArrayLike, *, threads: int = 1) -
     threads = check_int(threads, "threads", 1)
     n = arr.shape[0]
     counts = np.zeros(n, dtype=np.int64)
+    if threads == 1:
+        # In the calling thread, in ranges of at most COUNT_RANGE positions: Ctrl-C is
+        # raised between two ranges (milliseconds apart), and no thread is started.
+        counter = _core.Counter(arr, dice_arr, counts)
+        for lo in range(0, n, COUNT_RANGE):
+            if not counter.count(lo, min(lo + COUNT_RANGE, n)):
+                as_boards(arr)  # raises for the first invalid board
+                raise AssertionError("the core rejected a board that as_boards accepts")  # pragma: no cover
+        return counts
     step = max(256, -(-n // (16 * threads)))
     ranges = [(lo, min(lo + step, n)) for lo in range(0, n, step)]
     threads = max(1, min(threads, len(ranges)))
