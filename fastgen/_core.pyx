@@ -34,7 +34,7 @@ How the search works
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 
 cimport cython
 from cython.view cimport array as cvarray
@@ -1572,35 +1572,191 @@ def roll_dice(uint64_t seed, const int64_t[::1] gid, const int64_t[::1] turn, co
                 out[j, 1] = <int8_t> (idx % 6 + 1)
 
 
-def take_turned(const int8_t[:, :, ::1] src, const int64_t[::1] rows, int8_t[:, :, ::1] out, int8_t[::1] result):
-    """For a rollout turn: out[j] = src[rows[j]] turned over (rows swapped: the other side
-    on roll), and result[j] = 0 while the side that moved has checkers left, else its win
+cdef inline int8_t win_of(const int8_t* b) noexcept nogil:
+    """0 while the side that just moved (row OWN of b) has checkers left, else its win
     (R17): 1 single, 2 gammon (the loser has borne off none), 3 backgammon (and still has
-    one on the bar or in the winner's home board, the loser's indices 18..24). rows must
-    index src (offsets plus picks the caller has checked)."""
-    cdef Py_ssize_t j, n = rows.shape[0]
+    one on the bar or in the winner's home board, the loser's indices 18..24)."""
+    cdef int i, left = 0, loser = 0
+    for i in range(25):
+        left |= b[OWN + i]
+    if left:
+        return 0
+    for i in range(25):
+        loser += b[i]
+    if loser < 15:
+        return 1
+    for i in range(18, 25):
+        if b[i]:
+            return 3
+    return 2
+
+
+def pool_turn(const int8_t[:, :, ::1] src, const int64_t[::1] offsets, const int64_t[::1] pick,
+              int8_t[:, :, ::1] boards, int64_t[::1] gid, int64_t[::1] turn, int8_t[:, ::1] dice,
+              int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
+              const int8_t[:, :, ::1] start_boards, int64_t first_game, int64_t next_game, int64_t end,
+              int64_t max_turns, uint64_t seed, bint from_opening, const int8_t[:, ::1] opening_rolls,
+              int64_t[::1] info):
+    """One turn of the batched rollout loop for the n = offsets.shape[0] - 1 games of the
+    pool (boards, gid, turn, dice: their first n rows), after the policy chose pick[j]
+    (relative to game j's range of src, the candidates).
+
+    Checks every pick first (nothing is written if one is out of range: info[1] = its
+    index). Then each game's position becomes its chosen candidate turned over (the other
+    side on roll) and its turn count goes up; a game won by that play (R17) records
+    winner/result/turns at gid - first_game and its slot takes the next new game
+    (gid next_game, start_boards[gid % K], turn 0) while next_game < end, else leaves the
+    pool, which closes up in order. Then the new pool's dice are rolled (as roll_dice;
+    an opening roll at turn 0 when from_opening). Returns the new pool size; info[0] = the
+    games finished, info[1] = -1 or the bad pick, info[2] = -1 or the first slot whose
+    game reached max_turns, info[3] = the next new game."""
+    cdef Py_ssize_t j, m = 0, n = offsets.shape[0] - 1, k_start = start_boards.shape[0]
+    cdef int64_t p, g, done = 0
     cdef const int8_t* b
-    cdef int i, left, loser
+    cdef int8_t res
+    cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
+    cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
+    cdef uint64_t idx
+    info[0] = 0
+    info[1] = -1
+    info[2] = -1
+    info[3] = next_game
+    if pick.shape[0] != n or src.shape[0] != offsets[n]:
+        raise ValueError("pool_turn: pick and offsets do not match the candidates")
     with nogil:
         for j in range(n):
-            b = &src[rows[j], 0, 0]
-            memcpy(&out[j, 0, 0], b + OWN, 25)
-            memcpy(&out[j, 1, 0], b, 25)
-            left = 0
-            for i in range(25):
-                left |= b[OWN + i]
-            result[j] = 0
-            if left == 0:
-                loser = 0
-                for i in range(25):
-                    loser += b[i]
-                result[j] = 1
-                if loser == 15:
-                    result[j] = 2
-                    for i in range(18, 25):
-                        if b[i]:
-                            result[j] = 3
+            p = pick[j]
+            if p < 0 or p >= offsets[j + 1] - offsets[j]:
+                info[1] = j
+                break
+    if info[1] >= 0:
+        return n
+    with nogil:
+        for j in range(n):
+            b = &src[offsets[j] + pick[j], 0, 0]
+            res = win_of(b)
+            if res == 0:  # the game goes on, in slot m (m <= j: rows j.. are not read yet)
+                memcpy(&boards[m, 0, 0], b + OWN, 25)
+                memcpy(&boards[m, 1, 0], b, 25)
+                gid[m] = gid[j]
+                turn[m] = turn[j] + 1
+                if turn[m] >= max_turns and info[2] < 0:
+                    info[2] = m
+                m += 1
+                continue
+            done += 1
+            g = gid[j] - first_game
+            winner[g] = <int8_t> (turn[j] % 2)
+            result[g] = res
+            turns[g] = <int32_t> (turn[j] + 1)
+            if next_game < end:
+                gid[m] = next_game
+                turn[m] = 0
+                memcpy(&boards[m, 0, 0], &start_boards[next_game % k_start, 0, 0], 50)
+                next_game += 1
+                m += 1
+        for j in range(m):
+            if from_opening and turn[j] == 0:
+                idx = uniform_index(game_hash(ko, <uint64_t> gid[j], <uint64_t> turn[j]), 15)
+                dice[j, 0] = opening_rolls[idx, 0]
+                dice[j, 1] = opening_rolls[idx, 1]
+            else:
+                idx = uniform_index(game_hash(kd, <uint64_t> gid[j], <uint64_t> turn[j]), 36)
+                dice[j, 0] = <int8_t> (idx // 6 + 1)
+                dice[j, 1] = <int8_t> (idx % 6 + 1)
+    info[0] = done
+    info[3] = next_game
+    return m
+
+
+cdef inline uint64_t board_hash(const int8_t* b) noexcept nogil:
+    """A 64-bit hash of the 50 bytes of a board (equal boards, equal hashes)."""
+    cdef uint64_t w[7]
+    w[6] = 0
+    memcpy(w, b, 50)
+    cdef uint64_t h = (w[0] * <uint64_t> 0x9E3779B97F4A7C15ULL) ^ (w[1] * <uint64_t> 0xC2B2AE3D27D4EB4FULL)
+    h ^= (w[2] * <uint64_t> 0x165667B19E3779F9ULL) ^ (w[3] * <uint64_t> 0xD6E8FEB86659FD93ULL)
+    h ^= (w[4] * <uint64_t> 0xFF51AFD7ED558CCDULL) ^ (w[5] * <uint64_t> 0xC4CEB9FE1A85EC53ULL)
+    h ^= w[6] * <uint64_t> 0x94D049BB133111EBULL
+    return mix64(h)
+
+
+cdef inline uint64_t row_code(const int8_t* row) noexcept nogil:
+    """The checkers of one side (25 counts of at most 15 checkers in all) as a bit string
+    read from point 1 up: each point's count in ones, then a zero; left-aligned in 40
+    bits (one-to-one, as in GNU Backgammon's position IDs)."""
+    cdef uint64_t code = 0
+    cdef int i, n, bits = 0
+    for i in range(25):
+        n = row[i]
+        code = (code << (n + 1)) | ((((<uint64_t> 1) << n) - 1) << 1)
+        bits += n + 1
+    return code << (40 - bits)
+
+
+def merge_children(const int8_t[:, :, ::1] kids, const int64_t[::1] offsets, const int64_t[::1] row_w,
+                   int8_t[:, :, ::1] out, int64_t[::1] out_w, uint64_t[::1] out_key):
+    """perft's merge of one expanded batch. Rows offsets[r]..offsets[r+1]-1 of *kids* (the
+    plays of one position and roll, as plays_batch gives them) weigh row_w[r] each.
+    Children whose mover bore off its last checker (R17: the game is over) are counted but
+    dropped; the others are turned over (the other side on roll) and identical ones merged:
+    out[:u] holds each distinct one once, in order of first appearance, and out_w[:u] the
+    sum of its weights, and out_key[:u] a sort key that puts children with the same
+    opponent (row 0) next to each other (row_code of row 0, then the first 24 bits of
+    row 1's). Returns (u, the weighted number of all children). *out*, *out_w* and
+    *out_key* need room for every child."""
+    cdef Py_ssize_t rows = offsets.shape[0] - 1, r, i, u = 0
+    cdef Py_ssize_t n = kids.shape[0]
+    if offsets[rows] != n or row_w.shape[0] != rows or out.shape[0] < n or out_w.shape[0] < n or out_key.shape[0] < n:
+        raise ValueError("merge_children: the arrays do not match")
+    if n >= 0x7FFFFFFF:  # indices live in 32 bits of the table
+        raise ValueError(f"merge_children: {n} children, more than one call merges")
+    cdef int64_t total = 0, w
+    cdef size_t size = 16
+    while size < <size_t> (2 * n):
+        size <<= 1
+    cdef uint64_t* table = <uint64_t*> malloc(size * sizeof(uint64_t))
+    if table == NULL:
+        raise MemoryError("fastgen: out of memory merging perft children")
+    cdef uint64_t h, tag, e
+    cdef size_t slot, mask = size - 1
+    cdef const int8_t* k
+    cdef int8_t* o
+    cdef int left, j
+    with nogil:
+        memset(table, 0, size * sizeof(uint64_t))
+        for r in range(rows):
+            w = row_w[r]
+            total += w * (offsets[r + 1] - offsets[r])
+            for i in range(offsets[r], offsets[r + 1]):
+                k = &kids[i, 0, 0]
+                left = 0
+                for j in range(25):
+                    left |= k[OWN + j]
+                if left == 0:
+                    continue
+                h = board_hash(k)
+                tag = h & <uint64_t> 0xFFFFFFFF00000000ULL
+                slot = <size_t> h & mask
+                while True:
+                    e = table[slot]
+                    if e == 0:
+                        table[slot] = tag | <uint64_t> (u + 1)
+                        o = &out[u, 0, 0]
+                        memcpy(o, k + OWN, 25)
+                        memcpy(o + OWN, k, 25)
+                        out_w[u] = w
+                        out_key[u] = (row_code(k + OWN) << 24) | (row_code(k) >> 16)
+                        u += 1
+                        break
+                    if (e & <uint64_t> 0xFFFFFFFF00000000ULL) == tag:
+                        o = &out[<Py_ssize_t> (e & 0xFFFFFFFFULL) - 1, 0, 0]
+                        if memcmp(o, k + OWN, 25) == 0 and memcmp(o + OWN, k, 25) == 0:
+                            out_w[<Py_ssize_t> (e & 0xFFFFFFFFULL) - 1] += w
                             break
+                    slot = (slot + 1) & mask
+    free(table)
+    return u, total
 
 
 # ---------------------------------------------------------------- two threads, no copy

@@ -150,25 +150,32 @@ def _user_policy(fn):
     name = getattr(fn, "__name__", type(fn).__name__)
 
     def choose(candidates, offsets, gid, turn, boards, dice):
-        picked = fn(candidates, offsets)
-        try:
-            idx = np.asarray(picked)
-        except (TypeError, ValueError):
-            idx = None
-        g = offsets.shape[0] - 1
-        if idx is None or idx.shape != (g,) or idx.dtype.kind not in "iu":
-            raise InvalidArgumentError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
-        counts = np.diff(offsets)
-        bad = np.flatnonzero((idx < 0) | (idx >= counts))
-        if bad.size:
-            i = int(bad[0])
-            raise InvalidArgumentError(
-                f"policy {name!r} returned index {int(idx[i])} for game {i} which has {int(counts[i])} plays"
-            )
-        return idx.astype(np.int64)
+        return fn(candidates, offsets)
 
     choose.__name__ = name
     return choose
+
+
+def _as_picks(picked, g: int, name: str) -> np.ndarray:
+    """A policy's answer as (g,) int64 (the range of each index is checked in the core)."""
+    if type(picked) is np.ndarray and picked.dtype == np.int64 and picked.shape == (g,):
+        return np.ascontiguousarray(picked)
+    try:
+        idx = np.asarray(picked)
+    except (TypeError, ValueError):
+        idx = None
+    if idx is None or idx.shape != (g,) or idx.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
+    if idx.dtype.kind == "u" and idx.size and int(idx.max()) > np.iinfo(np.int64).max:
+        return np.full(g, -1, dtype=np.int64)  # out of range anyway: the core names the game
+    return np.ascontiguousarray(idx, dtype=np.int64)
+
+
+def _raise_bad_pick(picked, offsets: np.ndarray, i: int, name: str):
+    counts = np.diff(offsets)
+    raise InvalidArgumentError(
+        f"policy {name!r} returned index {int(np.asarray(picked)[i])} for game {i} which has {int(counts[i])} plays"
+    )
 
 
 def _resolve_policy(policy, seed):
@@ -258,6 +265,11 @@ class RolloutResult:
     ``winner`` (0 = the side that moved first), ``result`` (1 single, 2 gammon,
     3 backgammon), ``turns`` (plays made, lost turns included) and ``points``
     (cubeless: equal to ``result``), each of shape (games,).
+
+    ``timings`` (the batched loop of a callable policy, or ``engine="python"``): seconds in
+    ``plays_batch``, in the ``policy`` call itself, and ``other`` (checking the policy's
+    answer, turning the chosen positions over, recording finished games and refilling
+    their slots, rolling the dice: one compiled call per turn).
     """
 
     winner: np.ndarray
@@ -564,47 +576,34 @@ def rollout(
     next_game += k
     boards = np.ascontiguousarray(start_boards[gid % n_start])
     turn = np.zeros(k, dtype=np.int64)
-    no_opening = np.zeros(k, dtype=bool)
+    dice = _roll_dice(seed, gid, turn, np.full(k, from_opening))
+    info = np.zeros(4, dtype=np.int64)
     t_gen = t_policy = 0.0
     t0 = time.perf_counter()
-    while gid.shape[0]:
-        opening = (turn == 0) if from_opening else no_opening[: gid.shape[0]]
-        dice = _roll_dice(seed, gid, turn, opening)
+    while k:
         t1 = time.perf_counter()
-        batch = fastgen.plays_batch(boards, dice, threads=threads)
+        batch = fastgen.plays_batch(boards[:k], dice[:k], threads=threads)
         t2 = time.perf_counter()
-        pick = choose(batch.boards, batch.offsets, gid, turn, boards, dice)
+        picked = choose(batch.boards, batch.offsets, gid[:k], turn[:k], boards[:k], dice[:k])
         t3 = time.perf_counter()
         t_gen += t2 - t1
         t_policy += t3 - t2
-        # The chosen positions, turned over in the same copy (the other side is on roll),
-        # and each game's result if the side that moved has borne off all 15 (R17).
-        boards = np.empty((gid.shape[0], 2, 25), dtype=np.int8)
-        res = np.empty(gid.shape[0], dtype=np.int8)
-        _core.take_turned(batch.boards, batch.offsets[:-1] + pick, boards, res)
-        turn += 1
-        idx = np.flatnonzero(res)
-        if idx.size:
-            ids = gid[idx] - first_game
-            winner[ids] = (turn[idx] - 1) % 2
-            result[ids] = res[idx]
-            turns[ids] = turn[idx]
-            if progress is not None:
-                progress(int(idx.size))
-            k = min(idx.size, end - next_game)
-            if k:  # new games take the first free slots
-                new = np.arange(next_game, next_game + k, dtype=np.int64)
-                next_game += k
-                slots = idx[:k]
-                gid[slots] = new
-                turn[slots] = 0
-                boards[slots] = start_boards[new % n_start]
-            if k < idx.size:  # no new game for the other slots: the pool shrinks
-                keep = np.ones(gid.shape[0], dtype=bool)
-                keep[idx[k:]] = False
-                boards, gid, turn = boards[keep], gid[keep], turn[keep]
-        if turn.size and int(turn.max()) >= MAX_TURNS:
-            i = int(np.argmax(turn))
+        pick = _as_picks(picked, k, choose.__name__)
+        # In the core: check the picks, turn each chosen position over (the other side is
+        # on roll), record won games (R17), refill their slots with new games or close up
+        # the pool, and roll the next turn's dice (each game's dice and choices depend on
+        # (seed, game, turn) only, so the order of the pool changes nothing).
+        k = _core.pool_turn(
+            batch.boards, batch.offsets, pick, boards, gid, turn, dice, winner, result, turns,
+            start_boards, first_game, next_game, end, MAX_TURNS, seed, from_opening, _OPENING_DICE, info,
+        )
+        if info[1] >= 0:
+            _raise_bad_pick(picked, batch.offsets, int(info[1]), choose.__name__)
+        next_game = int(info[3])
+        if progress is not None and info[0]:
+            progress(int(info[0]))
+        if info[2] >= 0:
+            i = int(info[2])
             _raise_turn_limit(int(gid[i]), start_boards[gid[i] % n_start], MAX_TURNS)
     seconds = time.perf_counter() - t0
     timings = {"plays_batch": t_gen, "policy": t_policy, "other": seconds - t_gen - t_policy}

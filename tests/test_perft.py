@@ -71,6 +71,46 @@ def test_depth_3_and_batch_size_do_not_change_counts(monkeypatch):
     assert perft(board, 3, threads=2) == want
 
 
+@pytest.mark.parametrize("name", ["opening", "bar", "bear-off"])
+def test_children_are_merged_exactly_in_the_core(name):
+    """merge_children against a plain dict merge of the same expanded batch: every
+    distinct child (turned over) once with the summed weight of its copies, finished games
+    counted but dropped, and the sort key equal for children with the same opponent row
+    only."""
+    from fastgen import _core
+    from fastgen.workload import random_game_positions
+
+    boards, _ = random_game_positions(40, seed=3)
+    boards = np.concatenate([_board(name)[None], boards, _board(name)[None]])  # a repeat
+    if name == "bear-off":  # near the end: some children finish the game
+        boards = np.concatenate([boards, np.zeros((3, 2, 25), dtype=np.int8)])
+        boards[-3:, 0, 5] = 15
+        boards[-3:, 1, :3] = [[1, 0, 0], [0, 2, 0], [1, 1, 1]]
+    n = boards.shape[0]
+    batch = fastgen.plays_batch(np.repeat(boards, len(ROLLS), axis=0), np.tile(ROLLS, (n, 1)))
+    row_w = np.arange(1, n * len(ROLLS) + 1, dtype=np.int64)
+    m = batch.boards.shape[0]
+    kids, w, key = np.empty((m, 2, 25), np.int8), np.empty(m, np.int64), np.empty(m, np.uint64)
+    u, total = _core.merge_children(batch.boards, batch.offsets, row_w, kids, w, key)
+
+    want = collections.Counter()
+    counts = np.diff(batch.offsets)
+    for r, weight in enumerate(row_w.tolist()):
+        for child in batch.boards[batch.offsets[r] : batch.offsets[r + 1]]:
+            if child[1].any():
+                want[child[::-1].tobytes()] += weight
+    assert total == int((row_w * counts).sum())
+    assert u == len(want) < m
+    assert {kids[i].tobytes(): int(w[i]) for i in range(u)} == dict(want)
+    rows = collections.defaultdict(set)
+    for i in range(u):
+        rows[int(key[i]) >> 24].add(kids[i, 0].tobytes())
+    assert all(len(v) == 1 for v in rows.values())  # the key's high bits: one opponent row
+    assert len(rows) == len({kids[i, 0].tobytes() for i in range(u)})
+    if name == "bear-off":
+        assert any(not b[1].any() for b in batch.boards)  # finished children were there
+
+
 def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="depth"):
         perft(fastgen.STARTING_BOARD, 0)

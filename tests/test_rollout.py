@@ -102,11 +102,45 @@ def test_user_policy_is_called_once_per_turn_for_all_games():
         assert r.turns[i] == t + 1 and r.winner[i] == t % 2
 
 
+@pytest.mark.parametrize("kind", ["list", "int8", "uint16", "int32", "strided"])
+def test_user_policy_answers_of_any_integer_kind_play_the_same_games(kind):
+    """The picks are checked and applied in the core as int64: every integer answer a
+    user may give (a list, narrow or unsigned dtypes, a non-contiguous view) plays the
+    same games as int64 picks, for a policy that does not always pick the first play."""
+
+    def last(candidates, offsets):  # the last play, or play 100 (int8 holds it)
+        return np.minimum(np.diff(offsets) - 1, 100)
+
+    def convert(fn):
+        def policy(c, o):
+            p = fn(c, o)
+            if kind == "list":
+                return p.tolist()
+            if kind == "strided":
+                return np.repeat(p, 2)[::2]
+            return p.astype(kind)
+
+        return policy
+
+    ref = rollout(games=60, seed=4, policy=last, batch_size=16)
+    got = rollout(games=60, seed=4, policy=convert(last), batch_size=16)
+    assert np.array_equal(ref.turns, got.turns) and np.array_equal(ref.result, got.result)
+    assert np.array_equal(ref.winner, got.winner)
+
+
 def test_bad_policy_and_arguments_are_rejected():
     with pytest.raises(ValueError, match="index 99"):
         rollout(games=3, policy=lambda c, o: np.full(len(o) - 1, 99))
     with pytest.raises(ValueError, match="integer indices"):
         rollout(games=3, policy=lambda c, o: None)
+    with pytest.raises(ValueError, match="integer indices"):
+        rollout(games=3, policy=lambda c, o: np.zeros(len(o) - 1, dtype=np.float64))
+    with pytest.raises(ValueError, match="integer indices"):
+        rollout(games=3, policy=lambda c, o: np.zeros(len(o), dtype=np.int64))  # one too many
+    with pytest.raises(ValueError, match="index -1 for game 2"):
+        rollout(games=3, policy=lambda c, o: np.array([0, 0, -1]))
+    with pytest.raises(ValueError, match="index 18446744073709551615 for game 0"):
+        rollout(games=3, policy=lambda c, o: np.full(len(o) - 1, 2**64 - 1, dtype=np.uint64))
     with pytest.raises(ValueError, match="'best'"):
         rollout(games=3, policy="best")
     with pytest.raises(ValueError, match="-1"):
