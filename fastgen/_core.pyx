@@ -23,7 +23,8 @@ How the search works
   Once a two-dice play is known, order 2 only tries what order 1 cannot have produced:
   the checker that just moved moving on, bear-offs, and bar cases. Pairs of on-board
   steps that cannot be reached another way skip the dedup table; counting works first
-  steps out from the masks and keys without moving.
+  steps out from the masks and keys without moving, and counts a bear-off with no
+  opposing checker in the way by table (BO_COUNT).
 * Output: plays are written once, into buffers that become the numpy arrays (see the
   sections on batches below).
 * Maximum dice (R11-R13): a leaf using more dice than any before drops what was written
@@ -31,7 +32,7 @@ How the search works
   larger die's plays come first and the smaller die's are then skipped (R13).
 """
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 
@@ -1001,6 +1002,75 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
     return 0
 
 
+# ---------------------------------------------------------------- bear-off counts
+#
+# Counting a non-double with every checker of the mover home (no bar) and no opposing
+# checker on or below its highest point: no step can be blocked or hit, so which
+# sequences are legal (R9 bear-off by occupancy, a second checker on a point only when it
+# holds two) and which give equal positions (the same net change) depend only on whether
+# each home point holds 0, 1 or 2+ checkers. The count of all 3**6 such classes for the 15
+# non-double rolls is worked out once per process, by the counting search itself (about a
+# millisecond, when the first Counter is made), and a generation of that kind becomes one
+# lookup.
+
+cdef uint8_t BO_COUNT[15][729]   # [roll (a > b): (a-1)(a-2)/2 + b-1][sum of class(i) * 3**i]
+cdef uint16_t BO_T3[64]          # sum of 3**i over the bits i of a 6-bit mask
+cdef bint bo_ready = 0
+cdef bint bo_building = 0
+
+
+cdef inline int bo_roll(int a, int b) noexcept nogil:
+    """Row of BO_COUNT for the non-double a-b (either order)."""
+    if a < b:
+        a, b = b, a
+    return (a - 1) * (a - 2) // 2 + b - 1
+
+
+cdef int bearoff_init() except -1:
+    """Fill BO_COUNT (once per process): the counting loop of Counter on one board of each
+    class with each roll (a Counter made here does not come back here: bo_building)."""
+    global bo_ready, bo_building
+    cdef int a, b, key, i, r, k
+    cdef Py_ssize_t row
+    if bo_ready or bo_building:
+        return 0
+    for i in range(64):
+        BO_T3[i] = 0
+        r = 1
+        for k in range(6):
+            if (i >> k) & 1:
+                BO_T3[i] += r
+            r *= 3
+    boards = np.zeros((15 * 729, 2, 25), dtype=np.int8)
+    dice = np.zeros((15 * 729, 2), dtype=np.int8)
+    counts = np.zeros(15 * 729, dtype=np.int64)
+    cdef int8_t[:, :, ::1] bv = boards
+    cdef int8_t[:, ::1] dv = dice
+    for a in range(2, 7):
+        for b in range(1, a):
+            r = bo_roll(a, b)
+            for key in range(729):
+                row = r * 729 + key
+                bv[row, 0, 0] = 15  # the opponent, in its home board: no contact
+                k = key
+                for i in range(6):
+                    bv[row, 1, i] = k % 3
+                    k //= 3
+                dv[row, 0] = a
+                dv[row, 1] = b
+    bo_building = 1
+    try:
+        Counter(boards, dice, counts).count(0, 15 * 729)
+    finally:
+        bo_building = 0
+    cdef int64_t[::1] cv = counts
+    for row in range(15 * 729):
+        c_assert(0 < cv[row] < 256)
+        BO_COUNT[row // 729][row % 729] = <uint8_t> cv[row]
+    bo_ready = 1
+    return 0
+
+
 # ---------------------------------------------------------------- one generation
 
 cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
@@ -1031,6 +1101,13 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     c.blocked = fg_atleast2_8(p0) | (fg_atleast2_8(p1) << 8) | (fg_atleast2_8(p2) << 16)
     c.best = 0
     c.base = c.n
+    if (c.count_only and c.outside == 0 and d1 != d2 and c.occ and bo_ready
+            and not fg_nonzero8(p0) & ((2u << fg_highest(c.occ)) - 1)):
+        # a bear-off with no opposing checker in the way: by table (see BO_COUNT)
+        r = BO_COUNT[bo_roll(d1, d2)][BO_T3[c.occ] + BO_T3[fg_atleast2_8(o0) & 63]]
+        c.best = 2
+        c.n = c.base + r
+        return r
     if d1 == d2 and c.count_only:
         c.dedup = 0
         count_double(c, d1, &best, &count)
@@ -2049,6 +2126,7 @@ cdef class Counter:
     cdef int64_t[::1] counts
 
     def __cinit__(self, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, int64_t[::1] counts):
+        bearoff_init()
         self.c = ctx_new(1, 16)
         if self.c == NULL:
             raise MemoryError("fastgen: cannot allocate the generator context")
