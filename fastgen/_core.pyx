@@ -2062,7 +2062,8 @@ def balanced_bounds(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, i
 
 
 cdef class PairJob:
-    """State of a two-thread batch: run(0) and run(1) from two threads, then finish()."""
+    """State of a two-thread batch: run(0) and run(1) from two threads, then finish();
+    with one thread, run(0) (empty) then run_upper over the batch in pieces."""
     cdef const int8_t[:, :, ::1] boards
     cdef const int8_t[:, ::1] dice
     cdef int64_t[::1] counts
@@ -2072,6 +2073,11 @@ cdef class PairJob:
     cdef int64_t cap_b, mid_b, cap_m, mid_m
     cdef int64_t cursor[2]
     cdef int status[2]
+    cdef Ctx* c          # run_upper's context, kept from one range to the next
+    cdef Py_ssize_t next # run_upper: the first position not yet filled
+
+    def __dealloc__(self):
+        ctx_free(self.c)
 
     def __init__(self, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, Py_ssize_t mid,
                  int64_t per_position=160):
@@ -2090,6 +2096,7 @@ cdef class PairJob:
         if self.mm is not None:
             self.cap_m = <int64_t> (self.mm.length // MOVE_BYTES)
         self.status[0] = self.status[1] = -2
+        self.next = mid
 
     @property
     def invalid(self):
@@ -2123,6 +2130,37 @@ cdef class PairJob:
         self.cursor[k] = cur
         if r == -1:
             raise MemoryError("fastgen: out of memory generating plays")
+
+    def run_upper(self, Py_ssize_t hi):
+        """Fill the upper half in pieces from the calling thread: positions up to hi - 1
+        (the first not yet filled onward), their plays after those of the earlier pieces,
+        as run(1) lays them. True while all is well; False once a board was invalid or the
+        reservation did not suffice (see run), after which finish() and invalid report it.
+        The calling thread handles Ctrl-C between two pieces."""
+        cdef int8_t* rb = <int8_t*> self.mb.base + self.mid_b * BOARD_BYTES
+        cdef int8_t* rm = <int8_t*> self.mm.base + self.mid_m * MOVE_BYTES
+        cdef int64_t above = min(self.cap_b - self.mid_b, self.cap_m - self.mid_m)
+        cdef int64_t cur = self.cursor[1]
+        cdef int64_t more = 0
+        cdef Py_ssize_t lo = self.next
+        cdef int r
+        if self.status[1] != -2 and self.status[1] != 0:
+            return False
+        if hi > self.n:
+            hi = self.n
+        if self.c == NULL:
+            self.c = ctx_new(0, 16)  # generates into the mapping: no scratch needed
+            if self.c == NULL:
+                raise MemoryError("fastgen: cannot allocate the generator context")
+        with nogil:
+            r = fill_half(self.c, self.boards, self.dice, self.counts, lo, hi, 0,
+                          rb + cur * BOARD_BYTES, rm + cur * MOVE_BYTES, above - cur, &more, &_never)
+        self.next = hi
+        self.status[1] = r
+        self.cursor[1] = cur + more
+        if r == -1:
+            raise MemoryError("fastgen: out of memory generating plays")
+        return r == 0
 
     def abandon(self):
         """Drop an unfinished job (e.g. stopped): its mappings become spares for the next
