@@ -245,6 +245,11 @@ cdef extern from *:
         x = (x + 0x7E7E7E7E7E7E7E7EULL) & 0x8080808080808080ULL;
         return (unsigned)((x * 0x0002040810204081ULL) >> 56);
     }
+    /* bit k set when byte k is >= 3 (bytes 0..124) */
+    static inline unsigned fg_atleast3_8(unsigned long long x) {
+        x = (x + 0x7D7D7D7D7D7D7D7DULL) & 0x8080808080808080ULL;
+        return (unsigned)((x * 0x0002040810204081ULL) >> 56);
+    }
     /* bit k set when byte k is >= 16 (bytes 0..127) */
     static inline unsigned fg_atleast16_8(unsigned long long x) {
         x = (x + 0x7070707070707070ULL) & 0x8080808080808080ULL;
@@ -272,6 +277,7 @@ cdef extern from *:
     uint64_t fg_rev8(uint64_t x) noexcept nogil
     uint32_t fg_nonzero8(uint64_t x) noexcept nogil
     uint32_t fg_atleast2_8(uint64_t x) noexcept nogil
+    uint32_t fg_atleast3_8(uint64_t x) noexcept nogil
     uint32_t fg_atleast16_8(uint64_t x) noexcept nogil
     uint64_t fg_nibbles8(uint64_t x) noexcept nogil
     int fg_bytesum8(uint64_t x) noexcept nogil
@@ -726,6 +732,55 @@ cdef inline void count_leaf(int depth, int* best, int64_t* count, int64_t k) noe
         count[0] += k
 
 
+cdef inline void count_last_three(uint32_t m, uint32_t occ, uint32_t ones, uint32_t twos, uint32_t ok, int d,
+                                  int* best, int64_t* count) noexcept nogil:
+    """Counting a double: the plays of its last three steps after the first, from the
+    sources m (bit f: a step of d from f is legal, f at or below the first step's source),
+    in closed form, with no checker on the bar and at least three outside home (so no
+    bear-off can come into them). `occ`: the occupied points, `ones` and `twos` those
+    holding exactly one and two checkers, `ok` the points whose step of d lands open.
+
+    A second step from f1 (y-th source from the bottom of m) leaves y + e(f1) sources for
+    the third, e = 1 when f1 - d becomes a new source (empty and in ok: N) and -1 when f1
+    loses its last checker (O), and count_double's two-step closed form gives the plays
+    after it from those sources and their singles and new-source cases, which change only
+    at f1 and f1 - d. Summed over f1 these are sums of ranks over O and N, so only their
+    points are visited."""
+    cdef uint32_t O = m & ones
+    cdef uint32_t nall = ((ok & ~occ) << d) & POINTS   # x - d empty and in ok
+    cdef uint32_t N = m & nall
+    cdef uint32_t x = O | N
+    cdef int64_t k = fg_popcount24(m)
+    cdef int64_t t, y, r, three
+    cdef int f
+    # sum over f1 of: y(y+1)/2 (two-step plays from y sources), e's correction, less the
+    # singles among the sources left, plus the new sources among them
+    t = (k * (k + 1) * (k + 2)) // 6 + fg_popcount24(O) - fg_popcount24(m & twos) \
+        + fg_popcount24(m & (O << d)) - 2 * fg_popcount24(N) + fg_popcount24(N & (nall << d))
+    three = (k * (k + 1)) // 2
+    while x:
+        f = fg_highest(x)
+        x &= ~(1u << f)
+        y = fg_popcount24(m & ((2u << f) - 1))  # sources at or below f
+        r = k - y + 1                           # sources at or above f
+        if (O >> f) & 1:
+            t -= r
+            if not (N >> f) & 1:
+                t -= y
+                three -= 1
+        if (N >> f) & 1:
+            t += r
+            if not (O >> f) & 1:
+                t += y + 1
+                three += 1
+    if t:
+        count_leaf(4, best, count, t)
+    elif three:
+        count_leaf(3, best, count, three)
+    else:
+        count_leaf(2, best, count, k)
+
+
 cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
     """Counting a double: the search of write_double on the mover's row only (no keys,
     no opponent: for one die value every play is produced once), copy-make, the last two
@@ -740,7 +795,7 @@ cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
     cdef int8_t o0[25]
     cdef int8_t o1[25]
     cdef uint32_t blocked = c.blocked
-    cdef uint32_t m0, m1, m2, m3, occ1, occ2, occ3, ones0, ones1, ones2
+    cdef uint32_t m0, m1, m2, m3, occ1, occ2, occ3, ones0, ones1, ones2, twos0, twos1
     cdef int f0, f1, f2, t2, out1, out2, out3
     cdef int64_t k, s
     cdef uint32_t ok = ~(blocked << d) & (POINTS << d) & POINTS  # sources whose step lands open (R6)
@@ -755,17 +810,33 @@ cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
              | ((fg_nonzero8(fg_load8(o0 + 8)) & ~fg_atleast2_8(fg_load8(o0 + 8))) << 8)
              | ((fg_nonzero8(fg_load8(o0 + 16)) & ~fg_atleast2_8(fg_load8(o0 + 16))) << 16)
              | (<uint32_t> (o0[24] == 1) << 24))
+    twos0 = ((fg_atleast2_8(fg_load8(o0)) & ~fg_atleast3_8(fg_load8(o0)))
+             | ((fg_atleast2_8(fg_load8(o0 + 8)) & ~fg_atleast3_8(fg_load8(o0 + 8))) << 8)
+             | ((fg_atleast2_8(fg_load8(o0 + 16)) & ~fg_atleast3_8(fg_load8(o0 + 16))) << 16))
     while m0:
         f0 = fg_highest(m0)
         m0 &= ~(1u << f0)
         occ1 = c.occ
         out1 = c.outside
         ones1 = ones0
-        own_step(o0, o1, f0, d, &occ1, &out1, &ones1)
+        mask_step(o0, f0, d, &occ1, &out1, &ones1)
         m1 = double_sources(occ1, out1, blocked, d, f0)
         if m1 == 0:
             count_leaf(1, best, count, 1)
             continue
+        if out1 >= 3 and not occ1 & BAR_BIT:
+            # the last three steps in closed form (see count_last_three)
+            twos1 = twos0 & ~(1u << f0)
+            if o0[f0] == 3:
+                twos1 |= 1u << f0
+            if f0 >= d:
+                twos1 = (twos1 & ~(1u << (f0 - d))) | (<uint32_t> (o0[f0 - d] == 1) << (f0 - d))
+            count_last_three(m1, occ1, ones1, twos1, ok, d, best, count)
+            continue
+        memcpy(o1, o0, 25)  # the row after the first step, for the loops below
+        o1[f0] -= 1
+        if f0 >= d:
+            o1[f0 - d] += 1
         while m1:
             f1 = fg_highest(m1)
             m1 &= ~(1u << f1)

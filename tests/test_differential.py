@@ -203,6 +203,18 @@ def test_count_plays_batch_every_bearoff_class():
     np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice), fastgen.plays_batch(boards, dice).counts)
 
 
+def test_count_plays_batch_every_double_of_game_positions():
+    """Counting a double works its last steps out in closed form where no bar and no
+    bear-off can come into them: every double of positions met in self-play (random and
+    pubeval games) is counted as many plays as are written."""
+    from fastgen.workload import random_game_positions
+
+    boards = np.concatenate([random_game_positions(1500, seed=s, policy=p)[0] for s, p in ((3, "random"), (4, "pubeval"))])
+    boards = np.repeat(boards, 6, axis=0)
+    dice = np.tile(np.repeat(np.arange(1, 7, dtype=np.int8), 2).reshape(6, 2), (len(boards) // 6, 1))
+    np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice), fastgen.plays_batch(boards, dice).counts)
+
+
 def test_empty_batch():
     boards, rolls = _stack([])
     assert boards.shape == (0, 2, 25) and rolls.shape == (0, 2)
