@@ -579,6 +579,72 @@ cdef int last_steps_double(Ctx* c, int d, uint32_t m, uint32_t hits) noexcept no
     return 0
 
 
+cdef int last_two_double(Ctx* c, int d, uint32_t m2, uint32_t hits) noexcept nogil:
+    """The plays of a double after two steps (on the path and the working board), when
+    neither the bar nor a bear-off can take part (no checker on the bar, two or more
+    outside home: each step takes at most one home): the third step from each source f2
+    in m2, then the fourth from the sources left at or below f2, worked out from the masks
+    without moving (as count_double counts them), and written in the order of
+    write_double and last_steps_double: the same plays, boards and move lists."""
+    cdef uint32_t ok = ~(c.blocked << d) & (POINTS << d) & POINTS  # steps that land open (R6)
+    cdef uint32_t m3, h2, hh
+    cdef int f2, t2, f3, t3, tt, k
+    cdef uint64_t w2
+    cdef uint64_t base = (<uint64_t> <uint8_t> c.path[0] | (<uint64_t> <uint8_t> c.path[1] << 8)
+                          | (<uint64_t> <uint8_t> c.path[2] << 16) | (<uint64_t> <uint8_t> c.path[3] << 24))
+    cdef int8_t* dst
+    cdef int8_t* mv
+    while m2:
+        f2 = fg_highest(m2)
+        m2 &= ~(1u << f2)
+        t2 = f2 - d  # on the board: no bear-off
+        # sources of the fourth step: f2 is left when its checker was not alone, t2 is
+        # now occupied; at or below f2 (non-increasing), landing open
+        m3 = (((c.occ & ~(<uint32_t> (c.b[OWN + f2] == 1) << f2)) | (1u << t2)) & ok) & ((2u << f2) - 1)
+        w2 = base | (<uint64_t> (f2 + 1) << 32) | (<uint64_t> (t2 + 1) << 40)
+        if m3 == 0:  # a three-step play (leaf_double)
+            if c.best > 3:
+                continue  # R12: more steps can be played
+            if c.best < 3:
+                c.best = 3
+                c.n = c.base
+            if ensure_room(c) < 0:
+                return -1
+            board_after(c, c.boards + c.n * BOARD_BYTES, f2, t2, hits)
+            fg_put_moves(c.moves + c.n * MOVE_BYTES, w2 | (<uint64_t> 0xFFFF << 48))
+            c.n += 1
+            continue
+        k = fg_popcount24(m3)
+        if c.best < 4:
+            c.best = 4  # R12: four steps beat any shorter play written so far
+            c.n = c.base
+        if c.n + k > c.cap and grow(c, c.n + k) < 0:
+            return -1
+        dst = c.boards + c.n * BOARD_BYTES
+        mv = c.moves + c.n * MOVE_BYTES
+        h2 = hits | ((1u << t2) & c.blots)
+        c.n += k
+        while m3:
+            f3 = fg_highest(m3)
+            m3 &= ~(1u << f3)
+            t3 = f3 - d
+            memcpy(dst, c.b, BOARD_BYTES)
+            dst[OWN + f2] -= 1
+            dst[OWN + t2] += 1
+            dst[OWN + f3] -= 1
+            dst[OWN + t3] += 1
+            hh = h2 | ((1u << t3) & c.blots)
+            while hh:  # R7: each blot landed on goes to the bar
+                tt = fg_highest(hh)
+                hh &= ~(1u << tt)
+                dst[23 - tt] = 0
+                dst[24] += 1
+            fg_put_moves(mv, w2 | (<uint64_t> (f3 + 1) << 48) | (<uint64_t> (t3 + 1) << 56))
+            dst += BOARD_BYTES
+            mv += MOVE_BYTES
+    return 0
+
+
 cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcept nogil:
     """Plays of a double: steps of d pips from sources <= maxf, non-increasing, so every
     play is produced once (R12, no permutations). Moves the mover's checkers only;
@@ -593,6 +659,8 @@ cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcep
         return leaf_double(c, depth, -1, d, hits)
     if depth == 3:
         return last_steps_double(c, d, m, hits)
+    if depth == 2 and c.outside >= 2 and not c.b[OWN + 24]:
+        return last_two_double(c, d, m, hits)
     while m:
         f = fg_highest(m)
         m &= ~(1u << f)
