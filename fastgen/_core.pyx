@@ -1082,6 +1082,32 @@ cdef inline int count_simple(uint32_t occ, uint32_t ones, uint32_t blocked, uint
                              & (((blocked | blots) << a) | (blots << b)) & POINTS)
 
 
+cdef inline int count_from_bar(uint32_t occ, int bar, uint32_t blocked, uint32_t blots, int a, int b) noexcept nogil:
+    """Counting the non-double a-b with `bar` checkers on the bar (occ: the points, bar
+    excluded), or 0 when no play uses both dice (the caller then searches).
+
+    Two or more on the bar: each die can only enter one (R8), so there is one play.
+    One: enter with one die, then the other die from any point (the entered checker's
+    included; it is outside home, so no bear-off). The two orders give the same
+    position only as the entered checker's hop to 24 - a - b, and only when neither
+    entry point holds a blot (the hits would differ)."""
+    cdef int ea = not (blocked >> (24 - a)) & 1   # entry points open (R6)
+    cdef int eb = not (blocked >> (24 - b)) & 1
+    cdef uint32_t oka, okb
+    cdef int n = 0
+    if bar >= 2:
+        return 1
+    if ea:  # enter with a, then b from anywhere
+        okb = ~(blocked << b) & (POINTS << b) & POINTS
+        n += fg_popcount24((occ | (1u << (24 - a))) & okb)
+    if eb:  # enter with b, then a
+        oka = ~(blocked << a) & (POINTS << a) & POINTS
+        n += fg_popcount24((occ | (1u << (24 - b))) & oka)
+    if ea and eb and not (blocked >> (24 - a - b)) & 1 and not ((blots >> (24 - a)) | (blots >> (24 - b))) & 1:
+        n -= 1  # the hop, reached both ways with the same hits
+    return n
+
+
 cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
     """Plays of the roll a-b, a > b (R11, R13)."""
     cdef uint32_t m1, m2, plain
@@ -1283,6 +1309,13 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
         # the keys and the dedup table (non-doubles).
         # R7: blots, points with exactly one opposing checker (occupied and not blocked)
         c.blots = (fg_nonzero8(p0) | (fg_nonzero8(p1) << 8) | (fg_nonzero8(p2) << 16)) & ~c.blocked
+        if c.count_only and bar:
+            # counting a non-double from the bar (R8): closed form (count_from_bar)
+            r = count_from_bar(c.occ & POINTS, bar, c.blocked, c.blots, d1, d2)
+            if r:
+                c.best = 2
+                c.n = c.base + r
+                return r
         if c.count_only and not bar and c.outside >= 3:
             # counting a non-double with no bar and no bear-off all turn: closed form
             r = count_simple(c.occ, (fg_nonzero8(o0) & ~fg_atleast2_8(o0)) | ((fg_nonzero8(o1) & ~fg_atleast2_8(o1)) << 8)

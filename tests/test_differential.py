@@ -179,6 +179,13 @@ def test_count_plays_batch_bearoff(case, clear_home):
     assert fastgen.count_plays_batch(board[None], [roll])[0] == len(reference.legal_plays(board, roll))
 
 
+@given(with_dice(bar_boards()))
+def test_count_plays_batch_bar(case):
+    """A non-double from the bar is counted in closed form."""
+    board, roll = case
+    assert fastgen.count_plays_batch(board[None], [roll])[0] == len(reference.legal_plays(board, roll))
+
+
 def test_count_plays_batch_every_bearoff_class():
     """Every home board of 0, 1 or 2+ checkers per point (the classes the bear-off table
     is keyed by), with several counts for 2+ and opponents behind, beside or in front of
