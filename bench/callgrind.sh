@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Instruction counts of the core (valgrind --tool=callgrind): repeatable whatever else the
-# machine is doing, unlike wall time. Usage: bash bench/callgrind.sh [batch|count|pubeval] [N]
+# machine is doing, unlike wall time.
+# Usage: bash bench/callgrind.sh [batch|count|race-batch|race-count|pubeval] [N]
 # batch, count: instructions per generation spent in the core's generate() for the first
-#   N generations (default 4,200) of the contact vector workload.
+#   N generations (default 4,200) of the contact vector workload (plays_batch,
+#   count_plays_batch); race-batch, race-count: the same on the race vector workload.
+#   Costs are zeroed at the timed call's dice check, so the warm-up call before it (and
+#   counting's one-time bear-off table, filled then) is left out.
 # pubeval: instructions per turn of N (default 300) pubeval self-play games played in the
 #   core (rollout(policy="pubeval"), one thread), and the share of it in generate() and in
 #   choosing the play (pub_choose).
@@ -19,12 +23,14 @@ if "$mode" == "pubeval":
     fastgen.rollout(games=2, policy="pubeval", seed=2)
     print("turns", fastgen.rollout(games=$n, policy="pubeval", seed=1, engine="native").total_turns)
 else:
-    b, d = vector_workload(("contact",))
+    b, d = vector_workload(("race",) if "$mode".startswith("race-") else ("contact",))
     b, d = b[:$n], d[:$n]
     fastgen.count_plays_batch(b[:10], d[:10])
-    (fastgen.plays_batch if "$mode" == "batch" else fastgen.count_plays_batch)(b, d)
+    (fastgen.plays_batch if "$mode".endswith("batch") else fastgen.count_plays_batch)(b, d)
 PYEOF
-if ! OPENBLAS_NUM_THREADS=1 valgrind --tool=callgrind --callgrind-out-file="$out/cg.out" "$PY" "$out/run.py" >"$out/log" 2>&1; then
+zero=()
+[ "$mode" = pubeval ] || zero=(--zero-before='*first_bad_dice*')  # the timed call's as_dice_batch
+if ! OPENBLAS_NUM_THREADS=1 valgrind --tool=callgrind "${zero[@]}" --callgrind-out-file="$out/cg.out" "$PY" "$out/run.py" >"$out/log" 2>&1; then
   tail -20 "$out/log"; exit 1
 fi
 # --threshold=100: list every function (recursive functions count over 100% inclusive)

@@ -23,7 +23,8 @@ How the search works
   Once a two-dice play is known, order 2 only tries what order 1 cannot have produced:
   the checker that just moved moving on, bear-offs, and bar cases. Pairs of on-board
   steps that cannot be reached another way skip the dedup table; counting works first
-  steps out from the masks and keys without moving.
+  steps out from the masks and keys without moving, and counts a bear-off with no
+  opposing checker in the way by table (BO_COUNT).
 * Output: plays are written once, into buffers that become the numpy arrays (see the
   sections on batches below).
 * Maximum dice (R11-R13): a leaf using more dice than any before drops what was written
@@ -31,7 +32,7 @@ How the search works
   larger die's plays come first and the smaller die's are then skipped (R13).
 """
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t, uintptr_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcmp, memcpy, memset
 
@@ -244,6 +245,11 @@ cdef extern from *:
         x = (x + 0x7E7E7E7E7E7E7E7EULL) & 0x8080808080808080ULL;
         return (unsigned)((x * 0x0002040810204081ULL) >> 56);
     }
+    /* bit k set when byte k is >= 3 (bytes 0..124) */
+    static inline unsigned fg_atleast3_8(unsigned long long x) {
+        x = (x + 0x7D7D7D7D7D7D7D7DULL) & 0x8080808080808080ULL;
+        return (unsigned)((x * 0x0002040810204081ULL) >> 56);
+    }
     /* bit k set when byte k is >= 16 (bytes 0..127) */
     static inline unsigned fg_atleast16_8(unsigned long long x) {
         x = (x + 0x7070707070707070ULL) & 0x8080808080808080ULL;
@@ -271,6 +277,7 @@ cdef extern from *:
     uint64_t fg_rev8(uint64_t x) noexcept nogil
     uint32_t fg_nonzero8(uint64_t x) noexcept nogil
     uint32_t fg_atleast2_8(uint64_t x) noexcept nogil
+    uint32_t fg_atleast3_8(uint64_t x) noexcept nogil
     uint32_t fg_atleast16_8(uint64_t x) noexcept nogil
     uint64_t fg_nibbles8(uint64_t x) noexcept nogil
     int fg_bytesum8(uint64_t x) noexcept nogil
@@ -572,6 +579,72 @@ cdef int last_steps_double(Ctx* c, int d, uint32_t m, uint32_t hits) noexcept no
     return 0
 
 
+cdef int last_two_double(Ctx* c, int d, uint32_t m2, uint32_t hits) noexcept nogil:
+    """The plays of a double after two steps (on the path and the working board), when
+    neither the bar nor a bear-off can take part (no checker on the bar, two or more
+    outside home: each step takes at most one home): the third step from each source f2
+    in m2, then the fourth from the sources left at or below f2, worked out from the masks
+    without moving (as count_double counts them), and written in the order of
+    write_double and last_steps_double: the same plays, boards and move lists."""
+    cdef uint32_t ok = ~(c.blocked << d) & (POINTS << d) & POINTS  # steps that land open (R6)
+    cdef uint32_t m3, h2, hh
+    cdef int f2, t2, f3, t3, tt, k
+    cdef uint64_t w2
+    cdef uint64_t base = (<uint64_t> <uint8_t> c.path[0] | (<uint64_t> <uint8_t> c.path[1] << 8)
+                          | (<uint64_t> <uint8_t> c.path[2] << 16) | (<uint64_t> <uint8_t> c.path[3] << 24))
+    cdef int8_t* dst
+    cdef int8_t* mv
+    while m2:
+        f2 = fg_highest(m2)
+        m2 &= ~(1u << f2)
+        t2 = f2 - d  # on the board: no bear-off
+        # sources of the fourth step: f2 is left when its checker was not alone, t2 is
+        # now occupied; at or below f2 (non-increasing), landing open
+        m3 = (((c.occ & ~(<uint32_t> (c.b[OWN + f2] == 1) << f2)) | (1u << t2)) & ok) & ((2u << f2) - 1)
+        w2 = base | (<uint64_t> (f2 + 1) << 32) | (<uint64_t> (t2 + 1) << 40)
+        if m3 == 0:  # a three-step play (leaf_double)
+            if c.best > 3:
+                continue  # R12: more steps can be played
+            if c.best < 3:
+                c.best = 3
+                c.n = c.base
+            if ensure_room(c) < 0:
+                return -1
+            board_after(c, c.boards + c.n * BOARD_BYTES, f2, t2, hits)
+            fg_put_moves(c.moves + c.n * MOVE_BYTES, w2 | (<uint64_t> 0xFFFF << 48))
+            c.n += 1
+            continue
+        k = fg_popcount24(m3)
+        if c.best < 4:
+            c.best = 4  # R12: four steps beat any shorter play written so far
+            c.n = c.base
+        if c.n + k > c.cap and grow(c, c.n + k) < 0:
+            return -1
+        dst = c.boards + c.n * BOARD_BYTES
+        mv = c.moves + c.n * MOVE_BYTES
+        h2 = hits | ((1u << t2) & c.blots)
+        c.n += k
+        while m3:
+            f3 = fg_highest(m3)
+            m3 &= ~(1u << f3)
+            t3 = f3 - d
+            memcpy(dst, c.b, BOARD_BYTES)
+            dst[OWN + f2] -= 1
+            dst[OWN + t2] += 1
+            dst[OWN + f3] -= 1
+            dst[OWN + t3] += 1
+            hh = h2 | ((1u << t3) & c.blots)
+            while hh:  # R7: each blot landed on goes to the bar
+                tt = fg_highest(hh)
+                hh &= ~(1u << tt)
+                dst[23 - tt] = 0
+                dst[24] += 1
+            fg_put_moves(mv, w2 | (<uint64_t> (f3 + 1) << 48) | (<uint64_t> (t3 + 1) << 56))
+            dst += BOARD_BYTES
+            mv += MOVE_BYTES
+    return 0
+
+
 cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcept nogil:
     """Plays of a double: steps of d pips from sources <= maxf, non-increasing, so every
     play is produced once (R12, no permutations). Moves the mover's checkers only;
@@ -586,6 +659,8 @@ cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcep
         return leaf_double(c, depth, -1, d, hits)
     if depth == 3:
         return last_steps_double(c, d, m, hits)
+    if depth == 2 and c.outside >= 2 and not c.b[OWN + 24]:
+        return last_two_double(c, d, m, hits)
     while m:
         f = fg_highest(m)
         m &= ~(1u << f)
@@ -657,6 +732,55 @@ cdef inline void count_leaf(int depth, int* best, int64_t* count, int64_t k) noe
         count[0] += k
 
 
+cdef inline void count_last_three(uint32_t m, uint32_t occ, uint32_t ones, uint32_t twos, uint32_t ok, int d,
+                                  int* best, int64_t* count) noexcept nogil:
+    """Counting a double: the plays of its last three steps after the first, from the
+    sources m (bit f: a step of d from f is legal, f at or below the first step's source),
+    in closed form, with no checker on the bar and at least three outside home (so no
+    bear-off can come into them). `occ`: the occupied points, `ones` and `twos` those
+    holding exactly one and two checkers, `ok` the points whose step of d lands open.
+
+    A second step from f1 (y-th source from the bottom of m) leaves y + e(f1) sources for
+    the third, e = 1 when f1 - d becomes a new source (empty and in ok: N) and -1 when f1
+    loses its last checker (O), and count_double's two-step closed form gives the plays
+    after it from those sources and their singles and new-source cases, which change only
+    at f1 and f1 - d. Summed over f1 these are sums of ranks over O and N, so only their
+    points are visited."""
+    cdef uint32_t O = m & ones
+    cdef uint32_t nall = ((ok & ~occ) << d) & POINTS   # x - d empty and in ok
+    cdef uint32_t N = m & nall
+    cdef uint32_t x = O | N
+    cdef int64_t k = fg_popcount24(m)
+    cdef int64_t t, y, r, three
+    cdef int f
+    # sum over f1 of: y(y+1)/2 (two-step plays from y sources), e's correction, less the
+    # singles among the sources left, plus the new sources among them
+    t = (k * (k + 1) * (k + 2)) // 6 + fg_popcount24(O) - fg_popcount24(m & twos) \
+        + fg_popcount24(m & (O << d)) - 2 * fg_popcount24(N) + fg_popcount24(N & (nall << d))
+    three = (k * (k + 1)) // 2
+    while x:
+        f = fg_highest(x)
+        x &= ~(1u << f)
+        y = fg_popcount24(m & ((2u << f) - 1))  # sources at or below f
+        r = k - y + 1                           # sources at or above f
+        if (O >> f) & 1:
+            t -= r
+            if not (N >> f) & 1:
+                t -= y
+                three -= 1
+        if (N >> f) & 1:
+            t += r
+            if not (O >> f) & 1:
+                t += y + 1
+                three += 1
+    if t:
+        count_leaf(4, best, count, t)
+    elif three:
+        count_leaf(3, best, count, three)
+    else:
+        count_leaf(2, best, count, k)
+
+
 cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
     """Counting a double: the search of write_double on the mover's row only (no keys,
     no opponent: for one die value every play is produced once), copy-make, the last two
@@ -671,7 +795,7 @@ cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
     cdef int8_t o0[25]
     cdef int8_t o1[25]
     cdef uint32_t blocked = c.blocked
-    cdef uint32_t m0, m1, m2, m3, occ1, occ2, occ3, ones0, ones1, ones2
+    cdef uint32_t m0, m1, m2, m3, occ1, occ2, occ3, ones0, ones1, ones2, twos0, twos1
     cdef int f0, f1, f2, t2, out1, out2, out3
     cdef int64_t k, s
     cdef uint32_t ok = ~(blocked << d) & (POINTS << d) & POINTS  # sources whose step lands open (R6)
@@ -686,17 +810,33 @@ cdef void count_double(Ctx* c, int d, int* best, int64_t* count) noexcept nogil:
              | ((fg_nonzero8(fg_load8(o0 + 8)) & ~fg_atleast2_8(fg_load8(o0 + 8))) << 8)
              | ((fg_nonzero8(fg_load8(o0 + 16)) & ~fg_atleast2_8(fg_load8(o0 + 16))) << 16)
              | (<uint32_t> (o0[24] == 1) << 24))
+    twos0 = ((fg_atleast2_8(fg_load8(o0)) & ~fg_atleast3_8(fg_load8(o0)))
+             | ((fg_atleast2_8(fg_load8(o0 + 8)) & ~fg_atleast3_8(fg_load8(o0 + 8))) << 8)
+             | ((fg_atleast2_8(fg_load8(o0 + 16)) & ~fg_atleast3_8(fg_load8(o0 + 16))) << 16))
     while m0:
         f0 = fg_highest(m0)
         m0 &= ~(1u << f0)
         occ1 = c.occ
         out1 = c.outside
         ones1 = ones0
-        own_step(o0, o1, f0, d, &occ1, &out1, &ones1)
+        mask_step(o0, f0, d, &occ1, &out1, &ones1)
         m1 = double_sources(occ1, out1, blocked, d, f0)
         if m1 == 0:
             count_leaf(1, best, count, 1)
             continue
+        if out1 >= 3 and not occ1 & BAR_BIT:
+            # the last three steps in closed form (see count_last_three)
+            twos1 = twos0 & ~(1u << f0)
+            if o0[f0] == 3:
+                twos1 |= 1u << f0
+            if f0 >= d:
+                twos1 = (twos1 & ~(1u << (f0 - d))) | (<uint32_t> (o0[f0 - d] == 1) << (f0 - d))
+            count_last_three(m1, occ1, ones1, twos1, ok, d, best, count)
+            continue
+        memcpy(o1, o0, 25)  # the row after the first step, for the loops below
+        o1[f0] -= 1
+        if f0 >= d:
+            o1[f0 - d] += 1
         while m1:
             f1 = fg_highest(m1)
             m1 &= ~(1u << f1)
@@ -917,6 +1057,31 @@ cdef inline int order1_onboard(Ctx* c, int f, int t, int b, int simple) noexcept
     return 0
 
 
+cdef inline int count_simple(uint32_t occ, uint32_t ones, uint32_t blocked, uint32_t blots, int a, int b) noexcept nogil:
+    """Counting the non-double a-b (a > b) with no checker on the bar and at least three
+    outside home (no bear-off all turn): the plays of gen_nondouble in closed form, or 0
+    when no two-dice play comes from the larger die first (the caller then searches).
+    `ones`: the points holding exactly one of the mover's checkers.
+
+    Order 1 (a from f, then b) gives, summed over the sources f of a, the sources of b
+    after that step: all of them (B), less f when its checker was alone, plus f - a when
+    it was empty and a source of b, less the swap that repeats order 1's hop from f + b
+    (count_after_first). Order 2 adds only the hops hop_is_new accepts."""
+    cdef uint32_t A = occ & ~(blocked << a) & (POINTS << a) & POINTS   # sources of a (R6)
+    cdef uint32_t okb = ~(blocked << b) & (POINTS << b) & POINTS      # steps of b landing open
+    cdef uint32_t B = occ & okb
+    cdef int n
+    n = (fg_popcount24(A) * fg_popcount24(B) - fg_popcount24(A & B & ones)
+         + fg_popcount24(A & ((okb & ~occ) << a) & POINTS)
+         - fg_popcount24(A & (B >> b) & ~((blocked | blots) << (a - b))))
+    if n == 0:
+        return 0
+    # order 2: b from f onto an empty t = f - b, then a on to an open t - a, new when
+    # f - a is blocked or a blot, or t is a blot
+    return n + fg_popcount24(B & ~(occ << b) & ((~blocked & POINTS) << (a + b))
+                             & (((blocked | blots) << a) | (blots << b)) & POINTS)
+
+
 cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
     """Plays of the roll a-b, a > b (R11, R13)."""
     cdef uint32_t m1, m2, plain
@@ -1001,6 +1166,75 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
     return 0
 
 
+# ---------------------------------------------------------------- bear-off counts
+#
+# Counting a non-double with every checker of the mover home (no bar) and no opposing
+# checker on or below its highest point: no step can be blocked or hit, so which
+# sequences are legal (R9 bear-off by occupancy, a second checker on a point only when it
+# holds two) and which give equal positions (the same net change) depend only on whether
+# each home point holds 0, 1 or 2+ checkers. The count of all 3**6 such classes for the 15
+# non-double rolls is worked out once per process, by the counting search itself (about a
+# millisecond, when the first Counter is made), and a generation of that kind becomes one
+# lookup.
+
+cdef uint8_t BO_COUNT[15][729]   # [roll (a > b): (a-1)(a-2)/2 + b-1][sum of class(i) * 3**i]
+cdef uint16_t BO_T3[64]          # sum of 3**i over the bits i of a 6-bit mask
+cdef bint bo_ready = 0
+cdef bint bo_building = 0
+
+
+cdef inline int bo_roll(int a, int b) noexcept nogil:
+    """Row of BO_COUNT for the non-double a-b (either order)."""
+    if a < b:
+        a, b = b, a
+    return (a - 1) * (a - 2) // 2 + b - 1
+
+
+cdef int bearoff_init() except -1:
+    """Fill BO_COUNT (once per process): the counting loop of Counter on one board of each
+    class with each roll (a Counter made here does not come back here: bo_building)."""
+    global bo_ready, bo_building
+    cdef int a, b, key, i, r, k
+    cdef Py_ssize_t row
+    if bo_ready or bo_building:
+        return 0
+    for i in range(64):
+        BO_T3[i] = 0
+        r = 1
+        for k in range(6):
+            if (i >> k) & 1:
+                BO_T3[i] += r
+            r *= 3
+    boards = np.zeros((15 * 729, 2, 25), dtype=np.int8)
+    dice = np.zeros((15 * 729, 2), dtype=np.int8)
+    counts = np.zeros(15 * 729, dtype=np.int64)
+    cdef int8_t[:, :, ::1] bv = boards
+    cdef int8_t[:, ::1] dv = dice
+    for a in range(2, 7):
+        for b in range(1, a):
+            r = bo_roll(a, b)
+            for key in range(729):
+                row = r * 729 + key
+                bv[row, 0, 0] = 15  # the opponent, in its home board: no contact
+                k = key
+                for i in range(6):
+                    bv[row, 1, i] = k % 3
+                    k //= 3
+                dv[row, 0] = a
+                dv[row, 1] = b
+    bo_building = 1
+    try:
+        Counter(boards, dice, counts).count(0, 15 * 729)
+    finally:
+        bo_building = 0
+    cdef int64_t[::1] cv = counts
+    for row in range(15 * 729):
+        c_assert(0 < cv[row] < 256)
+        BO_COUNT[row // 729][row % 729] = <uint8_t> cv[row]
+    bo_ready = 1
+    return 0
+
+
 # ---------------------------------------------------------------- one generation
 
 cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
@@ -1031,6 +1265,13 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     c.blocked = fg_atleast2_8(p0) | (fg_atleast2_8(p1) << 8) | (fg_atleast2_8(p2) << 16)
     c.best = 0
     c.base = c.n
+    if (c.count_only and c.outside == 0 and d1 != d2 and c.occ and bo_ready
+            and not fg_nonzero8(p0) & ((2u << fg_highest(c.occ)) - 1)):
+        # a bear-off with no opposing checker in the way: by table (see BO_COUNT)
+        r = BO_COUNT[bo_roll(d1, d2)][BO_T3[c.occ] + BO_T3[fg_atleast2_8(o0) & 63]]
+        c.best = 2
+        c.n = c.base + r
+        return r
     if d1 == d2 and c.count_only:
         c.dedup = 0
         count_double(c, d1, &best, &count)
@@ -1042,6 +1283,15 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
         # the keys and the dedup table (non-doubles).
         # R7: blots, points with exactly one opposing checker (occupied and not blocked)
         c.blots = (fg_nonzero8(p0) | (fg_nonzero8(p1) << 8) | (fg_nonzero8(p2) << 16)) & ~c.blocked
+        if c.count_only and not bar and c.outside >= 3:
+            # counting a non-double with no bar and no bear-off all turn: closed form
+            r = count_simple(c.occ, (fg_nonzero8(o0) & ~fg_atleast2_8(o0)) | ((fg_nonzero8(o1) & ~fg_atleast2_8(o1)) << 8)
+                             | ((fg_nonzero8(o2) & ~fg_atleast2_8(o2)) << 16), c.blocked, c.blots,
+                             d1 if d1 > d2 else d2, d2 if d1 > d2 else d1)
+            if r:
+                c.best = 2
+                c.n = c.base + r
+                return r
         memset(c.path, -1, 8)
         if d1 == d2:
             c.dedup = 0
@@ -1914,7 +2164,8 @@ def balanced_bounds(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, i
 
 
 cdef class PairJob:
-    """State of a two-thread batch: run(0) and run(1) from two threads, then finish()."""
+    """State of a two-thread batch: run(0) and run(1) from two threads, then finish();
+    with one thread, run(0) (empty) then run_upper over the batch in pieces."""
     cdef const int8_t[:, :, ::1] boards
     cdef const int8_t[:, ::1] dice
     cdef int64_t[::1] counts
@@ -1924,6 +2175,11 @@ cdef class PairJob:
     cdef int64_t cap_b, mid_b, cap_m, mid_m
     cdef int64_t cursor[2]
     cdef int status[2]
+    cdef Ctx* c          # run_upper's context, kept from one range to the next
+    cdef Py_ssize_t next # run_upper: the first position not yet filled
+
+    def __dealloc__(self):
+        ctx_free(self.c)
 
     def __init__(self, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, Py_ssize_t mid,
                  int64_t per_position=160):
@@ -1942,6 +2198,7 @@ cdef class PairJob:
         if self.mm is not None:
             self.cap_m = <int64_t> (self.mm.length // MOVE_BYTES)
         self.status[0] = self.status[1] = -2
+        self.next = mid
 
     @property
     def invalid(self):
@@ -1975,6 +2232,37 @@ cdef class PairJob:
         self.cursor[k] = cur
         if r == -1:
             raise MemoryError("fastgen: out of memory generating plays")
+
+    def run_upper(self, Py_ssize_t hi):
+        """Fill the upper half in pieces from the calling thread: positions up to hi - 1
+        (the first not yet filled onward), their plays after those of the earlier pieces,
+        as run(1) lays them. True while all is well; False once a board was invalid or the
+        reservation did not suffice (see run), after which finish() and invalid report it.
+        The calling thread handles Ctrl-C between two pieces."""
+        cdef int8_t* rb = <int8_t*> self.mb.base + self.mid_b * BOARD_BYTES
+        cdef int8_t* rm = <int8_t*> self.mm.base + self.mid_m * MOVE_BYTES
+        cdef int64_t above = min(self.cap_b - self.mid_b, self.cap_m - self.mid_m)
+        cdef int64_t cur = self.cursor[1]
+        cdef int64_t more = 0
+        cdef Py_ssize_t lo = self.next
+        cdef int r
+        if self.status[1] != -2 and self.status[1] != 0:
+            return False
+        if hi > self.n:
+            hi = self.n
+        if self.c == NULL:
+            self.c = ctx_new(0, 16)  # generates into the mapping: no scratch needed
+            if self.c == NULL:
+                raise MemoryError("fastgen: cannot allocate the generator context")
+        with nogil:
+            r = fill_half(self.c, self.boards, self.dice, self.counts, lo, hi, 0,
+                          rb + cur * BOARD_BYTES, rm + cur * MOVE_BYTES, above - cur, &more, &_never)
+        self.next = hi
+        self.status[1] = r
+        self.cursor[1] = cur + more
+        if r == -1:
+            raise MemoryError("fastgen: out of memory generating plays")
+        return r == 0
 
     def abandon(self):
         """Drop an unfinished job (e.g. stopped): its mappings become spares for the next
@@ -2011,6 +2299,7 @@ cdef class Counter:
     cdef int64_t[::1] counts
 
     def __cinit__(self, const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, int64_t[::1] counts):
+        bearoff_init()
         self.c = ctx_new(1, 16)
         if self.c == NULL:
             raise MemoryError("fastgen: cannot allocate the generator context")

@@ -30,6 +30,11 @@ WATCH_FROM = 32768
 #: heaviest), so KeyboardInterrupt comes between two of them.
 COUNT_RANGE = 8192
 
+#: plays_batch with one thread generates in the calling thread, this many positions per
+#: call into the core (about two milliseconds of vector-workload positions, well under a
+#: second of the heaviest), so KeyboardInterrupt comes between two of them.
+PLAYS_RANGE = 8192
+
 
 def _stop_flag(n: int):
     """A StopFlag for a batch of n positions, or None when it is too small to watch."""
@@ -100,12 +105,17 @@ def _mapped(boards: np.ndarray, dice: np.ndarray, threads: int):
     if not job.reserved:
         job.abandon()
         return None
-    stop = _stop_flag(boards.shape[0])
     try:
         if threads == 1:
+            # In the calling thread, in ranges of PLAYS_RANGE positions: no worker thread
+            # to start and wait for, and Ctrl-C is raised between two ranges.
             job.run(0)  # an empty range
-            run_threads(lambda k: job.run(1, stop), 1, stop)
+            n = boards.shape[0]
+            for lo in range(0, max(n, 1), PLAYS_RANGE):
+                if not job.run_upper(min(lo + PLAYS_RANGE, n)):
+                    break
         else:
+            stop = _stop_flag(boards.shape[0])
             run_threads(lambda k: job.run(k, stop), 2, stop)
     except BaseException:
         job.abandon()  # Ctrl-C or an error: the mappings go back to the spares
@@ -129,8 +139,10 @@ def plays_batch(boards: ArrayLike, dice: ArrayLike, *, threads: int = 1, encode:
     batch are gone, is kept for the next batch (at most two of each kind), which saves
     the kernel's cost of handing out fresh pages; :func:`release_memory` gives it back.
 
-    Ctrl-C: a batch of WATCH_FROM positions or more runs in worker threads that stop
-    within a position of KeyboardInterrupt, which is then raised here.
+    Ctrl-C: with one thread a large batch runs in the calling thread in ranges of
+    PLAYS_RANGE positions, and KeyboardInterrupt is raised between two; with more, a
+    batch of WATCH_FROM positions or more runs in worker threads that stop within a
+    position of KeyboardInterrupt, which is then raised here.
 
     ``encode="tesauro198"`` (or another scheme of :func:`fastgen.encode`) also fills the
     result's ``features``, (M, F) float32: each play's resulting board encoded as the

@@ -19,6 +19,7 @@ from hypothesis import given, strategies as st
 import fastgen
 from fastgen import reference
 from strategies import (
+    assemble,
     bar_boards,
     bearoff_boards,
     contact_boards,
@@ -165,6 +166,54 @@ def test_count_plays_batch_equals_counts(cases):
     expected = [len(reference.legal_plays(b, d)) for b, d in cases]
     assert counts.tolist() == expected
     assert fastgen.plays_batch(boards, rolls).counts.tolist() == expected
+
+
+@given(with_dice(bearoff_boards()), st.booleans())
+def test_count_plays_batch_bearoff(case, clear_home):
+    """Bear-offs are counted by table when no opposing checker stands in the way (the
+    mover's home cleared of them here half of the time)."""
+    board, roll = case
+    if clear_home:
+        board = board.copy()
+        board[0, 18:24] = 0  # the mover's home points 1..6 are the opponent's indices 23..18
+    assert fastgen.count_plays_batch(board[None], [roll])[0] == len(reference.legal_plays(board, roll))
+
+
+def test_count_plays_batch_every_bearoff_class():
+    """Every home board of 0, 1 or 2+ checkers per point (the classes the bear-off table
+    is keyed by), with several counts for 2+ and opponents behind, beside or in front of
+    the mover's checkers, with all 21 rolls: the count equals the number of plays."""
+    rng = np.random.default_rng(5)
+    boards = []
+    for key in range(3**6):
+        classes = [(key // 3**i) % 3 for i in range(6)]
+        for variant in range(4):
+            mine = [0] * 25
+            for i, k in enumerate(classes):
+                mine[i] = k if k < 2 else int(rng.integers(2, 5))
+            opp = [0] * 25
+            opp[int(rng.integers(0, 18))] = 2  # outside the mover's home
+            if variant >= 2:  # a blot or a point in the mover's home
+                opp[23 - int(rng.integers(0, 6))] = variant - 1
+            opp[0] += 1
+            boards.append(assemble(mine, opp))
+    rolls = np.array([(a, b) for a in range(1, 7) for b in range(1, 7)], dtype=np.int8)
+    boards = np.repeat(np.array(boards), len(rolls), axis=0)
+    dice = np.tile(rolls, (len(boards) // len(rolls), 1))
+    np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice), fastgen.plays_batch(boards, dice).counts)
+
+
+def test_count_plays_batch_every_roll_of_game_positions():
+    """Counting works the plays out in closed form where no bar and no bear-off can come
+    into them (a non-double's whole turn, a double's last three steps): every roll of
+    positions met in self-play (random and pubeval games) is counted as many plays as
+    are written."""
+    from fastgen.workload import ROLLS, random_game_positions
+
+    boards = np.concatenate([random_game_positions(1500, seed=s, policy=p)[0] for s, p in ((3, "random"), (4, "pubeval"))])
+    boards = np.repeat(boards, len(ROLLS), axis=0)
+    dice = np.tile(np.array(ROLLS, dtype=np.int8), (len(boards) // len(ROLLS), 1))
+    np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice), fastgen.plays_batch(boards, dice).counts)
 
 
 def test_empty_batch():

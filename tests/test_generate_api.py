@@ -77,6 +77,47 @@ def test_two_thread_path_falls_back_when_its_reservation_overflows():
     np.testing.assert_array_equal(fastgen.plays_batch(boards, dice, threads=2).boards, single.boards)
 
 
+def test_one_thread_fills_its_mapping_in_pieces(mixed, monkeypatch):
+    """With one thread a large batch is generated in the calling thread, PLAYS_RANGE
+    positions per call (PairJob.run_upper): the pieces follow one another exactly as one
+    run(1) lays them; a reservation too small for a later piece is reported (None), and
+    an invalid board in a later piece is found."""
+    from fastgen import _core, generate
+
+    boards, dice = (np.concatenate([a, a]) for a in mixed)  # large enough for the mapped path
+    whole = _core.PairJob(boards, dice, 0)
+    whole.run(0)
+    whole.run(1)
+    offsets, out_boards, out_moves = whole.finish()
+    pieces = _core.PairJob(boards, dice, 0)
+    pieces.run(0)
+    for hi in (1, 1000, 1000, 4321, len(boards) + 5):  # an empty piece, then past the end
+        assert pieces.run_upper(hi)
+    got = pieces.finish()
+    np.testing.assert_array_equal(got[0], offsets)
+    np.testing.assert_array_equal(got[1], out_boards)
+    np.testing.assert_array_equal(got[2], out_moves)
+
+    small = _core.PairJob(boards, dice, 0, 0)  # room for 4,096 plays
+    small.run(0)
+    assert small.run_upper(10)
+    assert not small.run_upper(len(boards))
+    assert not small.run_upper(len(boards))  # stays failed
+    assert small.finish() is None
+
+    monkeypatch.setattr(generate, "PLAYS_RANGE", 1000)
+    batch = fastgen.plays_batch(boards, dice)
+    np.testing.assert_array_equal(batch.offsets, offsets)
+    np.testing.assert_array_equal(batch.boards, out_boards)
+    np.testing.assert_array_equal(batch.moves, out_moves)
+    bad = boards.copy()
+    bad[5432, 1, 0] = 16
+    with pytest.raises(InvalidBoardError, match="index 5432"):
+        fastgen.plays_batch(bad, dice)
+    del batch
+    np.testing.assert_array_equal(fastgen.plays_batch(boards, dice).boards, out_boards)  # after the error
+
+
 def test_output_memory_is_reused_and_released(mixed):
     """plays_batch keeps the mapping of a batch whose arrays are gone for the next one;
     release_memory gives it back. Results are unaffected by reuse."""
