@@ -1058,8 +1058,9 @@ cdef inline int order1_onboard(Ctx* c, int f, int t, int b, int simple) noexcept
 
 
 cdef inline int count_simple(uint32_t occ, uint32_t ones, uint32_t blocked, uint32_t blots, int a, int b) noexcept nogil:
-    """Counting the non-double a-b (a > b) with no checker on the bar and at least three
-    outside home (no bear-off all turn): the plays of gen_nondouble in closed form, or 0
+    """Counting the non-double a-b (a > b) with no checker on the bar and at least two
+    outside home (no bear-off all turn: the first step can bring one of them home, not
+    both): the plays of gen_nondouble in closed form, or 0
     when no two-dice play comes from the larger die first (the caller then searches).
     `ones`: the points holding exactly one of the mover's checkers.
 
@@ -1316,7 +1317,7 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
                 c.best = 2
                 c.n = c.base + r
                 return r
-        if c.count_only and not bar and c.outside >= 3:
+        if c.count_only and not bar and c.outside >= 2:
             # counting a non-double with no bar and no bear-off all turn: closed form
             r = count_simple(c.occ, (fg_nonzero8(o0) & ~fg_atleast2_8(o0)) | ((fg_nonzero8(o1) & ~fg_atleast2_8(o1)) << 8)
                              | ((fg_nonzero8(o2) & ~fg_atleast2_8(o2)) << 16), c.blocked, c.blots,
