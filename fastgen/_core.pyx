@@ -1060,6 +1060,57 @@ cdef inline int order1_onboard(Ctx* c, int f, int t, int b, int simple) noexcept
     return 0
 
 
+cdef inline int count_simple(uint32_t occ, uint32_t ones, uint32_t blocked, uint32_t blots, int a, int b) noexcept nogil:
+    """Counting the non-double a-b (a > b) with no checker on the bar and at least three
+    outside home (no bear-off all turn): the plays of gen_nondouble in closed form, or 0
+    when no two-dice play comes from the larger die first (the caller then searches).
+    `ones`: the points holding exactly one of the mover's checkers.
+
+    Order 1 (a from f, then b) gives, summed over the sources f of a, the sources of b
+    after that step: all of them (B), less f when its checker was alone, plus f - a when
+    it was empty and a source of b, less the swap that repeats order 1's hop from f + b
+    (count_after_first). Order 2 adds only the hops hop_is_new accepts."""
+    cdef uint32_t A = occ & ~(blocked << a) & (POINTS << a) & POINTS   # sources of a (R6)
+    cdef uint32_t okb = ~(blocked << b) & (POINTS << b) & POINTS      # steps of b landing open
+    cdef uint32_t B = occ & okb
+    cdef int n
+    n = (fg_popcount24(A) * fg_popcount24(B) - fg_popcount24(A & B & ones)
+         + fg_popcount24(A & ((okb & ~occ) << a) & POINTS)
+         - fg_popcount24(A & (B >> b) & ~((blocked | blots) << (a - b))))
+    if n == 0:
+        return 0
+    # order 2: b from f onto an empty t = f - b, then a on to an open t - a, new when
+    # f - a is blocked or a blot, or t is a blot
+    return n + fg_popcount24(B & ~(occ << b) & ((~blocked & POINTS) << (a + b))
+                             & (((blocked | blots) << a) | (blots << b)) & POINTS)
+
+
+cdef inline int count_from_bar(uint32_t occ, int bar, uint32_t blocked, uint32_t blots, int a, int b) noexcept nogil:
+    """Counting the non-double a-b with `bar` checkers on the bar (occ: the points, bar
+    excluded), or 0 when no play uses both dice (the caller then searches).
+
+    Two or more on the bar: each die can only enter one (R8), so there is one play.
+    One: enter with one die, then the other die from any point (the entered checker's
+    included; it is outside home, so no bear-off). The two orders give the same
+    position only as the entered checker's hop to 24 - a - b, and only when neither
+    entry point holds a blot (the hits would differ)."""
+    cdef int ea = not (blocked >> (24 - a)) & 1   # entry points open (R6)
+    cdef int eb = not (blocked >> (24 - b)) & 1
+    cdef uint32_t oka, okb
+    cdef int n = 0
+    if bar >= 2:
+        return 1
+    if ea:  # enter with a, then b from anywhere
+        okb = ~(blocked << b) & (POINTS << b) & POINTS
+        n += fg_popcount24((occ | (1u << (24 - a))) & okb)
+    if eb:  # enter with b, then a
+        oka = ~(blocked << a) & (POINTS << a) & POINTS
+        n += fg_popcount24((occ | (1u << (24 - b))) & oka)
+    if ea and eb and not (blocked >> (24 - a - b)) & 1 and not ((blots >> (24 - a)) | (blots >> (24 - b))) & 1:
+        n -= 1  # the hop, reached both ways with the same hits
+    return n
+
+
 cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
     """Plays of the roll a-b, a > b (R11, R13)."""
     cdef uint32_t m1, m2, plain
@@ -1261,6 +1312,22 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
         # the keys and the dedup table (non-doubles).
         # R7: blots, points with exactly one opposing checker (occupied and not blocked)
         c.blots = (fg_nonzero8(p0) | (fg_nonzero8(p1) << 8) | (fg_nonzero8(p2) << 16)) & ~c.blocked
+        if c.count_only and bar:
+            # counting a non-double from the bar (R8): closed form (count_from_bar)
+            r = count_from_bar(c.occ & POINTS, bar, c.blocked, c.blots, d1, d2)
+            if r:
+                c.best = 2
+                c.n = c.base + r
+                return r
+        if c.count_only and not bar and c.outside >= 3:
+            # counting a non-double with no bar and no bear-off all turn: closed form
+            r = count_simple(c.occ, (fg_nonzero8(o0) & ~fg_atleast2_8(o0)) | ((fg_nonzero8(o1) & ~fg_atleast2_8(o1)) << 8)
+                             | ((fg_nonzero8(o2) & ~fg_atleast2_8(o2)) << 16), c.blocked, c.blots,
+                             d1 if d1 > d2 else d2, d2 if d1 > d2 else d1)
+            if r:
+                c.best = 2
+                c.n = c.base + r
+                return r
         memset(c.path, -1, 8)
         if d1 == d2:
             c.dedup = 0

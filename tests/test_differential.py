@@ -179,6 +179,13 @@ def test_count_plays_batch_bearoff(case, clear_home):
     assert fastgen.count_plays_batch(board[None], [roll])[0] == len(reference.legal_plays(board, roll))
 
 
+@given(with_dice(bar_boards()))
+def test_count_plays_batch_bar(case):
+    """A non-double from the bar is counted in closed form."""
+    board, roll = case
+    assert fastgen.count_plays_batch(board[None], [roll])[0] == len(reference.legal_plays(board, roll))
+
+
 def test_count_plays_batch_every_bearoff_class():
     """Every home board of 0, 1 or 2+ checkers per point (the classes the bear-off table
     is keyed by), with several counts for 2+ and opponents behind, beside or in front of
@@ -203,15 +210,16 @@ def test_count_plays_batch_every_bearoff_class():
     np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice), fastgen.plays_batch(boards, dice).counts)
 
 
-def test_count_plays_batch_every_double_of_game_positions():
-    """Counting a double works its last steps out in closed form where no bar and no
-    bear-off can come into them: every double of positions met in self-play (random and
-    pubeval games) is counted as many plays as are written."""
-    from fastgen.workload import random_game_positions
+def test_count_plays_batch_every_roll_of_game_positions():
+    """Counting works the plays out in closed form where no bar and no bear-off can come
+    into them (a non-double's whole turn, a double's last three steps): every roll of
+    positions met in self-play (random and pubeval games) is counted as many plays as
+    are written."""
+    from fastgen.workload import ROLLS, random_game_positions
 
     boards = np.concatenate([random_game_positions(1500, seed=s, policy=p)[0] for s, p in ((3, "random"), (4, "pubeval"))])
-    boards = np.repeat(boards, 6, axis=0)
-    dice = np.tile(np.repeat(np.arange(1, 7, dtype=np.int8), 2).reshape(6, 2), (len(boards) // 6, 1))
+    boards = np.repeat(boards, len(ROLLS), axis=0)
+    dice = np.tile(np.array(ROLLS, dtype=np.int8), (len(boards) // len(ROLLS), 1))
     np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice), fastgen.plays_batch(boards, dice).counts)
 
 
