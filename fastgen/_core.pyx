@@ -584,7 +584,8 @@ cdef int last_two_double(Ctx* c, int d, uint32_t m2, uint32_t hits) noexcept nog
     neither the bar nor a bear-off can take part (no checker on the bar, two or more
     outside home: each step takes at most one home): the third step from each source f2
     in m2, then the fourth from the sources left at or below f2, worked out from the masks
-    without moving (as count_double counts them), and written in the order of
+    (as count_double counts them: no recursion, no source recomputation), the third step
+    applied to the working board only while its plays are written; in the order of
     write_double and last_steps_double: the same plays, boards and move lists."""
     cdef uint32_t ok = ~(c.blocked << d) & (POINTS << d) & POINTS  # steps that land open (R6)
     cdef uint32_t m3, h2, hh
@@ -624,13 +625,13 @@ cdef int last_two_double(Ctx* c, int d, uint32_t m2, uint32_t hits) noexcept nog
         mv = c.moves + c.n * MOVE_BYTES
         h2 = hits | ((1u << t2) & c.blots)
         c.n += k
+        c.b[OWN + f2] -= 1  # the third step on the working board for its leaves (undone below)
+        c.b[OWN + t2] += 1
         while m3:
             f3 = fg_highest(m3)
             m3 &= ~(1u << f3)
             t3 = f3 - d
             memcpy(dst, c.b, BOARD_BYTES)
-            dst[OWN + f2] -= 1
-            dst[OWN + t2] += 1
             dst[OWN + f3] -= 1
             dst[OWN + t3] += 1
             hh = h2 | ((1u << t3) & c.blots)
@@ -642,6 +643,8 @@ cdef int last_two_double(Ctx* c, int d, uint32_t m2, uint32_t hits) noexcept nog
             fg_put_moves(mv, w2 | (<uint64_t> (f3 + 1) << 48) | (<uint64_t> (t3 + 1) << 56))
             dst += BOARD_BYTES
             mv += MOVE_BYTES
+        c.b[OWN + f2] += 1
+        c.b[OWN + t2] -= 1
     return 0
 
 
