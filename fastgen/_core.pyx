@@ -1406,11 +1406,31 @@ def validate_board(const int8_t[:, ::1] board):
     return board_error(&board[0, 0])
 
 
+cdef extern from *:
+    """
+    /* 1 when one of the 8 bytes of w, read as int8, is outside 1..6 (branch-free; the
+       sums stay within their bytes) */
+    static inline int fg_bad_dice8(unsigned long long w) {
+        unsigned long long low7 = w & 0x7F7F7F7F7F7F7F7FULL;
+        return ((w | (low7 + 0x7979797979797979ULL) | ~(low7 + 0x7F7F7F7F7F7F7F7FULL))
+                & 0x8080808080808080ULL) != 0;  /* negative, 7 and over, 0 */
+    }
+    """
+    bint fg_bad_dice8(uint64_t w) noexcept nogil
+
+
 def first_bad_dice(const int8_t[:, ::1] dice):
-    """Index of the first row of an (N, 2) int8 array with a die outside 1..6, or -1."""
-    cdef Py_ssize_t i, n = dice.shape[0]
+    """Index of the first row of an (N, 2) int8 array with a die outside 1..6, or -1.
+    Eight dice at a time; the row is found one by one from the first word that fails."""
+    cdef Py_ssize_t i, j = 0, n = dice.shape[0]
+    cdef const int8_t* p
+    if n == 0:
+        return -1
+    p = &dice[0, 0]
     with nogil:
-        for i in range(n):
+        while j + 8 <= 2 * n and not fg_bad_dice8(fg_load8(p + j)):
+            j += 8
+        for i in range(j // 2, n):
             if not (1 <= dice[i, 0] <= 6 and 1 <= dice[i, 1] <= 6):
                 break
         else:
