@@ -2285,7 +2285,8 @@ cdef class PairJob:
     with one thread, run(0) (empty) then run_upper over the batch in pieces."""
     cdef const int8_t[:, :, ::1] boards
     cdef const int8_t[:, ::1] dice
-    cdef int64_t[::1] counts
+    cdef int64_t[::1] counts   # offsets[1:]: each position's plays, then their running sums
+    cdef object offsets
     cdef Mapping mb
     cdef Mapping mm
     cdef Py_ssize_t n, mid
@@ -2304,7 +2305,11 @@ cdef class PairJob:
         self.dice = dice
         self.n = boards.shape[0]
         self.mid = mid
-        self.counts = np.zeros(self.n, dtype=np.int64)
+        # the plays of position i go to offsets[i + 1], summed in place by finish(): one
+        # array of fresh memory per batch, not two
+        self.offsets = np.empty(self.n + 1, dtype=np.int64)
+        self.offsets[0] = 0
+        self.counts = self.offsets[1:]
         # Address space only (MAP_NORESERVE): pages become memory when written.
         below = mid * per_position + 4096
         above = (self.n - mid) * per_position + 4096
@@ -2391,12 +2396,13 @@ cdef class PairJob:
         self.mb = self.mm = None
 
     def finish(self):
-        """(offsets, boards, moves), or None when a half overflowed its reservation."""
-        if self.status[0] != 0 or self.status[1] != 0:
+        """(offsets, boards, moves), or None when a half overflowed its reservation.
+        Called once."""
+        if self.status[0] != 0 or self.status[1] != 0 or self.offsets is None:
             return None
-        offsets = np.empty(self.n + 1, dtype=np.int64)
-        offsets[0] = 0
-        np.cumsum(self.counts, out=offsets[1:])
+        offsets = self.offsets
+        self.offsets = None
+        np.cumsum(offsets[1:], out=offsets[1:])  # in place
         count = self.cursor[1] - self.cursor[0]
         boards = lease_array(self.mb, self.mid_b + self.cursor[0], count, BOARD_BYTES, (2, 25))
         moves = lease_array(self.mm, self.mid_m + self.cursor[0], count, MOVE_BYTES, (4, 2))
