@@ -1070,7 +1070,9 @@ cdef inline int count_simple(uint32_t occ, uint32_t ones, uint32_t blocked, uint
     Order 1 (a from f, then b) gives, summed over the sources f of a, the sources of b
     after that step: all of them (B), less f when its checker was alone, plus f - a when
     it was empty and a source of b, less the swap that repeats order 1's hop from f + b
-    (count_after_first). Order 2 adds only the hops hop_is_new accepts."""
+    (count_after_first). Order 2 adds only the hops hop_is_new accepts. With one checker
+    outside, these are the plays that bear nothing off; count_one_out_bearoffs counts
+    the others."""
     cdef uint32_t A = occ & ~(blocked << a) & (POINTS << a) & POINTS   # sources of a (R6)
     cdef uint32_t okb = ~(blocked << b) & (POINTS << b) & POINTS      # steps of b landing open
     cdef uint32_t B = occ & okb
@@ -1109,6 +1111,36 @@ cdef inline int count_from_bar(uint32_t occ, int bar, uint32_t blocked, uint32_t
         n += fg_popcount24((occ | (1u << (24 - b))) & oka)
     if ea and eb and not (blocked >> (24 - a - b)) & 1 and not ((blots >> (24 - a)) | (blots >> (24 - b))) & 1:
         n -= 1  # the hop, reached both ways with the same hits
+    return n
+
+
+cdef inline int bearoff_source(uint32_t occ, int d) noexcept nogil:
+    """The point a step of d bears off from with every checker home (R9), or -1."""
+    if (occ >> (d - 1)) & 1:
+        return d - 1
+    if (occ >> (d - 1)) == 0:
+        return fg_highest(occ)
+    return -1
+
+
+cdef inline int count_one_out_bearoffs(uint32_t occ, uint32_t blocked, uint32_t blots, int a, int b) noexcept nogil:
+    """With one checker outside home (on x, the highest point; no bar), the plays
+    count_simple leaves out: the checker comes home with one die and the other die bears
+    off (R9), one play for each order at most. Both orders give the same position only
+    when each bears that checker off itself, with the same hits (no blot on x - a or
+    x - b). Every other play of the turn moves two checkers on the board or hops, as
+    count_simple counts them (a bear-off changes the number of checkers, so none of
+    those repeats it)."""
+    cdef int x = fg_highest(occ)
+    cdef int g = -2, h = -2, n = 0
+    if x - a < 6 and not (blocked >> (x - a)) & 1:  # home with a, then b bears off
+        g = bearoff_source((occ & ~(1u << x)) | (1u << (x - a)), b)
+        n += g >= 0
+    if x - b < 6 and not (blocked >> (x - b)) & 1:  # home with b, then a bears off
+        h = bearoff_source((occ & ~(1u << x)) | (1u << (x - b)), a)
+        n += h >= 0
+    if g == x - a and h == x - b and not ((blots >> (x - a)) | (blots >> (x - b))) & 1:
+        n -= 1
     return n
 
 
@@ -1380,11 +1412,14 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
                 c.best = 2
                 c.n = c.base + r
                 return r
-        if c.count_only and not bar and c.outside >= 2:
-            # counting a non-double with no bar and no bear-off all turn: closed form
+        if c.count_only and not bar and c.outside >= 1:
+            # counting a non-double with no bar and no bear-off all turn, or the bear-offs
+            # of one checker outside coming home added: closed form
             r = count_simple(c.occ, (fg_nonzero8(o0) & ~fg_atleast2_8(o0)) | ((fg_nonzero8(o1) & ~fg_atleast2_8(o1)) << 8)
                              | ((fg_nonzero8(o2) & ~fg_atleast2_8(o2)) << 16), c.blocked, c.blots,
                              d1 if d1 > d2 else d2, d2 if d1 > d2 else d1)
+            if r and c.outside == 1:
+                r += count_one_out_bearoffs(c.occ, c.blocked, c.blots, d1 if d1 > d2 else d2, d2 if d1 > d2 else d1)
             if r:
                 c.best = 2
                 c.n = c.base + r

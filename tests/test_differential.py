@@ -239,6 +239,29 @@ def test_count_plays_batch_every_bearoff_class_of_doubles(die):
     np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice), fastgen.plays_batch(boards, dice).counts)
 
 
+def test_count_plays_batch_one_checker_outside():
+    """A non-double with one checker outside home is counted in closed form, the plays
+    that bring it home and bear off with the other die added: home boards of every
+    height, that checker anywhere outside, opponents anywhere (blots in the mover's home
+    included), every non-double."""
+    rng = np.random.default_rng(11)
+    boards = []
+    for _ in range(3000):
+        mine = [0] * 25
+        top = int(rng.integers(1, 7))
+        for _ in range(int(rng.integers(0, 15))):
+            mine[int(rng.integers(0, top))] += 1
+        mine[int(rng.integers(6, 24)) if rng.random() < 0.7 else int(rng.integers(6, 12))] += 1
+        opp = [0] * 25
+        for _ in range(int(rng.integers(0, 6))):
+            opp[int(rng.integers(0, 25))] += int(rng.integers(1, 3))
+        boards.append(assemble(mine, opp))
+    rolls = np.array([(a, b) for a in range(1, 7) for b in range(1, 7) if a != b], dtype=np.int8)
+    boards = np.repeat(np.array(boards), len(rolls), axis=0)
+    dice = np.tile(rolls, (len(boards) // len(rolls), 1))
+    np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice), fastgen.plays_batch(boards, dice).counts)
+
+
 def test_count_plays_batch_every_roll_of_game_positions():
     """Counting works the plays out in closed form where no bar and no bear-off can come
     into them (a non-double's whole turn, a double's last three steps): every roll of
