@@ -24,7 +24,7 @@ How the search works
   the checker that just moved moving on, bear-offs, and bar cases. Pairs of on-board
   steps that cannot be reached another way skip the dedup table; counting works first
   steps out from the masks and keys without moving, and counts a bear-off with no
-  opposing checker in the way by table (BO_COUNT).
+  opposing checker in the way by table (BO_COUNT, BO_DCOUNT).
 * Output: plays are written once, into buffers that become the numpy arrays (see the
   sections on batches below).
 * Maximum dice (R11-R13): a leaf using more dice than any before drops what was written
@@ -1244,11 +1244,20 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
 # sequences are legal (R9 bear-off by occupancy, a second checker on a point only when it
 # holds two) and which give equal positions (the same net change) depend only on whether
 # each home point holds 0, 1 or 2+ checkers. The count of all 3**6 such classes for the 15
-# non-double rolls is worked out once per process, by the counting search itself (about a
-# millisecond, when the first Counter is made), and a generation of that kind becomes one
-# lookup.
+# non-double rolls is worked out once per process, by the counting search itself (about
+# 2 ms with the doubles' table below, when the first Counter is made), and a generation
+# of that kind becomes one lookup.
+
+#
+# Doubles of 3 and more in the same positions: every step is from a point at or above
+# d - 1 (a move within home, or a bear-off from d - 1) while one stands there, then each
+# bears off the highest checker left (R9), which is forced. So the plays depend only on
+# the counts at d - 1 .. 6, each up to 4 (no play takes more from one point), and on how
+# many of the checkers below are left for the forced steps (up to 4): 3,900 classes for
+# the four doubles, filled the same way (smaller doubles would need 5**6 classes each).
 
 cdef uint8_t BO_COUNT[15][729]   # [roll (a > b): (a-1)(a-2)/2 + b-1][sum of class(i) * 3**i]
+cdef uint8_t BO_DCOUNT[4][3125]  # [d - 3][bo_double_key]
 cdef uint16_t BO_T3[64]          # sum of 3**i over the bits i of a 6-bit mask
 cdef bint bo_ready = 0
 cdef bint bo_building = 0
@@ -1261,9 +1270,22 @@ cdef inline int bo_roll(int a, int b) noexcept nogil:
     return (a - 1) * (a - 2) // 2 + b - 1
 
 
+cdef inline int bo_double_key(const int8_t* own, int d) noexcept nogil:
+    """Row of BO_DCOUNT[d - 3] for the mover's row `own` (all home): the counts at
+    indices 5 down to d - 1, each up to 4, in base 5, then the checkers below, up to 4."""
+    cdef int p, n, key = 0, low = 0
+    for p in range(5, d - 2, -1):
+        n = own[p]
+        key = key * 5 + (n if n < 4 else 4)
+    for p in range(d - 1):
+        low += own[p]
+    return key * 5 + (low if low < 4 else 4)
+
+
 cdef int bearoff_init() except -1:
-    """Fill BO_COUNT (once per process): the counting loop of Counter on one board of each
-    class with each roll (a Counter made here does not come back here: bo_building)."""
+    """Fill BO_COUNT and BO_DCOUNT (once per process): the counting loop of Counter on
+    one board of each class with each roll (a Counter made here does not come back here:
+    bo_building)."""
     global bo_ready, bo_building
     cdef int a, b, key, i, r, k
     cdef Py_ssize_t row
@@ -1293,15 +1315,51 @@ cdef int bearoff_init() except -1:
                     k //= 3
                 dv[row, 0] = a
                 dv[row, 1] = b
+    # doubles: one board per class of BO_DCOUNT (classes of more than 15 checkers do not
+    # occur and stay 0)
+    dboards = np.zeros((4 * 3125, 2, 25), dtype=np.int8)
+    ddice = np.zeros((4 * 3125, 2), dtype=np.int8)
+    dcounts = np.zeros(4 * 3125, dtype=np.int64)
+    cdef int8_t[:, :, ::1] dbv = dboards
+    cdef int8_t[:, ::1] ddv = ddice
+    cdef int total, nd = 0
+    drows = np.zeros(4 * 3125, dtype=np.int32)
+    cdef int32_t[::1] drow = drows
+    for a in range(3, 7):
+        r = 1
+        for i in range(8 - a):
+            r *= 5
+        for key in range(r):
+            k = key
+            total = k % 5  # the checkers below d - 1, on index 0
+            dbv[nd, 1, 0] = k % 5
+            k //= 5
+            for i in range(a - 1, 6):
+                dbv[nd, 1, i] = k % 5
+                total += k % 5
+                k //= 5
+            if total == 0 or total > 15:
+                dbv[nd, 1, 0:6] = 0
+                continue
+            dbv[nd, 0, 0] = 15
+            ddv[nd, 0] = a
+            ddv[nd, 1] = a
+            drow[nd] = (a - 3) * 3125 + key
+            nd += 1
     bo_building = 1
     try:
         Counter(boards, dice, counts).count(0, 15 * 729)
+        Counter(dboards, ddice, dcounts).count(0, nd)
     finally:
         bo_building = 0
     cdef int64_t[::1] cv = counts
     for row in range(15 * 729):
         c_assert(0 < cv[row] < 256)
         BO_COUNT[row // 729][row % 729] = <uint8_t> cv[row]
+    cv = dcounts
+    for row in range(nd):
+        c_assert(0 < cv[row] < 256)
+        BO_DCOUNT[drow[row] // 3125][drow[row] % 3125] = <uint8_t> cv[row]
     bo_ready = 1
     return 0
 
@@ -1336,11 +1394,13 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     c.blocked = fg_atleast2_8(p0) | (fg_atleast2_8(p1) << 8) | (fg_atleast2_8(p2) << 16)
     c.best = 0
     c.base = c.n
-    if (c.count_only and c.outside == 0 and d1 != d2 and c.occ and bo_ready
+    if (c.count_only and c.outside == 0 and (d1 != d2 or d1 >= 3) and c.occ and c.tables
             and not fg_nonzero8(p0) & ((2u << fg_highest(c.occ)) - 1)):
         # a bear-off with no opposing checker in the way: by table (see BO_COUNT)
-        r = BO_COUNT[bo_roll(d1, d2)][BO_T3[c.occ] + BO_T3[fg_atleast2_8(o0) & 63]]
-        c.best = 2
+        if d1 != d2:
+            r = BO_COUNT[bo_roll(d1, d2)][BO_T3[c.occ] + BO_T3[fg_atleast2_8(o0) & 63]]
+        else:
+            r = BO_DCOUNT[d1 - 3][bo_double_key(board + OWN, d1)]
         c.n = c.base + r
         return r
     if d1 == d2 and c.count_only:
@@ -2407,6 +2467,9 @@ cdef class Counter:
         self.c = ctx_new(1, 16)
         if self.c == NULL:
             raise MemoryError("fastgen: cannot allocate the generator context")
+        # Read under the GIL, so the tables another thread filled are seen whole; 0 while
+        # they are being filled (by this thread or another): the search counts then.
+        self.c.tables = bo_ready
         self.boards = boards
         self.dice = dice
         self.counts = counts
