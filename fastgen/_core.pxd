@@ -31,6 +31,7 @@ ctypedef struct Ctx:
     int dedup            # 1: look results up in the table (non-doubles); 0: doubles
     int count_only       # 1: count plays, write nothing
     int fixed            # 1: the output buffers are borrowed and must not grow
+    int tables           # 1: count bear-offs by table (set by Counter once they are filled)
     Slot* table          # 2**HASH_BITS slots
     uint64_t stamp
     int8_t* boards       # output, `cap` plays

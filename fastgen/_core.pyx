@@ -24,7 +24,7 @@ How the search works
   the checker that just moved moving on, bear-offs, and bar cases. Pairs of on-board
   steps that cannot be reached another way skip the dedup table; counting works first
   steps out from the masks and keys without moving, and counts a bear-off with no
-  opposing checker in the way by table (BO_COUNT).
+  opposing checker in the way by table (BO_COUNT, BO_DCOUNT).
 * Output: plays are written once, into buffers that become the numpy arrays (see the
   sections on batches below).
 * Maximum dice (R11-R13): a leaf using more dice than any before drops what was written
@@ -584,7 +584,8 @@ cdef int last_two_double(Ctx* c, int d, uint32_t m2, uint32_t hits) noexcept nog
     neither the bar nor a bear-off can take part (no checker on the bar, two or more
     outside home: each step takes at most one home): the third step from each source f2
     in m2, then the fourth from the sources left at or below f2, worked out from the masks
-    without moving (as count_double counts them), and written in the order of
+    (as count_double counts them: no recursion, no source recomputation), the third step
+    applied to the working board only while its plays are written; in the order of
     write_double and last_steps_double: the same plays, boards and move lists."""
     cdef uint32_t ok = ~(c.blocked << d) & (POINTS << d) & POINTS  # steps that land open (R6)
     cdef uint32_t m3, h2, hh
@@ -624,13 +625,13 @@ cdef int last_two_double(Ctx* c, int d, uint32_t m2, uint32_t hits) noexcept nog
         mv = c.moves + c.n * MOVE_BYTES
         h2 = hits | ((1u << t2) & c.blots)
         c.n += k
+        c.b[OWN + f2] -= 1  # the third step on the working board for its leaves (undone below)
+        c.b[OWN + t2] += 1
         while m3:
             f3 = fg_highest(m3)
             m3 &= ~(1u << f3)
             t3 = f3 - d
             memcpy(dst, c.b, BOARD_BYTES)
-            dst[OWN + f2] -= 1
-            dst[OWN + t2] += 1
             dst[OWN + f3] -= 1
             dst[OWN + t3] += 1
             hh = h2 | ((1u << t3) & c.blots)
@@ -642,6 +643,47 @@ cdef int last_two_double(Ctx* c, int d, uint32_t m2, uint32_t hits) noexcept nog
             fg_put_moves(mv, w2 | (<uint64_t> (f3 + 1) << 48) | (<uint64_t> (t3 + 1) << 56))
             dst += BOARD_BYTES
             mv += MOVE_BYTES
+        c.b[OWN + f2] += 1
+        c.b[OWN + t2] -= 1
+    return 0
+
+
+cdef int second_step_double(Ctx* c, int d, uint32_t m, uint32_t hits) noexcept nogil:
+    """write_double after one step, with no checker on the bar and three or more outside
+    home (so no bear-off in the three steps left): the second step from each source in
+    m, then the sources of the third worked out from the masks and handed straight to
+    last_two_double (or the two-step play written): the same plays in the same order."""
+    cdef uint32_t ok = ~(c.blocked << d) & (POINTS << d) & POINTS  # steps that land open (R6)
+    cdef uint32_t occ0 = c.occ
+    cdef uint32_t m2, h
+    cdef int out0 = c.outside
+    cdef int f, t, r
+    while m:
+        f = fg_highest(m)
+        m &= ~(1u << f)
+        t = f - d  # on the board: no bear-off
+        c.b[OWN + f] -= 1
+        c.b[OWN + t] += 1
+        c.occ = (occ0 & ~(<uint32_t> (c.b[OWN + f] == 0) << f)) | (1u << t)
+        c.outside = out0 - (f >= 6 and t < 6)
+        c.path[2] = f + 1
+        c.path[3] = t + 1
+        m2 = c.occ & ok & ((2u << f) - 1)  # non-increasing
+        h = hits | ((1u << t) & c.blots)
+        if m2:
+            r = last_two_double(c, d, m2, h)
+        else:
+            r = leaf_double(c, 2, -1, d, h)
+        c.b[OWN + f] += 1
+        c.b[OWN + t] -= 1
+        if r < 0:
+            c.occ = occ0
+            c.outside = out0
+            return -1
+    c.occ = occ0
+    c.outside = out0
+    c.path[2] = -1  # keep unused steps at -1
+    c.path[3] = -1
     return 0
 
 
@@ -661,6 +703,8 @@ cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcep
         return last_steps_double(c, d, m, hits)
     if depth == 2 and c.outside >= 2 and not c.b[OWN + 24]:
         return last_two_double(c, d, m, hits)
+    if depth == 1 and c.outside >= 3 and not c.b[OWN + 24]:
+        return second_step_double(c, d, m, hits)
     while m:
         f = fg_highest(m)
         m &= ~(1u << f)
@@ -1058,8 +1102,9 @@ cdef inline int order1_onboard(Ctx* c, int f, int t, int b, int simple) noexcept
 
 
 cdef inline int count_simple(uint32_t occ, uint32_t ones, uint32_t blocked, uint32_t blots, int a, int b) noexcept nogil:
-    """Counting the non-double a-b (a > b) with no checker on the bar and at least three
-    outside home (no bear-off all turn): the plays of gen_nondouble in closed form, or 0
+    """Counting the non-double a-b (a > b) with no checker on the bar and at least two
+    outside home (no bear-off all turn: the first step can bring one of them home, not
+    both): the plays of gen_nondouble in closed form, or 0
     when no two-dice play comes from the larger die first (the caller then searches).
     `ones`: the points holding exactly one of the mover's checkers.
 
@@ -1199,11 +1244,20 @@ cdef int gen_nondouble(Ctx* c, int a, int b) noexcept nogil:
 # sequences are legal (R9 bear-off by occupancy, a second checker on a point only when it
 # holds two) and which give equal positions (the same net change) depend only on whether
 # each home point holds 0, 1 or 2+ checkers. The count of all 3**6 such classes for the 15
-# non-double rolls is worked out once per process, by the counting search itself (about a
-# millisecond, when the first Counter is made), and a generation of that kind becomes one
-# lookup.
+# non-double rolls is worked out once per process, by the counting search itself (about
+# 2 ms with the doubles' table below, when the first Counter is made), and a generation
+# of that kind becomes one lookup.
+
+#
+# Doubles of 3 and more in the same positions: every step is from a point at or above
+# d - 1 (a move within home, or a bear-off from d - 1) while one stands there, then each
+# bears off the highest checker left (R9), which is forced. So the plays depend only on
+# the counts at d - 1 .. 6, each up to 4 (no play takes more from one point), and on how
+# many of the checkers below are left for the forced steps (up to 4): 3,900 classes for
+# the four doubles, filled the same way (smaller doubles would need 5**6 classes each).
 
 cdef uint8_t BO_COUNT[15][729]   # [roll (a > b): (a-1)(a-2)/2 + b-1][sum of class(i) * 3**i]
+cdef uint8_t BO_DCOUNT[4][3125]  # [d - 3][bo_double_key]
 cdef uint16_t BO_T3[64]          # sum of 3**i over the bits i of a 6-bit mask
 cdef bint bo_ready = 0
 cdef bint bo_building = 0
@@ -1216,9 +1270,22 @@ cdef inline int bo_roll(int a, int b) noexcept nogil:
     return (a - 1) * (a - 2) // 2 + b - 1
 
 
+cdef inline int bo_double_key(const int8_t* own, int d) noexcept nogil:
+    """Row of BO_DCOUNT[d - 3] for the mover's row `own` (all home): the counts at
+    indices 5 down to d - 1, each up to 4, in base 5, then the checkers below, up to 4."""
+    cdef int p, n, key = 0, low = 0
+    for p in range(5, d - 2, -1):
+        n = own[p]
+        key = key * 5 + (n if n < 4 else 4)
+    for p in range(d - 1):
+        low += own[p]
+    return key * 5 + (low if low < 4 else 4)
+
+
 cdef int bearoff_init() except -1:
-    """Fill BO_COUNT (once per process): the counting loop of Counter on one board of each
-    class with each roll (a Counter made here does not come back here: bo_building)."""
+    """Fill BO_COUNT and BO_DCOUNT (once per process): the counting loop of Counter on
+    one board of each class with each roll (a Counter made here does not come back here:
+    bo_building)."""
     global bo_ready, bo_building
     cdef int a, b, key, i, r, k
     cdef Py_ssize_t row
@@ -1248,15 +1315,51 @@ cdef int bearoff_init() except -1:
                     k //= 3
                 dv[row, 0] = a
                 dv[row, 1] = b
+    # doubles: one board per class of BO_DCOUNT (classes of more than 15 checkers do not
+    # occur and stay 0)
+    dboards = np.zeros((4 * 3125, 2, 25), dtype=np.int8)
+    ddice = np.zeros((4 * 3125, 2), dtype=np.int8)
+    dcounts = np.zeros(4 * 3125, dtype=np.int64)
+    cdef int8_t[:, :, ::1] dbv = dboards
+    cdef int8_t[:, ::1] ddv = ddice
+    cdef int total, nd = 0
+    drows = np.zeros(4 * 3125, dtype=np.int32)
+    cdef int32_t[::1] drow = drows
+    for a in range(3, 7):
+        r = 1
+        for i in range(8 - a):
+            r *= 5
+        for key in range(r):
+            k = key
+            total = k % 5  # the checkers below d - 1, on index 0
+            dbv[nd, 1, 0] = k % 5
+            k //= 5
+            for i in range(a - 1, 6):
+                dbv[nd, 1, i] = k % 5
+                total += k % 5
+                k //= 5
+            if total == 0 or total > 15:
+                dbv[nd, 1, 0:6] = 0
+                continue
+            dbv[nd, 0, 0] = 15
+            ddv[nd, 0] = a
+            ddv[nd, 1] = a
+            drow[nd] = (a - 3) * 3125 + key
+            nd += 1
     bo_building = 1
     try:
         Counter(boards, dice, counts).count(0, 15 * 729)
+        Counter(dboards, ddice, dcounts).count(0, nd)
     finally:
         bo_building = 0
     cdef int64_t[::1] cv = counts
     for row in range(15 * 729):
         c_assert(0 < cv[row] < 256)
         BO_COUNT[row // 729][row % 729] = <uint8_t> cv[row]
+    cv = dcounts
+    for row in range(nd):
+        c_assert(0 < cv[row] < 256)
+        BO_DCOUNT[drow[row] // 3125][drow[row] % 3125] = <uint8_t> cv[row]
     bo_ready = 1
     return 0
 
@@ -1291,11 +1394,13 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
     c.blocked = fg_atleast2_8(p0) | (fg_atleast2_8(p1) << 8) | (fg_atleast2_8(p2) << 16)
     c.best = 0
     c.base = c.n
-    if (c.count_only and c.outside == 0 and d1 != d2 and c.occ and bo_ready
+    if (c.count_only and c.outside == 0 and (d1 != d2 or d1 >= 3) and c.occ and c.tables
             and not fg_nonzero8(p0) & ((2u << fg_highest(c.occ)) - 1)):
         # a bear-off with no opposing checker in the way: by table (see BO_COUNT)
-        r = BO_COUNT[bo_roll(d1, d2)][BO_T3[c.occ] + BO_T3[fg_atleast2_8(o0) & 63]]
-        c.best = 2
+        if d1 != d2:
+            r = BO_COUNT[bo_roll(d1, d2)][BO_T3[c.occ] + BO_T3[fg_atleast2_8(o0) & 63]]
+        else:
+            r = BO_DCOUNT[d1 - 3][bo_double_key(board + OWN, d1)]
         c.n = c.base + r
         return r
     if d1 == d2 and c.count_only:
@@ -1316,7 +1421,7 @@ cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil:
                 c.best = 2
                 c.n = c.base + r
                 return r
-        if c.count_only and not bar and c.outside >= 3:
+        if c.count_only and not bar and c.outside >= 2:
             # counting a non-double with no bar and no bear-off all turn: closed form
             r = count_simple(c.occ, (fg_nonzero8(o0) & ~fg_atleast2_8(o0)) | ((fg_nonzero8(o1) & ~fg_atleast2_8(o1)) << 8)
                              | ((fg_nonzero8(o2) & ~fg_atleast2_8(o2)) << 16), c.blocked, c.blots,
@@ -1402,11 +1507,31 @@ def validate_board(const int8_t[:, ::1] board):
     return board_error(&board[0, 0])
 
 
+cdef extern from *:
+    """
+    /* 1 when one of the 8 bytes of w, read as int8, is outside 1..6 (branch-free; the
+       sums stay within their bytes) */
+    static inline int fg_bad_dice8(unsigned long long w) {
+        unsigned long long low7 = w & 0x7F7F7F7F7F7F7F7FULL;
+        return ((w | (low7 + 0x7979797979797979ULL) | ~(low7 + 0x7F7F7F7F7F7F7F7FULL))
+                & 0x8080808080808080ULL) != 0;  /* negative, 7 and over, 0 */
+    }
+    """
+    bint fg_bad_dice8(uint64_t w) noexcept nogil
+
+
 def first_bad_dice(const int8_t[:, ::1] dice):
-    """Index of the first row of an (N, 2) int8 array with a die outside 1..6, or -1."""
-    cdef Py_ssize_t i, n = dice.shape[0]
+    """Index of the first row of an (N, 2) int8 array with a die outside 1..6, or -1.
+    Eight dice at a time; the row is found one by one from the first word that fails."""
+    cdef Py_ssize_t i, j = 0, n = dice.shape[0]
+    cdef const int8_t* p
+    if n == 0:
+        return -1
+    p = &dice[0, 0]
     with nogil:
-        for i in range(n):
+        while j + 8 <= 2 * n and not fg_bad_dice8(fg_load8(p + j)):
+            j += 8
+        for i in range(j // 2, n):
             if not (1 <= dice[i, 0] <= 6 and 1 <= dice[i, 1] <= 6):
                 break
         else:
@@ -2201,7 +2326,8 @@ cdef class PairJob:
     with one thread, run(0) (empty) then run_upper over the batch in pieces."""
     cdef const int8_t[:, :, ::1] boards
     cdef const int8_t[:, ::1] dice
-    cdef int64_t[::1] counts
+    cdef int64_t[::1] counts   # offsets[1:]: each position's plays, then their running sums
+    cdef object offsets
     cdef Mapping mb
     cdef Mapping mm
     cdef Py_ssize_t n, mid
@@ -2220,7 +2346,11 @@ cdef class PairJob:
         self.dice = dice
         self.n = boards.shape[0]
         self.mid = mid
-        self.counts = np.zeros(self.n, dtype=np.int64)
+        # the plays of position i go to offsets[i + 1], summed in place by finish(): one
+        # array of fresh memory per batch, not two
+        self.offsets = np.empty(self.n + 1, dtype=np.int64)
+        self.offsets[0] = 0
+        self.counts = self.offsets[1:]
         # Address space only (MAP_NORESERVE): pages become memory when written.
         below = mid * per_position + 4096
         above = (self.n - mid) * per_position + 4096
@@ -2307,12 +2437,13 @@ cdef class PairJob:
         self.mb = self.mm = None
 
     def finish(self):
-        """(offsets, boards, moves), or None when a half overflowed its reservation."""
-        if self.status[0] != 0 or self.status[1] != 0:
+        """(offsets, boards, moves), or None when a half overflowed its reservation.
+        Called once."""
+        if self.status[0] != 0 or self.status[1] != 0 or self.offsets is None:
             return None
-        offsets = np.empty(self.n + 1, dtype=np.int64)
-        offsets[0] = 0
-        np.cumsum(self.counts, out=offsets[1:])
+        offsets = self.offsets
+        self.offsets = None
+        np.cumsum(offsets[1:], out=offsets[1:])  # in place
         count = self.cursor[1] - self.cursor[0]
         boards = lease_array(self.mb, self.mid_b + self.cursor[0], count, BOARD_BYTES, (2, 25))
         moves = lease_array(self.mm, self.mid_m + self.cursor[0], count, MOVE_BYTES, (4, 2))
@@ -2336,6 +2467,9 @@ cdef class Counter:
         self.c = ctx_new(1, 16)
         if self.c == NULL:
             raise MemoryError("fastgen: cannot allocate the generator context")
+        # Read under the GIL, so the tables another thread filled are seen whole; 0 while
+        # they are being filled (by this thread or another): the search counts then.
+        self.c.tables = bo_ready
         self.boards = boards
         self.dice = dice
         self.counts = counts

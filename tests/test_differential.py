@@ -210,6 +210,35 @@ def test_count_plays_batch_every_bearoff_class():
     np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice), fastgen.plays_batch(boards, dice).counts)
 
 
+@pytest.mark.parametrize("die", [3, 4, 5, 6])
+def test_count_plays_batch_every_bearoff_class_of_doubles(die):
+    """Doubles of 3 and more in a bear-off are counted by class: the counts (up to 4)
+    from the point of the die up, and the checkers below it (up to 4). Every class, with
+    several counts for 4+ and layouts of the checkers below, opponents behind or in the
+    mover's home: the count equals the number of plays."""
+    rng = np.random.default_rng(die)
+    top = list(range(die - 1, 6))
+    boards = []
+    for key in range(5 ** (len(top) + 1)):
+        digits = [(key // 5**i) % 5 for i in range(len(top) + 1)]
+        for variant in range(3):
+            mine = [0] * 25
+            for p, k in zip(top, digits[1:]):
+                mine[p] = k if k < 4 else int(rng.integers(4, 7))
+            for _ in range(digits[0] if digits[0] < 4 else int(rng.integers(4, 7))):
+                mine[int(rng.integers(0, die - 1))] += 1
+            if not 0 < sum(mine) <= 15:
+                continue
+            opp = [0] * 25
+            opp[int(rng.integers(0, 18))] = 2
+            if variant == 2:  # a blot or a point in the mover's home
+                opp[23 - int(rng.integers(0, 6))] = int(rng.integers(1, 3))
+            boards.append(assemble(mine, opp))
+    boards = np.array(boards)
+    dice = np.full((len(boards), 2), die, dtype=np.int8)
+    np.testing.assert_array_equal(fastgen.count_plays_batch(boards, dice), fastgen.plays_batch(boards, dice).counts)
+
+
 def test_count_plays_batch_every_roll_of_game_positions():
     """Counting works the plays out in closed form where no bar and no bear-off can come
     into them (a non-double's whole turn, a double's last three steps): every roll of

@@ -262,6 +262,21 @@ def test_R5_bad_batch_dice():
             fastgen.count_plays_batch(boards, dice)
 
 
+def test_R5_bad_batch_die_found_at_any_place():
+    """Batch dice are checked eight at a time: every int8 value at every place of a batch
+    is accepted exactly when it is 1..6, and the error names the first bad row."""
+    boards = np.stack([fastgen.STARTING_BOARD] * 9)
+    for value in range(-128, 128):
+        for place in range(18):
+            dice = np.full((9, 2), 3, dtype=np.int8)
+            dice.reshape(-1)[place] = value
+            if 1 <= value <= 6:
+                assert fastgen.count_plays_batch(boards, dice).shape == (9,)
+            else:
+                with pytest.raises(InvalidDiceError, match=f"index {place // 2} "):
+                    fastgen.count_plays_batch(boards, dice)
+
+
 @pytest.mark.parametrize("threads", [0, -1, 1.5, "2", True])
 def test_bad_thread_counts(threads):
     with pytest.raises(ValueError, match="threads"):
