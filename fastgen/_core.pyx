@@ -648,6 +648,45 @@ cdef int last_two_double(Ctx* c, int d, uint32_t m2, uint32_t hits) noexcept nog
     return 0
 
 
+cdef int second_step_double(Ctx* c, int d, uint32_t m, uint32_t hits) noexcept nogil:
+    """write_double after one step, with no checker on the bar and three or more outside
+    home (so no bear-off in the three steps left): the second step from each source in
+    m, then the sources of the third worked out from the masks and handed straight to
+    last_two_double (or the two-step play written): the same plays in the same order."""
+    cdef uint32_t ok = ~(c.blocked << d) & (POINTS << d) & POINTS  # steps that land open (R6)
+    cdef uint32_t occ0 = c.occ
+    cdef uint32_t m2, h
+    cdef int out0 = c.outside
+    cdef int f, t, r
+    while m:
+        f = fg_highest(m)
+        m &= ~(1u << f)
+        t = f - d  # on the board: no bear-off
+        c.b[OWN + f] -= 1
+        c.b[OWN + t] += 1
+        c.occ = (occ0 & ~(<uint32_t> (c.b[OWN + f] == 0) << f)) | (1u << t)
+        c.outside = out0 - (f >= 6 and t < 6)
+        c.path[2] = f + 1
+        c.path[3] = t + 1
+        m2 = c.occ & ok & ((2u << f) - 1)  # non-increasing
+        h = hits | ((1u << t) & c.blots)
+        if m2:
+            r = last_two_double(c, d, m2, h)
+        else:
+            r = leaf_double(c, 2, -1, d, h)
+        c.b[OWN + f] += 1
+        c.b[OWN + t] -= 1
+        if r < 0:
+            c.occ = occ0
+            c.outside = out0
+            return -1
+    c.occ = occ0
+    c.outside = out0
+    c.path[2] = -1  # keep unused steps at -1
+    c.path[3] = -1
+    return 0
+
+
 cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcept nogil:
     """Plays of a double: steps of d pips from sources <= maxf, non-increasing, so every
     play is produced once (R12, no permutations). Moves the mover's checkers only;
@@ -664,6 +703,8 @@ cdef int write_double(Ctx* c, int d, int depth, int maxf, uint32_t hits) noexcep
         return last_steps_double(c, d, m, hits)
     if depth == 2 and c.outside >= 2 and not c.b[OWN + 24]:
         return last_two_double(c, d, m, hits)
+    if depth == 1 and c.outside >= 3 and not c.b[OWN + 24]:
+        return second_step_double(c, d, m, hits)
     while m:
         f = fg_highest(m)
         m &= ~(1u << f)

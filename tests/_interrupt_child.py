@@ -24,14 +24,31 @@ from fastgen.rollout import rollout
 from fastgen.workload import vector_workload
 
 VB, VD = vector_workload()  # 42,000 positions
-REPEAT = 100  # 4.2M positions
+REPEAT = 150  # 6.3M positions
 BIG_B = np.ascontiguousarray(np.tile(VB, (REPEAT, 1, 1)))
 BIG_D = np.ascontiguousarray(np.tile(VD, (REPEAT, 1)))
-# Counting is fast: count a position with 893 plays of 3-3 instead, 2M times a pass.
-HEAVY = 2_000_000
-HEAVY_B = np.ascontiguousarray(np.broadcast_to(fastgen.board_from_position_id("xhjTwBiUqkgpJQ"), (HEAVY, 2, 25)))
-HEAVY_D = np.full((HEAVY, 2), 3, dtype=np.int8)
-COUNT_PASSES = 4  # counting it takes ~0.5 s a pass: several calls make the call long enough
+# Counting is fast: count one of its slowest cases instead (1-1 with 190 plays, bearing
+# off), as many times as take about 2.5 s here (at least 2M, at most 8M: 400 MB).
+SLICE = 40_000
+_HEAVY_ONE = fastgen.board_from_position_id("//MAAIB220EAAg")
+
+
+def _heavy(n):
+    return np.ascontiguousarray(np.broadcast_to(_HEAVY_ONE, (n, 2, 25))), np.ones((n, 2), dtype=np.int8)
+
+
+def _slice_seconds():
+    b, d = _heavy(SLICE)
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        fastgen.count_plays_batch(b, d)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+HEAVY = SLICE * min(200, max(50, int(2.5 / max(_slice_seconds(), 1e-6))))
+HEAVY_B, HEAVY_D = _heavy(HEAVY)
 
 
 def vm_size_kib() -> int:
@@ -78,14 +95,14 @@ CASES = {
         REPEAT,
     ),
     "count_plays_batch-1": (
-        lambda: [fastgen.count_plays_batch(HEAVY_B, HEAVY_D) for _ in range(COUNT_PASSES)],
-        lambda: fastgen.count_plays_batch(HEAVY_B[:40000], HEAVY_D[:40000]),
-        COUNT_PASSES * HEAVY // 40000,
+        lambda: fastgen.count_plays_batch(HEAVY_B, HEAVY_D),
+        lambda: fastgen.count_plays_batch(HEAVY_B[:SLICE], HEAVY_D[:SLICE]),
+        HEAVY // SLICE,
     ),
     "count_plays_batch-2": (
-        lambda: [fastgen.count_plays_batch(HEAVY_B, HEAVY_D, threads=2) for _ in range(COUNT_PASSES)],
-        lambda: fastgen.count_plays_batch(HEAVY_B[:40000], HEAVY_D[:40000], threads=2),
-        COUNT_PASSES * HEAVY // 40000,
+        lambda: fastgen.count_plays_batch(HEAVY_B, HEAVY_D, threads=2),
+        lambda: fastgen.count_plays_batch(HEAVY_B[:SLICE], HEAVY_D[:SLICE], threads=2),
+        HEAVY // SLICE,
     ),
     "iter_plays_batch-1": (lambda: iterate(1), lambda: fastgen.plays_batch(VB, VD), REPEAT * PASSES),
     "iter_plays_batch-2": (lambda: iterate(2), lambda: fastgen.plays_batch(VB, VD, threads=2), REPEAT * PASSES),
