@@ -6,8 +6,9 @@ Printed at the end of ``pytest bench/test_cluster.py`` (see conftest.py):
 
 * games/s (random-policy rollout, 500,000 games, over 10 s in one process) and perft
   nodes/s (depths 1-4 from ``bJ3BATDgc/ABYA``, two checkers on the bar against a
-  three-point board, then from ``t90OAAC72w0AAA``, a bear-off with all 30 checkers home:
-  15,409,949,733 nodes, over 10 s in one process) in process, with 1 worker (and the
+  three-point board, from ``t90OAAC72w0AAA``, a bear-off with all 30 checkers home, and
+  from ``3QGzwATPJwKJQA``, a middle game of random self-play with a checker on the bar:
+  31,480,717,975 nodes, over 10 s in one process) in process, with 1 worker (and the
   cluster path's overhead against in process at equal work) and with 2 workers (the
   ratio to 1 worker);
 * the fixed cost of one chunk and of one perft task: 200 one-game chunks, and 200 perft
@@ -28,8 +29,12 @@ from fastgen.perft import perft_run
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 
 GAMES = 500_000
-PERFT_POSITIONS, PERFT_DEPTH = ("bJ3BATDgc/ABYA", "t90OAAC72w0AAA"), 4
-PERFT_NODES = {"bJ3BATDgc/ABYA": 4_513_713_970, "t90OAAC72w0AAA": 10_896_235_763}  # sum(perft(..., 4)), checked
+PERFT_POSITIONS, PERFT_DEPTH = ("bJ3BATDgc/ABYA", "t90OAAC72w0AAA", "3QGzwATPJwKJQA"), 4
+PERFT_NODES = {  # sum(perft(..., 4)), checked
+    "bJ3BATDgc/ABYA": 4_513_713_970,
+    "t90OAAC72w0AAA": 10_896_235_763,
+    "3QGzwATPJwKJQA": 16_070_768_242,
+}
 SMALL = 200  # one-game chunks / one-subtree perft tasks for the fixed costs
 ROUNDS = int(os.environ.get("FASTGEN_BENCH_ROUNDS", "3"))
 

@@ -2530,6 +2530,35 @@ cdef class Counter:
         return not bad
 
 
+def count_rolls(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] rolls, int64_t[:, ::1] out):
+    """out[i, r] = the number of plays of boards[i] with rolls[r] (count_plays_batch for
+    every pair, without repeating each board once per roll in memory: perft's last level).
+    Returns -1, or the index of the first invalid board (R4; out is then incomplete).
+    The rolls must be valid dice (1..6)."""
+    cdef Py_ssize_t i, r, n = boards.shape[0], k = rolls.shape[0]
+    cdef int64_t bad = -1
+    if out.shape[0] != n or out.shape[1] != k or rolls.shape[1] != 2:
+        raise ValueError("count_rolls: the arrays do not match")
+    for r in range(k):
+        if not (1 <= rolls[r, 0] <= 6 and 1 <= rolls[r, 1] <= 6):
+            raise ValueError(f"count_rolls: roll {r} is not a pair of dice 1..6")
+    bearoff_init()
+    cdef Ctx* c = ctx_new(1, 16)
+    if c == NULL:
+        raise MemoryError("fastgen: cannot allocate the generator context")
+    c.tables = bo_ready  # read under the GIL, as in Counter
+    with nogil:
+        for i in range(n):
+            if board_error(&boards[i, 0, 0]):
+                bad = i
+                break
+            for r in range(k):
+                c.n = 0
+                out[i, r] = generate(c, &boards[i, 0, 0], rolls[r, 0], rolls[r, 1])
+    ctx_free(c)
+    return bad
+
+
 # ---------------------------------------------------------------- pubeval at core speed
 #
 # Tesauro's pubeval chooses a play by scoring every candidate after the move with a linear

@@ -92,10 +92,19 @@ def _plays_batch(boards, dice, threads):
 
 def _roll_counts(boards, threads) -> np.ndarray:
     """(N, 21) int64: the number of plays of each position for each roll, counted by the
-    count-only core path."""
+    count-only core path (one thread: each board read once for its 21 rolls; with more,
+    count_plays_batch shares the repeated boards out)."""
+    n = boards.shape[0]
+    if threads == 1:
+        from fastgen import _core
+
+        counts = np.empty((n, len(ROLLS)), dtype=np.int64)
+        bad = _core.count_rolls(np.ascontiguousarray(boards), ROLLS, counts)
+        if bad >= 0:
+            as_board(boards[bad])  # raises for the invalid board
+        return counts
     from fastgen.generate import count_plays_batch
 
-    n = boards.shape[0]
     counts = count_plays_batch(np.repeat(boards, len(ROLLS), axis=0), np.tile(ROLLS, (n, 1)), threads=threads)
     return counts.reshape(n, len(ROLLS))
 

@@ -111,6 +111,28 @@ def test_children_are_merged_exactly_in_the_core(name):
         assert any(not b[1].any() for b in batch.boards)  # finished children were there
 
 
+def test_last_level_counts_every_roll_in_one_pass():
+    """count_rolls (each board read once for its 21 rolls) against count_plays_batch over
+    the repeated boards; an invalid board is reported by index, and perft refuses it."""
+    from fastgen import _core
+    from fastgen.workload import random_game_positions
+
+    boards, _ = random_game_positions(300, seed=9)
+    n = boards.shape[0]
+    want = fastgen.count_plays_batch(np.repeat(boards, len(ROLLS), axis=0), np.tile(ROLLS, (n, 1)))
+    got = np.empty((n, len(ROLLS)), dtype=np.int64)
+    assert _core.count_rolls(boards, ROLLS, got) == -1
+    assert np.array_equal(got, want.reshape(n, len(ROLLS)))
+    bad = boards.copy()
+    bad[7, 1, 3] += 1  # 16 checkers
+    assert _core.count_rolls(bad, ROLLS, got) == 7
+    with pytest.raises(ValueError, match="dice 1..6"):
+        _core.count_rolls(boards, np.array([[0, 1]], dtype=np.int8), got[:, :1].copy())
+    mod = importlib.import_module("fastgen.perft")
+    with pytest.raises(InvalidBoardError):
+        mod._roll_counts(bad, 1)
+
+
 def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="depth"):
         perft(fastgen.STARTING_BOARD, 0)
