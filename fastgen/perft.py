@@ -43,6 +43,7 @@ __all__ = ["perft", "perft_weighted", "perft_run", "PerftRun", "ROLLS"]
 ROLLS = np.array([(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)], dtype=np.int8)
 _WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1, 2).astype(np.int64)
 _UNIT = np.ones(len(ROLLS), dtype=np.int64)
+_COST_ROLLS = np.ascontiguousarray(ROLLS[::3])  # 6-6 6-3 5-5 5-2 4-3 3-3 2-2: the split's cost estimate
 #: Positions expanded per plays_batch call (x 21 rolls), some 12 MB of children: small
 #: enough to stay mostly in the caches, large enough that merging identical children
 #: still saves most of the repeated work (with the sort-based merge this replaced, depth 4
@@ -90,23 +91,23 @@ def _plays_batch(boards, dice, threads):
     return plays_batch(boards, dice, threads=threads)
 
 
-def _roll_counts(boards, threads) -> np.ndarray:
-    """(N, 21) int64: the number of plays of each position for each roll, counted by the
-    count-only core path (one thread: each board read once for its 21 rolls; with more,
-    count_plays_batch shares the repeated boards out)."""
+def _roll_counts(boards, threads, rolls=ROLLS) -> np.ndarray:
+    """(N, R) int64: the number of plays of each position for each of *rolls* (default
+    the 21), counted by the count-only core path (one thread: each board read once for
+    all its rolls; with more, count_plays_batch shares the repeated boards out)."""
     n = boards.shape[0]
     if threads == 1:
         from fastgen import _core
 
-        counts = np.empty((n, len(ROLLS)), dtype=np.int64)
-        bad = _core.count_rolls(np.ascontiguousarray(boards), ROLLS, counts)
+        counts = np.empty((n, len(rolls)), dtype=np.int64)
+        bad = _core.count_rolls(np.ascontiguousarray(boards), rolls, counts)
         if bad >= 0:
             as_board(boards[bad])  # raises for the invalid board
         return counts
     from fastgen.generate import count_plays_batch
 
-    counts = count_plays_batch(np.repeat(boards, len(ROLLS), axis=0), np.tile(ROLLS, (n, 1)), threads=threads)
-    return counts.reshape(n, len(ROLLS))
+    counts = count_plays_batch(np.repeat(boards, len(rolls), axis=0), np.tile(rolls, (n, 1)), threads=threads)
+    return counts.reshape(n, len(rolls))
 
 
 def _last_level(boards, weights, roll_w, threads) -> int:
@@ -209,9 +210,12 @@ def perft_run(
             counts.append(total)
             level += 1
         n_tasks = tasks or max(8 * n_workers, -(-boards.shape[0] // (4 * BATCH)))
-        # tasks that expand a level are cut at equal numbers of children (a cheap count of
-        # the next level), so that no task is much longer than the others at the end
-        cost = _roll_counts(boards, threads).sum(axis=1) if depth - level >= 2 and n_tasks < boards.shape[0] else None
+        # tasks that expand a level are cut at equal numbers of children (estimated by a
+        # cheap count of the next level for one roll in three, while the workers wait),
+        # so that no task is much longer than the others at the end
+        cost = None
+        if depth - level >= 2 and n_tasks < boards.shape[0]:
+            cost = _roll_counts(boards, threads, _COST_ROLLS).sum(axis=1)
         parts = _split(boards, weights, n_tasks, cost)
         n_tasks = len(parts)
         rest = [0] * (depth - level)
