@@ -551,6 +551,17 @@ cdef inline int leaf_double(Ctx* c, int depth, int f, int d, uint32_t hits) noex
     return 0
 
 
+cdef inline int room_for_four_step(Ctx* c, int k) noexcept nogil:
+    """Before writing k four-step plays of a double: four steps beat any shorter play
+    written so far (R12), and room for k more plays; -1 when memory is short."""
+    if c.best < 4:
+        c.best = 4
+        c.n = c.base
+    if c.n + k > c.cap and grow(c, c.n + k) < 0:
+        return -1
+    return 0
+
+
 cdef int last_steps_double(Ctx* c, int d, uint32_t m, uint32_t hits) noexcept nogil:
     """Write the four-step plays that end with one step from each source in m (three
     steps are on the path): one tight loop, room made once."""
@@ -558,10 +569,7 @@ cdef int last_steps_double(Ctx* c, int d, uint32_t m, uint32_t hits) noexcept no
     cdef int f, t
     cdef int8_t* dst
     cdef int8_t* mv
-    if c.best < 4:
-        c.best = 4  # R12: four steps beat any shorter play written so far
-        c.n = c.base
-    if c.n + k > c.cap and grow(c, c.n + k) < 0:
+    if room_for_four_step(c, k) < 0:
         return -1
     dst = c.boards + c.n * BOARD_BYTES
     mv = c.moves + c.n * MOVE_BYTES
@@ -616,10 +624,7 @@ cdef int last_two_double(Ctx* c, int d, uint32_t m2, uint32_t hits) noexcept nog
             c.n += 1
             continue
         k = fg_popcount24(m3)
-        if c.best < 4:
-            c.best = 4  # R12: four steps beat any shorter play written so far
-            c.n = c.base
-        if c.n + k > c.cap and grow(c, c.n + k) < 0:
+        if room_for_four_step(c, k) < 0:
             return -1
         dst = c.boards + c.n * BOARD_BYTES
         mv = c.moves + c.n * MOVE_BYTES
