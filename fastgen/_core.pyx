@@ -1821,6 +1821,41 @@ cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil
     return mix64(mix64(seed * GOLDEN + purpose) + GOLDEN)
 
 
+cdef inline void roll_of(int8_t* out, uint64_t kd, uint64_t ko, uint64_t game, uint64_t turn,
+                         bint opening, const int8_t* opening_rolls) noexcept nogil:
+    """out[0], out[1] = the roll of *game* at *turn*: an opening roll (R16: one of the 15
+    pairs in opening_rolls, uniform) when *opening*, else one of 36 (kd, ko: the
+    purpose_keys of the dice and of the opening)."""
+    cdef uint64_t idx
+    if opening:
+        idx = uniform_index(game_hash(ko, game, turn), 15)
+        out[0] = opening_rolls[2 * idx]
+        out[1] = opening_rolls[2 * idx + 1]
+    else:
+        idx = uniform_index(game_hash(kd, game, turn), 36)
+        out[0] = <int8_t> (idx // 6 + 1)
+        out[1] = <int8_t> (idx % 6 + 1)
+
+
+cdef inline int8_t win_of(const int8_t* b) noexcept nogil:
+    """0 while the side that just moved (row OWN of b) has checkers left, else its win
+    (R17): 1 single, 2 gammon (the loser has borne off none), 3 backgammon (and still has
+    one on the bar or in the winner's home board, the loser's indices 18..24)."""
+    cdef int i, left = 0, loser = 0
+    for i in range(25):
+        left |= b[OWN + i]
+    if left:
+        return 0
+    for i in range(25):
+        loser += b[i]
+    if loser < 15:
+        return 1
+    for i in range(18, 25):
+        if b[i]:
+            return 3
+    return 2
+
+
 cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
                     const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                     int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
@@ -1835,8 +1870,9 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
     cdef int8_t board[50]
     cdef const int8_t* after
     cdef int64_t g, t
-    cdef int d1, d2, k, i, own, loser_off
-    cdef uint64_t idx
+    cdef int8_t dice[2]
+    cdef int8_t res
+    cdef int d1, d2, k
     cdef Py_ssize_t nstart = start.shape[0]
     for g in range(lo, hi):
         memcpy(board, &start[g % nstart, 0, 0], BOARD_BYTES)
@@ -1844,15 +1880,9 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
         while True:
             if fg_stopped(stop):
                 return -3
-            if from_opening and t == 0:
-                # R16: the opening roll is uniform over the 15 non-doubles.
-                idx = uniform_index(game_hash(ko, g, t), 15)
-                d1 = opening_rolls[idx, 0]
-                d2 = opening_rolls[idx, 1]
-            else:
-                idx = uniform_index(game_hash(kd, g, t), 36)
-                d1 = <int> (idx // 6) + 1
-                d2 = <int> (idx % 6) + 1
+            roll_of(dice, kd, ko, g, t, from_opening and t == 0, &opening_rolls[0, 0])
+            d1 = dice[0]
+            d2 = dice[1]
             c.n = 0
             k = generate(c, board, d1, d2)
             if k < 0:
@@ -1861,26 +1891,11 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
                 after = c.boards + pub_choose(board, d1, d2, c.boards, k) * BOARD_BYTES
             else:
                 after = c.boards + uniform_index(game_hash(kc, g, t), <uint64_t> k) * BOARD_BYTES
-            own = 0
-            for i in range(25):
-                own += after[OWN + i]
-            if own == 0:
-                # R17: the mover bore off its last checker. Single, gammon (the loser has
-                # borne off none) or backgammon (and still has one on the bar or in the
-                # winner's home board, the loser's indices 18..24).
-                loser_off = 15
-                for i in range(25):
-                    loser_off -= after[i]
+            res = win_of(after)
+            if res:  # R17: the mover bore off its last checker
                 winner[g - lo] = t % 2
                 turns[g - lo] = <int32_t> (t + 1)
-                if loser_off > 0:
-                    result[g - lo] = 1
-                else:
-                    result[g - lo] = 2
-                    for i in range(18, 25):
-                        if after[i]:
-                            result[g - lo] = 3
-                            break
+                result[g - lo] = res
                 break
             memcpy(board, after + OWN, 25)  # the other side is now on roll
             memcpy(board + OWN, after, 25)
@@ -1930,36 +1945,9 @@ def roll_dice(uint64_t seed, const int64_t[::1] gid, const int64_t[::1] turn, co
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
     cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
     cdef Py_ssize_t j, n = gid.shape[0]
-    cdef uint64_t idx
     with nogil:
         for j in range(n):
-            if opening[j]:
-                idx = uniform_index(game_hash(ko, <uint64_t> gid[j], <uint64_t> turn[j]), 15)
-                out[j, 0] = opening_rolls[idx, 0]
-                out[j, 1] = opening_rolls[idx, 1]
-            else:
-                idx = uniform_index(game_hash(kd, <uint64_t> gid[j], <uint64_t> turn[j]), 36)
-                out[j, 0] = <int8_t> (idx // 6 + 1)
-                out[j, 1] = <int8_t> (idx % 6 + 1)
-
-
-cdef inline int8_t win_of(const int8_t* b) noexcept nogil:
-    """0 while the side that just moved (row OWN of b) has checkers left, else its win
-    (R17): 1 single, 2 gammon (the loser has borne off none), 3 backgammon (and still has
-    one on the bar or in the winner's home board, the loser's indices 18..24)."""
-    cdef int i, left = 0, loser = 0
-    for i in range(25):
-        left |= b[OWN + i]
-    if left:
-        return 0
-    for i in range(25):
-        loser += b[i]
-    if loser < 15:
-        return 1
-    for i in range(18, 25):
-        if b[i]:
-            return 3
-    return 2
+            roll_of(&out[j, 0], kd, ko, <uint64_t> gid[j], <uint64_t> turn[j], opening[j], &opening_rolls[0, 0])
 
 
 def pool_turn(const int8_t[:, :, ::1] src, const int64_t[::1] offsets, const int64_t[::1] pick,
@@ -1987,7 +1975,6 @@ def pool_turn(const int8_t[:, :, ::1] src, const int64_t[::1] offsets, const int
     cdef int8_t res
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
     cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
-    cdef uint64_t idx
     info[0] = 0
     info[1] = -1
     info[2] = -1
@@ -2027,14 +2014,8 @@ def pool_turn(const int8_t[:, :, ::1] src, const int64_t[::1] offsets, const int
                 next_game += 1
                 m += 1
         for j in range(m):
-            if from_opening and turn[j] == 0:
-                idx = uniform_index(game_hash(ko, <uint64_t> gid[j], <uint64_t> turn[j]), 15)
-                dice[j, 0] = opening_rolls[idx, 0]
-                dice[j, 1] = opening_rolls[idx, 1]
-            else:
-                idx = uniform_index(game_hash(kd, <uint64_t> gid[j], <uint64_t> turn[j]), 36)
-                dice[j, 0] = <int8_t> (idx // 6 + 1)
-                dice[j, 1] = <int8_t> (idx % 6 + 1)
+            roll_of(&dice[j, 0], kd, ko, <uint64_t> gid[j], <uint64_t> turn[j],
+                    from_opening and turn[j] == 0, &opening_rolls[0, 0])
     info[0] = done
     info[3] = next_game
     return m
