@@ -166,9 +166,10 @@ def _as_picks(picked, g: int, name: str) -> np.ndarray:
         idx = None
     if idx is None or idx.shape != (g,) or idx.dtype.kind not in "iu":
         raise InvalidArgumentError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
-    if idx.dtype.kind == "u" and idx.size and int(idx.max()) > np.iinfo(np.int64).max:
-        return np.full(g, -1, dtype=np.int64)  # out of range anyway: the core names the game
-    return np.ascontiguousarray(idx, dtype=np.int64)
+    picks = np.ascontiguousarray(idx, dtype=np.int64)
+    if idx.dtype.kind == "u":  # values past int64 wrap to negatives: make them -1
+        picks[idx > np.iinfo(np.int64).max] = -1  # out of range anyway: the core names the game
+    return picks
 
 
 def _raise_bad_pick(picked, offsets: np.ndarray, i: int, name: str):

@@ -141,6 +141,8 @@ def test_bad_policy_and_arguments_are_rejected():
         rollout(games=3, policy=lambda c, o: np.array([0, 0, -1]))
     with pytest.raises(ValueError, match="index 18446744073709551615 for game 0"):
         rollout(games=3, policy=lambda c, o: np.full(len(o) - 1, 2**64 - 1, dtype=np.uint64))
+    with pytest.raises(ValueError, match="index 18446744073709551615 for game 2"):  # past valid picks
+        rollout(games=3, policy=lambda c, o: np.array([0, 0, 2**64 - 1], dtype=np.uint64))
     with pytest.raises(ValueError, match="'best'"):
         rollout(games=3, policy="best")
     with pytest.raises(ValueError, match="-1"):
