@@ -2074,7 +2074,6 @@ def merge_children(const int8_t[:, :, ::1] kids, const int64_t[::1] offsets, con
     cdef size_t slot, mask = size - 1
     cdef const int8_t* k
     cdef int8_t* o
-    cdef int left, j
     with nogil:
         memset(table, 0, size * sizeof(uint64_t))
         for r in range(rows):
@@ -2082,10 +2081,7 @@ def merge_children(const int8_t[:, :, ::1] kids, const int64_t[::1] offsets, con
             total += w * (offsets[r + 1] - offsets[r])
             for i in range(offsets[r], offsets[r + 1]):
                 k = &kids[i, 0, 0]
-                left = 0
-                for j in range(25):
-                    left |= k[OWN + j]
-                if left == 0:
+                if win_of(k):  # R17: the game is over
                     continue
                 h = board_hash(k)
                 tag = h & <uint64_t> 0xFFFFFFFF00000000ULL

@@ -69,8 +69,9 @@ def _merge(boards: np.ndarray, weights: np.ndarray):
 def _expand(boards, weights, roll_w, threads):
     """Children of *boards* (side on roll in row 1) with their weights, and the weighted
     number of children. Finished games are counted but not returned; the returned
-    positions are turned over (the other side on roll) and merged, in the core (a hash
-    table: one pass over the children), in order of first appearance."""
+    positions are turned over (the other side on roll), merged in the core (a hash table:
+    one pass over the children) and ordered by merge_children's key (positions with the
+    same opponent checkers next to each other)."""
     from fastgen import _core
 
     n = boards.shape[0]
