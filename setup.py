@@ -1,9 +1,9 @@
-"""Build the compiled core (fastgen._core).
+"""Build the compiled core (fastgen.core._core).
 
 Environment:
   FASTGEN_DEBUG=1   build with -O0 -g, C assertions on, Cython bounds/wraparound checks on.
   FASTGEN_CHECKS=1  keep -O3 but turn Cython bounds/wraparound checks on (used by CI first).
-  FASTGEN_PORTABLE=1  compile only the portable fallbacks of fastgen/_platform.h (heap
+  FASTGEN_PORTABLE=1  compile only the portable fallbacks of fastgen/core/_platform.h (heap
                     memory instead of mmap, no madvise, plain-C bit tricks), as on a
                     platform without them; CI tests this build.
 
@@ -48,19 +48,19 @@ directives = {
 
 extensions = [
     Extension(
-        "fastgen._core",
-        ["fastgen/_core.pyx"],
-        depends=["fastgen/_core.pxd", "fastgen/_platform.h"],  # also puts them in the sdist
+        "fastgen.core._core",
+        ["fastgen/core/_core.pyx"],
+        depends=["fastgen/core/_core.pxd", "fastgen/core/_platform.h"],  # also puts them in the sdist
         include_dirs=[numpy.get_include()],
         extra_compile_args=compile_args,
         define_macros=macros,
     ),
-    # network input encoders (fastgen.features): plain C loops, no numpy C API
+    # network input encoders (fastgen.core.features): plain C loops, no numpy C API
     Extension(
-        "fastgen._features",
-        ["fastgen/_features.pyx"],
-        include_dirs=["fastgen"],
-        depends=["fastgen/_features.h"],
+        "fastgen.core._features",
+        ["fastgen/core/_features.pyx"],
+        include_dirs=["fastgen/core"],
+        depends=["fastgen/core/_features.h"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

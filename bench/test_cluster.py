@@ -24,7 +24,7 @@ import os
 import pytest
 
 import fastgen
-from fastgen.perft import perft_run
+from fastgen.sim.perft import perft_run
 
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 
@@ -41,8 +41,8 @@ ROUNDS = int(os.environ.get("FASTGEN_BENCH_ROUNDS", "3"))
 
 @pytest.fixture(scope="module")
 def clients():
-    """Clusters of 1 and 2 workers made as ``workers=N`` makes them (fastgen.cluster.connect)."""
-    from fastgen.cluster import connect
+    """Clusters of 1 and 2 workers made as ``workers=N`` makes them (fastgen.sim.cluster.connect)."""
+    from fastgen.sim.cluster import connect
 
     with contextlib.ExitStack() as stack:
         made = {}

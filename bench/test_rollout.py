@@ -35,14 +35,14 @@ def test_rollout_native(benchmark, threads):
     turns = _turns(fastgen.rollout(games=GAMES, seed=1))
     benchmark.extra_info["positions"] = turns
     benchmark.extra_info["threads"] = threads
-    benchmark(fastgen.rollout, games=GAMES, seed=1, threads=threads)
+    benchmark(fastgen.sim.rollout, games=GAMES, seed=1, threads=threads)
 
 
 @pytest.mark.benchmark(group="rollout")
 def test_rollout_python_loop(benchmark):
     turns = _turns(fastgen.rollout(games=GAMES, seed=1))
     benchmark.extra_info["positions"] = turns
-    benchmark(fastgen.rollout, games=GAMES, seed=1, engine="python", batch_size=GAMES)
+    benchmark(fastgen.sim.rollout, games=GAMES, seed=1, engine="python", batch_size=GAMES)
 
 
 @pytest.mark.benchmark(group="rollout")
@@ -108,7 +108,7 @@ PUBEVAL_GAMES = 2_000
 @pytest.fixture(scope="module")
 def pubeval_positions():
     """20,000 (board, dice) met in pubeval self-play (seed 1)."""
-    from fastgen.workload import random_game_positions
+    from fastgen.sim.workload import random_game_positions
 
     return random_game_positions(20_000, seed=1, policy="pubeval")
 
@@ -119,7 +119,7 @@ def test_pubeval_rollout_native(benchmark, threads):
     turns = _turns(fastgen.rollout(games=PUBEVAL_GAMES, policy="pubeval", seed=1))
     benchmark.extra_info["positions"] = turns
     benchmark.extra_info["threads"] = threads
-    benchmark(fastgen.rollout, games=PUBEVAL_GAMES, policy="pubeval", seed=1, threads=threads)
+    benchmark(fastgen.sim.rollout, games=PUBEVAL_GAMES, policy="pubeval", seed=1, threads=threads)
 
 
 @pytest.mark.benchmark(group="pubeval")

@@ -31,7 +31,7 @@ FASTGEN_DEBUG=1 python -m pip install -q --no-cache-dir ".[test]"
 FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x tests/test_vectors.py tests/test_rules.py tests/test_generate_api.py tests/test_rollout.py
 rm -rf build
 
-echo "== portable build (FASTGEN_PORTABLE=1: only the fallbacks of fastgen/_platform.h), core tests"
+echo "== portable build (FASTGEN_PORTABLE=1: only the fallbacks of fastgen/core/_platform.h), core tests"
 # tests/test_platform.py also compiles the header with clang and tcc (a compiler without
 # GCC builtins), imitating the MSVC and no-mmap paths: Debian packages.
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -44,7 +44,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     fi
 fi
 FASTGEN_PORTABLE=1 python -m pip install -q --no-cache-dir ".[test]"
-(cd /tmp && python -c "import fastgen._core as c; assert not c.USES_MMAP, 'the FASTGEN_PORTABLE=1 build uses mmap'")
+(cd /tmp && python -c "import fastgen.core._core as c; assert not c.USES_MMAP, 'the FASTGEN_PORTABLE=1 build uses mmap'")
 FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x tests/test_vectors.py tests/test_rules.py tests/test_generate_api.py \
     tests/test_rollout.py tests/test_interrupt.py tests/test_platform.py tests/test_encode.py
 rm -rf build

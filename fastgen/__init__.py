@@ -13,9 +13,9 @@ Each public name is imported here from the module that defines it. The optional 
 
 import importlib.util as _importlib_util
 
-if any(_importlib_util.find_spec(f"fastgen.{m}") is None for m in ("_core", "_features")):
+if any(_importlib_util.find_spec(f"fastgen.core.{m}") is None for m in ("_core", "_features")):
     raise ImportError(  # checked first: a clear message instead of a failed import below
-        f"fastgen's compiled modules (fastgen._core, fastgen._features) are not built in {__path__[0]!r}. "
+        f"fastgen's compiled modules (fastgen.core._core, fastgen.core._features) are not built in {__path__[0]!r}. "
         "Python is importing the source tree, e.g. from the repository root after "
         "`pip install .`. Either build them in place there "
         "(`python setup.py build_ext --inplace`) or run Python from another directory "
@@ -25,8 +25,8 @@ del _importlib_util
 
 from fastgen._version import __version__
 from fastgen.board import Board
-from fastgen.boards import STARTING_BOARD, swap_sides
-from fastgen.convert import from_pubeval28, from_signed26, to_pubeval28, to_signed26
+from fastgen.core.boards import STARTING_BOARD, swap_sides
+from fastgen.formats.convert import from_pubeval28, from_signed26, to_pubeval28, to_signed26
 from fastgen.errors import (
     AmbiguousMoveError,
     CrawfordDoubleError,
@@ -62,11 +62,11 @@ from fastgen.errors import (
     TurnLimitError,
     UnknownSchemeError,
 )
-from fastgen.features import encode
+from fastgen.core.features import encode
 from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library only)
-from fastgen.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
-from fastgen.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
-from fastgen.ids import (
+from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
+from fastgen.core.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
+from fastgen.formats.ids import (
     GameState,
     MatchState,
     Resignation,
@@ -79,18 +79,18 @@ from fastgen.ids import (
     position_id,
     xgid,
 )
-from fastgen.match import Match
-from fastgen.matfile import read_mat, write_mat
-from fastgen.notation import Play, format_play
-from fastgen.plays import PlayBatch, Plays
-from fastgen.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
-from fastgen.pubeval import pubeval_best
-from fastgen.rollout import RolloutResult, RolloutSummary, rollout, summarize
-from fastgen.validate import check_play, legal_steps, parse_play
+from fastgen.games.match import Match
+from fastgen.formats.matfile import read_mat, write_mat
+from fastgen.formats.notation import Play, format_play
+from fastgen.core.plays import PlayBatch, Plays
+from fastgen.sim.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
+from fastgen.sim.pubeval import pubeval_best
+from fastgen.sim.rollout import RolloutResult, RolloutSummary, rollout, summarize
+from fastgen.formats.validate import check_play, legal_steps, parse_play
 
 __all__ = [
     "__version__",
-    # generation (fastgen.generate, fastgen.plays, fastgen.boards)
+    # generation (fastgen.core.generate, fastgen.core.plays, fastgen.core.boards)
     "STARTING_BOARD",
     "swap_sides",
     "encode",

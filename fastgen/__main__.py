@@ -2,7 +2,7 @@
 
 import sys
 
-from fastgen.cli import main
+from fastgen.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

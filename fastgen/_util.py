@@ -35,7 +35,7 @@ def run_threads(work, count: int, stop=None) -> None:
     core). Re-raises the first exception in the caller's thread once all have finished.
 
     Without *stop* (short work): k = 0 runs in the calling thread, the others in new
-    threads. With *stop* (a ``fastgen._core.StopFlag`` the work passes to the core):
+    threads. With *stop* (a ``fastgen.core._core.StopFlag`` the work passes to the core):
     every ``work(k)`` runs in a new thread while the calling thread waits, waking every
     POLL_SECONDS so Python runs its signal handlers; on KeyboardInterrupt (or any
     exception there) it sets *stop*, waits for the workers (the core polls the flag

@@ -22,23 +22,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen.boards import STARTING_BOARD, as_board, as_dice, swap_sides
-from fastgen.generate import legal_plays
+from fastgen.core.boards import STARTING_BOARD, as_board, as_dice, swap_sides
+from fastgen.core.generate import legal_plays
 from fastgen.errors import InvalidDiceError, InvalidMatchStateError
-from fastgen.ids import (
+from fastgen.formats.ids import (
     MatchState,
     board_from_position_id,
     parse_xgid,
     position_id,
     xgid,
 )
-from fastgen.notation import Play
-from fastgen.validate import check_play
+from fastgen.formats.notation import Play
+from fastgen.formats.validate import check_play
 from typing import TYPE_CHECKING
 from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
 
 if TYPE_CHECKING:
-    from fastgen.plays import Plays
+    from fastgen.core.plays import Plays
 
 __all__ = ["Board"]
 
@@ -48,7 +48,7 @@ class Board:
 
     ``Board()`` is the starting position (R3); ``Board(array)`` any valid (2, 25) board;
     :meth:`from_position_id` and :meth:`from_xgid` read the interchange IDs.
-    ``state`` is an optional :class:`~fastgen.ids.MatchState` (cube, score, dice) kept
+    ``state`` is an optional :class:`~fastgen.formats.ids.MatchState` (cube, score, dice) kept
     for :meth:`xgid`; pushing a play hands the turn over in it too.
     """
 
@@ -61,7 +61,7 @@ class Board:
 
     @property
     def state(self) -> MatchState | None:
-        """The :class:`~fastgen.ids.MatchState` kept with the board, or None."""
+        """The :class:`~fastgen.formats.ids.MatchState` kept with the board, or None."""
         return self._state
 
     @state.setter

@@ -28,7 +28,7 @@ class InvalidPositionIDError(FastgenError, ValueError):
 
 
 class UnknownSchemeError(FastgenError, ValueError):
-    """An encoding scheme name :func:`fastgen.encode` does not know (see ``fastgen.features.SCHEMES``)."""
+    """An encoding scheme name :func:`fastgen.encode` does not know (see ``fastgen.core.features.SCHEMES``)."""
 
 
 class InvalidOutputError(FastgenError, ValueError):
@@ -40,7 +40,7 @@ class InvalidSVGOptionError(FastgenError, ValueError):
 
 
 # --------------------------------------------------------------------------- game flow
-# Raised by fastgen.game / fastgen.match. An illegal action never changes the state.
+# Raised by fastgen.games.game / fastgen.games.match. An illegal action never changes the state.
 
 
 class IllegalActionError(FastgenError, ValueError):
@@ -102,7 +102,7 @@ class InvalidMatchIDError(FastgenError, ValueError):
 
 
 class InvalidMatchStateError(FastgenError, ValueError):
-    """A :class:`fastgen.ids.MatchState` field holds a value the formats cannot express."""
+    """A :class:`fastgen.formats.ids.MatchState` field holds a value the formats cannot express."""
 
 
 class InvalidXGIDError(FastgenError, ValueError):
@@ -162,7 +162,7 @@ class IllegalGamePlayError(IllegalPlayError, IllegalActionError):
 
 
 # --------------------------------------------------------------------------- clusters
-# Raised by fastgen.cluster and fastgen.rollout_chunks before any work is sent out.
+# Raised by fastgen.sim.cluster and fastgen.sim.rollout_chunks before any work is sent out.
 
 
 class NotPicklableError(FastgenError, ValueError):

@@ -1,9 +1,9 @@
 """The reference oracle: a slow, readable move generator written straight from docs/RULES.md.
 
-This module is the yardstick the compiled core (:mod:`fastgen._core`) is tested against.
+This module is the yardstick the compiled core (:mod:`fastgen.core._core`) is tested against.
 It deliberately shares **no code** with the core: it does its own input validation in
-plain Python and does not import :mod:`fastgen.boards` (which calls the core's
-validator) nor :mod:`fastgen._core`. Only the exception classes and the result container
+plain Python and does not import :mod:`fastgen.core.boards` (which calls the core's
+validator) nor :mod:`fastgen.core._core`. Only the exception classes and the result container
 are shared.
 
 The algorithm is the obvious one:
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.errors import InvalidBoardError, InvalidDiceError
-from fastgen.plays import Plays
+from fastgen.core.plays import Plays
 
 __all__ = ["legal_plays"]
 
@@ -205,7 +205,7 @@ def _legal_sequences(mine, opp, d1, d2):
 def legal_plays(board, dice) -> Plays:
     """Every legal play of *board* (R4 orientation, row 1 on roll) with *dice* (R5-R15).
 
-    Returns a :class:`fastgen.plays.Plays` whose ``boards`` (K, 2, 25) int8 are the
+    Returns a :class:`fastgen.core.plays.Plays` whose ``boards`` (K, 2, 25) int8 are the
     distinct resulting positions (R10), in the input orientation (row 1 is still the
     side that moved; a hit checker is on row 0's bar, index 24), and whose ``moves``
     (K, 4, 2) int8 give one representative step sequence per position in the mover's

@@ -29,7 +29,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from fastgen.boards import as_board, as_dice
+from fastgen.core.boards import as_board, as_dice
 from fastgen.errors import InvalidMoveTextError, InvalidSVGOptionError
 
 __all__ = ["board", "SvgText"]
@@ -167,7 +167,7 @@ def _as_steps(board: np.ndarray, play, dice) -> tuple:
     if isinstance(play, str):
         if dice is None:
             raise InvalidMoveTextError(f"a play given as text needs dice= to be read: {play!r}")
-        from fastgen.validate import parse_play
+        from fastgen.formats.validate import parse_play
 
         return parse_play(board, dice, play).moves
     try:
@@ -409,7 +409,7 @@ def board(board, *, play=None, dice=None, cube=None, flipped: bool = False, size
         "height": _fmt(height),
         "class": "fastgen-board" + (" flipped" if flipped else ""),
     })
-    from fastgen.ids import position_id
+    from fastgen.formats.ids import position_id
 
     title = ET.SubElement(root, "title")
     title.text = f"Position ID {position_id(arr)}" + (f", dice {dice[0]}-{dice[1]}" if dice else "")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen.match import Match
+from fastgen.games.match import Match
 
 
 def random_match(

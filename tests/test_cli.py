@@ -8,13 +8,13 @@ import json
 import pytest
 
 import fastgen
-from fastgen.cli import build_parser, main
+from fastgen.cli.main import build_parser, main
 
 from _child import run_python
 
-# The module (fastgen.rollout is also the name of the function in the package namespace).
-rollout_module = importlib.import_module("fastgen.rollout")
-bench_module = importlib.import_module("fastgen.bench")
+# The module (fastgen.sim.rollout is also the name of the function in the package namespace).
+rollout_module = importlib.import_module("fastgen.sim.rollout")
+bench_module = importlib.import_module("fastgen.cli.bench")
 
 
 @pytest.mark.parametrize("workload", ["vectors", "random"])

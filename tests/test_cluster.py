@@ -11,7 +11,7 @@ import pytest
 
 import fastgen
 from fastgen.errors import NotPicklableError, RolloutStoreError
-from fastgen.rollout_chunks import RolloutInterrupted, read_manifest
+from fastgen.sim.rollout_chunks import RolloutInterrupted, read_manifest
 
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 pytest.importorskip("cloudpickle", reason="cloudpickle not installed: pip install '.[dask]'")
@@ -154,7 +154,7 @@ def test_out_saves_parts_and_resume_finishes_identically(client, tmp_path):
 
 
 def test_cli_workers_1_and_2_print_the_same_result(capsys, tmp_path):
-    from fastgen.cli import main
+    from fastgen.cli.main import main
 
     outputs = []
     for workers in (1, 2):
@@ -174,7 +174,7 @@ def test_cli_workers_1_and_2_print_the_same_result(capsys, tmp_path):
 
 @pytest.mark.parametrize("position, depth", [("4HPwATDgc/ABMA", 2), ("bJ3BATDgc/ABYA", 3)])
 def test_perft_on_the_cluster_equals_in_process_whatever_the_split(client, position, depth):
-    from fastgen.perft import perft_run
+    from fastgen.sim.perft import perft_run
 
     board = fastgen.board_from_position_id(position)
     want = fastgen.perft(board, depth)
@@ -204,7 +204,7 @@ def test_a_started_cluster_runs_without_the_sampling_profiler():
     task thread every 10 ms); the caller's own config is left as it was."""
     import dask
 
-    from fastgen.cluster import connect
+    from fastgen.sim.cluster import connect
 
     before = dask.config.get("distributed.worker.profile.enabled")
     with connect(workers=1) as c:

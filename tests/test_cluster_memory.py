@@ -1,4 +1,4 @@
-"""fastgen.cluster.task_memory: a Dask task reuses the memory it frees, and the worker's
+"""fastgen.sim.cluster.task_memory: a Dask task reuses the memory it frees, and the worker's
 malloc settings are given back afterwards (no Dask needed: the settings are glibc's)."""
 
 import subprocess
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from fastgen import cluster
+from fastgen.sim import cluster
 from _child import child_env
 
 # A child Python started as Dask's nanny starts workers: it counts the page faults of
@@ -17,8 +17,8 @@ from _child import child_env
 # inside it, and after it.
 _FAULTS = """
 import resource, time, numpy as np
-from fastgen import cluster
-from fastgen.cluster import task_memory, _glibc
+from fastgen.sim import cluster
+from fastgen.sim.cluster import task_memory, _glibc
 def faults():
     f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     for _ in range(40):

@@ -1,4 +1,4 @@
-"""Signed-vector converters (fastgen.convert): FIBS/pubeval layouts, side on roll positive."""
+"""Signed-vector converters (fastgen.formats.convert): FIBS/pubeval layouts, side on roll positive."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.convert import from_pubeval28, from_signed26, to_pubeval28, to_signed26
+from fastgen.formats.convert import from_pubeval28, from_signed26, to_pubeval28, to_signed26
 from fastgen.errors import InvalidBoardError
 
 from _positions import random_board

@@ -14,7 +14,7 @@ from fastgen.errors import (
     OutOfOrderError,
     OutOfTurnError,
 )
-from fastgen.game import GAMMON, Game
+from fastgen.games.game import GAMMON, Game
 
 
 def snapshot(game: Game):

@@ -15,7 +15,7 @@ from fastgen.errors import (
     OutOfOrderError,
     OutOfTurnError,
 )
-from fastgen.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, result_type
+from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, result_type
 
 
 def play_out(game: Game, rng: np.random.Generator) -> Game:

@@ -9,7 +9,7 @@ import pytest
 
 import fastgen
 from fastgen import InvalidBoardError, InvalidDiceError, InvalidPositionIDError
-from fastgen.workload import random_game_positions, vector_workload
+from fastgen.sim.workload import random_game_positions, vector_workload
 
 from _child import run_python
 
@@ -56,7 +56,7 @@ def test_threads_give_identical_output(mixed, threads):
 def test_two_thread_path_falls_back_when_its_reservation_overflows():
     """threads=2 writes both halves straight into one reserved mapping; a half that does
     not fit is reported (None) so the caller takes the ordinary path."""
-    from fastgen import _core
+    from fastgen.core import _core
 
     boards = np.stack([fastgen.STARTING_BOARD] * 200)
     dice = np.full((200, 2), 2, dtype=np.int8)  # 75 plays each: 7,500 per half
@@ -82,8 +82,9 @@ def test_one_thread_fills_its_mapping_in_pieces(mixed, monkeypatch):
     positions per call (PairJob.run_upper): the pieces follow one another exactly as one
     run(1) lays them; a reservation too small for a later piece is reported (None), and
     an invalid board in a later piece is found."""
-    from fastgen import _core, generate
+    from fastgen.core import _core
 
+    from fastgen.core import generate
     boards, dice = (np.concatenate([a, a]) for a in mixed)  # large enough for the mapped path
     whole = _core.PairJob(boards, dice, 0)
     whole.run(0)
@@ -323,7 +324,7 @@ def test_batch_peak_memory_is_close_to_output_size(tmp_path):
     code = textwrap.dedent(
         """
         import resource, numpy as np, fastgen
-        from fastgen.workload import vector_workload
+        from fastgen.sim.workload import vector_workload
         b, d = vector_workload()
         b = np.concatenate([b] * 3); d = np.concatenate([d] * 3)
         fastgen.count_plays_batch(b[:10], d[:10])
@@ -373,7 +374,7 @@ def test_sse2_board_check_agrees_with_the_plain_one():
     shared points, the bars)."""
     from hypothesis import given, strategies as st
 
-    from fastgen import _core
+    from fastgen.core import _core
 
     counts = st.one_of(st.integers(-2, 17), st.sampled_from([0, 0, 0, 1, 2, 15, 16, -1, -128, 127]))
 

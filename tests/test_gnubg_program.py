@@ -33,9 +33,9 @@ import subprocess
 import numpy as np
 import pytest
 
-from fastgen.game import Game
-from fastgen.matfile import read_mat, write_mat
-from fastgen.validate import check_play
+from fastgen.games.game import Game
+from fastgen.formats.matfile import read_mat, write_mat
+from fastgen.formats.validate import check_play
 
 from _matches import random_match, written_record
 

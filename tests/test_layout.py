@@ -131,8 +131,8 @@ def test_the_old_circle_is_gone():
     # generate -> plays -> notation -> validate -> generate (issue 8): the layer below the
     # generator never imports it or what builds on it, not even late inside a function
     # (the one exception: Play's Jupyter hook _repr_svg_ draws with fastgen.svg).
-    above = {"fastgen.generate", "fastgen.validate", "fastgen.game", "fastgen.board", "fastgen.match"}
-    for low in ("notation", "plays", "ids", "boards", "errors", "_replay", "convert"):
+    above = {"fastgen.core.generate", "fastgen.formats.validate", "fastgen.games.game", "fastgen.board", "fastgen.games.match"}
+    for low in ("formats/notation", "core/plays", "formats/ids", "core/boards", "errors", "formats/_replay", "formats/convert"):
         imported = _imports_of(PACKAGE / f"{low}.py")
         assert not imported & above, (low, imported & above)
 
@@ -163,7 +163,7 @@ def test_import_fastgen_loads_no_extra():
     assert done.stdout.strip() == "", f"import fastgen imported extras: {done.stdout.strip()}"
 
 
-@pytest.mark.parametrize("name", ["fastgen.rollout", "fastgen.game", "fastgen.matfile", "fastgen.cli"])
+@pytest.mark.parametrize("name", ["fastgen.sim.rollout", "fastgen.games.game", "fastgen.formats.matfile", "fastgen.cli.main"])
 def test_core_modules_load_no_extra(name):
     done = _run(
         f"import sys, importlib; importlib.import_module({name!r}); "

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from fastgen.errors import CrawfordDoubleError, GameOverError, OutOfOrderError
-from fastgen.match import Match
+from fastgen.games.match import Match
 
 
 def win_one_point(match: Match, winner: int) -> None:

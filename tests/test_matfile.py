@@ -14,9 +14,9 @@ from hypothesis import given, settings, strategies as st
 
 import fastgen
 from fastgen.errors import MatFileError
-from fastgen.game import GAMMON, SINGLE
-from fastgen.match import Match
-from fastgen.matfile import GNUBG_MAX_CUBE, match_play_text, read_mat, write_mat
+from fastgen.games.game import GAMMON, SINGLE
+from fastgen.games.match import Match
+from fastgen.formats.matfile import GNUBG_MAX_CUBE, match_play_text, read_mat, write_mat
 
 from _matches import random_match, written_record
 

@@ -27,7 +27,7 @@ def test_unbuilt_source_tree_gives_a_clear_import_error(tmp_path):
     )
     assert proc.returncode == 1
     last = proc.stderr.strip().splitlines()[-1]
-    assert last.startswith("ImportError: fastgen's compiled modules (fastgen._core, fastgen._features) are not built"), proc.stderr
+    assert last.startswith("ImportError: fastgen's compiled modules (fastgen.core._core, fastgen.core._features) are not built"), proc.stderr
     assert "python setup.py build_ext --inplace" in last and "another directory" in last
     assert "circular" not in proc.stderr
 

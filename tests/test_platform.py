@@ -1,4 +1,4 @@
-"""The platform layer (fastgen/_platform.h) compiles and computes the same on every path.
+"""The platform layer (fastgen/core/_platform.h) compiles and computes the same on every path.
 
 The core's platform calls (mmap, madvise, GCC builtins) each have a fallback. The
 FASTGEN_PORTABLE=1 build (a CI stage) runs the whole core on the fallbacks; this module
@@ -22,7 +22,7 @@ import pytest
 
 import fastgen
 
-HEADER_DIR = Path(fastgen.__file__).resolve().parent
+HEADER_DIR = Path(fastgen.__file__).resolve().parent / "core"
 
 CHECK_C = r"""
 #include "_platform.h"

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import pubeval
-from fastgen.pubeval import CONTACT_WEIGHTS as WC
-from fastgen.pubeval import RACE_WEIGHTS as WR
+from fastgen.sim import pubeval
+from fastgen.sim.pubeval import CONTACT_WEIGHTS as WC
+from fastgen.sim.pubeval import RACE_WEIGHTS as WR
 
 
 def empty():
@@ -117,7 +117,7 @@ def test_best_plays_picks_the_first_maximum_per_group():
 from hypothesis import given  # noqa: E402
 
 from fastgen.errors import InvalidBoardError, InvalidDiceError  # noqa: E402
-from fastgen.workload import random_game_positions  # noqa: E402
+from fastgen.sim.workload import random_game_positions  # noqa: E402
 
 from strategies import positions  # noqa: E402
 

@@ -14,8 +14,9 @@ import numpy as np
 from hypothesis import given
 
 import fastgen
-from fastgen import _core, pubeval
-from fastgen.workload import random_game_positions
+from fastgen.core import _core
+from fastgen.sim import pubeval
+from fastgen.sim.workload import random_game_positions
 
 import pytest
 

@@ -12,8 +12,8 @@ from fastgen.errors import (
     OutOfOrderError,
     OutOfTurnError,
 )
-from fastgen.game import BACKGAMMON, GAMMON, SINGLE, Game
-from fastgen.match import Match
+from fastgen.games.game import BACKGAMMON, GAMMON, SINGLE, Game
+from fastgen.games.match import Match
 
 
 def started(**kwargs) -> Game:

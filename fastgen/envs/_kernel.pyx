@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Compiled game kernel of the RL environments: micro-action masks and steps for N games.
 
-Independent of fastgen._core: a small single-step rule engine (docs/RULES.md R5-R13) and a
+Independent of fastgen.core._core: a small single-step rule engine (docs/RULES.md R5-R13) and a
 depth-first "can the turn still be completed" search. The Python side validates every
 input and owns the arrays; the functions here trust them and run without the GIL.
 

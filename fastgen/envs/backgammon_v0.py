@@ -30,7 +30,7 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from fastgen.boards import swap_sides
+from fastgen.core.boards import swap_sides
 from fastgen.envs.engine import Games
 from fastgen.envs.vector import action_space, observation_space
 from fastgen.errors import InvalidEnvOptionError

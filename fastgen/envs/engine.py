@@ -27,7 +27,7 @@ import sys
 
 import numpy as np
 
-from fastgen.boards import STARTING_BOARD
+from fastgen.core.boards import STARTING_BOARD
 from fastgen.errors import IllegalActionError, InvalidEnvOptionError
 from fastgen.envs import _kernel
 from fastgen.envs.micro import NUM_MICRO_ACTIONS
@@ -46,7 +46,7 @@ _MAX_PASSES = 1000  # consecutive no-move turns before a game is truncated (neve
 
 def scheme_width(scheme) -> int:
     """Feature count of encoder *scheme* (raises fastgen's error for an unknown name)."""
-    from fastgen.features import scheme_width as width
+    from fastgen.core.features import scheme_width as width
 
     return width(scheme)
 
@@ -156,7 +156,7 @@ class Games:
             self._generate()
 
     def _generate(self) -> None:
-        from fastgen.generate import plays_batch
+        from fastgen.core.generate import plays_batch
 
         self.plays = plays_batch(self.boards, self.dice,
                                  encode=self.scheme if self.afterstate_features else None)
@@ -213,7 +213,7 @@ class Games:
         """(N, F + 6) float32 observations of the current boards (see the module
         docstring), or of *boards* (M, 2, 25) with no dice left; a new array the caller
         may keep."""
-        from fastgen.features import encode_trusted
+        from fastgen.core.features import encode_trusted
 
         if boards is not None:
             out = np.zeros((boards.shape[0], self.width), dtype=np.float32)

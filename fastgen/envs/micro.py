@@ -79,7 +79,7 @@ def micro_mask(board, dice, played=()) -> np.ndarray:
     >>> micro_mask(fastgen.STARTING_BOARD, (6, 5), [(24, 18), (18, 13)]).nonzero()[0].tolist()
     [0]
     """
-    from fastgen.validate import legal_steps
+    from fastgen.formats.validate import legal_steps
 
     mask = np.zeros(NUM_MICRO_ACTIONS, dtype=bool)
     for source, _target, die in legal_steps(board, dice, played):

@@ -10,12 +10,12 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from fastgen.boards import swap_sides
+from fastgen.core.boards import swap_sides
 from fastgen.envs import _kernel
 from fastgen.envs.engine import Games, scores
 from fastgen.envs.vector import action_space, observation_space
 from fastgen.errors import IllegalActionError, InvalidEnvOptionError
-from fastgen.plays import Plays
+from fastgen.core.plays import Plays
 
 __all__ = ["BackgammonEnv", "OPPONENTS"]
 
@@ -27,7 +27,7 @@ class BackgammonEnv(gymnasium.Env):
     """Cubeless backgammon for one agent (player 0) against a fixed opponent policy.
 
     *opponent*: ``"random"`` (a uniformly random legal play), ``"pubeval"`` (Tesauro's
-    public evaluation, :mod:`fastgen.pubeval`), or a callable ``f(board, dice,
+    public evaluation, :mod:`fastgen.sim.pubeval`), or a callable ``f(board, dice,
     afterstates) -> index`` given the opponent's view of the board (row 1 the opponent),
     the roll and the (K, 2, 25) resulting boards of its legal plays.
 
@@ -84,7 +84,7 @@ class BackgammonEnv(gymnasium.Env):
         if self.opponent == "random":
             return int(self.np_random.integers(k))
         if self.opponent == "pubeval":
-            from fastgen import pubeval
+            from fastgen.sim import pubeval
 
             race = pubeval.is_race(plays.board[None])
             return int(pubeval.best_plays(plays.boards, [0, k], race)[0])
@@ -103,7 +103,7 @@ class BackgammonEnv(gymnasium.Env):
             if self.action_mode == "afterstate":
                 plays = g.plays[0]
             else:
-                from fastgen.generate import legal_plays
+                from fastgen.core.generate import legal_plays
 
                 plays = legal_plays(board, dice)
             after = plays.boards[self._choose(plays)]

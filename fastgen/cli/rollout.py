@@ -20,7 +20,7 @@ import json
 import sys
 from typing import Any, Callable, Optional
 
-from fastgen._cliargs import add_subcommand, int_in_range, position_id_arg
+from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
 
 __all__ = ["add_parser", "run_rollout", "LEGEND"]
 
@@ -40,7 +40,7 @@ MAX_SEED = 2**64 - 1
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``rollout`` subcommand on an argparse *subparsers* object."""
-    from fastgen.rollout import DEFAULT_SEED
+    from fastgen.sim.rollout import DEFAULT_SEED
 
     parser = add_subcommand(
         subparsers,
@@ -96,8 +96,8 @@ def _progress_bar(total: int, enabled: bool) -> Any:
 def run_rollout(args: argparse.Namespace) -> int:
     """Run a rollout from parsed arguments and print the summary; returns the exit code."""
     from fastgen.errors import FastgenError
-    from fastgen.rollout import rollout
-    from fastgen.rollout_chunks import RolloutInterrupted
+    from fastgen.sim.rollout import rollout
+    from fastgen.sim.rollout_chunks import RolloutInterrupted
 
     out = getattr(args, "out", None)
     if getattr(args, "resume", None):
@@ -152,7 +152,7 @@ def run_rollout(args: argparse.Namespace) -> int:
 def _from_manifest(args: argparse.Namespace) -> None:
     """Set the run's arguments of *args* from the manifest of ``args.resume``."""
     from fastgen.errors import RolloutStoreError
-    from fastgen.rollout_chunks import read_manifest
+    from fastgen.sim.rollout_chunks import read_manifest
 
     run = read_manifest(args.resume)["run"]
     if run.get("policy") not in ("random", "pubeval") or run.get("first_game") != 0 or (

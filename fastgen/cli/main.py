@@ -7,13 +7,13 @@ import json
 import sys
 from typing import Any, Sequence
 
-from fastgen._cliargs import HelpFormatter, add_subcommand, int_in_range
+from fastgen.cli.args import HelpFormatter, add_subcommand, int_in_range
 
 __all__ = ["main", "build_parser"]
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from fastgen.bench import run_benchmarks
+    from fastgen.cli.bench import run_benchmarks
 
     def progress(name: str) -> None:
         if not args.json:
@@ -63,7 +63,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 # Subcommands other than ``bench`` live in their own modules, each with a function
 # ``add_parser(subparsers)`` that registers the subcommand and its handler (``func``).
-_SUBCOMMAND_MODULES = ("fastgen.rollout_cli", "fastgen.perft_cli")
+_SUBCOMMAND_MODULES = ("fastgen.cli.rollout", "fastgen.cli.perft")
 
 MAX_THREADS = 1024
 

@@ -21,7 +21,7 @@ other roll 2/36): its value at depth k is the expected number of nodes at depth 
 
 With *workers*, *scheduler* or *client* the tree is expanded here down to a shallow split
 depth, and the positions there are cut into independent subtrees that run as Dask tasks
-(:mod:`fastgen.cluster`). The numbers are the same whatever the split. In-process perft
+(:mod:`fastgen.sim.cluster`). The numbers are the same whatever the split. In-process perft
 does not need Dask.
 
 >>> perft(STARTING_BOARD, 1)
@@ -35,7 +35,7 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from fastgen.boards import STARTING_BOARD, as_board
+from fastgen.core.boards import STARTING_BOARD, as_board
 
 __all__ = ["perft", "perft_weighted", "perft_run", "PerftRun", "ROLLS"]
 
@@ -72,7 +72,7 @@ def _expand(boards, weights, roll_w, threads):
     positions are turned over (the other side on roll), merged in the core (a hash table:
     one pass over the children) and ordered by merge_children's key (positions with the
     same opponent checkers next to each other)."""
-    from fastgen import _core
+    from fastgen.core import _core
 
     n = boards.shape[0]
     batch = _plays_batch(np.repeat(boards, len(ROLLS), axis=0), np.tile(ROLLS, (n, 1)), threads)
@@ -87,7 +87,7 @@ def _expand(boards, weights, roll_w, threads):
 
 
 def _plays_batch(boards, dice, threads):
-    from fastgen.generate import plays_batch
+    from fastgen.core.generate import plays_batch
 
     return plays_batch(boards, dice, threads=threads)
 
@@ -98,14 +98,14 @@ def _roll_counts(boards, threads, rolls=ROLLS) -> np.ndarray:
     all its rolls; with more, count_plays_batch shares the repeated boards out)."""
     n = boards.shape[0]
     if threads == 1:
-        from fastgen import _core
+        from fastgen.core import _core
 
         counts = np.empty((n, len(rolls)), dtype=np.int64)
         bad = _core.count_rolls(np.ascontiguousarray(boards), rolls, counts)
         if bad >= 0:
             as_board(boards[bad])  # raises for the invalid board
         return counts
-    from fastgen.generate import count_plays_batch
+    from fastgen.core.generate import count_plays_batch
 
     counts = count_plays_batch(np.repeat(boards, len(rolls), axis=0), np.tile(rolls, (n, 1)), threads=threads)
     return counts.reshape(n, len(rolls))
@@ -135,7 +135,7 @@ def subtree_counts(boards, weights, levels: int, roll_w=_UNIT, threads: int = 1)
 
 def _task(blob, boards, weights):
     """A Dask task: the counts of one slice of the split frontier."""
-    from fastgen.cluster import loads_cached, task_memory
+    from fastgen.sim.cluster import loads_cached, task_memory
 
     levels, roll_w = loads_cached(blob)
     t0 = time.perf_counter()
@@ -196,7 +196,7 @@ def perft_run(
         counts = subtree_counts(boards, weights, depth, roll_w, threads)
         return PerftRun(counts, time.perf_counter() - t0, 0, 0, 0.0, 0)
 
-    from fastgen.cluster import as_finished, connect, dumps_checked, worker_count
+    from fastgen.sim.cluster import as_finished, connect, dumps_checked, worker_count
 
     with connect(workers, scheduler, client) as c:
         n_workers = worker_count(c)

@@ -16,12 +16,12 @@ behaviour, not copied):
 Reading text (:func:`parse_move_text`) accepts that text back and the usual variants:
 ``25`` for ``bar``, ``0`` for ``off``, any case, extra spaces or commas, optional ``*``,
 ``8/5 8/5`` for ``8/5(2)``, merged hops such as ``13/7``. Only ASCII digits are numbers.
-It looks at no board: :func:`fastgen.validate.parse_play` resolves a text against the
+It looks at no board: :func:`fastgen.formats.validate.parse_play` resolves a text against the
 legal plays of a position. Malformed text raises
 :class:`~fastgen.errors.InvalidMoveTextError` quoting it; reading takes time linear in
 the text's length.
 
-This module sits below the generator (:mod:`fastgen.plays` builds :class:`Play` values
+This module sits below the generator (:mod:`fastgen.core.plays` builds :class:`Play` values
 from its arrays), so it never calls the generator itself.
 
 >>> import fastgen
@@ -36,9 +36,9 @@ import re
 
 import numpy as np
 
-from fastgen.boards import as_board, as_dice
+from fastgen.core.boards import as_board, as_dice
 from fastgen.errors import InvalidMoveTextError
-from fastgen.ids import position_id
+from fastgen.formats.ids import position_id
 from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
 
 __all__ = ["Play", "format_play", "parse_move_text", "step_value"]

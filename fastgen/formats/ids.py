@@ -55,7 +55,7 @@ import re
 
 import numpy as np
 
-from fastgen.boards import as_board
+from fastgen.core.boards import as_board
 from fastgen.errors import (
     InvalidBoardError,
     InvalidMatchIDError,

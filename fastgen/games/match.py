@@ -1,6 +1,6 @@
 """A match to N points with the Crawford rule, or a money session (R19, R20).
 
-A :class:`Match` is a sequence of :class:`~fastgen.game.Game` objects sharing one dice
+A :class:`Match` is a sequence of :class:`~fastgen.games.game.Game` objects sharing one dice
 generator. The score, the Crawford game and post-Crawford play are derived from the
 finished games, so they are always consistent with the games themselves.
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.errors import GameOverError, InvalidArgumentError, OutOfOrderError
-from fastgen.game import Game, _as_rng
+from fastgen.games.game import Game, _as_rng
 from typing import Sequence
 
 __all__ = ["Match"]

@@ -32,8 +32,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from fastgen.boards import STARTING_BOARD, as_board, as_dice  # R3: the starting position
-from fastgen.generate import legal_plays
+from fastgen.core.boards import STARTING_BOARD, as_board, as_dice  # R3: the starting position
+from fastgen.core.generate import legal_plays
 from fastgen.errors import (
     CrawfordDoubleError,
     CubeCapError,
@@ -55,8 +55,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
 
 if TYPE_CHECKING:
-    from fastgen.notation import Play
-    from fastgen.plays import Plays
+    from fastgen.formats.notation import Play
+    from fastgen.core.plays import Plays
 
 __all__ = [
     "Game",
@@ -354,7 +354,7 @@ class Game:
     def _find_play(self, play) -> int:
         plays = self.legal_plays()
         if isinstance(play, str) or (hasattr(play, "board_after") and hasattr(play, "moves")):
-            from fastgen.validate import check_play  # explains why a play is illegal (R15)
+            from fastgen.formats.validate import check_play  # explains why a play is illegal (R15)
 
             try:
                 target = check_play(self._board, self.dice, play).board_after

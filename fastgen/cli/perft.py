@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Any
 
-from fastgen._cliargs import add_subcommand, int_in_range, position_id_arg
+from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
 
 __all__ = ["add_parser", "run_perft"]
 
@@ -50,9 +50,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_perft(args: argparse.Namespace) -> int:
     """Compute and print the perft table from parsed arguments; returns the exit code."""
-    from fastgen.boards import STARTING_BOARD
-    from fastgen.ids import position_id
-    from fastgen.perft import perft_run
+    from fastgen.core.boards import STARTING_BOARD
+    from fastgen.formats.ids import position_id
+    from fastgen.sim.perft import perft_run
 
     board = STARTING_BOARD if args.position is None else args.position
     if args.split_depth is not None and args.split_depth >= args.depth:

@@ -31,7 +31,7 @@ keep those match options.
 
 The reader is tolerant about spacing, accepts ``bar``/``25``, ``off``/``0``, chains
 (``24/18/13``), repeats (``8/5(2)``) and ``Accepts``/``Passes``, replays every game
-through :class:`~fastgen.game.Game` (so each play is checked), runs in time linear in
+through :class:`~fastgen.games.game.Game` (so each play is checked), runs in time linear in
 the input, and raises only :class:`~fastgen.errors.MatFileError`, quoting the line, on
 any problem.
 """
@@ -44,8 +44,8 @@ import re
 import numpy as np
 
 from fastgen.errors import FastgenError, MatFileError
-from fastgen.game import BACKGAMMON, GAMMON, SINGLE, Game
-from fastgen.match import Match
+from fastgen.games.game import BACKGAMMON, GAMMON, SINGLE, Game
+from fastgen.games.match import Match
 
 __all__ = ["write_mat", "read_mat", "play_text", "match_play_text"]
 
@@ -64,11 +64,11 @@ _MAX_DIGITS = 6  # numbers in a .mat file (length, scores, points) are small
 def play_text(board, dice, moves_row, board_after) -> str:
     """Text of one play, e.g. ``"8/5 6/5"``; empty for a lost turn (R14).
 
-    Uses :class:`fastgen.notation.Play` when it is available, else a minimal formatter
+    Uses :class:`fastgen.formats.notation.Play` when it is available, else a minimal formatter
     writing each step as ``from/to`` (``bar``, ``off``, ``*`` for a hit).
     """
     try:
-        from fastgen.notation import Play
+        from fastgen.formats.notation import Play
     except ImportError:
         return _plain_play_text(board, moves_row)
     text = str(Play.from_arrays(board, dice, moves_row, board_after))

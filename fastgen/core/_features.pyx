@@ -1,7 +1,7 @@
 # cython: language_level=3
-"""Network input encoders: the nogil loops behind fastgen.features.encode.
+"""Network input encoders: the nogil loops behind fastgen.core.features.encode.
 
-Private module. fastgen.features validates the boards once (fastgen.boards); the loops
+Private module. fastgen.core.features validates the boards once (fastgen.core.boards); the loops
 (in _features.h, plain C) trust them: every count is in 0..15 and a side's counts sum to
 at most 15, so a count indexes the 16-row tables directly.
 

@@ -65,7 +65,7 @@ class _Job:
 
 
 def _play(job: _Job, lo: int, hi: int):
-    from fastgen.rollout import rollout
+    from fastgen.sim.rollout import rollout
 
     t0 = time.perf_counter()
     r = rollout(
@@ -78,7 +78,7 @@ def _play(job: _Job, lo: int, hi: int):
 def play_chunk(blob: bytes, lo: int, hi: int):
     """The Dask task: games lo..hi-1 of the pickled job *blob*, as ``(winner, result,
     turns, seconds)``."""
-    from fastgen.cluster import loads_cached, task_memory
+    from fastgen.sim.cluster import loads_cached, task_memory
 
     with task_memory():
         return _play(loads_cached(blob), lo, hi)
@@ -166,8 +166,8 @@ def rollout_chunked(
     """:func:`fastgen.rollout` in chunks, on a Dask cluster when *workers*, *scheduler*
     or *client* is given, else in this process; finished chunks kept in *out*."""
     from fastgen._util import check_int
-    from fastgen.ids import position_id
-    from fastgen.rollout import RolloutResult, _resolve_policy, _start_boards, rollout
+    from fastgen.formats.ids import position_id
+    from fastgen.sim.rollout import RolloutResult, _resolve_policy, _start_boards, rollout
 
     start_boards = None
     if start is not None:
@@ -183,7 +183,7 @@ def rollout_chunked(
     on_cluster = any(v is not None for v in (workers, scheduler, client))
     blob = None
     if on_cluster:
-        from fastgen.cluster import dumps_checked
+        from fastgen.sim.cluster import dumps_checked
 
         blob = dumps_checked(job, f"policy {name!r}")
 
@@ -233,7 +233,7 @@ def rollout_chunked(
     t0 = t_connect = time.perf_counter()
     try:
         if on_cluster:
-            from fastgen.cluster import as_finished, connect, worker_count
+            from fastgen.sim.cluster import as_finished, connect, worker_count
 
             with connect(workers, scheduler, client) as c:
                 n_workers = worker_count(c)

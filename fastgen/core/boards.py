@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen import _core
+from fastgen.core import _core
 from fastgen.errors import InvalidBoardError, InvalidDiceError
 from fastgen._typing import ArrayLike, DiceLike, Int8Array
 

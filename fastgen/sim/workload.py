@@ -10,7 +10,7 @@ from importlib import resources
 
 import numpy as np
 
-from fastgen.ids import board_from_position_id
+from fastgen.formats.ids import board_from_position_id
 
 __all__ = ["ROLLS", "vector_boards", "vector_workload", "random_game_positions"]
 
@@ -41,12 +41,12 @@ def random_game_positions(n: int, seed: int = 0, policy: str = "random") -> tupl
 
     Games start from the opening position; each side picks uniformly among the distinct
     legal plays (``policy="random"``) or plays pubeval's choice (``policy="pubeval"``,
-    see fastgen.pubeval.pubeval_best). Every position met (side on roll in row 1) is
+    see fastgen.sim.pubeval.pubeval_best). Every position met (side on roll in row 1) is
     taken with its roll, and a new game starts when one ends. Deterministic for a seed.
     """
     from fastgen._util import check_int
-    from fastgen.boards import STARTING_BOARD
-    from fastgen.generate import legal_plays
+    from fastgen.core.boards import STARTING_BOARD
+    from fastgen.core.generate import legal_plays
 
     check_int(n, "n", 0)
     if policy not in ("random", "pubeval"):
@@ -54,7 +54,7 @@ def random_game_positions(n: int, seed: int = 0, policy: str = "random") -> tupl
 
         raise InvalidArgumentError(f"policy must be 'random' or 'pubeval', got {policy!r}")
     if policy == "pubeval":
-        from fastgen.pubeval import pubeval_best
+        from fastgen.sim.pubeval import pubeval_best
     rng = np.random.default_rng(seed)
     boards = np.empty((n, 2, 25), dtype=np.int8)
     dice = rng.integers(1, 7, size=(n, 2)).astype(np.int8)

@@ -58,7 +58,7 @@ def int_in_range(minimum: int, maximum: int | None = None) -> Callable[[str], in
 def position_id_arg(text: str) -> Any:
     """An argparse type: a GNU Backgammon Position ID of a game still in play -> board."""
     from fastgen.errors import FastgenError
-    from fastgen.ids import board_from_position_id
+    from fastgen.formats.ids import board_from_position_id
 
     try:
         board = board_from_position_id(text)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen.boards import as_boards
+from fastgen.core.boards import as_boards
 from fastgen.errors import InvalidBoardError
 from typing import Any
 from numpy.typing import NDArray

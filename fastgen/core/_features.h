@@ -1,4 +1,4 @@
-/* Network input encoders: the row kernels of fastgen._features (see _features.pyx).
+/* Network input encoders: the row kernels of fastgen.core._features (see _features.pyx).
  *
  * A row is one (2, 25) int8 board seen from `mover` (its 25 counts: points 1..24, bar)
  * against `opp`. Counts are trusted: 0..15, at most 15 a side (checked in Python first).

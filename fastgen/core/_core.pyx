@@ -1,7 +1,7 @@
 # cython: language_level=3
 """The compiled move generator: every legal play of a position and roll (R5-R14).
 
-Private module. The public layer (fastgen.generate) validates inputs once; everything
+Private module. The public layer (fastgen.core.generate) validates inputs once; everything
 here trusts them and runs without the GIL over raw int8 buffers.
 
 How the search works
@@ -1790,7 +1790,7 @@ def merge_parts(list parts):
 #
 # Whole games inside the core for the uniform-random policy: per turn, generate the plays
 # into a small reused buffer (it stays in cache), pick one, turn the board over. Dice and
-# choices come from the same counter-based hash as fastgen.rollout's Python loop
+# choices come from the same counter-based hash as fastgen.sim.rollout's Python loop
 # (splitmix64 of seed, game, turn and purpose), so both give identical games.
 
 cdef enum:
@@ -1817,7 +1817,7 @@ cdef inline uint64_t uniform_index(uint64_t h, uint64_t n) noexcept nogil:
 
 
 cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil:
-    """The per-(seed, purpose) constant of the hash (fastgen.rollout computes the same)."""
+    """The per-(seed, purpose) constant of the hash (fastgen.sim.rollout computes the same)."""
     return mix64(mix64(seed * GOLDEN + purpose) + GOLDEN)
 
 
@@ -1923,7 +1923,7 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
     cdef int64_t long_game = -1
     cdef const int* sp = flag_of(stop)
     if pubeval and not pub_loaded:
-        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
+        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.sim.pubeval loads them)")
     if lo < 0 or hi < lo or min(winner.shape[0], result.shape[0], turns.shape[0]) < hi - lo:
         raise ValueError(f"fastgen: games {lo!r}..{hi!r} do not fit outputs of length {winner.shape[0]!r}")
     c = ctx_new(0, 4096)
@@ -2544,7 +2544,7 @@ def count_rolls(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] rolls, int6
 # ---------------------------------------------------------------- pubeval at core speed
 #
 # Tesauro's pubeval chooses a play by scoring every candidate after the move with a linear
-# function of the position (fastgen/pubeval.py describes the inputs and holds the
+# function of the position (fastgen/sim/pubeval.py describes the inputs and holds the
 # published weights, loaded here once by pubeval_load). The play chosen must be the one
 # GNU Backgammon's pubeval player chooses, so the score that decides is computed in single
 # precision in exactly its order of operations (gnubg_score), and ties go to the play its
@@ -2569,7 +2569,7 @@ cdef float PUB_ALL_OFF = 99999999.0
 
 
 def pubeval_load(const double[::1] contact, const double[::1] race):
-    """Load Tesauro's published weights (122 each, as in fastgen.pubeval)."""
+    """Load Tesauro's published weights (122 each, as in fastgen.sim.pubeval)."""
     global pub_loaded
     cdef int r, i, k, n
     cdef double v
@@ -2857,7 +2857,7 @@ def pubeval_best_batch(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice
     cdef int k = 0, bad = -1
     cdef const int* sp = flag_of(stop)
     if not pub_loaded:
-        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
+        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.sim.pubeval loads them)")
     c = ctx_new(0, 4096)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
@@ -2887,7 +2887,7 @@ def pubeval_pick(const int8_t[:, :, ::1] before, const int8_t[:, ::1] dice,
     output for those positions, in its order)."""
     cdef Py_ssize_t g, n = before.shape[0]
     if not pub_loaded:
-        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
+        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.sim.pubeval loads them)")
     with nogil:
         for g in range(n):
             out[g] = pub_choose(&before[g, 0, 0], dice[g, 0], dice[g, 1], &cands[offsets[g], 0, 0],

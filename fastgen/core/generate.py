@@ -1,6 +1,6 @@
 """Move generation, the public entry points over the compiled core.
 
-Inputs are validated once here (fastgen.boards); the core then runs on raw int8 buffers.
+Inputs are validated once here (fastgen.core.boards); the core then runs on raw int8 buffers.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import threading
 
 import numpy as np
 
-from fastgen import _core
+from fastgen.core import _core
 from fastgen._util import check_int, run_threads
-from fastgen.boards import as_board, as_boards, as_dice, as_dice_batch
-from fastgen.features import encode_trusted, release_spare, scheme_width
-from fastgen.plays import PlayBatch, Plays
+from fastgen.core.boards import as_board, as_boards, as_dice, as_dice_batch
+from fastgen.core.features import encode_trusted, release_spare, scheme_width
+from fastgen.core.plays import PlayBatch, Plays
 from typing import Iterator
 from fastgen._typing import ArrayLike, DiceLike, Int64Array
 

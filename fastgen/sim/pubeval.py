@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen import _core
+from fastgen.core import _core
 from fastgen._util import run_threads
-from fastgen.boards import as_boards, as_dice_batch
-from fastgen.generate import WATCH_FROM
+from fastgen.core.boards import as_boards, as_dice_batch
+from fastgen.core.generate import WATCH_FROM
 
 __all__ = ["RACE_WEIGHTS", "CONTACT_WEIGHTS", "evaluate", "is_race", "best_plays", "pubeval_best"]
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fastgen.boards import STARTING_BOARD  # R3
+from fastgen.core.boards import STARTING_BOARD  # R3
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
-from fastgen.game import OPENING_ROLLS
+from fastgen.games.game import OPENING_ROLLS
 import os
 from typing import Any, Callable
 from fastgen._typing import ArrayLike
@@ -102,7 +102,7 @@ def _roll_dice(seed: int, gid: np.ndarray, turn: np.ndarray, opening: np.ndarray
     (each side rolls one die, ties re-rolled, the higher starts with both: the first play
     is uniform over the 15 non-double rolls). The hash is game_hash's, computed in the
     core (the same numbers as ``_uniform_index(game_hash(...), 36)``)."""
-    from fastgen import _core
+    from fastgen.core import _core
 
     dice = np.empty((gid.shape[0], 2), dtype=np.int8)
     _core.roll_dice(
@@ -133,9 +133,9 @@ def random_policy(seed: int):
 
 def pubeval_policy(seed: int = 0):
     """Tesauro's pubeval, as GNU Backgammon's pubeval player chooses (see
-    fastgen.pubeval.pubeval_best): the highest score, race weights when the position
+    fastgen.sim.pubeval.pubeval_best): the highest score, race weights when the position
     before the move is a race, ties to the play GNU Backgammon's generator lists first."""
-    from fastgen import _core
+    from fastgen.core import _core
 
     def choose(candidates, offsets, gid, turn, boards, dice):
         pick = np.empty(boards.shape[0], dtype=np.int64)
@@ -349,7 +349,7 @@ def _rollout_native(
     *chunk* games per call, in threads."""
     import threading
 
-    from fastgen import _core
+    from fastgen.core import _core
     from fastgen._util import check_int, run_threads
 
     threads = check_int(threads, "threads", 1)
@@ -411,7 +411,7 @@ def dead_positions(boards) -> np.ndarray:
     """Indices of the boards (K, 2, 25) from which no game can end: neither side can move
     a checker with any roll, so every turn is lost and the position never changes (e.g.
     both sides on the bar facing closed boards). Exact for that: a position where some
-    checker can move is never reported. Boards must be valid (fastgen.boards.as_boards).
+    checker can move is never reported. Boards must be valid (fastgen.core.boards.as_boards).
 
     >>> b = np.zeros((2, 25), dtype=np.int8); b[:, :6] = 2; b[:, 24] = 3
     >>> dead_positions(b[None]).tolist(), dead_positions(STARTING_BOARD[None]).tolist()
@@ -423,7 +423,7 @@ def dead_positions(boards) -> np.ndarray:
 
 
 def _raise_turn_limit(game: int, board: np.ndarray, limit: int):
-    from fastgen.ids import position_id
+    from fastgen.formats.ids import position_id
 
     raise TurnLimitError(
         f"game {game} (start position ID {position_id(board)!r}) reached {limit:,} turns without "
@@ -433,7 +433,7 @@ def _raise_turn_limit(game: int, board: np.ndarray, limit: int):
 
 def _start_boards(start, games):
     """Validated start boards (K, 2, 25) and the number of games."""
-    from fastgen.boards import as_boards
+    from fastgen.core.boards import as_boards
 
     arr = np.asarray(start)
     if arr.ndim == 2:
@@ -447,7 +447,7 @@ def _start_boards(start, games):
         raise InvalidBoardError(f"start board {i} is a finished game (a side has no checkers left): {boards[i]!r}")
     dead = dead_positions(boards)
     if dead.size:
-        from fastgen.ids import position_id
+        from fastgen.formats.ids import position_id
 
         i = int(dead[0])
         raise DeadPositionError(
@@ -518,7 +518,7 @@ def rollout(
         or *client* (a ``distributed.Client``) uses an existing one. Games go out in chunks
         of *chunk_size* and come back as arrays; the result equals the in-process one game
         for game. *out*, a directory, keeps finished chunks as they arrive and resumes an
-        interrupted run with the same arguments. See :mod:`fastgen.rollout_chunks`.
+        interrupted run with the same arguments. See :mod:`fastgen.sim.rollout_chunks`.
 
     Ctrl-C stops either engine within a turn (KeyboardInterrupt). A start position
     where no game can end raises :class:`fastgen.errors.DeadPositionError` before any
@@ -526,12 +526,12 @@ def rollout(
     :class:`fastgen.errors.TurnLimitError`.
     """
     import fastgen
-    from fastgen import _core
+    from fastgen.core import _core
     from fastgen._util import check_int
 
     seed = check_int(seed, "seed", 0, 2**64 - 1)
     if workers is not None or scheduler is not None or client is not None or out is not None:
-        from fastgen.rollout_chunks import rollout_chunked
+        from fastgen.sim.rollout_chunks import rollout_chunked
 
         return rollout_chunked(
             games=games, policy=policy, seed=seed, start=start, batch_size=batch_size, threads=threads,

@@ -3,7 +3,7 @@
 Every scheme sees a board from its side on roll ("the mover": row 1 of the (2, 25)
 board, docs/RULES.md R4), the opponent being row 0; each side's points are in its own
 numbering (index i = its point i + 1, index 24 = its bar). Borne-off checkers are
-``15 - row.sum()``. The loops run in the compiled module ``fastgen._features``
+``15 - row.sum()``. The loops run in the compiled module ``fastgen.core._features``
 without the GIL, after the boards are checked once here.
 
 ``"tesauro198"`` (198 floats), TD-Gammon's inputs as Tesauro published them, mover first:
@@ -42,9 +42,9 @@ import threading
 
 import numpy as np
 
-from fastgen import _features
+from fastgen.core import _features
 from fastgen._util import run_threads
-from fastgen.boards import as_board, as_boards
+from fastgen.core.boards import as_board, as_boards
 from fastgen.errors import InvalidBoardError, InvalidOutputError, UnknownSchemeError
 from fastgen._typing import ArrayLike, Float32Array
 
@@ -146,7 +146,7 @@ def encode_trusted(boards: np.ndarray, scheme: str, *, next_player: bool = False
         for lo in range(0, n, CHUNK_ROWS):  # Python runs its signal handlers in between
             _features.encode_range(boards, code, next_player, out, lo, min(lo + CHUNK_ROWS, n))
         return out
-    from fastgen._core import StopFlag
+    from fastgen.core._core import StopFlag
 
     bounds = [n * k // threads for k in range(threads + 1)]
     stop = StopFlag()

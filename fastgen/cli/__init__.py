@@ -1,0 +1,1 @@
+"""The ``fastgen`` command: one module per subcommand, ``main`` dispatches."""

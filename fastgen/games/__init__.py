@@ -1,0 +1,1 @@
+"""Game flow: one game with its cube and record (``Game``), and matches (``Match``)."""

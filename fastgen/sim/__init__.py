@@ -1,0 +1,2 @@
+"""Many games: rollouts (in process and on Dask), pubeval, perft and the benchmark
+workloads."""
