@@ -1,0 +1,162 @@
+"""Sphinx extension of fastgen's site: pictures, the source-file tables, the API check.
+
+- ``.. fastgen-board::`` draws a position with :func:`fastgen.svg.board` while the site
+  is built (inline SVG in the HTML page), so the pictures always match the code;
+- ``.. fastgen-files:: PATTERN ...`` lists the repository's files matching the glob
+  patterns with the first paragraph of each file's header (its module docstring or
+  leading comment): the architecture page describes a subpackage's files from the files
+  themselves, so adding, splitting or renaming one needs no edit of the docs;
+- every name of ``fastgen.__all__`` must be documented as ``fastgen.NAME`` on an API
+  page, else the build warns (an error under ``sphinx-build -W``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import Directive, directives
+from sphinx.util import logging
+
+import fastgen
+from fastgen import svg
+
+logger = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _cube(text: str):
+    """``"2 opponent"`` -> ``(2, "opponent")``; ``"1"`` -> ``1``."""
+    parts = text.split()
+    return int(parts[0]) if len(parts) == 1 else (int(parts[0]), parts[1])
+
+
+class BoardDirective(Directive):
+    """A position drawn by :func:`fastgen.svg.board` (options as that function's)."""
+
+    option_spec = {
+        "position": directives.unchanged,  # a GNU Backgammon Position ID; default: the start
+        "dice": directives.unchanged,  # "6 5"
+        "play": directives.unchanged,  # move text, read against the position and dice
+        "cube": directives.unchanged,  # "2 opponent", "1"
+        "size": directives.positive_int,
+        "flipped": directives.flag,
+        "alt": directives.unchanged,
+    }
+
+    def run(self):
+        opts = self.options
+        board = fastgen.board_from_position_id(opts["position"]) if "position" in opts else fastgen.STARTING_BOARD
+        dice = tuple(int(d) for d in opts["dice"].split()) if "dice" in opts else None
+        kwargs = {"dice": dice, "size": opts.get("size", 560), "flipped": "flipped" in opts}
+        if "cube" in opts:
+            kwargs["cube"] = _cube(opts["cube"])
+        if "play" in opts:
+            play = fastgen.parse_play(board, dice, opts["play"])
+            board, kwargs["play"] = play.board_after, play
+        text = str(svg.board(board, **kwargs))
+        alt = opts.get("alt", "a backgammon board drawn by fastgen.svg.board")
+        html = f'<figure class="fastgen-board" role="img" aria-label="{alt}">{text}</figure>'
+        return [nodes.raw("", html, format="html")]
+
+
+def header_of(path: Path) -> str:
+    """The first paragraph of a source file's docstring or leading comment, one line."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = [ln for ln in lines if not ln.startswith("# cython:")]
+    text: list[str] = []
+    if lines and lines[0].lstrip().startswith(('"""', "'''")):
+        first = lines[0].strip()[3:]
+        for ln in [first] + lines[1:]:
+            end = '"""' in ln or "'''" in ln
+            ln = ln.split('"""')[0].split("'''")[0].strip()
+            if not ln and text:
+                break
+            if ln:
+                text.append(ln)
+            if end:
+                break
+    else:
+        for ln in lines:
+            s = ln.strip()
+            if not s.startswith(("#", "/*", "*", "//")):
+                break
+            s = re.sub(r"^(/\*+|\*/|\*|#+|//)", "", s).removesuffix("*/").strip()
+            if not s and text:
+                break
+            if s:
+                text.append(s)
+    return " ".join(text)
+
+
+class FilesDirective(Directive):
+    """A table of the repository files matching the glob arguments, with their headers."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = False
+
+    def run(self):
+        env = self.state.document.settings.env
+        paths: list[Path] = []
+        for pattern in self.arguments[0].split():
+            paths.extend(sorted(p for p in ROOT.glob(pattern) if p not in paths))
+        if not paths:
+            logger.warning("fastgen-files: no file matches %r", self.arguments[0], location=(env.docname, self.lineno))
+        table = nodes.table()
+        group = nodes.tgroup(cols=2)
+        table += group
+        group += nodes.colspec(colwidth=30)
+        group += nodes.colspec(colwidth=70)
+        head = nodes.thead()
+        group += head
+        body = nodes.tbody()
+        group += body
+
+        def row(cells, parent):
+            r = nodes.row()
+            for cell in cells:
+                entry = nodes.entry()
+                entry += cell
+                r += entry
+            parent += r
+
+        row([nodes.paragraph(text="file"), nodes.paragraph(text="what it holds (from its header)")], head)
+        for path in paths:
+            rel = path.relative_to(ROOT).as_posix()
+            env.note_dependency(str(path))
+            header = header_of(path)
+            if not header:
+                logger.warning("fastgen-files: %s has no header docstring or comment", rel, location=(env.docname, self.lineno))
+            row([nodes.paragraph("", "", nodes.literal(text=rel)), nodes.paragraph(text=header)], body)
+        return [table]
+
+
+def check_public_names(app, env) -> None:
+    """Warn about any name of fastgen.__all__ that no API page documents as fastgen.NAME."""
+    documented = set(env.get_domain("py").objects)
+    missing = [n for n in fastgen.__all__ if f"fastgen.{n}" not in documented]
+    if missing:
+        logger.warning("names of fastgen.__all__ missing from the API pages: %s", ", ".join(missing))
+
+
+def untest_api_docstrings(app, doctree) -> None:
+    """Show the docstrings' examples on the API pages without running them again.
+
+    ``sphinx-build -b doctest`` runs every ``>>>`` block of the site; the docstrings'
+    examples assume their own module's names and already run in
+    ``tests/test_doctests.py``, so on the API pages they become plain code blocks.
+    """
+    if not app.env.current_document.docname.startswith("api/"):
+        return
+    for block in list(doctree.findall(nodes.doctest_block)):
+        block.replace_self(nodes.literal_block(block.rawsource, block.astext(), language="pycon"))
+
+
+def setup(app):
+    app.connect("doctree-read", untest_api_docstrings)
+    app.add_directive("fastgen-board", BoardDirective)
+    app.add_directive("fastgen-files", FilesDirective)
+    app.connect("env-check-consistency", check_public_names)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
