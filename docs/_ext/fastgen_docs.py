@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -141,21 +142,26 @@ def check_public_names(app, env) -> None:
         logger.warning("names of fastgen.__all__ missing from the API pages: %s", ", ".join(missing))
 
 
-def untest_api_docstrings(app, doctree) -> None:
-    """Show the docstrings' examples on the API pages without running them again.
+def untest_examples(app, doctree) -> None:
+    """Show some pages' examples without running them under ``sphinx-build -b doctest``.
 
-    ``sphinx-build -b doctest`` runs every ``>>>`` block of the site; the docstrings'
-    examples assume their own module's names and already run in
-    ``tests/test_doctests.py``, so on the API pages they become plain code blocks.
+    The API pages: the docstrings' examples assume their own module's names and already
+    run in ``tests/test_doctests.py``. A page of ``fastgen_doctest_needs`` whose extra is
+    not installed (e.g. the RL guide without gymnasium): its examples cannot run here.
     """
-    if not app.env.current_document.docname.startswith("api/"):
+    docname = app.env.path2doc(doctree["source"])
+    missing = [m for m in app.config.fastgen_doctest_needs.get(docname, ()) if importlib.util.find_spec(m) is None]
+    if missing:
+        logger.info("fastgen_docs: the examples of %s are not run: %s not installed", docname, ", ".join(missing))
+    if not (docname.startswith("api/") or missing):
         return
     for block in list(doctree.findall(nodes.doctest_block)):
         block.replace_self(nodes.literal_block(block.rawsource, block.astext(), language="pycon"))
 
 
 def setup(app):
-    app.connect("doctree-read", untest_api_docstrings)
+    app.add_config_value("fastgen_doctest_needs", {}, "env")
+    app.connect("doctree-read", untest_examples)
     app.add_directive("fastgen-board", BoardDirective)
     app.add_directive("fastgen-files", FilesDirective)
     app.connect("env-check-consistency", check_public_names)
