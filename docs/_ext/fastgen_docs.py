@@ -130,7 +130,8 @@ class FilesDirective(Directive):
             header = header_of(path)
             if not header:
                 logger.warning("fastgen-files: %s has no header docstring or comment", rel, location=(env.docname, self.lineno))
-            row([nodes.paragraph("", "", nodes.literal(text=rel)), nodes.paragraph(text=header)], body)
+            text_nodes, messages = self.state.inline_text(header, self.lineno)  # ``code``, :class:`X`
+            row([nodes.paragraph("", "", nodes.literal(text=rel)), nodes.paragraph("", "", *text_nodes, *messages)], body)
         return [table]
 
 
