@@ -41,6 +41,10 @@ SHIPPED = [
     "bench/conftest.py",
     "docs/RULES.md",
     "docs/CONTRIBUTING.md",
+    "docs/conf.py",
+    "docs/index.rst",
+    "docs/_ext/fastgen_docs.py",
+    "docs/guides/generation.rst",
 ]
 
 
