@@ -42,6 +42,12 @@ myst_heading_anchors = 3  # RULES.md links to CONTRIBUTING.md#where-each-rule-li
 # -- API pages
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
+# Signatures name fastgen's type aliases (fastgen/_typing.py, on the API index page)
+# instead of spelling out numpy's unions.
+autodoc_type_aliases = {
+    name: f"fastgen._typing.{name}"
+    for name in ("ArrayLike", "DiceLike", "StepsLike", "Int8Array", "Int64Array", "Float32Array")
+}
 autodoc_default_options = {"members": True, "show-inheritance": True}
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
