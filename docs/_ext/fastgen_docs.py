@@ -62,33 +62,28 @@ class BoardDirective(Directive):
         return [nodes.raw("", html, format="html")]
 
 
-def header_of(path: Path) -> str:
-    """The first paragraph of a source file's docstring or leading comment, one line."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    lines = [ln for ln in lines if not ln.startswith("# cython:")]
-    text: list[str] = []
-    if lines and lines[0].lstrip().startswith(('"""', "'''")):
-        first = lines[0].strip()[3:]
-        for ln in [first] + lines[1:]:
-            end = '"""' in ln or "'''" in ln
-            ln = ln.split('"""')[0].split("'''")[0].strip()
-            if not ln and text:
-                break
-            if ln:
-                text.append(ln)
-            if end:
-                break
-    else:
+def header_paragraphs(path: Path) -> list:
+    """The paragraphs of a source file's docstring or leading comment, each on one line."""
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("# cython:")]
+    text = "\n".join(lines).lstrip()
+    body: list = []
+    if text.startswith(('"""', "'''")):  # a module docstring
+        close = text.find(text[:3], 3)
+        body = [ln.strip() for ln in text[3 : close if close > 0 else None].splitlines()]
+    else:  # a leading comment: #, //, /* ... */
         for ln in lines:
-            s = ln.strip()
-            if not s.startswith(("#", "/*", "*", "//")):
+            stripped = ln.strip()
+            if not stripped.startswith(("#", "/*", "*", "//")):
                 break
-            s = re.sub(r"^(/\*+|\*/|\*|#+|//)", "", s).removesuffix("*/").strip()
-            if not s and text:
-                break
-            if s:
-                text.append(s)
-    return " ".join(text)
+            body.append(re.sub(r"^(/\*+|\*/|\*|#+|//)", "", stripped).removesuffix("*/").strip())
+    paragraphs, current = [], []
+    for ln in body + [""]:
+        if ln:
+            current.append(ln)
+        elif current:
+            paragraphs.append(" ".join(current))
+            current = []
+    return paragraphs
 
 
 class FilesDirective(Directive):
@@ -124,15 +119,27 @@ class FilesDirective(Directive):
             parent += r
 
         row([nodes.paragraph(text="file"), nodes.paragraph(text="what it holds (from its header)")], head)
+        headers = {path: header_paragraphs(path) for path in paths}
+        # A paragraph several files open with (e.g. "Part of the compiled core: included
+        # into _core.pyx") is said once under the table; each row shows the paragraph
+        # that tells its file apart.
+        firsts = [h[0] for h in headers.values() if h]
+        shared = {p for p in firsts if firsts.count(p) > 1}
         for path in paths:
             rel = path.relative_to(ROOT).as_posix()
             env.note_dependency(str(path))
-            header = header_of(path)
+            own = [p for p in headers[path] if p not in shared]
+            header = own[0] if own else (headers[path][0] if headers[path] else "")
             if not header:
                 logger.warning("fastgen-files: %s has no header docstring or comment", rel, location=(env.docname, self.lineno))
             text_nodes, messages = self.state.inline_text(header, self.lineno)  # ``code``, :class:`X`
             row([nodes.paragraph("", "", nodes.literal(text=rel)), nodes.paragraph("", "", *text_nodes, *messages)], body)
-        return [table]
+        result = [table]
+        for paragraph in sorted(shared):
+            owners = ", ".join(p.name for p in paths if headers[p] and headers[p][0] == paragraph)
+            text_nodes, messages = self.state.inline_text(f"{owners}: {paragraph}", self.lineno)
+            result.append(nodes.paragraph("", "", *text_nodes, *messages))
+        return result
 
 
 def check_public_names(app, env) -> None:
