@@ -56,6 +56,7 @@ class BackgammonEnv(gymnasium.Env):
     """
 
     metadata = {"render_modes": ["ansi", "svg"], "render_fps": 1}
+    action_space: gymnasium.spaces.Discrete
 
     def __init__(self, opponent="random", action_mode: str = "afterstate", observation: str = "tesauro198",
                  render_mode=None, illegal_reward=-1.0):
@@ -74,7 +75,7 @@ class BackgammonEnv(gymnasium.Env):
         self.observation_space = observation_space(self.games.width)
         self.action_space = action_space(action_mode)
         self._done = True
-        self._final = None
+        self._final: np.ndarray | None = None
 
     # ------------------------------------------------------------------ helpers
     def _choose(self, plays: Plays) -> int:
@@ -101,7 +102,7 @@ class BackgammonEnv(gymnasium.Env):
             board = g.boards[0].copy()
             dice = (int(g.dice[0, 0]), int(g.dice[0, 1]))
             if self.action_mode == "afterstate":
-                plays = g.plays[0]
+                plays = g.turn_plays()[0]
             else:
                 from fastgen.core.generate import legal_plays
 
@@ -131,8 +132,9 @@ class BackgammonEnv(gymnasium.Env):
         g = self.games
         info = {"action_mask": self.action_masks(), "dice": tuple(int(d) for d in g.dice[0])}
         if self.action_mode == "afterstate" and not self._done:
-            info["afterstates"] = g.plays.boards
-            info["afterstate_features"] = g.plays.features
+            plays = g.turn_plays()
+            info["afterstates"] = plays.boards
+            info["afterstate_features"] = plays.features
         return info
 
     # ------------------------------------------------------------------ gymnasium API
