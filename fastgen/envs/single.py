@@ -31,7 +31,8 @@ class BackgammonEnv(gymnasium.Env):
     """Cubeless backgammon for one agent (player 0) against a fixed opponent policy.
 
     *opponent*: ``"random"`` (a uniformly random legal play), ``"pubeval"`` (Tesauro's
-    public evaluation, :mod:`fastgen.sim.pubeval`), or a callable ``f(board, dice,
+    public evaluation, choosing as GNU Backgammon's pubeval player:
+    :func:`fastgen.sim.pubeval.best_play`), or a callable ``f(board, dice,
     afterstates) -> index`` given the opponent's view of the board (row 1 the opponent),
     the roll and the (K, 2, 25) resulting boards of its legal plays.
 
@@ -89,8 +90,7 @@ class BackgammonEnv(gymnasium.Env):
         if self.opponent == "random":
             return int(self.np_random.integers(k))
         if self.opponent == "pubeval":
-            race = pubeval.is_race(plays.board[None])
-            return int(pubeval.best_plays(plays.boards, [0, k], race)[0])
+            return pubeval.best_play(plays)
         choice = self.opponent(plays.board.copy(), plays.dice, plays.boards.copy())
         if isinstance(choice, bool) or not isinstance(choice, (int, np.integer)) or not 0 <= choice < k:
             raise IllegalActionError(f"the opponent policy chose {choice!r}, not an index 0..{k - 1}")
