@@ -25,6 +25,17 @@ class Part:
     @property
     def count(self) -> int: ...
 
+class Mapping:
+    """Address space reserved for the output of two-thread batches."""
+
+    @property
+    def length(self) -> int: ...
+    @property
+    def bytes_per(self) -> int: ...
+
+class Lease:
+    """Part of a Mapping that numpy arrays view (a writable buffer of int8)."""
+
 class PairJob:
     def __init__(self, boards: _I8, dice: _I8, mid: int, per_position: int = ...) -> None: ...
     @property
