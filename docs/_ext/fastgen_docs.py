@@ -6,19 +6,22 @@
   patterns with the first paragraph of each file's header (its module docstring or
   leading comment): the architecture page describes a subpackage's files from the files
   themselves, so adding, splitting or renaming one needs no edit of the docs;
-- every name of ``fastgen.__all__`` must be documented as ``fastgen.NAME`` on an API
-  page, else the build warns (an error under ``sphinx-build -W``).
+- every name of ``fastgen.__all__`` must be documented on an API page (as
+  ``fastgen.NAME`` or under the module defining it), else the build warns (an error
+  under ``sphinx-build -W``).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 from sphinx.util import logging
+from sphinx.util.nodes import make_refnode
 
 import fastgen
 from fastgen import svg
@@ -142,10 +145,43 @@ class FilesDirective(Directive):
         return result
 
 
+def documented_public_names(documented) -> set:
+    """The names of fastgen.__all__ among the documented objects' full names.
+
+    A name counts as ``fastgen.NAME`` or under the module that defines it (e.g.
+    ``fastgen.errors.InvalidBoardError``, where the errors page documents the whole
+    module), provided that module's object is the one ``fastgen`` exports.
+    """
+    found = set()
+    for full in documented:
+        module, _, name = full.rpartition(".")
+        if name in fastgen.__all__ and module in sys.modules:
+            if module == "fastgen" or getattr(sys.modules[module], name, None) is getattr(fastgen, name):
+                found.add(name)
+    return found
+
+
+def resolve_reexports(app, env, node, contnode):
+    """Link ``fastgen.NAME`` (or a bare ``NAME`` of fastgen.__all__) to where NAME is
+    documented when that is under its defining module (the exceptions)."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node.get("reftarget", "")
+    module, _, name = target.rpartition(".")
+    if module not in ("", "fastgen") or name not in fastgen.__all__:
+        return None
+    objects = env.get_domain("py").objects
+    for full, entry in objects.items():
+        owner, _, short = full.rpartition(".")
+        if short == name and owner in sys.modules and getattr(sys.modules[owner], name, None) is getattr(fastgen, name):
+            return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode, full)
+    return None
+
+
 def check_public_names(app, env) -> None:
-    """Warn about any name of fastgen.__all__ that no API page documents as fastgen.NAME."""
-    documented = set(env.get_domain("py").objects)
-    missing = [n for n in fastgen.__all__ if f"fastgen.{n}" not in documented]
+    """Warn about any name of fastgen.__all__ that no API page documents."""
+    found = documented_public_names(env.get_domain("py").objects)
+    missing = [n for n in fastgen.__all__ if n not in found]
     if missing:
         logger.warning("names of fastgen.__all__ missing from the API pages: %s", ", ".join(missing))
 
@@ -173,4 +209,5 @@ def setup(app):
     app.add_directive("fastgen-board", BoardDirective)
     app.add_directive("fastgen-files", FilesDirective)
     app.connect("env-check-consistency", check_public_names)
+    app.connect("missing-reference", resolve_reexports)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
