@@ -21,6 +21,7 @@ from pathlib import Path
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
 from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 import fastgen
@@ -89,20 +90,30 @@ def header_paragraphs(path: Path) -> list:
     return paragraphs
 
 
-class FilesDirective(Directive):
-    """A table of the repository files matching the glob arguments, with their headers."""
+class FilesDirective(SphinxDirective):
+    """A table of the repository files matching the glob arguments, with their headers;
+    with ``:by-folder:``, one titled table per folder (each subpackage, present or future)."""
 
     required_arguments = 1
     final_argument_whitespace = True
     has_content = False
+    option_spec = {"by-folder": directives.flag}
 
     def run(self):
-        env = self.state.document.settings.env
-        paths: list[Path] = []
+        paths: list = []
         for pattern in self.arguments[0].split():
             paths.extend(sorted(p for p in ROOT.glob(pattern) if p not in paths))
         if not paths:
-            logger.warning("fastgen-files: no file matches %r", self.arguments[0], location=(env.docname, self.lineno))
+            logger.warning("fastgen-files: no file matches %r", self.arguments[0], location=self.get_location())
+        if "by-folder" not in self.options:
+            return self.table(paths)
+        result: list = []
+        for folder in sorted({p.parent for p in paths}):
+            result.append(nodes.rubric("", "", nodes.literal(text=folder.relative_to(ROOT).as_posix() + "/")))
+            result.extend(self.table([p for p in paths if p.parent == folder]))
+        return result
+
+    def table(self, paths: list) -> list:
         table = nodes.table()
         group = nodes.tgroup(cols=2)
         table += group
@@ -130,14 +141,14 @@ class FilesDirective(Directive):
         shared = {p for p in firsts if firsts.count(p) > 1}
         for path in paths:
             rel = path.relative_to(ROOT).as_posix()
-            env.note_dependency(str(path))
+            self.env.note_dependency(str(path))
             own = [p for p in headers[path] if p not in shared]
             header = own[0] if own else (headers[path][0] if headers[path] else "")
             if not header:
-                logger.warning("fastgen-files: %s has no header docstring or comment", rel, location=(env.docname, self.lineno))
+                logger.warning("fastgen-files: %s has no header docstring or comment", rel, location=self.get_location())
             text_nodes, messages = self.state.inline_text(header, self.lineno)  # ``code``, :class:`X`
             row([nodes.paragraph("", "", nodes.literal(text=rel)), nodes.paragraph("", "", *text_nodes, *messages)], body)
-        result = [table]
+        result: list = [table]
         for paragraph in sorted(shared):
             owners = ", ".join(p.name for p in paths if headers[p] and headers[p][0] == paragraph)
             text_nodes, messages = self.state.inline_text(f"{owners}: {paragraph}", self.lineno)
