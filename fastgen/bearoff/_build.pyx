@@ -40,6 +40,8 @@ cdef int ROLL_A[21]
 cdef int ROLL_B[21]
 cdef int ROLL_W[21]
 cdef int64_t BINOM[64][MAXP + 2]     # BINOM[n][k] = n choose k, n < 64, k <= MAXP + 1
+cdef int64_t SUFFIX[MAXP + 1][16]    # see rank_of
+cdef int64_t LEVEL[MAXP + 1][16]
 
 
 cdef void _init_tables() noexcept:
@@ -58,6 +60,10 @@ cdef void _init_tables() noexcept:
                 BINOM[n][k] = 0
             else:
                 BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k]
+    for k in range(MAXP + 1):
+        for n in range(16):
+            SUFFIX[k][n] = BINOM[n - 1 + k][k] if n > 0 else 0
+            LEVEL[k][n] = BINOM[n - 1 + k][k] if n > 0 else 0
 
 
 _init_tables()
@@ -77,21 +83,18 @@ cdef class BuildStop:
 
 
 cdef inline int64_t rank_of(const int8_t* a, int P) noexcept nogil:
-    """gnubg's number of the position a[0..P-1] (checkers on points 1..P)."""
-    cdef int i, n = 0, r, k, m
-    for i in range(P):
-        n += a[i]
-    if n == 0:
-        return 0
-    cdef int64_t idx = BINOM[n - 1 + P][P]
-    r = n
-    for i in range(P - 1):
-        k = P - i - 1
-        m = r - a[i] - 1
-        if m >= 0:
-            idx += BINOM[m + k][k]
-        r -= a[i]
-    return idx
+    """gnubg's number of the position a[0..P-1] (checkers on points 1..P).
+
+    With s_j = a[j] + ... + a[P-1] (the checkers on points above j) and n = s_0, the number
+    is C(n - 1 + P, P) (the positions of fewer checkers) plus, for j = 1..P-1, C(s_j - 1 +
+    P - j, P - j) when s_j > 0 (those of n checkers with more on point j, the same above).
+    SUFFIX[k][s] holds C(s - 1 + k, k) (0 for s = 0) and LEVEL[P][n] = C(n - 1 + P, P)."""
+    cdef int j, s = 0
+    cdef int64_t idx = 0
+    for j in range(P - 1, 0, -1):
+        s += a[j]
+        idx += SUFFIX[P - j][s]
+    return idx + LEVEL[P][s + a[0]]
 
 
 cdef inline int next_position(int8_t* a, int P) noexcept nogil:
