@@ -25,6 +25,8 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 
+import numpy as np
+
 from fastgen.core._core cimport Ctx, ctx_new, ctx_free, generate
 
 cdef extern from "_platform.h":
@@ -119,7 +121,6 @@ cdef inline int next_position(int8_t* a, int P) noexcept nogil:
 
 def rank_positions(const int8_t[:, ::1] a):
     """gnubg's numbers of the rows of a (N, P) int8 array of checker counts (checked by the caller)."""
-    import numpy as np
     cdef Py_ssize_t i, N = a.shape[0]
     cdef int P = a.shape[1]
     out = np.empty(N, dtype=np.int64)
@@ -258,7 +259,6 @@ def children_table(int P, int C, int64_t[::1] offsets):
     offsets (N * 21 + 1,) is filled; returns the (M,) int32 numbers of the children, the
     plays of position p with roll r being children[offsets[21 p + r]:offsets[21 p + r + 1]].
     """
-    import numpy as np
     cdef int64_t N = offsets.shape[0] // 21
     cdef int8_t board[50]
     cdef int64_t i, total = 0, kcap = 1 << 16

@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 import numpy as np
+from tqdm import tqdm
 
 from fastgen.bearoff.build import build_one_sided, build_two_sided
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
@@ -85,10 +86,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def _progress_bar(enabled: bool, label: str) -> Any:
     if not enabled or not sys.stderr.isatty():
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
         return None
     return tqdm(total=100, unit="%", desc=label, file=sys.stderr, leave=False)
 
