@@ -21,7 +21,7 @@
 #   q >= 49151. The four values of a pair are cubeless, cube owned by the side on roll,
 #   centred, owned by the opponent, all "no double" equities normalised to the cube.
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint16_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 
@@ -165,12 +165,13 @@ cdef inline void settle(int64_t* tot, uint16_t* out) noexcept nogil:
 
 
 def one_sided(int P, uint16_t[:, ::1] dist, uint16_t[:, ::1] gdist, int64_t[::1] mean,
-              int64_t[::1] gmean, int8_t[::1] cursor, int64_t start, int64_t stop,
-              BuildStop flag=None):
+              int64_t[::1] gmean, uint8_t[:, ::1] span, int8_t[::1] cursor, int64_t start,
+              int64_t stop, BuildStop flag=None):
     """Fill rows start..stop-1 of the one-sided database of P points (15 checkers).
 
     dist (N, 32) and mean (N,) hold every row below start already; gdist/gmean likewise
-    for the first-checker distribution (a (0, 32) array: not computed). cursor (P,) is the
+    for the first-checker distribution (a (0, 32) array: not computed), span (N, 2) the
+    first and one past the last non-zero entry of each row of dist. cursor (P,) is the
     position of row start and is left at row stop. Returns stop, or the row where a stop
     request ended the work, or -1 when memory is short.
     """
@@ -179,7 +180,7 @@ def one_sided(int P, uint16_t[:, ::1] dist, uint16_t[:, ::1] gdist, int64_t[::1]
     cdef int64_t tot[NDIST]
     cdef int64_t gtot[NDIST]
     cdef int64_t i, best, gbest, j, m, bm, gm
-    cdef int r, k, n, w, nchk
+    cdef int r, k, n, w, nchk, lo, hi
     cdef int64_t* buf = NULL
     cdef int64_t cap = 0
     cdef int never = 0
@@ -204,6 +205,8 @@ def one_sided(int P, uint16_t[:, ::1] dist, uint16_t[:, ::1] gdist, int64_t[::1]
                     memset(&dist[0, 0], 0, NDIST * 2)
                     dist[0, 0] = 65535
                     mean[0] = 0
+                    span[0, 0] = 0
+                    span[0, 1] = 1
                 else:
                     memset(tot, 0, sizeof(tot))
                     memset(gtot, 0, sizeof(gtot))
@@ -220,7 +223,10 @@ def one_sided(int P, uint16_t[:, ::1] dist, uint16_t[:, ::1] gdist, int64_t[::1]
                                 best = buf[j]
                                 bm = mean[best]
                         w = ROLL_W[r]
-                        for k in range(1, NDIST):
+                        hi = span[best, 1] + 1
+                        if hi > NDIST:
+                            hi = NDIST
+                        for k in range(span[best, 0] + 1, hi):
                             tot[k] += w * dist[best, k - 1]
                         if gam and nchk == 15:
                             gm = gmean[gbest]
@@ -234,9 +240,17 @@ def one_sided(int P, uint16_t[:, ::1] dist, uint16_t[:, ::1] gdist, int64_t[::1]
                         break
                     settle(tot, &dist[i, 0])
                     m = 0
+                    lo = NDIST
+                    hi = 0
                     for k in range(NDIST):
                         m += k * dist[i, k]
+                        if dist[i, k]:
+                            if k < lo:
+                                lo = k
+                            hi = k + 1
                     mean[i] = m
+                    span[i, 0] = <uint8_t> lo
+                    span[i, 1] = <uint8_t> hi
                 if gam:
                     if nchk == 15:
                         settle(gtot, &gdist[i, 0])

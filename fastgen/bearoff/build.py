@@ -50,6 +50,7 @@ def build_one_sided(points: int, *, gammons: bool = True, progress: Progress = N
     gammon = np.zeros((size if gammons else 0, NDIST), dtype=np.uint16)
     mean = np.zeros(size, dtype=np.int64)
     gmean = np.zeros(size if gammons else 1, dtype=np.int64)
+    span = np.zeros((size, 2), dtype=np.uint8)
     cursor = np.zeros(points, dtype=np.int8)
     stop = _build.BuildStop()
     failed: list[str] = []
@@ -58,7 +59,7 @@ def build_one_sided(points: int, *, gammons: bool = True, progress: Progress = N
         start = 0
         while start < size and not stop.is_set():
             end = min(size, start + ONE_SIDED_CHUNK)
-            got = _build.one_sided(points, rolls, gammon, mean, gmean, cursor, start, end, stop)
+            got = _build.one_sided(points, rolls, gammon, mean, gmean, span, cursor, start, end, stop)
             if got < 0:
                 failed.append("out of memory")
                 return

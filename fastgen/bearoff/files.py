@@ -20,8 +20,10 @@ Reading maps the file into memory (numpy.memmap) after checking the header and t
 
 from __future__ import annotations
 
+import io
 import os
 import re
+from typing import BinaryIO
 
 import numpy as np
 
@@ -41,51 +43,78 @@ def _header(text: str) -> bytes:
     return text.encode("ascii").ljust(HEADER_BYTES - 1, b"x") + b"\n"
 
 
-def _pack_one_sided(db: OneSidedDatabase) -> bytes:
-    rolls = db.rolls
-    tables = [rolls] + ([db.gammon] if db.gammons else [])
-    size = rolls.shape[0]
+#: Positions per chunk when packing a one-sided table (bounded temporary memory).
+CHUNK = 1 << 16
+
+
+def _runs(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first, count) of the non-zero run of each row of a (n, 32) table."""
+    nonzero = table != 0
+    first = np.argmax(nonzero, axis=1)
+    last = NDIST - 1 - np.argmax(nonzero[:, ::-1], axis=1)
+    return first, last - first + 1
+
+
+def _write_one_sided_compressed(f: BinaryIO, db: OneSidedDatabase) -> None:
+    """The index, then the runs, a chunk of positions at a time."""
+    tables = [db.rolls] + ([db.gammon] if db.gammons else [])
+    size = db.size
     entry = 8 if db.gammons else 6
     index = np.zeros((size, entry), dtype=np.uint8)
     lengths = np.zeros(size, dtype=np.int64)
-    runs = []
-    for t, table in enumerate(tables):
-        nonzero = table != 0
-        first = np.argmax(nonzero, axis=1)
-        last = NDIST - 1 - np.argmax(nonzero[:, ::-1], axis=1)
-        count = last - first + 1
-        index[:, 4 + 2 * t] = count
-        index[:, 5 + 2 * t] = first
-        runs.append((table, first, count))
-        lengths += count
-    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype("<u4")
-    index[:, :4] = offsets.view(np.uint8).reshape(size, 4)
-    # the data: for each position its roll run then its first-checker run
-    data = np.zeros(int(lengths.sum()), dtype="<u2")
-    pos = offsets.astype(np.int64)
-    for table, first, count in runs:
-        for k in range(int(count.max())):
-            live = k < count
-            data[pos[live] + k] = table[np.nonzero(live)[0], first[live] + k]
-        pos = pos + count
-    return index.tobytes() + data.tobytes()
+    for lo in range(0, size, CHUNK):
+        hi = min(size, lo + CHUNK)
+        for t, table in enumerate(tables):
+            first, count = _runs(np.asarray(table[lo:hi]))
+            index[lo:hi, 4 + 2 * t] = count
+            index[lo:hi, 5 + 2 * t] = first
+            lengths[lo:hi] += count
+    offsets = np.zeros(size, dtype=np.int64)
+    offsets[1:] = np.cumsum(lengths[:-1])
+    index[:, :4] = offsets.astype("<u4").view(np.uint8).reshape(size, 4)
+    f.write(memoryview(index).cast("B"))
+    del index
+    for lo in range(0, size, CHUNK):
+        hi = min(size, lo + CHUNK)
+        base = int(offsets[lo])
+        data = np.zeros(int(offsets[hi - 1]) + int(lengths[hi - 1]) - base, dtype="<u2")
+        pos = offsets[lo:hi].astype(np.int64) - base
+        for table in tables:
+            part = np.asarray(table[lo:hi])
+            first, count = _runs(part)
+            rows = np.arange(hi - lo)
+            for k in range(int(count.max())):
+                live = k < count
+                data[pos[live] + k] = part[rows[live], first[live] + k]
+            pos = pos + count
+        f.write(memoryview(data).cast("B"))
+
+
+def _write(f: BinaryIO, db: OneSidedDatabase | TwoSidedDatabase, compress: bool, header: bool) -> None:
+    if isinstance(db, OneSidedDatabase):
+        if header:
+            f.write(_header(f"gnubg-OS-{db.points:02d}-15-{int(db.gammons)}-{int(bool(compress))}-0"))
+        if compress:
+            _write_one_sided_compressed(f, db)
+            return
+        tables = [db.rolls] + ([db.gammon] if db.gammons else [])
+        for lo in range(0, db.size, CHUNK):
+            rows = [np.asarray(t[lo:lo + CHUNK], dtype="<u2") for t in tables]
+            f.write(memoryview(np.ascontiguousarray(np.concatenate(rows, axis=1))).cast("B"))
+    elif isinstance(db, TwoSidedDatabase):
+        if header:
+            f.write(_header(f"gnubg-TS-{db.points:02d}-{db.checkers:02d}-{int(db.cubeful)}"))
+        for lo in range(0, db.size, 256):  # a few rows at a time: no copy of the whole table
+            f.write(memoryview(np.ascontiguousarray(db.values[lo:lo + 256], dtype="<u2")).cast("B"))
+    else:
+        raise InvalidArgumentError(f"expected a OneSidedDatabase or TwoSidedDatabase, got {db!r}")
 
 
 def encode_gnubg(db: OneSidedDatabase | TwoSidedDatabase, *, compress: bool = True, header: bool = True) -> bytes:
     """The bytes of *db* as a gnubg .bd file (see :func:`write_gnubg`)."""
-    if isinstance(db, OneSidedDatabase):
-        head = _header(f"gnubg-OS-{db.points:02d}-15-{int(db.gammons)}-{int(bool(compress))}-0")
-        if compress:
-            body = _pack_one_sided(db)
-        else:
-            tables = [db.rolls] + ([db.gammon] if db.gammons else [])
-            body = np.concatenate([np.asarray(t, dtype="<u2") for t in tables], axis=1).tobytes()
-    elif isinstance(db, TwoSidedDatabase):
-        head = _header(f"gnubg-TS-{db.points:02d}-{db.checkers:02d}-{int(db.cubeful)}")
-        body = np.ascontiguousarray(db.values, dtype="<u2").tobytes()
-    else:
-        raise InvalidArgumentError(f"expected a OneSidedDatabase or TwoSidedDatabase, got {db!r}")
-    return (head if header else b"") + body
+    buf = io.BytesIO()
+    _write(buf, db, compress, header)
+    return buf.getvalue()
 
 
 def write_gnubg(path: str | os.PathLike[str], db: OneSidedDatabase | TwoSidedDatabase, *,
@@ -96,12 +125,12 @@ def write_gnubg(path: str | os.PathLike[str], db: OneSidedDatabase | TwoSidedDat
     -c); a one-sided database built without gammons writes none (-g), a two-sided one
     built without cubeful values writes cubeless values only (-C). ``header=False`` (-H)
     leaves the 40-byte header out; such a file cannot be read back by gnubg or by
-    :func:`read_gnubg`, which need the header to know the layout.
+    :func:`read_gnubg`, which need the header to know the layout. The file is written a
+    chunk at a time: little memory beyond the database itself.
     """
-    data = encode_gnubg(db, compress=compress, header=header)
     with open(path, "wb") as f:
-        f.write(data)
-    return len(data)
+        _write(f, db, compress, header)
+        return f.tell()
 
 
 def _fail(path: str, what: str) -> BearoffFileError:
