@@ -7,6 +7,8 @@ is the same object, whichever of the file layouts was used.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from fastgen.bearoff.index import n_positions
@@ -42,7 +44,7 @@ class OneSidedDatabase:
     kind = "one-sided"
 
     def __init__(self, points: int, *, rolls: np.ndarray | None = None, gammon: np.ndarray | None = None,
-                 gammons: bool = True, packed: tuple[np.ndarray, ...] | None = None, source: str | None = None) -> None:
+                 gammons: bool = True, packed: tuple[Any, ...] | None = None, source: str | None = None) -> None:
         self.points = points
         self.checkers = 15
         self.gammons = gammons

@@ -55,9 +55,14 @@ def _runs(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return first, last - first + 1
 
 
+def _tables(db: OneSidedDatabase) -> list[np.ndarray]:
+    gammon = db.gammon
+    return [db.rolls] + ([gammon] if gammon is not None else [])
+
+
 def _write_one_sided_compressed(f: BinaryIO, db: OneSidedDatabase) -> None:
     """The index, then the runs, a chunk of positions at a time."""
-    tables = [db.rolls] + ([db.gammon] if db.gammons else [])
+    tables = _tables(db)
     size = db.size
     entry = 8 if db.gammons else 6
     index = np.zeros((size, entry), dtype=np.uint8)
@@ -72,7 +77,7 @@ def _write_one_sided_compressed(f: BinaryIO, db: OneSidedDatabase) -> None:
     offsets = np.zeros(size, dtype=np.int64)
     offsets[1:] = np.cumsum(lengths[:-1])
     index[:, :4] = offsets.astype("<u4").view(np.uint8).reshape(size, 4)
-    f.write(memoryview(index).cast("B"))
+    f.write(index.tobytes())
     del index
     for lo in range(0, size, CHUNK):
         hi = min(size, lo + CHUNK)
@@ -87,7 +92,7 @@ def _write_one_sided_compressed(f: BinaryIO, db: OneSidedDatabase) -> None:
                 live = k < count
                 data[pos[live] + k] = part[rows[live], first[live] + k]
             pos = pos + count
-        f.write(memoryview(data).cast("B"))
+        f.write(data.tobytes())
 
 
 def _write(f: BinaryIO, db: OneSidedDatabase | TwoSidedDatabase, compress: bool, header: bool) -> None:
@@ -97,15 +102,15 @@ def _write(f: BinaryIO, db: OneSidedDatabase | TwoSidedDatabase, compress: bool,
         if compress:
             _write_one_sided_compressed(f, db)
             return
-        tables = [db.rolls] + ([db.gammon] if db.gammons else [])
+        tables = _tables(db)
         for lo in range(0, db.size, CHUNK):
             rows = [np.asarray(t[lo:lo + CHUNK], dtype="<u2") for t in tables]
-            f.write(memoryview(np.ascontiguousarray(np.concatenate(rows, axis=1))).cast("B"))
+            f.write(np.concatenate(rows, axis=1).tobytes())
     elif isinstance(db, TwoSidedDatabase):
         if header:
             f.write(_header(f"gnubg-TS-{db.points:02d}-{db.checkers:02d}-{int(db.cubeful)}"))
         for lo in range(0, db.size, 256):  # a few rows at a time: no copy of the whole table
-            f.write(memoryview(np.ascontiguousarray(db.values[lo:lo + 256], dtype="<u2")).cast("B"))
+            f.write(np.ascontiguousarray(db.values[lo:lo + 256], dtype="<u2").tobytes())
     else:
         raise InvalidArgumentError(f"expected a OneSidedDatabase or TwoSidedDatabase, got {db!r}")
 

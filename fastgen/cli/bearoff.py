@@ -121,7 +121,9 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def _one_sided_rows(db: OneSidedDatabase, index: int) -> list[str]:
-    rolls, gammon = (None if t is None else t.astype(np.int64) for t in db.stored(np.array([index])))
+    stored_rolls, stored_gammon = db.stored(np.array([index]))
+    rolls = stored_rolls.astype(np.int64)
+    gammon = None if stored_gammon is None else stored_gammon.astype(np.int64)
     lines = [f"position {index}: {index_position(index, db.points).tolist()} (checkers on points 1..{db.points})",
              f"{'rolls':>5} {'bear off':>9}" + (f" {'first off':>10}" if gammon is not None else "")]
     last = max(int(np.nonzero(rolls[0])[0].max()), int(np.nonzero(gammon[0])[0].max()) if gammon is not None else 0)
