@@ -17,6 +17,7 @@ import pytest
 
 import fastgen
 from fastgen import bearoff, reference
+from fastgen.bearoff import _build
 from fastgen.errors import BearoffFileError, InvalidBoardError, OutsideDatabaseError
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
@@ -58,7 +59,7 @@ def test_index_is_the_same_as_gnubg_nn():
 
 def test_compiled_rank_agrees_with_the_python_one():
     positions = np.array(enumerate_positions(4, 15), dtype=np.int8)
-    assert bearoff._build.rank_positions(positions).tolist() == list(range(len(positions)))
+    assert _build.rank_positions(positions).tolist() == list(range(len(positions)))
 
 
 def test_side_index_and_in_database_on_a_batch():
@@ -282,3 +283,19 @@ def test_positions_outside_a_database_are_named():
     db = bearoff.build_two_sided(3, 3)
     with pytest.raises(OutsideDatabaseError, match="0 to 19, got position 20"):
         db.equities(np.array([20]), np.array([0]))
+
+
+def test_a_stop_request_ends_the_compiled_loops_early():
+    # what Ctrl-C does through fastgen._util.run_threads: the flag is read in the nogil loops
+    stop = _build.BuildStop()
+    stop.set()
+    size = bearoff.n_positions(4)
+    rolls = np.zeros((size, 32), np.uint16)
+    gammon = np.zeros((size, 32), np.uint16)
+    mean, gmean = np.zeros(size, np.int64), np.zeros(size, np.int64)
+    span, cursor = np.zeros((size, 2), np.uint8), np.zeros(4, np.int8)
+    assert _build.one_sided(4, rolls, gammon, mean, gmean, span, cursor, 0, size, stop) == 0
+    offsets, kids = bearoff.build.children_table(3, 3)
+    values = np.zeros((20, 20, 4), np.uint16)
+    assert _build.two_sided(values, offsets, kids, 0, 20, 0, 1, -1, stop) == 0
+    assert not values.any()

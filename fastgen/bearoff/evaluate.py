@@ -25,7 +25,7 @@ import numpy as np
 
 from fastgen._typing import ArrayLike
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
-from fastgen.bearoff.index import side_index
+from fastgen.bearoff.index import side_index_trusted
 from fastgen.core.boards import as_boards
 from fastgen.errors import InvalidArgumentError, OutsideDatabaseError
 from fastgen.formats.ids import position_id
@@ -33,6 +33,9 @@ from fastgen.formats.ids import position_id
 __all__ = ["evaluate", "covered", "one_sided_probabilities"]
 
 Database = Union[OneSidedDatabase, TwoSidedDatabase]
+
+#: Boards per step of a one-sided evaluation.
+CHUNK = 1 << 16
 
 
 def _checked(databases: Sequence[object]) -> list[Database]:
@@ -45,7 +48,7 @@ def _checked(databases: Sequence[object]) -> list[Database]:
 
 
 def _indices(arr: np.ndarray, db: Database) -> tuple[np.ndarray, np.ndarray]:
-    return side_index(arr, 1, db.points, db.checkers), side_index(arr, 0, db.points, db.checkers)
+    return side_index_trusted(arr, 1, db.points, db.checkers), side_index_trusted(arr, 0, db.points, db.checkers)
 
 
 def covered(boards: ArrayLike, *databases: Database) -> np.ndarray:
@@ -114,7 +117,9 @@ def evaluate(boards: ArrayLike, *databases: Database, outside: str = "raise") ->
             out[rows] = 0.0
             out[rows, 0] = (db.equities(me[rows], opp[rows])[:, 0] + 1.0) / 2.0
         else:
-            out[rows] = one_sided_probabilities(db, me[rows], opp[rows])
+            for lo in range(0, rows.shape[0], CHUNK):  # bounded temporaries: (CHUNK, 32) floats
+                part = rows[lo:lo + CHUNK]
+                out[part] = one_sided_probabilities(db, me[part], opp[part])
         todo &= ~take
     if outside == "raise" and todo.any():
         first = int(np.nonzero(todo)[0][0])

@@ -33,6 +33,7 @@ __all__ = [
     "position_index",
     "index_position",
     "side_index",
+    "side_index_trusted",
     "in_database",
 ]
 
@@ -134,11 +135,6 @@ def index_position(index: ArrayLike, points: int, checkers: int = MAX_CHECKERS) 
     return out
 
 
-def _sides(boards: ArrayLike) -> np.ndarray:
-    arr = as_boards(boards)  # InvalidBoardError for anything that is not a valid (N, 2, 25) batch
-    return arr
-
-
 def side_index(boards: ArrayLike, side: int, points: int, checkers: int = MAX_CHECKERS) -> np.ndarray:
     """The number of row *side* (1 = the side on roll, 0 its opponent) of each board of an
     (N, 2, 25) batch in the database of *points* x *checkers*, or -1 where that side has
@@ -146,10 +142,24 @@ def side_index(boards: ArrayLike, side: int, points: int, checkers: int = MAX_CH
     points, checkers = check_dimensions(points, checkers)
     if side not in (0, 1):
         raise InvalidArgumentError(f"side must be 0 (opponent) or 1 (on roll), got {side!r}")
-    arr = _sides(boards)
+    return side_index_trusted(as_boards(boards), side, points, checkers)
+
+
+def side_index_trusted(arr: np.ndarray, side: int, points: int, checkers: int) -> np.ndarray:
+    """side_index on an already validated (N, 2, 25) int8 batch."""
     row = arr[:, side, :]
-    fits = (row[:, points:].sum(axis=1) == 0) & (row[:, :points].sum(axis=1, dtype=np.int64) <= checkers)
-    idx = position_index(np.where(fits[:, None], row[:, :points], 0))
+    counts = row[:, :points].astype(np.int64)
+    total = counts.sum(axis=1)
+    fits = (row[:, points:].any(axis=1) == 0) & (total <= checkers)
+    counts[~fits] = 0
+    total[~fits] = 0
+    idx = _level_offsets(points)[total]
+    rest = total
+    for i in range(points - 1):
+        k = points - i - 1
+        m = rest - counts[:, i] - 1
+        idx += np.where(m >= 0, _BINOM[np.maximum(m, 0) + k, k], 0)
+        rest = rest - counts[:, i]
     return np.where(fits, idx, -1)
 
 
