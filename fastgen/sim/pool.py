@@ -178,7 +178,7 @@ def rollout_native(
     *chunk* games per call, in threads."""
     threads = check_int(threads, "threads", 1)
     stop = _core.StopFlag() if games >= _WATCH_GAMES else None
-    long_games = []
+    long_games: list[int] = []
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
