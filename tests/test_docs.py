@@ -31,7 +31,7 @@ GUIDES = ["generation", "move-text", "games", "rollouts", "perft", "rl", "inputs
 PAGES = (
     ["index", "getting-started", "performance", "architecture", "RULES", "CONTRIBUTING"]
     + [f"guides/{g}" for g in GUIDES]
-    + [f"api/{p}" for p in ("index", "generation", "text", "games", "simulation", "inputs", "envs", "errors")]
+    + [f"api/{p}" for p in ("index", "generation", "text", "games", "simulation", "inputs", "envs", "bearoff", "errors")]
 )
 
 
