@@ -105,8 +105,8 @@ cdef inline const int* flag_of(StopFlag stop):
 
 include "_ctx.pxi"
 include "_doubles.pxi"
-include "_nondoubles.pxi"
 include "_count.pxi"
+include "_nondoubles.pxi"
 
 
 # ---------------------------------------------------------------- one generation

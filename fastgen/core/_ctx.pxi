@@ -174,6 +174,12 @@ cdef inline void undo_step(Ctx* c, int f, int t, int hit) noexcept nogil:
         c.kb += nibble(f)
 
 
+cdef inline void key_move(uint64_t* k, int f, int t) noexcept nogil:
+    """Key arithmetic of one checker moving from index f to on-board index t."""
+    k[0 if f < 16 else 1] -= nibble(f)
+    k[0 if t < 16 else 1] += nibble(t)
+
+
 # ---------------------------------------------------------------- leaves
 
 cdef inline uint32_t slot_of(uint64_t ka, uint64_t kb) noexcept nogil:

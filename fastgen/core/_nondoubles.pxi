@@ -7,12 +7,6 @@
 
 # ---------------------------------------------------------------- non-doubles
 
-cdef inline void key_move(uint64_t* k, int f, int t) noexcept nogil:
-    """Key arithmetic of one checker moving from index f to on-board index t."""
-    k[0 if f < 16 else 1] -= nibble(f)
-    k[0 if t < 16 else 1] += nibble(t)
-
-
 cdef inline int hop_is_new(Ctx* c, int f, int t, int a) noexcept nogil:
     """Order 2 after an on-board step f -> t by the smaller die, with no bar and no
     bear-off possible, once a two-dice play is known: only the checker on t moving on by
