@@ -103,6 +103,9 @@ cdef inline const int* flag_of(StopFlag stop):
     return &_never if stop is None else &stop.flag
 
 
+# The order of these includes is the order of the C functions, which sways GCC's inlining:
+# counting before the non-doubles keeps generate() as fast as before the split (measured
+# with bench/callgrind.sh; the other order cost 1-1.5% more instructions).
 include "_ctx.pxi"
 include "_doubles.pxi"
 include "_count.pxi"
