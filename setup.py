@@ -49,7 +49,7 @@ directives = {
 # the files fastgen/core/_core.pyx includes (one job each; see its docstring)
 CORE_PARTS = [
     f"fastgen/core/_{name}.pxi"
-    for name in ("bits", "ctx", "doubles", "nondoubles", "count", "validate", "batch", "games", "perft", "pubeval")
+    for name in ("bits", "ctx", "doubles", "nondoubles", "count", "validate", "batch", "games", "perft", "pubeval", "rules")
 ]
 
 extensions = [
@@ -72,10 +72,12 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
-    # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API
+    # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API; its
+    # rules are the core's (it cimports them from fastgen/core/_core.pxd)
     Extension(
         "fastgen.envs._kernel",
         ["fastgen/envs/_kernel.pyx"],
+        depends=["fastgen/core/_core.pxd"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

@@ -27,7 +27,8 @@ ctypedef struct Ctx:
     uint64_t ka          # exact key of the working position: mover's counts at 0..15 ...
     uint64_t kb          # ... counts at 16..24, then one bit per hit point (bits 36..59)
     int8_t path[8]       # steps of the current sequence, (from, to) as point numbers
-    int best             # most dice used by a sequence found in this generation
+    int best             # most dice used by a sequence found in this generation (exact
+                         # after generate(), counting too, unless `tables` is set)
     int dedup            # 1: look results up in the table (non-doubles); 0: doubles
     int count_only       # 1: count plays, write nothing
     int fixed            # 1: the output buffers are borrowed and must not grow
@@ -43,3 +44,9 @@ ctypedef struct Ctx:
 cdef Ctx* ctx_new(int count_only, int64_t cap) noexcept nogil
 cdef void ctx_free(Ctx* c) noexcept nogil
 cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil
+
+# The rules one step at a time, for extensions outside the search (the RL environments'
+# kernel): bodies in _rules.pxi.
+cdef uint32_t playable_steps(Ctx* c, const int8_t* board, int d, int more, int w) noexcept nogil
+cdef void play_step(int8_t* board, int f, int d) noexcept nogil
+cdef int game_value(const int8_t* board) noexcept nogil

@@ -46,6 +46,7 @@ inlines across them): this file holds the imports, the stop flag and one generat
 * _games.pxi: whole games (native rollouts, the rollout pool's turn, the rollout hash).
 * _perft.pxi: perft's merge of a level and its last level (count_rolls).
 * _pubeval.pxi: pubeval, choosing as GNU Backgammon's pubeval player does.
+* _rules.pxi: single steps and the game value for other extensions (the RL kernel).
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
@@ -214,3 +215,4 @@ include "_batch.pxi"
 include "_games.pxi"
 include "_perft.pxi"
 include "_pubeval.pxi"
+include "_rules.pxi"
