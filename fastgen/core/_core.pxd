@@ -27,8 +27,7 @@ ctypedef struct Ctx:
     uint64_t ka          # exact key of the working position: mover's counts at 0..15 ...
     uint64_t kb          # ... counts at 16..24, then one bit per hit point (bits 36..59)
     int8_t path[8]       # steps of the current sequence, (from, to) as point numbers
-    int best             # most dice used by a sequence found in this generation (exact
-                         # after generate(), counting too, unless `tables` is set)
+    int best             # most dice used by a sequence found in this generation
     int dedup            # 1: look results up in the table (non-doubles); 0: doubles
     int count_only       # 1: count plays, write nothing
     int fixed            # 1: the output buffers are borrowed and must not grow

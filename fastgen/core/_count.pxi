@@ -257,9 +257,8 @@ cdef inline int count_from_bar(uint32_t occ, int bar, uint32_t blocked, uint32_t
     """Counting the non-double a-b with `bar` checkers on the bar (occ: the points, bar
     excluded), or 0 when no play uses both dice (the caller then searches).
 
-    Two or more on the bar: each die can only enter one (R8), so there is one play; 0
-    unless both entry points are open, so that the play uses both dice (the search then
-    finds how many it uses: c.best stays exact when counting). One: enter with one die, then the other die from any point (the entered checker's
+    Two or more on the bar: each die can only enter one (R8), so there is one play.
+    One: enter with one die, then the other die from any point (the entered checker's
     included; it is outside home, so no bear-off). The two orders give the same
     position only as the entered checker's hop to 24 - a - b, and only when neither
     entry point holds a blot (the hits would differ)."""
@@ -268,7 +267,7 @@ cdef inline int count_from_bar(uint32_t occ, int bar, uint32_t blocked, uint32_t
     cdef uint32_t oka, okb
     cdef int n = 0
     if bar >= 2:
-        return 1 if ea and eb else 0
+        return 1
     if ea:  # enter with a, then b from anywhere
         okb = ~(blocked << b) & (POINTS << b) & POINTS
         n += fg_popcount24((occ | (1u << (24 - a))) & okb)

@@ -2,11 +2,10 @@
 """Compiled game kernel of the RL environments: micro-action masks and steps for N games.
 
 The rules come from the move generator (fastgen.core._core), not from code of its own:
-how many dice a turn must use (R11, R12) is the most steps the core's generate() finds
-(a counting context, so nothing is written); which steps a micro action may take is the
-core's playable_steps, its search's own single steps (R6-R9) kept when the turn can still
-be completed after them (one step of the other die left, or the rest of a double, counted
-by the core); a step is played, with its hit (R7), by the core's play_step, and a game's
+which steps a micro action may take is the core's playable_steps, its search's own
+single steps (R6-R9) kept when the turn can still be completed after them (one step of
+the other die left, or the rest of a double, found by the core's search), and how many
+dice a turn must use (R11, R12) is the most steps playable_steps finds; a step is played, with its hit (R7), by the core's play_step, and a game's
 value (R17) is the core's. The Python side validates every input and owns the arrays; the
 functions here trust them and run without the GIL.
 
@@ -26,7 +25,7 @@ Micro action a = source * 6 + (die - 1); a = 0 is the pass / end of turn.
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
 
-from fastgen.core._core cimport Ctx, ctx_new, ctx_free, generate, playable_steps, play_step, game_value
+from fastgen.core._core cimport Ctx, ctx_new, ctx_free, playable_steps, play_step, game_value
 
 cdef int NA = 156
 
@@ -51,13 +50,19 @@ cdef inline bits sources(Ctx* c, const int8_t *b, int v) noexcept nogil:
     return playable_steps(c, b, v, 0, v) << 1
 
 
-cdef inline int max_steps(Ctx* c, const int8_t *b, int d1, int d2) noexcept nogil:
-    """The most dice of the roll d1-d2 that can be played on b (R11, R12): the core's
-    counting search (c counts only, without its bear-off tables, so it always searches
-    or uses a closed form, which both set c.best)."""
-    c.n = 0
-    generate(c, b, d1, d2)
-    return c.best
+cdef int max_steps(Ctx* c, const int8_t *b, int d1, int d2) noexcept nogil:
+    """The most dice of the roll d1-d2 that can be played on b (R11, R12), by the core's
+    playable_steps: both dice when a step of one leaves a step of the other, four down
+    to one steps of a double when its search finds that many."""
+    cdef int n
+    if d1 != d2:
+        if playable_steps(c, b, d1, 1, d2) or playable_steps(c, b, d2, 1, d1):
+            return 2
+        return 1 if playable_steps(c, b, d1, 0, d1) or playable_steps(c, b, d2, 0, d2) else 0
+    for n in range(4, 0, -1):
+        if playable_steps(c, b, d1, n - 1, d1):
+            return n
+    return 0
 
 
 cdef void start_one(Ctx* c, const int8_t *b, int d1, int d2, int8_t *left, int8_t *todo, int8_t *forced) noexcept nogil:
@@ -151,7 +156,8 @@ cdef void roll(uint64_t *state, int8_t *dice, bint opening) noexcept nogil:
 
 
 cdef Ctx* counting_ctx() except NULL:
-    """A counting context of the core for one call (its tables off: see max_steps)."""
+    """A context of the core for one call (count-only: no output buffers), the working
+    board of playable_steps."""
     cdef Ctx* c = ctx_new(1, 16)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
