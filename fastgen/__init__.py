@@ -86,6 +86,10 @@ from fastgen.core.plays import PlayBatch, Plays
 from fastgen.sim.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
 from fastgen.sim.pubeval import pubeval_best
 from fastgen.sim.rollout import RolloutResult, RolloutSummary, rollout, summarize
+from fastgen.sim.decide import rollout_plays, rollout_position
+from fastgen.sim.dice import rollout_dice
+from fastgen.sim.table import RolloutTable
+from fastgen.bots import evaluators  # the evaluator protocol, gnubg, greedy (gnubg-nn only when asked)
 from fastgen.formats.validate import check_play, legal_steps, parse_play
 
 __all__ = [
@@ -138,6 +142,12 @@ __all__ = [
     "RolloutResult",
     "RolloutSummary",
     "summarize",
+    # rollouts that decide
+    "rollout_plays",
+    "rollout_position",
+    "rollout_dice",
+    "RolloutTable",
+    "evaluators",
     # exceptions
     "FastgenError",
     "InvalidArgumentError",
