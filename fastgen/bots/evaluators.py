@@ -37,6 +37,7 @@ equity for the mover; ties go to the first play in generation order. It is a
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any, Callable, Protocol, Sequence
 
@@ -59,6 +60,8 @@ __all__ = [
     "greedy",
     "evaluate",
     "afterstate_probs",
+    "opponent_probs",
+    "Afterstates",
     "group_best",
     "EVAL_CHUNK",
 ]
@@ -112,12 +115,14 @@ def _name(fn: Any) -> str:
 
 def evaluate(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray, stats: dict | None = None,
              chunk: int = EVAL_CHUNK) -> np.ndarray:
-    """``evaluator(boards)`` as (N, 5) float64, called on chunks of at most *chunk*
-    positions; the answer is checked (shape, finite values): InvalidArgumentError naming
-    the evaluator otherwise. *stats*, when given, accumulates ``calls``, ``positions``
-    and ``seconds`` spent inside the evaluator."""
+    """``evaluator(boards)`` as (N, 5) float64, called on C-contiguous chunks of at most
+    *chunk* positions (*boards* may be any (N, 2, 25) int8 view); the answer is checked
+    (shape, finite values): InvalidArgumentError naming the evaluator otherwise. *stats*,
+    when given, accumulates ``calls``, ``positions`` and ``seconds`` spent inside the
+    evaluator. The result may be read-only (a single chunk's answer as the evaluator
+    gave it)."""
     n = boards.shape[0]
-    out = np.empty((n, 5), dtype=np.float64)
+    out = None
     for lo in range(0, n, chunk):
         part = np.ascontiguousarray(boards[lo : lo + chunk])
         t0 = time.perf_counter()
@@ -127,16 +132,22 @@ def evaluate(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray, stats: 
             arr = np.asarray(got, dtype=np.float64)
         except (TypeError, ValueError):
             arr = None
-        if arr is None or arr.shape != (part.shape[0], 5) or not np.isfinite(arr).all():
+        # The sum of the values is finite exactly when all are (short of overflow past
+        # 1e308, as wrong an answer): no (N, 5) temporary for the check.
+        if arr is None or arr.shape != (part.shape[0], 5) or not math.isfinite(float(arr.sum())):
             raise InvalidArgumentError(
                 f"evaluator {_name(evaluator)!r} must return ({part.shape[0]}, 5) finite floats, got {got!r}"
             )
-        out[lo : lo + part.shape[0]] = arr
         if stats is not None:
             stats["calls"] = stats.get("calls", 0) + 1
             stats["positions"] = stats.get("positions", 0) + part.shape[0]
             stats["seconds"] = stats.get("seconds", 0.0) + (t1 - t0)
-    return out
+        if lo == 0 and n <= chunk:
+            return arr
+        if out is None:
+            out = np.empty((n, 5), dtype=np.float64)
+        out[lo : lo + part.shape[0]] = arr
+    return np.empty((0, 5), dtype=np.float64) if out is None else out
 
 
 def finished_probs(boards_after: np.ndarray) -> np.ndarray:
@@ -153,19 +164,101 @@ def finished_probs(boards_after: np.ndarray) -> np.ndarray:
     return out
 
 
+def opponent_probs(evaluator, boards_after: np.ndarray, stats: dict | None = None,
+                   may_finish: np.ndarray | None = None) -> np.ndarray:
+    """(M, 5) probabilities *for the opponent*, on roll after the mover's plays
+    (*boards_after*: the mover still in row 1): the evaluator's where the game goes on,
+    exact where the mover has borne off its last checker. *may_finish*, when given, is
+    a (M,) bool mask outside which no play can have ended the game (it saves the check).
+    The mover's equity of a play is minus the opponent's (cubeless equity is
+    antisymmetric); its probabilities are :func:`flip` of these."""
+    if may_finish is None:
+        done = ~boards_after[:, 1].any(axis=1)
+    elif may_finish.any():
+        done = np.zeros(boards_after.shape[0], dtype=bool)
+        sub = np.flatnonzero(may_finish)
+        done[sub] = ~boards_after[sub, 1].any(axis=1)
+    else:
+        done = None
+    if done is None or not done.any():
+        return evaluate(evaluator, boards_after[:, ::-1], stats)
+    out = np.empty((boards_after.shape[0], 5), dtype=np.float64)
+    out[done] = flip(finished_probs(boards_after[done]))
+    live = ~done
+    if live.any():
+        out[live] = evaluate(evaluator, boards_after[live][:, ::-1], stats)
+    return out
+
+
+class Afterstates:
+    """The plays *boards_after* (M, 2, 25) (the mover still in row 1) scored for the
+    mover without an (M, 5) copy of the evaluator's answers: ``equity`` (M,) is the
+    mover's cubeless equity of each play (exact where it bears off the last checker,
+    else minus the evaluator's equity for the opponent on roll), and
+    :meth:`mover_probs` gathers the five probabilities of a few plays. The evaluator is
+    called on chunks of at most EVAL_CHUNK positions; *may_finish* as in
+    :func:`opponent_probs`."""
+
+    def __init__(self, evaluator, boards_after: np.ndarray, stats: dict | None = None,
+                 may_finish: np.ndarray | None = None, chunk: int = EVAL_CHUNK) -> None:
+        m = boards_after.shape[0]
+        self.boards = boards_after
+        self.chunk = chunk
+        if may_finish is None:
+            done = ~boards_after[:, 1].any(axis=1)
+        elif may_finish.any():
+            done = np.zeros(m, dtype=bool)
+            sub = np.flatnonzero(may_finish)
+            done[sub] = ~boards_after[sub, 1].any(axis=1)
+        else:
+            done = np.zeros(0, dtype=bool)
+        self.done = done if done.any() else None
+        if self.done is None:
+            self.live = None
+            live_boards = boards_after
+        else:
+            self.live = np.flatnonzero(~done)
+            live_boards = boards_after[self.live]
+        n = live_boards.shape[0]
+        self.parts = []
+        eq = np.empty(n)
+        for lo in range(0, n, chunk):
+            arr = evaluate(evaluator, live_boards[lo : lo + chunk, ::-1], stats, chunk)
+            self.parts.append(arr)
+            np.matmul(arr, -EQUITY_WEIGHTS, out=eq[lo : lo + arr.shape[0]])
+        eq += 1.0  # the mover's equity is minus the opponent's
+        if self.done is None:
+            self.equity = eq
+        else:
+            self.equity = np.empty(m)
+            self.equity[self.live] = eq
+            self.exact = finished_probs(boards_after[done])
+            self.equity[done] = equity(self.exact)
+
+    def mover_probs(self, index: np.ndarray) -> np.ndarray:
+        """(k, 5) probabilities for the mover of the plays *index* (k,)."""
+        index = np.asarray(index, dtype=np.int64)
+        out = np.empty((index.shape[0], 5))
+        if self.done is None:
+            pos, live = index, np.ones(index.shape[0], dtype=bool)
+        else:
+            live = ~self.done[index]
+            out[~live] = self.exact[np.searchsorted(np.flatnonzero(self.done), index[~live])]
+            pos = np.searchsorted(self.live, index[live])
+        part, off = np.divmod(pos, self.chunk)
+        got = np.empty((pos.shape[0], 5))
+        for k in np.unique(part).tolist():
+            sel = part == k
+            got[sel] = self.parts[k][off[sel]]
+        out[live] = flip(got)
+        return out
+
+
 def afterstate_probs(evaluator, boards_after: np.ndarray, stats: dict | None = None) -> np.ndarray:
     """(M, 5) probabilities *for the mover* of the positions after its plays
     (*boards_after*: mover still in row 1): exact for a finished game, else the
     evaluator's value of the position with the opponent on roll, turned around."""
-    done = boards_after[:, 1].sum(axis=1) == 0
-    out = np.empty((boards_after.shape[0], 5), dtype=np.float64)
-    if done.any():
-        out[done] = finished_probs(boards_after[done])
-    live = ~done
-    if live.any():
-        turned = np.ascontiguousarray(boards_after[live][:, ::-1])  # the opponent on roll
-        out[live] = flip(evaluate(evaluator, turned, stats))
-    return out
+    return flip(opponent_probs(evaluator, boards_after, stats))
 
 
 def group_best(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -241,7 +334,9 @@ def constant(probs: Sequence[float] = (0.5, 0.15, 0.01, 0.15, 0.01)) -> Callable
         raise InvalidArgumentError(f"constant needs five finite probabilities, got {probs!r}")
 
     def evaluate_constant(boards: np.ndarray) -> np.ndarray:
-        return np.broadcast_to(row, (boards.shape[0], 5))
+        out = np.empty((boards.shape[0], 5))
+        out[:] = row
+        return out
 
     evaluate_constant.__name__ = "constant"
     return evaluate_constant
@@ -331,7 +426,7 @@ def greedy(evaluator: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray, np.n
     def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         cand = np.ascontiguousarray(candidates, dtype=np.int8)
         offsets = np.asarray(offsets, dtype=np.int64)
-        values = equity(afterstate_probs(evaluator, cand))
+        values = -equity(opponent_probs(evaluator, cand))
         return group_best(values, offsets) - offsets[:-1]
 
     choose.__name__ = f"greedy({_name(evaluator)})"

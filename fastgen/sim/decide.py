@@ -38,7 +38,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from fastgen._util import check_int
-from fastgen.bots.evaluators import afterstate_probs, equity, evaluate, flip, flip_diff, group_best
+from fastgen.bots.evaluators import Afterstates, afterstate_probs, equity, evaluate, flip, flip_diff, group_best
 from fastgen.core.boards import as_board, as_dice
 from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
@@ -53,7 +53,7 @@ from fastgen._typing import ArrayLike, DiceLike
 __all__ = ["rollout_plays", "rollout_position", "simulate", "POOL_GAMES", "MAX_HALF_MOVES"]
 
 #: Games (candidates x trials) played side by side in one block, about.
-POOL_GAMES = 2048
+POOL_GAMES = 512
 
 #: A trial still running after this many half-moves stops the rollout (TurnLimitError).
 MAX_HALF_MOVES = 100_000
@@ -85,6 +85,7 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
     luck = np.zeros((games, 5))
     alive = np.arange(games)
     stats = {} if stats is None else stats
+    may_not = np.zeros(0, dtype=bool)  # no play can end the game
     t = 0
     while alive.size:
         if t >= MAX_HALF_MOVES:
@@ -100,13 +101,16 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
             break
         dice = dice_at(seed, trial[alive], t, quasi_random)
         m = alive.size
+        # Only a side with at most 4 checkers left can bear off its last one this turn.
+        few = here[:, 1].sum(axis=1, dtype=np.int64) <= 4
         if variance_reduction:
             t0 = time.perf_counter()
             batch = plays_batch(np.repeat(here, 21, axis=0), np.tile(ROLLS, (m, 1)), threads=threads)
             stats["generate"] = stats.get("generate", 0.0) + time.perf_counter() - t0
-            probs = afterstate_probs(evaluator, batch.boards, stats)
-            best = group_best(equity(probs), batch.offsets)  # (m * 21,)
-            value = probs[best].reshape(m, 21, 5)
+            may = np.repeat(np.repeat(few, 21), batch.counts) if few.any() else may_not
+            scored = Afterstates(evaluator, batch.boards, stats, may)
+            best = group_best(scored.equity, batch.offsets)  # (m * 21,)
+            value = scored.mover_probs(best).reshape(m, 21, 5)  # the roller's view
             mean = np.einsum("mrk,r->mk", value, WEIGHTS) / 36.0
             thrown = _ROLL_OF[dice[:, 0], dice[:, 1]]
             rows = np.arange(m)
@@ -117,9 +121,11 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
             t0 = time.perf_counter()
             batch = plays_batch(here, dice, threads=threads)
             stats["generate"] = stats.get("generate", 0.0) + time.perf_counter() - t0
-            probs = afterstate_probs(evaluator, batch.boards, stats)
-            chosen = batch.boards[group_best(equity(probs), batch.offsets)]
-        done = chosen[:, 1].sum(axis=1) == 0
+            may = np.repeat(few, batch.counts) if few.any() else may_not
+            scored = Afterstates(evaluator, batch.boards, stats, may)
+            chosen = batch.boards[group_best(scored.equity, batch.offsets)]
+        del batch, scored  # their memory goes back to plays_batch's reuse pool
+        done = ~chosen[:, 1].any(axis=1)
         if done.any():
             won = np.zeros((int(done.sum()), 5))
             loser = chosen[done, 0].astype(np.int64)
