@@ -324,3 +324,24 @@ def test_bad_input_raises_specific_errors():
         fastgen.rollout_plays(START, (3, 1), lambda b: np.zeros((3, 4)), trials=4, truncate=0)
     with pytest.raises(InvalidArgumentError, match="finite"):
         fastgen.rollout_plays(START, (3, 1), lambda b: np.full((b.shape[0], 5), np.nan), trials=4, truncate=0)
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def test_cli_rollout_plays(capsys):
+    from fastgen.cli.main import main
+
+    args = ["rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31", "--evaluator", "network:1",
+            "--trials", "36", "--truncate", "2", "--plays", "2"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "dice 31" in text and "equity" in text
+    assert main(args + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["rows"]) == 2 and data["trials"] == 36 and data["truncate"] == 2
+    with pytest.raises(SystemExit) as exc:
+        main(["rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "71"])
+    assert exc.value.code == 2 and "'71'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31", "--evaluator", "gnubg:9"])
