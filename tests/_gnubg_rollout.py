@@ -4,14 +4,14 @@ gnubg 1.07 prints its rollout table only when stdout is a terminal, so the progr
 under ``script -q -c 'gnubg -t -q < commands' /dev/null``. The position is set with
 ``set board <Position ID>`` and ``set turn 1`` (the human player, on roll, about to
 roll), then ``rollout`` rolls it out: cubeless, 0-ply chequer play, lookahead variance
-reduction, no bear-off truncation; the pruning nets are off, so its 0-ply player picks
+reduction, quasi-random dice, no bear-off truncation; the pruning nets are off, so its 0-ply player picks
 the full net's best play, as ``evaluators.greedy(evaluators.gnubg(0))``.
 
-Quasi-random dice are off by default: with them on and 1,296 trials (where gnubg also
-permutes the second roll), gnubg 1.07's rollout of ``sGfwATDgc/ABMA`` (the opening 31
-played 8/5 6/5, the opponent on roll) came out +0.306 (SE 0.001, truncated at 4
-half-moves) against -0.162 with them off and -0.161 with them on at 324 trials; fastgen
-gives -0.160 (SE 0.001). See docs/guides/decide.rst.
+The order of the commands matters: with ``set board`` before ``set turn 1``, gnubg 1.07
+rolled out the position turned around (the side that had just moved on roll again)
+whenever "new game" had given the opening roll to the other side: ``sGfwATDgc/ABMA``
+(the opening 31 played 8/5 6/5, the opponent on roll) came out +0.306 or -0.162
+depending on the seed (fastgen: -0.160, SE 0.001, truncated at 4 half-moves).
 
 Used by tests/test_decide_gnubg.py and by hand (``python tests/_gnubg_rollout.py ID``).
 """
@@ -40,7 +40,7 @@ def available() -> str | None:
 
 
 def commands(position_id: str, trials: int, truncate: int | None, seed: int, prune: bool = False,
-             quasi_random: bool = False) -> str:
+             quasi_random: bool = True) -> str:
     lines = [
         "set player 0 human",
         "set player 1 human",
@@ -59,15 +59,18 @@ def commands(position_id: str, trials: int, truncate: int | None, seed: int, pru
     else:
         lines += ["set rollout truncation enable on", f"set rollout truncation plies {truncate}",
                   "set rollout truncation chequerplay plies 0"]
-    lines += ["new game", f"set board {position_id}", "set turn 1", "show board", "rollout", "quit", "y"]
+    # "new game" rolls the opening: either side may be on roll. "set turn 1" first, then
+    # the board: set the other way round, gnubg kept the board of the side that was on
+    # roll and so sometimes rolled out the position turned around (see the docstring).
+    lines += ["new game", "set turn 1", f"set board {position_id}", "show board", "rollout", "quit", "y"]
     return "\n".join(lines) + "\n"
 
 
 def gnubg_rollout(position_id: str, trials: int = 1296, truncate: int | None = None, seed: int = 1,
-                  prune: bool = False, quasi_random: bool = False, timeout: float = 3600) -> dict:
+                  prune: bool = False, quasi_random: bool = True, timeout: float = 3600) -> dict:
     """gnubg's cubeless rollout of *position_id* (side on roll about to roll):
     ``{"probabilities": [5], "equity": e, "probabilities_se": [5], "equity_se": s,
-    "trials": n, "position_id": what gnubg showed, "seconds": wall}``."""
+    "trials": n, "position_id": the board gnubg showed before rolling out, "seconds": wall}``."""
     import time
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -81,10 +84,11 @@ def gnubg_rollout(position_id: str, trials: int = 1296, truncate: int | None = N
         )
         seconds = time.perf_counter() - t0
     text = done.stdout.replace("\r", "")
+    before = text.split("Rollout done. Printing final results.")[0].split("Current Position:")[0]
     tail = text.split("Rollout done. Printing final results.")[-1]
     rows = [m for m in map(_ROW.match, tail.splitlines()) if m]
     ses = [m for m in map(_SE.match, tail.splitlines()) if m]
-    shown = re.findall(r"Position ID: (\S+)", text)
+    shown = re.findall(r"Position ID: (\S+)", before)
     if not rows or not ses or "Rollout done" not in text:
         raise RuntimeError(f"could not read gnubg's rollout table:\n{text[-3000:]}")
     r, s = rows[0].groups(), ses[0].groups()
@@ -95,7 +99,7 @@ def gnubg_rollout(position_id: str, trials: int = 1296, truncate: int | None = N
         "equity": float(r[6]),
         "equity_se": float(s[6]),
         "trials": int(games[0]) if games else trials,
-        "position_id": shown[-1] if shown else None,
+        "position_id": shown[-1] if shown else None,  # as shown just before the rollout
         "seconds": seconds,
     }
 
