@@ -85,7 +85,8 @@ from fastgen.formats.notation import Play, format_play
 from fastgen.core.plays import PlayBatch, Plays
 from fastgen.sim.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
 from fastgen.sim.pubeval import pubeval_best
-from fastgen.sim.rollout import RolloutResult, RolloutSummary, rollout, summarize
+from fastgen.sim.results import RolloutResult, RolloutSummary, summarize
+from fastgen.sim.rollout import rollout
 from fastgen.sim.decide import rollout_plays, rollout_position
 from fastgen.sim.dice import rollout_dice
 from fastgen.sim.table import RolloutTable

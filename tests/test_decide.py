@@ -14,10 +14,11 @@ import numpy as np
 import pytest
 
 import fastgen
+from _pubeval_scores import evaluate as pubeval_scores
 from fastgen.bots import evaluators as ev
 from fastgen.errors import InvalidArgumentError, InvalidBoardError, InvalidDiceError
 from fastgen.sim import decide as D
-from fastgen.sim import pubeval
+from fastgen.sim.pubeval import is_race
 from fastgen.sim.table import build_rows
 
 START = fastgen.STARTING_BOARD
@@ -29,7 +30,7 @@ def pub_evaluator(boards: np.ndarray) -> np.ndarray:
     chance; gammons from the same number. Its greedy player plays pubeval's choices,
     so games have the usual length. Cheap, smooth, float64 row by row."""
     turned = np.ascontiguousarray(boards[:, ::-1])
-    score = pubeval.evaluate(turned, race=pubeval.is_race(turned))
+    score = pubeval_scores(turned, race=is_race(turned))
     theirs = 1.0 / (1.0 + np.exp(-np.clip(score, -60, 60) / 3.0))
     pw = 1.0 - theirs
     return np.stack([pw, 0.2 * pw**2, 0.02 * pw**2, 0.2 * theirs**2, 0.02 * theirs**2], axis=1)

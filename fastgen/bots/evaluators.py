@@ -204,17 +204,18 @@ class Afterstates:
         m = boards_after.shape[0]
         self.boards = boards_after
         self.chunk = chunk
+        done: np.ndarray
         if may_finish is None:
-            done = ~boards_after[:, 1].any(axis=1)
+            done = np.logical_not(boards_after[:, 1].any(axis=1))
         elif may_finish.any():
             done = np.zeros(m, dtype=bool)
             sub = np.flatnonzero(may_finish)
-            done[sub] = ~boards_after[sub, 1].any(axis=1)
+            done[sub] = np.logical_not(boards_after[sub, 1].any(axis=1))
         else:
             done = np.zeros(0, dtype=bool)
-        self.done = done if done.any() else None
+        self.done: np.ndarray | None = done if done.any() else None
+        self.live: np.ndarray = np.zeros(0, dtype=np.int64)
         if self.done is None:
-            self.live = None
             live_boards = boards_after
         else:
             self.live = np.flatnonzero(~done)
@@ -239,12 +240,12 @@ class Afterstates:
         """(k, 5) probabilities for the mover of the plays *index* (k,)."""
         index = np.asarray(index, dtype=np.int64)
         out = np.empty((index.shape[0], 5))
-        if self.done is None:
-            pos, live = index, np.ones(index.shape[0], dtype=bool)
-        else:
-            live = ~self.done[index]
+        pos: np.ndarray = index
+        live: np.ndarray = np.ones(index.shape[0], dtype=bool)
+        if self.done is not None:
+            live = np.logical_not(self.done[index])
             out[~live] = self.exact[np.searchsorted(np.flatnonzero(self.done), index[~live])]
-            pos = np.searchsorted(self.live, index[live])
+            pos = np.asarray(np.searchsorted(self.live, index[live]), dtype=np.int64)
         part, off = np.divmod(pos, self.chunk)
         got = np.empty((pos.shape[0], 5))
         for k in np.unique(part).tolist():

@@ -19,7 +19,10 @@ import re
 import sys
 from typing import Any
 
+from fastgen.bots import evaluators
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
+from fastgen.errors import FastgenError
+from fastgen.sim.decide import rollout_plays
 
 __all__ = ["add_parser", "run_rollout_plays", "evaluator_arg", "dice_arg"]
 
@@ -84,8 +87,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _evaluator(spec: tuple[str, int]):
-    from fastgen.bots import evaluators
-
     kind, number = spec
     if kind == "gnubg":
         return evaluators.gnubg(number)
@@ -94,9 +95,6 @@ def _evaluator(spec: tuple[str, int]):
 
 def run_rollout_plays(args: argparse.Namespace) -> int:
     """Run the rollout from parsed arguments and print the table; returns the exit code."""
-    from fastgen.errors import FastgenError
-    from fastgen.sim.decide import rollout_plays
-
     try:
         evaluator = _evaluator(args.evaluator)
     except ImportError as exc:

@@ -24,13 +24,18 @@ round, through different points) or 30 one-die plays.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
 
 from fastgen.core.boards import STARTING_BOARD
+from fastgen.core.plays import PlayBatch
 from fastgen.errors import IllegalActionError, InvalidEnvOptionError
 from fastgen.envs import _kernel
 from fastgen.envs.micro import NUM_MICRO_ACTIONS
+from fastgen.core.features import encode_trusted
+from fastgen.core.features import scheme_width as width
+from fastgen.core.generate import plays_batch
 
 __all__ = ["MAX_PLAYS", "MODES", "Games", "scheme_width"]
 
@@ -46,8 +51,6 @@ _MAX_PASSES = 1000  # consecutive no-move turns before a game is truncated (neve
 
 def scheme_width(scheme) -> int:
     """Feature count of encoder *scheme* (raises fastgen's error for an unknown name)."""
-    from fastgen.core.features import scheme_width as width
-
     return width(scheme)
 
 
@@ -120,9 +123,9 @@ class Games:
         self.states = np.zeros(n, dtype=np.uint64)
         self.micro = np.zeros((n, NUM_MICRO_ACTIONS), dtype=np.uint8)
         self.legal = np.zeros((n, 32), dtype=np.uint8)  # count, then the allowed actions
-        self.plays = None
+        self.plays: PlayBatch | None = None
         self._all = np.arange(n, dtype=np.int64)
-        self._pools = {}
+        self._pools: dict[str, list[list[Any]]] = {}
         self._enc = np.zeros((n, self.width - 6), dtype=np.float32)
         self._ones = np.ones(n, dtype=np.uint8)
         self._reward = np.zeros(n, dtype=np.float32)
@@ -156,12 +159,17 @@ class Games:
             self._generate()
 
     def _generate(self) -> None:
-        from fastgen.core.generate import plays_batch
-
         self.plays = plays_batch(self.boards, self.dice,
                                  encode=self.scheme if self.afterstate_features else None)
 
-    def _buffer(self, name: str, shape, dtype):
+    def turn_plays(self) -> PlayBatch:
+        """:attr:`plays`, the legal plays of the current turns, which afterstate mode
+        generates at every turn start."""
+        if self.plays is None:  # pragma: no cover
+            raise AssertionError("the plays of the turns exist in afterstate mode only")
+        return self.plays
+
+    def _buffer(self, name: str, shape, dtype) -> list[Any]:
         """An array from a small pool that only this pool references any more (the caller
         dropped every array and view of it), else a new one: results are fresh arrays for
         the caller, without fresh memory (page faults) per step. Returns [array, state]."""
@@ -185,7 +193,7 @@ class Games:
         entry = self._buffer("mask", (self.n, MAX_PLAYS), np.uint8)
         if entry[1] is None:
             entry[1] = np.zeros(self.n, dtype=np.int64)
-        _kernel.prefix_mask(entry[0], self.plays.counts, entry[1])
+        _kernel.prefix_mask(entry[0], self.turn_plays().counts, entry[1])
         return entry[0].view(bool)
 
     def sample_actions(self) -> np.ndarray:
@@ -195,7 +203,7 @@ class Games:
         if self.mode == "micro":
             _kernel.sample_listed(self.legal, self.sampler, out)
         else:
-            _kernel.sample_below(self.plays.counts, self.sampler, out)
+            _kernel.sample_below(self.turn_plays().counts, self.sampler, out)
         return out
 
     def dice_left(self) -> np.ndarray:
@@ -213,8 +221,6 @@ class Games:
         """(N, F + 6) float32 observations of the current boards (see the module
         docstring), or of *boards* (M, 2, 25) with no dice left; a new array the caller
         may keep."""
-        from fastgen.core.features import encode_trusted
-
         if boards is not None:
             out = np.zeros((boards.shape[0], self.width), dtype=np.float32)
             out[:, :-6] = encode_trusted(np.ascontiguousarray(boards), self.scheme)
@@ -246,7 +252,7 @@ class Games:
             ok = (arr >= 0) & (arr < NUM_MICRO_ACTIONS)
             ok[ok] = self.micro[self._all[ok], arr[ok]] != 0
         else:
-            ok = (arr >= 0) & (arr < self.plays.counts)
+            ok = (arr >= 0) & (arr < self.turn_plays().counts)
         if not ok.all():
             raise self._illegal(arr, int(np.flatnonzero(~ok)[0]), actions)
         return arr
@@ -268,7 +274,7 @@ class Games:
 
     def step_afterstate(self, arr: np.ndarray):
         """Afterstate step of checked actions (see :meth:`step`)."""
-        plays = self.plays
+        plays = self.turn_plays()
         after = plays.boards[plays.offsets[:-1] + arr]
         won = ~after[:, 1].any(axis=1)
         reward = np.zeros(self.n, dtype=np.float32)

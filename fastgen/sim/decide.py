@@ -46,7 +46,7 @@ from fastgen.formats.ids import position_id
 from fastgen.formats.notation import Play
 from fastgen.formats.validate import parse_play
 from fastgen.sim.dice import dice_at
-from fastgen.sim.rollout import dead_positions
+from fastgen.sim.pool import dead_positions
 from fastgen.sim.table import RolloutTable, build_rows
 from fastgen._typing import ArrayLike, DiceLike
 

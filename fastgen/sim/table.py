@@ -67,8 +67,8 @@ class RolloutRow:
     diff: float = 0.0
     diff_se: float = 0.0
     p_best: float = 1.0
-    samples: np.ndarray = field(default=None, repr=False)
-    raw_samples: np.ndarray = field(default=None, repr=False)
+    samples: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)), repr=False)
+    raw_samples: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)), repr=False)
 
     def to_dict(self) -> dict:
         """The row as plain JSON-serializable values (the per-trial samples left out)."""

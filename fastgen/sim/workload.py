@@ -10,7 +10,12 @@ from importlib import resources
 
 import numpy as np
 
+from fastgen._util import check_int
+from fastgen.core.boards import STARTING_BOARD
+from fastgen.core.generate import legal_plays
+from fastgen.errors import InvalidArgumentError
 from fastgen.formats.ids import board_from_position_id
+from fastgen.sim.pubeval import pubeval_best
 
 __all__ = ["ROLLS", "vector_boards", "vector_workload", "random_game_positions"]
 
@@ -22,7 +27,8 @@ def vector_boards(name: str) -> np.ndarray:
     """The 1,000 positions of ``"contact"`` or ``"race"`` as an (1000, 2, 25) int8 array."""
     if name not in ("contact", "race"):
         raise ValueError(f"vector set must be 'contact' or 'race', got {name!r}")
-    text = resources.files("fastgen").joinpath("data", f"{name}.csv").read_text()
+    # One name per joinpath: Traversable.joinpath takes several only from Python 3.11.
+    text = resources.files("fastgen").joinpath("data").joinpath(f"{name}.csv").read_text()
     return np.stack([board_from_position_id(line.strip()) for line in text.split() if line.strip()])
 
 
@@ -44,17 +50,9 @@ def random_game_positions(n: int, seed: int = 0, policy: str = "random") -> tupl
     see fastgen.sim.pubeval.pubeval_best). Every position met (side on roll in row 1) is
     taken with its roll, and a new game starts when one ends. Deterministic for a seed.
     """
-    from fastgen._util import check_int
-    from fastgen.core.boards import STARTING_BOARD
-    from fastgen.core.generate import legal_plays
-
     check_int(n, "n", 0)
     if policy not in ("random", "pubeval"):
-        from fastgen.errors import InvalidArgumentError
-
         raise InvalidArgumentError(f"policy must be 'random' or 'pubeval', got {policy!r}")
-    if policy == "pubeval":
-        from fastgen.sim.pubeval import pubeval_best
     rng = np.random.default_rng(seed)
     boards = np.empty((n, 2, 25), dtype=np.int8)
     dice = rng.integers(1, 7, size=(n, 2)).astype(np.int8)
