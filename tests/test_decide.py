@@ -346,3 +346,11 @@ def test_cli_rollout_plays(capsys):
     assert exc.value.code == 2 and "'71'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31", "--evaluator", "gnubg:9"])
+
+
+def test_progress_reports_every_trial(monkeypatch):
+    monkeypatch.setattr(D, "POOL_GAMES", 72)
+    seen = []
+    t = fastgen.rollout_plays(START, (3, 1), pub_evaluator, plays=2, trials=100, truncate=1, progress=seen.append)
+    assert sum(seen) == 100 == t.rows[0].trials and len(seen) == 3  # blocks of 36, 36, 28
+    fastgen.rollout_plays(START, (3, 1), pub_evaluator, plays=1, trials=8, truncate=1, progress=True)  # a tqdm bar
