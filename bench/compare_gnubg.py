@@ -4,9 +4,8 @@
 
 For each position and roll below, the top --top candidates at 0 ply are rolled out by
 both: gnubg (Debian 1.07, its ``rollout`` command on the position after the play with
-the opponent on roll, 0-ply, cubeless, variance reduction, quasi-random dice, pruning
-nets, bear-off truncation and quasi-random dice off, the last because gnubg 1.07's
-quasi-random dice at 1,296 trials gave a biased result, see tests/_gnubg_rollout.py) and
+the opponent on roll, 0-ply, cubeless, variance reduction, quasi-random dice; pruning
+nets and bear-off truncation off; see tests/_gnubg_rollout.py) and
 ``fastgen.rollout_plays(..., evaluators.gnubg(0))``. gnubg's figures are the opponent's
 and are turned around. Prints a table and writes JSON lines (one per candidate) to
 --out. Takes about 45 minutes on one core (the machine shared).

@@ -408,7 +408,7 @@ def _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts, progr
         _check_live(starts[live], [f"play {str(cands[i])!r}" for i in live])
         table = _run(board, dice, starts[live], [cands[i] for i in live], False, evaluator, name,
                      progress=progress, stats=stats, **opts)
-        done = table.rows[0].trials if table.rows else 0
+        done = max((r.trials for r in table.rows), default=0)  # the trials played (stop_z may drop rows)
     else:
         table = RolloutTable([], board, dice, name, opts["trials"], opts["seed"], opts["variance_reduction"],
                              opts["quasi_random"], opts["truncate"], stats=stats)
