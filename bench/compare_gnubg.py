@@ -1,6 +1,6 @@
 """By hand: fastgen's rollouts with evaluators.gnubg(0) against GNU Backgammon's own.
 
-    nice python bench/compare_gnubg.py [--gnubg-trials 1296] [--fastgen-trials 324] [--out FILE]
+    nice python bench/compare_gnubg.py [--gnubg-trials 1296] [--fastgen-trials 144] [--top 1] [--out FILE]
 
 For each position and roll below, the top --top candidates at 0 ply are rolled out by
 both: gnubg (Debian 1.07, its ``rollout`` command on the position after the play with
