@@ -294,7 +294,7 @@ def _apply_stops(active, samples, stop_se, stop_z, stopped):
 
 def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z, min_trials, threads):
     name = _check_evaluator(evaluator)
-    trials = check_int(trials, "trials", 1)
+    trials = check_int(trials, "trials", 1, 2**40)
     seed = check_int(seed, "seed", 0, 2**64 - 1)
     variance_reduction = _check_bool(variance_reduction, "variance_reduction")
     quasi_random = _check_bool(quasi_random, "quasi_random")

@@ -49,6 +49,9 @@ PURPOSE_FIRST, PURPOSE_SECOND = 11, 12
 
 _ALL = np.arange(36, dtype=np.int64)
 
+#: Bounds of rollout_dice's arguments (trial ids stay far inside int64; the array in memory).
+MAX_TRIALS, MAX_TURNS, MAX_ROLLS = 2**40, 100_000, 2**31
+
 
 def _perm_pick(seed: int, purpose: int, rows: np.ndarray, place: np.ndarray) -> np.ndarray:
     """Element *place* of the hashed permutation of 0..35 numbered *rows* (arrays alike)."""
@@ -88,7 +91,7 @@ def rollout_dice(seed: int, trials: int, turns: int, *, quasi_random: bool = Tru
     seed:
         Non-negative int below 2**64, as :func:`fastgen.rollout_plays`'s *seed*.
     trials, turns:
-        Non-negative ints.
+        Non-negative ints (at most 2**40 trials, 100,000 turns, 2**31 rolls in all).
     quasi_random:
         Stratify the first two rolls (see the module docstring); else every roll is the
         plain hash.
@@ -100,8 +103,10 @@ def rollout_dice(seed: int, trials: int, turns: int, *, quasi_random: bool = Tru
         after the candidate play. Every candidate's trial *k* plays exactly these dice.
     """
     seed = check_int(seed, "seed", 0, 2**64 - 1)
-    trials = check_int(trials, "trials", 0)
-    turns = check_int(turns, "turns", 0)
+    trials = check_int(trials, "trials", 0, MAX_TRIALS)
+    turns = check_int(turns, "turns", 0, MAX_TURNS)
+    if trials * turns > MAX_ROLLS:
+        raise InvalidArgumentError(f"rollout_dice of {trials} trials x {turns} turns is over {MAX_ROLLS:,} rolls")
     if not isinstance(quasi_random, (bool, np.bool_)):
         raise InvalidArgumentError(f"quasi_random must be True or False, got {quasi_random!r}")
     ks = np.arange(trials, dtype=np.int64)
