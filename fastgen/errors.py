@@ -194,3 +194,16 @@ class TurnLimitError(EndlessGameError):
 
 class InvalidEnvOptionError(FastgenError, ValueError):
     """An RL environment (:mod:`fastgen.envs`) was given an option it does not accept."""
+
+
+# --------------------------------------------------------------------------- bear-off databases
+
+
+class BearoffFileError(FastgenError, ValueError):
+    """A bear-off database file (GNU Backgammon's .bd format) that cannot be read: wrong
+    type, bad header, truncated or damaged. The message names the file and the fault."""
+
+
+class OutsideDatabaseError(FastgenError, ValueError):
+    """A position a bear-off database does not hold (checkers outside its points, too many
+    checkers, contact), or database dimensions out of range."""

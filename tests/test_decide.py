@@ -354,3 +354,19 @@ def test_progress_reports_every_trial(monkeypatch):
     t = fastgen.rollout_plays(START, (3, 1), pub_evaluator, plays=2, trials=100, truncate=1, progress=seen.append)
     assert sum(seen) == 100 == t.rows[0].trials and len(seen) == 3  # blocks of 36, 36, 28
     fastgen.rollout_plays(START, (3, 1), pub_evaluator, plays=1, trials=8, truncate=1, progress=True)  # a tqdm bar
+
+
+def test_bearoff_evaluator_in_a_chain():
+    from fastgen import bearoff
+
+    db = bearoff.build_two_sided(6, 3)
+    exact = ev.bearoff(db)
+    b = np.zeros((2, 2, 25), dtype=np.int8)
+    b[0, 1, :3] = 1
+    b[0, 0, 2:4] = 1  # both sides inside 6 points with 3 checkers or fewer: in the database
+    b[1] = START
+    assert exact.covers(b).tolist() == [True, False]
+    p = ev.chain(exact, pub_evaluator)(b)
+    assert np.array_equal(p[0], bearoff.evaluate(b[:1], db)[0]) and np.allclose(p[1], pub_evaluator(b[1:])[0])
+    t = fastgen.rollout_position(b[0], ev.chain(exact, pub_evaluator), trials=36, variance_reduction=False)
+    assert t.rows[0].equity == pytest.approx(2 * bearoff.evaluate(b[:1], db)[0, 0] - 1, abs=4 * t.rows[0].equity_se + 1e-9)

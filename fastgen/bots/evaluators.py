@@ -15,8 +15,10 @@ Built in:
   ``gnubg-nn`` package (the ``peers`` extra), one call per position. gnubg-nn keeps a
   cache of evaluations, so a position seen again is answered from it: timings of
   repeated runs depend on what the cache holds.
+* :func:`bearoff` -- fastgen's bear-off databases (:mod:`fastgen.bearoff`), exact where
+  a two-sided one covers the position.
 * :func:`chain` -- exact evaluators where they apply (anything with a ``covers(boards)``
-  mask), another evaluator elsewhere.
+  mask, such as :func:`bearoff`), another evaluator elsewhere.
 * :class:`NumpyNetwork` / :func:`random_network` -- the documented example: a one hidden
   layer network in numpy over :func:`fastgen.encode` features.
 * :func:`constant` -- the same probabilities for every position (a zero-cost evaluator
@@ -43,6 +45,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
+from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
 from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.errors import InvalidArgumentError
 from fastgen._typing import ArrayLike
@@ -54,6 +57,7 @@ __all__ = [
     "flip",
     "gnubg",
     "chain",
+    "bearoff",
     "constant",
     "NumpyNetwork",
     "random_network",
@@ -296,6 +300,31 @@ def gnubg(plies: int = 0) -> Callable[[np.ndarray], np.ndarray]:
 
     evaluate_gnubg.__name__ = f"gnubg:{plies}"
     return evaluate_gnubg
+
+
+class _Bearoff:
+    """The bear-off databases as an evaluator (see :func:`bearoff`)."""
+
+    def __init__(self, databases: tuple) -> None:
+        self.databases = databases
+        bearoff_covered(np.zeros((0, 2, 25), dtype=np.int8), *databases)  # checks the databases
+        self.__name__ = "bearoff"
+
+    def covers(self, boards: np.ndarray) -> np.ndarray:
+        """(N,) bool: the boards one of the databases holds."""
+        return bearoff_covered(boards, *self.databases)
+
+    def __call__(self, boards: np.ndarray) -> np.ndarray:
+        return bearoff_evaluate(boards, *self.databases)
+
+
+def bearoff(*databases: Any) -> Callable[[np.ndarray], np.ndarray]:
+    """An evaluator over bear-off databases (:mod:`fastgen.bearoff`: built with
+    ``build_one_sided``/``build_two_sided`` or read with ``read_gnubg``): exact where a
+    two-sided database holds the position, the one-sided databases' numbers elsewhere
+    they cover; it raises for a position none holds, so use it through :func:`chain`,
+    whose ``covers`` it provides: ``chain(bearoff(db), gnubg(0))``."""
+    return _Bearoff(databases)
 
 
 def chain(*evaluators: Any) -> Callable[[np.ndarray], np.ndarray]:
