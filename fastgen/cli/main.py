@@ -1,4 +1,4 @@
-"""The ``fastgen`` command line: ``fastgen bench`` (the main job) and ``fastgen rollout``."""
+"""The ``fastgen`` command line: ``fastgen bench`` (the main job), ``fastgen rollout``, ``fastgen perft`` and ``fastgen rollout-plays``."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def _bench(args: argparse.Namespace) -> int:
 
 # Subcommands other than ``bench`` live in their own modules, each with a function
 # ``add_parser(subparsers)`` that registers the subcommand and its handler (``func``).
-_SUBCOMMAND_MODULES = ("fastgen.cli.rollout", "fastgen.cli.perft", "fastgen.cli.bearoff")
+_SUBCOMMAND_MODULES = ("fastgen.cli.rollout", "fastgen.cli.perft", "fastgen.cli.bearoff", "fastgen.cli.decide")
 
 MAX_THREADS = 1024
 
