@@ -370,3 +370,69 @@ def test_bearoff_evaluator_in_a_chain():
     assert np.array_equal(p[0], bearoff.evaluate(b[:1], db)[0]) and np.allclose(p[1], pub_evaluator(b[1:])[0])
     t = fastgen.rollout_position(b[0], ev.chain(exact, pub_evaluator), trials=36, variance_reduction=False)
     assert t.rows[0].equity == pytest.approx(2 * bearoff.evaluate(b[:1], db)[0, 0] - 1, abs=4 * t.rows[0].equity_se + 1e-9)
+
+
+# --------------------------------------------------------------------------- truncate_bearoff
+
+
+def _bearoff_chain():
+    from fastgen import bearoff
+
+    db = bearoff.build_two_sided(6, 4)  # both sides with at most 4 checkers on their 6 home points
+    return db, ev.chain(ev.bearoff(db), pub_evaluator)
+
+
+def test_truncate_bearoff_scores_a_bearoff_position_exactly():
+    from fastgen import bearoff
+
+    db, net = _bearoff_chain()
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[1, [0, 2, 4]] = 1
+    b[0, [1, 3]] = 1
+    assert net.covers(b[None]).tolist() == [True]
+    exact = 2 * bearoff.evaluate(b[None], db)[0, 0] - 1  # no gammons with a checker off each side
+    t = fastgen.rollout_position(b, net, trials=72, truncate_bearoff=True)
+    assert t.rows[0].equity == exact and t.rows[0].equity_se == 0.0 and t.rows[0].trials == 72
+    assert t.truncate_bearoff and t.to_dict()["truncate_bearoff"] and "bear-off" in str(t)
+    assert t.stats["bearoff_stops"] == 72
+    # rollout_plays: each candidate's trials stop at once, at the database's value for the opponent
+    tp = fastgen.rollout_plays(b, (2, 1), net, trials=36, truncate_bearoff=True)
+    for row in tp.rows:
+        after = fastgen.swap_sides(row.play.board_after)
+        assert row.equity == pytest.approx(1 - 2 * bearoff.evaluate(after[None], db)[0, 0], abs=1e-12)
+        assert row.equity_se < 1e-12  # a constant column: zero up to the rounding of its mean
+
+
+def test_truncate_bearoff_agrees_with_the_full_rollout_on_a_race():
+    # A race that enters the database after a few moves: truncated and played-out
+    # equities agree within 3 combined SE (seed 3, 432 trials, variance reduction on),
+    # and the truncated run stopped trials in the database.
+    _, net = _bearoff_chain()
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[1, [0, 1, 3, 5, 7, 8]] = 1
+    b[0, [0, 2, 4, 6, 7, 9]] = 1
+    assert net.covers(b[None]).tolist() == [False]
+    full = fastgen.rollout_position(b, net, trials=432, seed=3)
+    cut = fastgen.rollout_position(b, net, trials=432, seed=3, truncate_bearoff=True)
+    a, c = full.rows[0], cut.rows[0]
+    assert cut.stats["bearoff_stops"] > 0 and "bearoff_stops" not in full.stats
+    assert abs(a.equity - c.equity) <= 3 * np.hypot(a.equity_se, c.equity_se), (a.equity, c.equity)
+
+
+def test_truncate_bearoff_needs_an_evaluator_that_covers():
+    with pytest.raises(InvalidArgumentError, match="covers.*pubeval|pubeval.*covers|function pub_evaluator"):
+        fastgen.rollout_plays(START, (3, 1), pub_evaluator, trials=4, truncate_bearoff=True)
+    with pytest.raises(InvalidArgumentError, match="truncate_bearoff"):
+        fastgen.rollout_position(START, pub_evaluator, trials=4, truncate_bearoff=1)
+
+    class Bad:
+        __name__ = "bad"
+
+        def covers(self, boards):
+            return np.zeros(3, dtype=bool)
+
+        def __call__(self, boards):
+            return pub_evaluator(boards)
+
+    with pytest.raises(InvalidArgumentError, match="covers must return"):
+        fastgen.rollout_position(START, Bad(), trials=4, truncate_bearoff=True)

@@ -330,7 +330,10 @@ def bearoff(*databases: Any) -> Callable[[np.ndarray], np.ndarray]:
 def chain(*evaluators: Any) -> Callable[[np.ndarray], np.ndarray]:
     """The first evaluator that covers each position: every one but the last must have a
     ``covers(boards) -> (N,) bool`` method (e.g. an exact database); the last takes the
-    rest. Each evaluator is called once per batch, on its share of the positions."""
+    rest. Each evaluator is called once per batch, on its share of the positions. The
+    chain has a ``covers(boards)`` method too: the positions one of its evaluators with a
+    ``covers`` method takes (what :func:`fastgen.rollout_plays`'s *truncate_bearoff*
+    scores and stops at)."""
     if len(evaluators) < 1 or not all(callable(e) for e in evaluators):
         raise InvalidArgumentError(f"chain needs one or more evaluators (callables), got {evaluators!r}")
     for e in evaluators[:-1]:
@@ -353,6 +356,17 @@ def chain(*evaluators: Any) -> Callable[[np.ndarray], np.ndarray]:
             left = left[~take]
         return out
 
+    covering = [e for e in evaluators if callable(getattr(e, "covers", None))]
+
+    def covers(boards: np.ndarray) -> np.ndarray:
+        """(N,) bool: the boards one of the chain's covering evaluators (e.g. an exact
+        database) takes; the fallback covers nothing here unless it has its own ``covers``."""
+        mask = np.zeros(boards.shape[0], dtype=bool)
+        for e in covering:
+            mask |= np.asarray(e.covers(boards), dtype=bool)
+        return mask
+
+    evaluate_chain.covers = covers  # type: ignore[attr-defined]
     evaluate_chain.__name__ = "chain(" + ", ".join(_name(e) for e in evaluators) + ")"
     return evaluate_chain
 

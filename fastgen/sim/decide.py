@@ -68,14 +68,15 @@ for _i, (_a, _b) in enumerate(ROLLS.tolist()):
 
 def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray, *, seed: int,
              variance_reduction: bool, quasi_random: bool, truncate: int | None, threads: int = 1,
-             stats: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+             stats: dict | None = None, truncate_bearoff: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Play the trials *trials* (int64 ids) from each start position (C, 2, 25) (side on
     roll in row 1). The row player is that side when *self_first*, else its opponent.
 
     Returns ``(raw, estimate)``, each (C, len(trials), 5) float64: the row player's
     outcome probabilities of each trial (exact at the end of a game, the evaluator's at a
     truncation) and the same minus the trial's luck (equal to raw without variance
-    reduction).
+    reduction). With *truncate_bearoff*, a trial whose position (side on roll to roll)
+    ``evaluator.covers`` is scored there with the evaluator and stops.
     """
     n_start, n = starts.shape[0], trials.shape[0]
     games = n_start * n
@@ -99,6 +100,15 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
             probs = evaluate(evaluator, here, stats)
             outcome[alive] = probs if roller_is_self else flip(probs)
             break
+        if truncate_bearoff:
+            covered = _covered(evaluator, here)
+            if covered.any():
+                probs = evaluate(evaluator, here[covered], stats)
+                outcome[alive[covered]] = probs if roller_is_self else flip(probs)
+                stats["bearoff_stops"] = stats.get("bearoff_stops", 0) + int(covered.sum())
+                alive, here = alive[~covered], here[~covered]
+                if not alive.size:
+                    break
         dice = dice_at(seed, trial[alive], t, quasi_random)
         m = alive.size
         # Only a side with at most 4 checkers left can bear off its last one this turn.
@@ -138,6 +148,20 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
         t += 1
     raw = outcome.reshape(n_start, n, 5)
     return raw, (outcome - luck).reshape(n_start, n, 5)
+
+
+def _covered(evaluator, boards: np.ndarray) -> np.ndarray:
+    """``evaluator.covers(boards)`` as an (N,) bool array, checked."""
+    got = evaluator.covers(boards)
+    try:
+        mask = np.asarray(got, dtype=bool)
+    except (TypeError, ValueError):
+        mask = None
+    if mask is None or mask.shape != (boards.shape[0],):
+        raise InvalidArgumentError(
+            f"evaluator {getattr(evaluator, '__name__', evaluator)!r}: covers must return ({boards.shape[0]},) bools, got {got!r}"
+        )
+    return mask
 
 
 # --------------------------------------------------------------------------- checks
@@ -232,7 +256,7 @@ def _progress_bar(progress, total: int):
 
 def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list, self_first: bool, evaluator,
          name: str, *, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
-         min_trials, threads, progress, stats) -> RolloutTable:
+         min_trials, threads, truncate_bearoff, progress, stats) -> RolloutTable:
     n_rows = starts.shape[0]
     samples: list[list] = [[] for _ in range(n_rows)]
     raw: list[list] = [[] for _ in range(n_rows)]
@@ -252,7 +276,7 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
             ids = np.arange(done_trials, hi, dtype=np.int64)
             r, s = simulate(starts[active], self_first, evaluator, ids, seed=seed,
                             variance_reduction=variance_reduction, quasi_random=quasi_random,
-                            truncate=truncate, threads=threads, stats=stats)
+                            truncate=truncate, threads=threads, stats=stats, truncate_bearoff=truncate_bearoff)
             for j, row in enumerate(active):
                 raw[row].append(r[j])
                 samples[row].append(s[j])
@@ -270,7 +294,7 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
     rows = build_rows(plays, cat, cat_raw)
     stats["seconds_total"] = seconds
     return RolloutTable(rows, board, dice, name, trials, seed, variance_reduction, quasi_random, truncate,
-                        interrupted, stopped, seconds, stats)
+                        interrupted, stopped, seconds, stats, truncate_bearoff)
 
 
 def _apply_stops(active, samples, stop_se, stop_z, stopped):
@@ -292,8 +316,15 @@ def _apply_stops(active, samples, stop_se, stop_z, stopped):
     return active, stopped
 
 
-def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z, min_trials, threads):
+def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z, min_trials, threads,
+            truncate_bearoff):
     name = _check_evaluator(evaluator)
+    truncate_bearoff = _check_bool(truncate_bearoff, "truncate_bearoff")
+    if truncate_bearoff and not callable(getattr(evaluator, "covers", None)):
+        raise InvalidArgumentError(
+            "truncate_bearoff=True needs an evaluator with a covers(boards) method, such as "
+            f"evaluators.chain(evaluators.bearoff(db), net); got {evaluator!r}"
+        )
     trials = check_int(trials, "trials", 1, 2**40)
     seed = check_int(seed, "seed", 0, 2**64 - 1)
     variance_reduction = _check_bool(variance_reduction, "variance_reduction")
@@ -304,7 +335,8 @@ def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate,
     min_trials = None if min_trials is None else check_int(min_trials, "min_trials", 1)
     threads = check_int(threads, "threads", 1)
     return dict(trials=trials, seed=seed, variance_reduction=variance_reduction, quasi_random=quasi_random,
-                truncate=truncate, stop_se=stop_se, stop_z=stop_z, min_trials=min_trials, threads=threads), name
+                truncate=truncate, stop_se=stop_se, stop_z=stop_z, min_trials=min_trials, threads=threads,
+                truncate_bearoff=truncate_bearoff), name
 
 
 def rollout_plays(
@@ -322,6 +354,7 @@ def rollout_plays(
     stop_z: float | None = None,
     min_trials: int | None = None,
     threads: int = 1,
+    truncate_bearoff: bool = False,
     progress: Any = None,
 ) -> RolloutTable:
     """Roll out the candidate plays of *board* (side on roll in row 1) with *dice*.
@@ -360,6 +393,12 @@ def rollout_plays(
         Trials before the stop rules apply (default 36).
     threads:
         Passed to :func:`fastgen.plays_batch`.
+    truncate_bearoff:
+        Stop a trial, scored by the evaluator, once its position (the side on roll about
+        to roll) is one the evaluator ``covers``: with
+        ``chain(bearoff(db), net)`` that is once both sides are inside a two-sided
+        database (exact there) or a one-sided one (its estimate). Needs an evaluator with
+        a ``covers(boards)`` method; the count of such stops is ``stats["bearoff_stops"]``.
     progress:
         None, True (a tqdm progress bar, when tqdm is installed) or a callable receiving
         the number of trials finished at each block.
@@ -386,7 +425,7 @@ def rollout_plays(
     (2, 72, 0.0)
     """
     opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
-                         min_trials, threads)
+                         min_trials, threads, truncate_bearoff)
     board = _check_board(board)
     dice = as_dice(dice)
     stats: dict = {}
@@ -411,7 +450,8 @@ def _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts, progr
         done = max((r.trials for r in table.rows), default=0)  # the trials played (stop_z may drop rows)
     else:
         table = RolloutTable([], board, dice, name, opts["trials"], opts["seed"], opts["variance_reduction"],
-                             opts["quasi_random"], opts["truncate"], stats=stats)
+                             opts["quasi_random"], opts["truncate"], stats=stats,
+                             truncate_bearoff=opts["truncate_bearoff"])
         done = opts["trials"]
     samples = [r.samples for r in table.rows]
     raw = [r.raw_samples for r in table.rows]
@@ -439,6 +479,7 @@ def rollout_position(
     stop_se: float | None = None,
     min_trials: int | None = None,
     threads: int = 1,
+    truncate_bearoff: bool = False,
     progress: Any = None,
 ) -> RolloutTable:
     """Roll out *board* with its side on roll (row 1) about to roll: a table of one row
@@ -452,7 +493,7 @@ def rollout_position(
     (1, True, True)
     """
     opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, None,
-                         min_trials, threads)
+                         min_trials, threads, truncate_bearoff)
     board = _check_board(board)
     _check_live(board[None], ["the position"])
     return _run(board, None, board[None].copy(), [None], True, evaluator, name, progress=progress, stats={}, **opts)

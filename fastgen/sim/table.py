@@ -150,7 +150,8 @@ class RolloutTable:
     :func:`fastgen.rollout_position`); ``interrupted`` is True when Ctrl-C stopped the
     rollout early (the rows hold the trials finished by then); ``stopped`` says why it
     ended before *trials* (``"stop_se"``, ``"interrupted"``) or is None; ``stats`` holds
-    timings and the evaluator's call count and positions.
+    timings and the evaluator's call count and positions; ``truncate_bearoff`` says
+    whether trials stopped in the evaluator's bear-off databases.
     """
 
     rows: list
@@ -166,6 +167,7 @@ class RolloutTable:
     stopped: str | None = None
     seconds: float = 0.0
     stats: dict = field(default_factory=dict)
+    truncate_bearoff: bool = False
 
     def to_dict(self) -> dict:
         """The table as plain JSON-serializable values."""
@@ -178,6 +180,7 @@ class RolloutTable:
             "variance_reduction": self.variance_reduction,
             "quasi_random": self.quasi_random,
             "truncate": self.truncate,
+            "truncate_bearoff": self.truncate_bearoff,
             "interrupted": self.interrupted,
             "stopped": self.stopped,
             "seconds": self.seconds,
@@ -190,7 +193,8 @@ class RolloutTable:
             f"Cubeless rollout of {position_id(self.board)}{dice}: evaluator {self.evaluator}, seed {self.seed}, "
             f"{'variance reduction' if self.variance_reduction else 'no variance reduction'}, "
             f"{'quasi-random' if self.quasi_random else 'plain'} dice"
-            + ("" if self.truncate is None else f", truncated at {self.truncate} half-moves"),
+            + ("" if self.truncate is None else f", truncated at {self.truncate} half-moves")
+            + (", stopped in the bear-off databases" if self.truncate_bearoff else ""),
         ]
         if self.interrupted:
             head.append("INTERRUPTED: the rows hold the trials finished before Ctrl-C")
