@@ -26,11 +26,13 @@ stays unbiased; when the evaluator is good, the luck explains most of the outcom
 
 Trials run in blocks of whole trials (all candidates together); results do not depend on
 the block size, the threads or the order of blocks. The stop rules and Ctrl-C act
-between blocks.
+between blocks. The trials themselves are played by :mod:`fastgen.sim.decide_trials`;
+on a Dask cluster, in chunks of trials, by :mod:`fastgen.sim.decide_chunks`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 from typing import Any, Callable, Sequence
@@ -38,14 +40,15 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from fastgen._util import check_int
-from fastgen.bots.evaluators import Afterstates, afterstate_probs, equity, evaluate, flip, flip_diff, group_best
+from fastgen.bots.evaluators import afterstate_probs, equity
 from fastgen.core.boards import as_board, as_dice
-from fastgen.core.generate import legal_plays, plays_batch
-from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
+from fastgen.core.generate import legal_plays
+from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError
 from fastgen.formats.ids import position_id
 from fastgen.formats.notation import Play
 from fastgen.formats.validate import parse_play
-from fastgen.sim.dice import dice_at
+from fastgen.sim.decide_chunks import ClusterRunner, TrialJob, default_chunk_size
+from fastgen.sim.decide_trials import MAX_HALF_MOVES, block_size, simulate
 from fastgen.sim.pool import dead_positions
 from fastgen.sim.table import RolloutTable, build_rows
 from fastgen._typing import ArrayLike, DiceLike
@@ -54,114 +57,6 @@ __all__ = ["rollout_plays", "rollout_position", "simulate", "POOL_GAMES", "MAX_H
 
 #: Games (candidates x trials) played side by side in one block, about.
 POOL_GAMES = 512
-
-#: A trial still running after this many half-moves stops the rollout (TurnLimitError).
-MAX_HALF_MOVES = 100_000
-
-#: The 21 distinct rolls (larger die first) and their weights out of 36.
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int8)
-WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1.0, 2.0)
-_ROLL_OF = np.zeros((7, 7), dtype=np.int64)
-for _i, (_a, _b) in enumerate(ROLLS.tolist()):
-    _ROLL_OF[_a, _b] = _ROLL_OF[_b, _a] = _i
-
-
-def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray, *, seed: int,
-             variance_reduction: bool, quasi_random: bool, truncate: int | None, threads: int = 1,
-             stats: dict | None = None, truncate_bearoff: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Play the trials *trials* (int64 ids) from each start position (C, 2, 25) (side on
-    roll in row 1). The row player is that side when *self_first*, else its opponent.
-
-    Returns ``(raw, estimate)``, each (C, len(trials), 5) float64: the row player's
-    outcome probabilities of each trial (exact at the end of a game, the evaluator's at a
-    truncation) and the same minus the trial's luck (equal to raw without variance
-    reduction). With *truncate_bearoff*, a trial whose position (side on roll to roll)
-    ``evaluator.covers`` is scored there with the evaluator and stops.
-    """
-    n_start, n = starts.shape[0], trials.shape[0]
-    games = n_start * n
-    board = np.ascontiguousarray(np.repeat(starts, n, axis=0))
-    trial = np.tile(trials, n_start)
-    outcome = np.zeros((games, 5))
-    luck = np.zeros((games, 5))
-    alive = np.arange(games)
-    stats = {} if stats is None else stats
-    may_not = np.zeros(0, dtype=bool)  # no play can end the game
-    t = 0
-    while alive.size:
-        if t >= MAX_HALF_MOVES:
-            raise TurnLimitError(
-                f"a trial from position ID {position_id(board[alive[0]])!r} reached {MAX_HALF_MOVES:,} "
-                "half-moves without ending; the rollout was stopped"
-            )
-        roller_is_self = self_first == (t % 2 == 0)
-        here = board[alive]
-        if truncate is not None and t == truncate:
-            probs = evaluate(evaluator, here, stats)
-            outcome[alive] = probs if roller_is_self else flip(probs)
-            break
-        if truncate_bearoff:
-            covered = _covered(evaluator, here)
-            if covered.any():
-                probs = evaluate(evaluator, here[covered], stats)
-                outcome[alive[covered]] = probs if roller_is_self else flip(probs)
-                stats["bearoff_stops"] = stats.get("bearoff_stops", 0) + int(covered.sum())
-                alive, here = alive[~covered], here[~covered]
-                if not alive.size:
-                    break
-        dice = dice_at(seed, trial[alive], t, quasi_random)
-        m = alive.size
-        # Only a side with at most 4 checkers left can bear off its last one this turn.
-        few = here[:, 1].sum(axis=1, dtype=np.int64) <= 4
-        if variance_reduction:
-            t0 = time.perf_counter()
-            batch = plays_batch(np.repeat(here, 21, axis=0), np.tile(ROLLS, (m, 1)), threads=threads)
-            stats["generate"] = stats.get("generate", 0.0) + time.perf_counter() - t0
-            may = np.repeat(np.repeat(few, 21), batch.counts) if few.any() else may_not
-            scored = Afterstates(evaluator, batch.boards, stats, may)
-            best = group_best(scored.equity, batch.offsets)  # (m * 21,)
-            value = scored.mover_probs(best).reshape(m, 21, 5)  # the roller's view
-            mean = np.einsum("mrk,r->mk", value, WEIGHTS) / 36.0
-            thrown = _ROLL_OF[dice[:, 0], dice[:, 1]]
-            rows = np.arange(m)
-            lucky = value[rows, thrown] - mean
-            luck[alive] += lucky if roller_is_self else flip_diff(lucky)
-            chosen = batch.boards[best.reshape(m, 21)[rows, thrown]]
-        else:
-            t0 = time.perf_counter()
-            batch = plays_batch(here, dice, threads=threads)
-            stats["generate"] = stats.get("generate", 0.0) + time.perf_counter() - t0
-            may = np.repeat(few, batch.counts) if few.any() else may_not
-            scored = Afterstates(evaluator, batch.boards, stats, may)
-            chosen = batch.boards[group_best(scored.equity, batch.offsets)]
-        del batch, scored  # their memory goes back to plays_batch's reuse pool
-        done = ~chosen[:, 1].any(axis=1)
-        if done.any():
-            won = np.zeros((int(done.sum()), 5))
-            loser = chosen[done, 0].astype(np.int64)
-            won[:, 0] = 1.0
-            won[:, 1] = loser.sum(axis=1) == 15
-            won[:, 2] = won[:, 1] * (loser[:, 18:25].sum(axis=1) > 0)
-            outcome[alive[done]] = won if roller_is_self else flip(won)
-        board[alive[~done]] = chosen[~done, ::-1]  # the other side on roll
-        alive = alive[~done]
-        t += 1
-    raw = outcome.reshape(n_start, n, 5)
-    return raw, (outcome - luck).reshape(n_start, n, 5)
-
-
-def _covered(evaluator, boards: np.ndarray) -> np.ndarray:
-    """``evaluator.covers(boards)`` as an (N,) bool array, checked."""
-    got = evaluator.covers(boards)
-    try:
-        mask = np.asarray(got, dtype=bool)
-    except (TypeError, ValueError):
-        mask = None
-    if mask is None or mask.shape != (boards.shape[0],):
-        raise InvalidArgumentError(
-            f"evaluator {getattr(evaluator, '__name__', evaluator)!r}: covers must return ({boards.shape[0]},) bools, got {got!r}"
-        )
-    return mask
 
 
 # --------------------------------------------------------------------------- checks
@@ -256,7 +151,7 @@ def _progress_bar(progress, total: int):
 
 def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list, self_first: bool, evaluator,
          name: str, *, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
-         min_trials, threads, truncate_bearoff, progress, stats) -> RolloutTable:
+         min_trials, threads, truncate_bearoff, cluster, chunk_size, progress, stats) -> RolloutTable:
     n_rows = starts.shape[0]
     samples: list[list] = [[] for _ in range(n_rows)]
     raw: list[list] = [[] for _ in range(n_rows)]
@@ -264,26 +159,52 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
     done_trials = 0
     interrupted = False
     stopped = None
+    stops = stop_se is not None or stop_z is not None
     min_trials = 36 if min_trials is None else min_trials
+    options = dict(seed=seed, variance_reduction=variance_reduction, quasi_random=quasi_random,
+                   truncate=truncate, threads=threads, truncate_bearoff=truncate_bearoff)
     update, close = _progress_bar(progress, trials)
+
+    def take(lo: int, hi: int, r: np.ndarray, s: np.ndarray, part_stats: dict) -> None:
+        nonlocal done_trials
+        for j, row in enumerate(active):
+            raw[row].append(r[j])
+            samples[row].append(s[j])
+        for k, v in part_stats.items():
+            stats[k] = stats.get(k, 0) + v
+        update(hi - lo)
+        done_trials = hi
+
     t0 = time.perf_counter()
     try:
-        while done_trials < trials and active:
-            block = max(1, POOL_GAMES // len(active))
-            if block >= 36:
-                block -= block % 36
-            hi = min(trials, done_trials + block)
-            ids = np.arange(done_trials, hi, dtype=np.int64)
-            r, s = simulate(starts[active], self_first, evaluator, ids, seed=seed,
-                            variance_reduction=variance_reduction, quasi_random=quasi_random,
-                            truncate=truncate, threads=threads, stats=stats, truncate_bearoff=truncate_bearoff)
-            for j, row in enumerate(active):
-                raw[row].append(r[j])
-                samples[row].append(s[j])
-            update(hi - done_trials)
-            done_trials = hi
-            if done_trials >= min_trials and (stop_se is not None or stop_z is not None):
-                active, stopped = _apply_stops(active, samples, stop_se, stop_z, stopped)
+        with contextlib.ExitStack() as stack:
+            runner = None
+            if cluster is not None:
+                job = TrialJob(starts, self_first, evaluator, POOL_GAMES, options)
+                runner = stack.enter_context(ClusterRunner(job, name, **cluster))
+                t0 = time.perf_counter()  # the cluster's start-up apart
+                stats["workers"] = runner.workers
+            while done_trials < trials and active:
+                if runner is None:
+                    hi = min(trials, done_trials + block_size(POOL_GAMES, len(active)))
+                    part: dict = {}
+                    r, s = simulate(starts[active], self_first, evaluator, np.arange(done_trials, hi, dtype=np.int64),
+                                    stats=part, **options)
+                    take(done_trials, hi, r, s, part)
+                else:
+                    size = chunk_size or default_chunk_size(trials, runner.workers)
+                    ranges = [(lo, min(trials, lo + size)) for lo in range(done_trials, trials, size)]
+                    if stops:  # a round of one chunk per worker, then the stop rules
+                        ranges = ranges[: runner.workers]
+                    got: dict = {}
+                    try:
+                        runner.run(active, ranges, got)
+                    finally:  # also on Ctrl-C: keep the chunks finished from done_trials on
+                        while done_trials in got:
+                            hi, r, s, part = got.pop(done_trials)
+                            take(done_trials, hi, r, s, part)
+                if done_trials >= min_trials and stops:
+                    active, stopped = _apply_stops(active, samples, stop_se, stop_z, stopped)
     except KeyboardInterrupt:
         interrupted, stopped = True, "interrupted"
     finally:
@@ -316,9 +237,24 @@ def _apply_stops(active, samples, stop_se, stop_z, stopped):
     return active, stopped
 
 
+def _check_cluster(workers, scheduler, client) -> dict | None:
+    given = {k: v for k, v in (("workers", workers), ("scheduler", scheduler), ("client", client)) if v is not None}
+    if not given:
+        return None
+    if len(given) > 1:
+        raise InvalidArgumentError(f"give at most one of workers, scheduler or client, got {given!r}")
+    if workers is not None:
+        check_int(workers, "workers", 1)
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler):
+        raise InvalidArgumentError(f"scheduler must be an address such as 'tcp://host:8786', got {scheduler!r}")
+    return given
+
+
 def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z, min_trials, threads,
-            truncate_bearoff):
+            truncate_bearoff, workers=None, scheduler=None, client=None, chunk_size=None):
     name = _check_evaluator(evaluator)
+    cluster = _check_cluster(workers, scheduler, client)
+    chunk_size = None if chunk_size is None else check_int(chunk_size, "chunk_size", 1)
     truncate_bearoff = _check_bool(truncate_bearoff, "truncate_bearoff")
     if truncate_bearoff and not callable(getattr(evaluator, "covers", None)):
         raise InvalidArgumentError(
@@ -336,7 +272,7 @@ def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate,
     threads = check_int(threads, "threads", 1)
     return dict(trials=trials, seed=seed, variance_reduction=variance_reduction, quasi_random=quasi_random,
                 truncate=truncate, stop_se=stop_se, stop_z=stop_z, min_trials=min_trials, threads=threads,
-                truncate_bearoff=truncate_bearoff), name
+                truncate_bearoff=truncate_bearoff, cluster=cluster, chunk_size=chunk_size), name
 
 
 def rollout_plays(
@@ -355,6 +291,10 @@ def rollout_plays(
     min_trials: int | None = None,
     threads: int = 1,
     truncate_bearoff: bool = False,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    chunk_size: int | None = None,
     progress: Any = None,
 ) -> RolloutTable:
     """Roll out the candidate plays of *board* (side on roll in row 1) with *dice*.
@@ -399,6 +339,19 @@ def rollout_plays(
         ``chain(bearoff(db), net)`` that is once both sides are inside a two-sided
         database (exact there) or a one-sided one (its estimate). Needs an evaluator with
         a ``covers(boards)`` method; the count of such stops is ``stats["bearoff_stops"]``.
+    workers, scheduler, client:
+        At most one: play the trials on a Dask cluster (the ``dask`` extra) -- a new
+        local cluster of *workers* processes on 127.0.0.1, a running scheduler's address,
+        or a ``distributed.Client``. The trials are cut into chunks of *chunk_size*
+        consecutive trials (default: whole blocks of 36, about four chunks per worker);
+        the table is the in-process one (trial k's dice depend only on the seed, k and
+        the turn), to the last bit with an evaluator computing each position on its own
+        in float64. The evaluator must pickle with cloudpickle
+        (:class:`fastgen.errors.NotPicklableError` otherwise). With *stop_se* or
+        *stop_z* the chunks go out one per worker at a time and the stop rules apply
+        between such rounds.
+    chunk_size:
+        Trials per chunk on a cluster (ignored in process).
     progress:
         None, True (a tqdm progress bar, when tqdm is installed) or a callable receiving
         the number of trials finished at each block.
@@ -425,7 +378,7 @@ def rollout_plays(
     (2, 72, 0.0)
     """
     opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
-                         min_trials, threads, truncate_bearoff)
+                         min_trials, threads, truncate_bearoff, workers, scheduler, client, chunk_size)
     board = _check_board(board)
     dice = as_dice(dice)
     stats: dict = {}
@@ -480,6 +433,10 @@ def rollout_position(
     min_trials: int | None = None,
     threads: int = 1,
     truncate_bearoff: bool = False,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    chunk_size: int | None = None,
     progress: Any = None,
 ) -> RolloutTable:
     """Roll out *board* with its side on roll (row 1) about to roll: a table of one row
@@ -493,7 +450,7 @@ def rollout_position(
     (1, True, True)
     """
     opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, None,
-                         min_trials, threads, truncate_bearoff)
+                         min_trials, threads, truncate_bearoff, workers, scheduler, client, chunk_size)
     board = _check_board(board)
     _check_live(board[None], ["the position"])
     return _run(board, None, board[None].copy(), [None], True, evaluator, name, progress=progress, stats={}, **opts)

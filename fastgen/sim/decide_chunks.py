@@ -1,0 +1,97 @@
+"""Rollouts that decide in chunks of trials: on a Dask cluster (the ``dask`` extra).
+
+``fastgen.rollout_plays(..., workers=N | scheduler=ADDRESS | client=CLIENT)`` comes here.
+The trials are cut into chunks of ``chunk_size`` consecutive trial ids (by default whole
+blocks of 36, about four chunks per worker); each chunk is one task that plays those
+trials of every candidate still rolled out (:func:`fastgen.sim.decide_trials.play_range`)
+and returns the per-trial values. Trial ``k``'s dice depend only on ``(seed, k, turn)``,
+so the values do not depend on the chunking, the workers or the order chunks finish in:
+with an evaluator that computes each position on its own in float64, the table equals the
+in-process one to the last bit.
+
+The cluster is reached through :mod:`fastgen.sim.cluster` as
+:mod:`fastgen.sim.rollout_chunks` does: the job (start positions, evaluator, options) is
+pickled once with cloudpickle (NotPicklableError naming the evaluator otherwise) and sent
+with each task.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
+from fastgen.sim.decide_trials import play_range
+
+__all__ = ["TrialJob", "play_job", "trial_chunk", "default_chunk_size", "ClusterRunner"]
+
+#: Default chunks per worker (balance against the per-task overhead).
+CHUNKS_PER_WORKER = 4
+
+
+@dataclass(frozen=True)
+class TrialJob:
+    """What every chunk of one rollout needs: the start positions (C, 2, 25) (side on roll
+    in row 1), whose view the values take, the evaluator, the block size and
+    :func:`~fastgen.sim.decide_trials.simulate`'s options."""
+
+    starts: np.ndarray
+    self_first: bool
+    evaluator: Any
+    pool_games: int
+    options: dict = field(default_factory=dict)
+
+
+def play_job(job: TrialJob, rows: tuple, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Trials ``lo .. hi-1`` of the start positions *rows*: ``(raw, estimate, stats)``,
+    the arrays (len(rows), hi - lo, 5)."""
+    stats: dict = {}
+    t0 = time.perf_counter()
+    raw, est = play_range(job.starts[list(rows)], job.self_first, job.evaluator, lo, hi,
+                          pool_games=job.pool_games, stats=stats, **job.options)
+    stats["chunk_seconds"] = time.perf_counter() - t0
+    return raw, est, stats
+
+
+def trial_chunk(blob: bytes, rows: tuple, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, dict]:
+    """The Dask task: :func:`play_job` of the pickled job *blob*."""
+    with task_memory():
+        return play_job(loads_cached(blob), rows, lo, hi)
+
+
+def default_chunk_size(trials: int, workers: int) -> int:
+    """About CHUNKS_PER_WORKER chunks per worker, in whole blocks of 36 trials."""
+    size = math.ceil(trials / (CHUNKS_PER_WORKER * max(1, workers)))
+    return max(36, 36 * math.ceil(size / 36))
+
+
+class ClusterRunner:
+    """The cluster for the duration of a ``with`` block: ``run`` plays chunks of trials."""
+
+    def __init__(self, job: TrialJob, name: str, workers=None, scheduler=None, client=None):
+        self.blob = dumps_checked(job, f"evaluator {name!r}")
+        self._connect = connect(workers, scheduler, client)
+        self.workers = 1
+        self._client: Any = None
+
+    def __enter__(self) -> "ClusterRunner":
+        self._client = self._connect.__enter__()
+        self.workers = worker_count(self._client)
+        return self
+
+    def __exit__(self, *exc) -> Any:
+        return self._connect.__exit__(*exc)
+
+    def run(self, rows: list, ranges: list, got: dict) -> None:
+        """Play the trial *ranges* ``(lo, hi)`` of the start positions *rows*, storing
+        ``got[lo] = (hi, raw, estimate, stats)`` as each finishes (so that the caller keeps
+        what finished when Ctrl-C stops it)."""
+        key = f"fastgen-decide-{uuid.uuid4().hex[:12]}"
+        args = [(tuple(rows), lo, hi) for lo, hi in ranges]
+        for (_, lo, hi), (raw, est, stats) in as_finished(self._client, trial_chunk, self.blob, args, key):
+            got[lo] = (hi, raw, est, stats)
