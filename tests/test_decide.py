@@ -436,3 +436,46 @@ def test_truncate_bearoff_needs_an_evaluator_that_covers():
 
     with pytest.raises(InvalidArgumentError, match="covers must return"):
         fastgen.rollout_position(START, Bad(), trials=4, truncate_bearoff=True)
+
+
+# --------------------------------------------------------------------------- out=DIR
+
+
+def test_out_dir_resumes_to_the_uninterrupted_table(tmp_path, monkeypatch):
+    from fastgen.errors import RolloutStoreError
+    from fastgen.sim import decide_chunks
+
+    kw = dict(plays=2, trials=100, seed=6, truncate=6, chunk_size=36)  # chunks 0-36, 36-72, 72-100
+    ref = fastgen.rollout_plays(START, (5, 2), pub_evaluator, **kw)
+    out = tmp_path / "run"
+    # Ctrl-C during the second chunk: the first is saved, the table holds its 36 trials
+    real, calls = decide_chunks.play_range, [0]
+
+    def flaky(*a, **k):
+        calls[0] += 1
+        if calls[0] == 2:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(decide_chunks, "play_range", flaky)
+    cut = fastgen.rollout_plays(START, (5, 2), pub_evaluator, out=out, **kw)
+    assert cut.interrupted and cut.rows[0].trials == 36
+    assert sorted(p.name for p in out.iterdir()) == ["manifest.json", "part-000000000000-000000000036.npz"]
+    monkeypatch.setattr(decide_chunks, "play_range", real)
+    again = fastgen.rollout_plays(START, (5, 2), pub_evaluator, out=out, **kw)
+    assert again.stats["chunks_loaded"] == 1 and again.stats["chunks_played"] == 2
+    assert [str(r.play) for r in again.rows] == [str(r.play) for r in ref.rows]
+    for ra, rb in zip(again.rows, ref.rows):
+        assert np.array_equal(ra.samples, rb.samples) and np.array_equal(ra.raw_samples, rb.raw_samples)
+        assert (ra.equity, ra.equity_se, ra.diff_se, ra.p_best) == (rb.equity, rb.equity_se, rb.diff_se, rb.p_best)
+    done = fastgen.rollout_plays(START, (5, 2), pub_evaluator, out=out, **kw)  # all loaded, nothing played
+    assert done.stats["chunks_loaded"] == 3 and "chunks_played" not in done.stats
+    assert done.rows[0].equity == ref.rows[0].equity
+    with pytest.raises(RolloutStoreError, match="seed"):
+        fastgen.rollout_plays(START, (5, 2), pub_evaluator, out=out, **{**kw, "seed": 7})
+    with pytest.raises(InvalidArgumentError, match="stop_se"):
+        fastgen.rollout_plays(START, (5, 2), pub_evaluator, out=tmp_path / "b", stop_se=0.1, trials=36)
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "manifest.json").write_text("{}")
+    with pytest.raises(RolloutStoreError, match="not a manifest"):
+        fastgen.rollout_position(START, pub_evaluator, trials=36, out=tmp_path / "junk")

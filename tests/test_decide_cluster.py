@@ -78,3 +78,13 @@ def test_cluster_arguments_are_checked():
 
     with pytest.raises(NotPicklableError, match="locked"):
         fastgen.rollout_plays(START, (3, 1), locked, trials=4, workers=1)
+
+
+def test_out_dir_resumes_on_the_cluster(client, tmp_path):
+    net = _pip_evaluator()
+    kw = dict(plays=2, trials=108, seed=2, truncate=10, chunk_size=36, out=tmp_path)
+    ref = fastgen.rollout_plays(START, (6, 1), net, **kw)  # in process, saving the 3 chunks
+    (tmp_path / "part-000000000036-000000000072.npz").unlink()  # as if that chunk never finished
+    got = fastgen.rollout_plays(START, (6, 1), net, client=client, **kw)
+    assert got.stats["chunks_loaded"] == 2 and got.stats["chunks_played"] == 1
+    _same_table(got, ref)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import time
 from typing import Any, Callable, Sequence
 
@@ -47,7 +48,7 @@ from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoard
 from fastgen.formats.ids import position_id
 from fastgen.formats.notation import Play
 from fastgen.formats.validate import parse_play
-from fastgen.sim.decide_chunks import ClusterRunner, TrialJob, default_chunk_size
+from fastgen.sim.decide_chunks import MANIFEST, ClusterRunner, TrialJob, TrialStore, default_chunk_size, play_job
 from fastgen.sim.decide_trials import MAX_HALF_MOVES, block_size, simulate
 from fastgen.sim.pool import dead_positions
 from fastgen.sim.table import RolloutTable, build_rows
@@ -151,7 +152,7 @@ def _progress_bar(progress, total: int):
 
 def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list, self_first: bool, evaluator,
          name: str, *, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
-         min_trials, threads, truncate_bearoff, cluster, chunk_size, progress, stats) -> RolloutTable:
+         min_trials, threads, truncate_bearoff, cluster, chunk_size, out, progress, stats) -> RolloutTable:
     n_rows = starts.shape[0]
     samples: list[list] = [[] for _ in range(n_rows)]
     raw: list[list] = [[] for _ in range(n_rows)]
@@ -180,25 +181,48 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
         with contextlib.ExitStack() as stack:
             runner = None
             if cluster is not None:
-                job = TrialJob(starts, self_first, evaluator, POOL_GAMES, options)
-                runner = stack.enter_context(ClusterRunner(job, name, **cluster))
+                runner = stack.enter_context(
+                    ClusterRunner(TrialJob(starts, self_first, evaluator, POOL_GAMES, options), name, **cluster))
                 t0 = time.perf_counter()  # the cluster's start-up apart
                 stats["workers"] = runner.workers
+            store, grid, size = None, [], 0
+            if runner is not None or out is not None:
+                workers = 1 if runner is None else runner.workers
+                if out is not None and chunk_size is None and os.path.exists(os.path.join(os.fspath(out), MANIFEST)):
+                    stored = TrialStore.read(out).get("chunk_size")
+                    chunk_size = stored if isinstance(stored, int) and stored >= 1 else None
+                size = chunk_size or default_chunk_size(trials, workers)
+                grid = [(lo, min(trials, lo + size)) for lo in range(0, trials, size)]
+                if out is not None:
+                    store = TrialStore(out, _manifest_run(board, dice, plays, self_first, name, trials, size, options))
+            job = TrialJob(starts, self_first, evaluator, POOL_GAMES, options)
             while done_trials < trials and active:
-                if runner is None:
+                if runner is None and store is None:
                     hi = min(trials, done_trials + block_size(POOL_GAMES, len(active)))
                     part: dict = {}
                     r, s = simulate(starts[active], self_first, evaluator, np.arange(done_trials, hi, dtype=np.int64),
                                     stats=part, **options)
                     take(done_trials, hi, r, s, part)
                 else:
-                    size = chunk_size or default_chunk_size(trials, runner.workers)
-                    ranges = [(lo, min(trials, lo + size)) for lo in range(done_trials, trials, size)]
-                    if stops:  # a round of one chunk per worker, then the stop rules
+                    got: dict = {} if store is None else store.load(grid, len(active))
+                    stats["chunks_loaded"] = stats.get("chunks_loaded", 0) + len(got)
+                    ranges = [(lo, hi) for lo, hi in grid if lo >= done_trials and lo not in got]
+                    if stops and runner is not None:  # a round of one chunk per worker, then the stop rules
                         ranges = ranges[: runner.workers]
-                    got: dict = {}
+
+                    def save(lo: int, hi: int, r: np.ndarray, s: np.ndarray) -> None:
+                        if store is not None:
+                            store.save(lo, hi, r, s)
+                        stats["chunks_played"] = stats.get("chunks_played", 0) + 1
+
                     try:
-                        runner.run(active, ranges, got)
+                        if runner is not None:
+                            runner.run(active, ranges, got, save)
+                        else:
+                            for lo, hi in ranges:
+                                r, s, part = play_job(job, tuple(active), lo, hi)
+                                save(lo, hi, r, s)
+                                got[lo] = (hi, r, s, part)
                     finally:  # also on Ctrl-C: keep the chunks finished from done_trials on
                         while done_trials in got:
                             hi, r, s, part = got.pop(done_trials)
@@ -216,6 +240,16 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
     stats["seconds_total"] = seconds
     return RolloutTable(rows, board, dice, name, trials, seed, variance_reduction, quasi_random, truncate,
                         interrupted, stopped, seconds, stats, truncate_bearoff)
+
+
+def _manifest_run(board, dice, plays, self_first, name, trials, chunk_size, options) -> dict:
+    """What an ``out`` directory records of the run (a rerun must match it)."""
+    return {
+        "position_id": position_id(board), "dice": None if dice is None else list(dice),
+        "plays": [None if p is None else str(p) for p in plays], "self_first": bool(self_first),
+        "evaluator": name, "trials": trials, "chunk_size": chunk_size,
+        **{k: options[k] for k in ("seed", "variance_reduction", "quasi_random", "truncate", "truncate_bearoff")},
+    }
 
 
 def _apply_stops(active, samples, stop_se, stop_z, stopped):
@@ -251,8 +285,15 @@ def _check_cluster(workers, scheduler, client) -> dict | None:
 
 
 def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z, min_trials, threads,
-            truncate_bearoff, workers=None, scheduler=None, client=None, chunk_size=None):
+            truncate_bearoff, workers=None, scheduler=None, client=None, chunk_size=None, out=None):
     name = _check_evaluator(evaluator)
+    if out is not None:
+        if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
+            raise InvalidArgumentError(f"out must be None or a directory path, got {out!r}")
+        if stop_se is not None or stop_z is not None:
+            raise InvalidArgumentError(
+                f"out={out!r} does not combine with stop_se / stop_z (the stored chunks hold every candidate)"
+            )
     cluster = _check_cluster(workers, scheduler, client)
     chunk_size = None if chunk_size is None else check_int(chunk_size, "chunk_size", 1)
     truncate_bearoff = _check_bool(truncate_bearoff, "truncate_bearoff")
@@ -272,7 +313,7 @@ def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate,
     threads = check_int(threads, "threads", 1)
     return dict(trials=trials, seed=seed, variance_reduction=variance_reduction, quasi_random=quasi_random,
                 truncate=truncate, stop_se=stop_se, stop_z=stop_z, min_trials=min_trials, threads=threads,
-                truncate_bearoff=truncate_bearoff, cluster=cluster, chunk_size=chunk_size), name
+                truncate_bearoff=truncate_bearoff, cluster=cluster, chunk_size=chunk_size, out=out), name
 
 
 def rollout_plays(
@@ -295,6 +336,7 @@ def rollout_plays(
     scheduler: str | None = None,
     client: Any = None,
     chunk_size: int | None = None,
+    out: Any = None,
     progress: Any = None,
 ) -> RolloutTable:
     """Roll out the candidate plays of *board* (side on roll in row 1) with *dice*.
@@ -351,7 +393,13 @@ def rollout_plays(
         *stop_z* the chunks go out one per worker at a time and the stop rules apply
         between such rounds.
     chunk_size:
-        Trials per chunk on a cluster (ignored in process).
+        Trials per chunk on a cluster or with *out* (else ignored).
+    out:
+        None, or a directory where every finished chunk of trials is saved (npz, next to
+        a manifest of the arguments; see :mod:`fastgen.sim.decide_chunks`). A rerun
+        with the same arguments loads the finished chunks and plays only the rest, to
+        the same table; a directory of another run raises
+        :class:`fastgen.errors.RolloutStoreError`. Not with *stop_se* / *stop_z*.
     progress:
         None, True (a tqdm progress bar, when tqdm is installed) or a callable receiving
         the number of trials finished at each block.
@@ -378,7 +426,7 @@ def rollout_plays(
     (2, 72, 0.0)
     """
     opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
-                         min_trials, threads, truncate_bearoff, workers, scheduler, client, chunk_size)
+                         min_trials, threads, truncate_bearoff, workers, scheduler, client, chunk_size, out)
     board = _check_board(board)
     dice = as_dice(dice)
     stats: dict = {}
@@ -437,6 +485,7 @@ def rollout_position(
     scheduler: str | None = None,
     client: Any = None,
     chunk_size: int | None = None,
+    out: Any = None,
     progress: Any = None,
 ) -> RolloutTable:
     """Roll out *board* with its side on roll (row 1) about to roll: a table of one row
@@ -450,7 +499,7 @@ def rollout_position(
     (1, True, True)
     """
     opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, None,
-                         min_trials, threads, truncate_bearoff, workers, scheduler, client, chunk_size)
+                         min_trials, threads, truncate_bearoff, workers, scheduler, client, chunk_size, out)
     board = _check_board(board)
     _check_live(board[None], ["the position"])
     return _run(board, None, board[None].copy(), [None], True, evaluator, name, progress=progress, stats={}, **opts)

@@ -9,6 +9,15 @@ so the values do not depend on the chunking, the workers or the order chunks fin
 with an evaluator that computes each position on its own in float64, the table equals the
 in-process one to the last bit.
 
+With ``out=DIR`` (in process or on a cluster) every finished chunk is written to
+``DIR/part-<lo>-<hi>.npz`` (to a temporary name, then renamed: a part is complete or
+absent) next to ``DIR/manifest.json``, which records the run (position, dice,
+candidates, evaluator name, trials, seed, options, chunk size). Running again with the
+same arguments loads the finished parts and plays only the missing chunks, to the
+identical table; a directory of another run raises
+:class:`fastgen.errors.RolloutStoreError`. The evaluator is recorded by name only: the
+caller vouches that a rerun uses the same one.
+
 The cluster is reached through :mod:`fastgen.sim.cluster` as
 :mod:`fastgen.sim.rollout_chunks` does: the job (start positions, evaluator, options) is
 pickled once with cloudpickle (NotPicklableError naming the evaluator otherwise) and sent
@@ -17,18 +26,25 @@ with each task.
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
+
+from fastgen.errors import RolloutStoreError
 
 from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
 from fastgen.sim.decide_trials import play_range
 
-__all__ = ["TrialJob", "play_job", "trial_chunk", "default_chunk_size", "ClusterRunner"]
+__all__ = ["TrialJob", "play_job", "trial_chunk", "default_chunk_size", "ClusterRunner", "TrialStore"]
+
+MANIFEST = "manifest.json"
+FORMAT = "fastgen-decide-chunks/1"
 
 #: Default chunks per worker (balance against the per-task overhead).
 CHUNKS_PER_WORKER = 4
@@ -87,11 +103,79 @@ class ClusterRunner:
     def __exit__(self, *exc) -> Any:
         return self._connect.__exit__(*exc)
 
-    def run(self, rows: list, ranges: list, got: dict) -> None:
+    def run(self, rows: list, ranges: list, got: dict, done: Callable[[int, int, np.ndarray, np.ndarray], None]) -> None:
         """Play the trial *ranges* ``(lo, hi)`` of the start positions *rows*, storing
         ``got[lo] = (hi, raw, estimate, stats)`` as each finishes (so that the caller keeps
-        what finished when Ctrl-C stops it)."""
+        what finished when Ctrl-C stops it) and calling ``done(lo, hi, raw, estimate)``."""
         key = f"fastgen-decide-{uuid.uuid4().hex[:12]}"
         args = [(tuple(rows), lo, hi) for lo, hi in ranges]
         for (_, lo, hi), (raw, est, stats) in as_finished(self._client, trial_chunk, self.blob, args, key):
+            done(lo, hi, raw, est)
             got[lo] = (hi, raw, est, stats)
+
+
+def _part_name(lo: int, hi: int) -> str:
+    return f"part-{lo:012d}-{hi:012d}.npz"
+
+
+class TrialStore:
+    """A directory of finished chunks of trials with a manifest (see the module docstring)."""
+
+    def __init__(self, path, run: dict):
+        self.path = os.fspath(path)
+        file = os.path.join(self.path, MANIFEST)
+        if os.path.exists(file):
+            old = self.read(self.path)
+            if old != run:
+                diff = {k: (old.get(k), run.get(k)) for k in sorted(set(old) | set(run)) if old.get(k) != run.get(k)}
+                raise RolloutStoreError(f"{self.path!r} holds another rollout (field: (stored, asked)): {diff!r}")
+            return
+        try:
+            os.makedirs(self.path, exist_ok=True)
+            self._write(MANIFEST, lambda f: f.write(json.dumps({"format": FORMAT, "run": run}, indent=1).encode()))
+        except OSError as exc:
+            raise RolloutStoreError(f"cannot write the rollout directory {self.path!r}: {exc}") from exc
+
+    @staticmethod
+    def read(path) -> dict:
+        """The ``run`` of the manifest in *path*, or RolloutStoreError."""
+        file = os.path.join(os.fspath(path), MANIFEST)
+        try:
+            with open(file, encoding="utf-8") as f:
+                data = json.load(f)
+        except (OSError, ValueError) as exc:
+            raise RolloutStoreError(f"cannot read the rollout manifest {file!r}: {exc}") from exc
+        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("run"), dict):
+            raise RolloutStoreError(f"{file!r} is not a manifest of fastgen.rollout_plays ({FORMAT})")
+        return data["run"]
+
+    def _write(self, name: str, fill) -> None:
+        tmp = os.path.join(self.path, f".{name}.{uuid.uuid4().hex}.tmp")
+        with open(tmp, "wb") as f:
+            fill(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, os.path.join(self.path, name))
+
+    def load(self, grid: list, rows: int) -> dict:
+        """``{lo: (hi, raw, estimate, {})}`` of the complete parts on *grid*; unreadable or
+        misshapen parts are left out (played again)."""
+        got: dict = {}
+        for lo, hi in grid:
+            file = os.path.join(self.path, _part_name(lo, hi))
+            if not os.path.exists(file):
+                continue
+            try:
+                with np.load(file) as z:
+                    raw, est = z["raw"], z["estimate"]
+            except Exception:  # truncated or damaged: recompute the chunk
+                continue
+            if raw.shape == est.shape == (rows, hi - lo, 5):
+                got[lo] = (hi, raw, est, {})
+        return got
+
+    def save(self, lo: int, hi: int, raw: np.ndarray, est: np.ndarray) -> None:
+        try:
+            self._write(_part_name(lo, hi), lambda f: np.savez(f, raw=raw, estimate=est))
+        except OSError as exc:
+            raise RolloutStoreError(f"cannot write a part to the rollout directory {self.path!r}: {exc}") from exc
