@@ -35,6 +35,7 @@ from fastgen.errors import (
     DeadPositionError,
     DoubleAfterRollError,
     EndlessGameError,
+    EngineError,
     FastgenError,
     GameOverError,
     IllegalActionError,
@@ -46,6 +47,7 @@ from fastgen.errors import (
     InvalidBoardError,
     InvalidDiceError,
     InvalidEnvOptionError,
+    InvalidFibsBoardError,
     InvalidMatchIDError,
     InvalidMatchStateError,
     InvalidMoveTextError,
@@ -63,6 +65,7 @@ from fastgen.errors import (
     UnknownSchemeError,
 )
 from fastgen.core.features import encode
+from fastgen.formats import fibs  # FIBS board: lines (parse_board, format_board)
 from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library only)
 from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
 from fastgen.core.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
@@ -172,6 +175,9 @@ __all__ = [
     "NotPicklableError",
     "RolloutStoreError",
     "InvalidEnvOptionError",
+    "InvalidFibsBoardError",
+    "EngineError",
+    "fibs",
     "pubeval_best",
     "perft",
     "perft_weighted",
