@@ -50,7 +50,7 @@ extensions = [
     Extension(
         "fastgen.core._core",
         ["fastgen/core/_core.pyx"],
-        depends=["fastgen/core/_core.pxd", "fastgen/core/_platform.h"],  # also puts them in the sdist
+        depends=["fastgen/core/_core.pxd", "fastgen/core/_platform.h", "fastgen/core/_duel.pxi"],  # also puts them in the sdist
         include_dirs=[numpy.get_include()],
         extra_compile_args=compile_args,
         define_macros=macros,

@@ -84,6 +84,7 @@ def _with(field_index: int, value: str) -> str:
         (_with(31, "-1"), "opponent has checkers on its home entry 25"),  # X on O's bar entry
         (_with(6, "1"), "player has checkers on its home entry 0"),  # O on its own home entry
         (_with(47, "1"), "player_on_bar 1 differs"),
+        (_with(45, "3"), "player has 15 checkers in play and 3 borne off"),
         (_with(49, "5"), "can_move 5"),
     ],
 )
@@ -123,3 +124,22 @@ def test_round_trip(board, roll, colour, direction, player_on_roll, cube, length
     assert np.array_equal(on_roll, board if player_on_roll else board[::-1])
     assert again.dice == roll
     assert again.player_off + int(board[1].sum()) == 15 and again.opponent_on_bar == board[0, 24]
+
+
+# Lines GNU Backgammon 1.07 sent to an external player (fastgen serve-external) during a
+# 3-point match: it writes 0 in the borne-off and bar count fields whatever the position.
+GNUBG_LINES = [
+    "board:gnubg:root:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:5:6:5:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1",
+    "board:gnubg:root:3:0:0:0:-1:-1:0:0:0:5:0:3:0:0:0:-5:6:0:0:0:-2:0:-3:0:-1:0:-2:0:1:1:1:5:1:5:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1",
+]
+
+
+def test_gnubg_lines():
+    opening = parse_board(GNUBG_LINES[0] + "\r\n")
+    assert np.array_equal(opening.board(on_roll=True), fastgen.STARTING_BOARD) and opening.dice == (6, 5)
+    assert opening.redoubles == 1 and opening.player_dice == opening.opponent_dice
+    barred = parse_board(GNUBG_LINES[1])
+    b = barred.board(on_roll=True)
+    assert b[1, 24] == 1 and barred.player_on_bar == 0  # the checker on the bar, the count field 0
+    assert b.sum() == 30 and barred.text() == GNUBG_LINES[1]
+    assert len(fastgen.legal_plays(b, barred.dice)) >= 1

@@ -2899,3 +2899,6 @@ def pubeval_egg_first(const int8_t[:, ::1] board, int d0, int d1, const int8_t[:
     """For tests: which of cands[tied] GNU Backgammon's generator lists first for a
     non-double played with both dice (see egg_first), or -1."""
     return egg_first(&board[0, 0], d0, d1, &cands[0, 0, 0], <const int*> &tied[0], tied.shape[0])
+
+
+include "_duel.pxi"

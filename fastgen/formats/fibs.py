@@ -209,8 +209,9 @@ def parse_board(text: str) -> FibsBoard:
     Raises :class:`~fastgen.errors.InvalidFibsBoardError` quoting the line when a field is
     missing, not a number, out of range, or the position is impossible (a side with
     other than 15 checkers on the board, on the bar and borne off together, a bar count
-    that disagrees with the bar entry, both colours on one point, a checker on a
-    side's own home entry).
+    that disagrees with the bar entry, a checker on a
+    side's own home entry). The borne-off and bar counts may also be 0 whatever the
+    position: GNU Backgammon's external-player lines always write 0 there.
 
     >>> parse_board("board:a:b:1")
     Traceback (most recent call last):
@@ -262,13 +263,14 @@ def parse_board(text: str) -> FibsBoard:
     theirs = [max(-p * colour, 0) for p in points]
     _check(mine[home] == 0, f"the player has checkers on its home entry {home}", line)
     _check(theirs[bar] == 0, f"the opponent has checkers on its home entry {bar}", line)
-    _check(mine[bar] == me_bar, f"player_on_bar {me_bar} differs from the {mine[bar]} checkers at entry {bar}", line)
-    _check(theirs[home] == opp_bar,
+    # GNU Backgammon writes 0 in the four count fields whatever the position: a count
+    # must agree with the board, or be 0.
+    _check(me_bar in (mine[bar], 0), f"player_on_bar {me_bar} differs from the {mine[bar]} checkers at entry {bar}", line)
+    _check(opp_bar in (theirs[home], 0),
            f"opponent_on_bar {opp_bar} differs from the {theirs[home]} checkers at entry {home}", line)
-    _check(0 <= me_off <= 15 and sum(mine) + me_off == 15,
-           f"the player has {sum(mine)} checkers in play and {me_off} borne off, not 15", line)
-    _check(0 <= opp_off <= 15 and sum(theirs) + opp_off == 15,
-           f"the opponent has {sum(theirs)} checkers in play and {opp_off} borne off, not 15", line)
+    for who, side, off in (("player", mine, me_off), ("opponent", theirs, opp_off)):
+        _check(sum(side) <= 15 and off in (15 - sum(side), 0),
+               f"the {who} has {sum(side)} checkers in play and {off} borne off, not 15", line)
     return FibsBoard(
         player=parts[1],
         opponent=parts[2],
