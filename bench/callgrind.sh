@@ -20,8 +20,8 @@ cat > "$out/run.py" <<PYEOF
 import fastgen
 from fastgen.sim.workload import vector_workload
 if "$mode" == "pubeval":
-    fastgen.sim.rollout(games=2, policy="pubeval", seed=2)
-    print("turns", fastgen.sim.rollout(games=$n, policy="pubeval", seed=1, engine="native").total_turns)
+    fastgen.rollout(games=2, policy="pubeval", seed=2)
+    print("turns", fastgen.rollout(games=$n, policy="pubeval", seed=1, engine="native").total_turns)
 else:
     b, d = vector_workload(("race",) if "$mode".startswith("race-") else ("contact",))
     b, d = b[:$n], d[:$n]

@@ -35,14 +35,14 @@ def test_rollout_native(benchmark, threads):
     turns = _turns(fastgen.rollout(games=GAMES, seed=1))
     benchmark.extra_info["positions"] = turns
     benchmark.extra_info["threads"] = threads
-    benchmark(fastgen.sim.rollout, games=GAMES, seed=1, threads=threads)
+    benchmark(fastgen.rollout, games=GAMES, seed=1, threads=threads)
 
 
 @pytest.mark.benchmark(group="rollout")
 def test_rollout_python_loop(benchmark):
     turns = _turns(fastgen.rollout(games=GAMES, seed=1))
     benchmark.extra_info["positions"] = turns
-    benchmark(fastgen.sim.rollout, games=GAMES, seed=1, engine="python", batch_size=GAMES)
+    benchmark(fastgen.rollout, games=GAMES, seed=1, engine="python", batch_size=GAMES)
 
 
 @pytest.mark.benchmark(group="rollout")
@@ -119,7 +119,7 @@ def test_pubeval_rollout_native(benchmark, threads):
     turns = _turns(fastgen.rollout(games=PUBEVAL_GAMES, policy="pubeval", seed=1))
     benchmark.extra_info["positions"] = turns
     benchmark.extra_info["threads"] = threads
-    benchmark(fastgen.sim.rollout, games=PUBEVAL_GAMES, policy="pubeval", seed=1, threads=threads)
+    benchmark(fastgen.rollout, games=PUBEVAL_GAMES, policy="pubeval", seed=1, threads=threads)
 
 
 @pytest.mark.benchmark(group="pubeval")

@@ -88,7 +88,8 @@ from fastgen.formats.notation import Play, format_play
 from fastgen.core.plays import PlayBatch, Plays
 from fastgen.sim.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
 from fastgen.sim.pubeval import pubeval_best
-from fastgen.sim.rollout import RolloutResult, RolloutSummary, rollout, summarize
+from fastgen.sim.results import RolloutResult, RolloutSummary, summarize
+from fastgen.sim.rollout import rollout
 from fastgen.sim.duel import DuelResult, duel
 from fastgen.bots import engines, policies  # GnubgEngine; gnubg(plies), from_spec
 from fastgen.formats.validate import check_play, legal_steps, parse_play

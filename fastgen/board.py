@@ -20,6 +20,8 @@ True
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from fastgen.core.boards import STARTING_BOARD, as_board, as_dice, swap_sides
@@ -36,6 +38,7 @@ from fastgen.formats.notation import Play
 from fastgen.formats.validate import check_play
 from typing import TYPE_CHECKING
 from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
+from fastgen import svg
 
 if TYPE_CHECKING:
     from fastgen.core.plays import Plays
@@ -177,8 +180,6 @@ class Board:
     def _repr_svg_(self) -> str:
         """The board as SVG (:func:`fastgen.svg.board`) for Jupyter, with the dice and
         cube of :attr:`state` when it has them."""
-        from fastgen import svg
-
         dice = cube = None
         if self.state is not None:
             if self.state.dice != (0, 0):
@@ -254,6 +255,4 @@ class Board:
 
 
 def _replace_state(state: MatchState, **changes) -> MatchState:
-    import dataclasses
-
     return dataclasses.replace(state, **changes)

@@ -31,6 +31,9 @@ import numpy as np
 
 from fastgen.core.boards import as_board, as_dice
 from fastgen.errors import InvalidMoveTextError, InvalidSVGOptionError
+from fastgen.formats import notation
+from fastgen.formats.ids import position_id
+from fastgen.formats.validate import parse_play
 
 __all__ = ["board", "SvgText"]
 
@@ -167,8 +170,6 @@ def _as_steps(board: np.ndarray, play, dice) -> tuple:
     if isinstance(play, str):
         if dice is None:
             raise InvalidMoveTextError(f"a play given as text needs dice= to be read: {play!r}")
-        from fastgen.formats.validate import parse_play
-
         return parse_play(board, dice, play).moves
     try:
         steps = [tuple(step) for step in play]
@@ -409,8 +410,6 @@ def board(board, *, play=None, dice=None, cube=None, flipped: bool = False, size
         "height": _fmt(height),
         "class": "fastgen-board" + (" flipped" if flipped else ""),
     })
-    from fastgen.formats.ids import position_id
-
     title = ET.SubElement(root, "title")
     title.text = f"Position ID {position_id(arr)}" + (f", dice {dice[0]}-{dice[1]}" if dice else "")
     c = _Canvas(root, bool(flipped))
@@ -423,3 +422,11 @@ def board(board, *, play=None, dice=None, cube=None, flipped: bool = False, size
         _draw_cube(c, cube)
     _draw_arrows(c, arr, steps, root)
     return SvgText(ET.tostring(root, encoding="unicode"))
+
+
+def _draw_play(board_after, steps, dice) -> SvgText:
+    """A play's picture for Jupyter: the board after it, an arrow per step, the dice."""
+    return board(board_after, play=steps, dice=dice)
+
+
+notation.set_svg_drawer(_draw_play)  # Play._repr_svg_ (the notation does not import the picture)

@@ -81,7 +81,7 @@ BAD_ARGUMENTS = [
 def test_every_argument_is_checked_before_any_work(argv, capsys, monkeypatch):
     """A bad value is a one-line usage error (exit 2) from argparse, and no work starts."""
     monkeypatch.setattr(bench_module, "run_benchmarks", _no_work)
-    monkeypatch.setattr(rollout_module, "rollout", _no_work)
+    monkeypatch.setattr(importlib.import_module("fastgen.cli.rollout"), "rollout", _no_work)
     with pytest.raises(SystemExit) as info:
         main(argv)
     assert info.value.code == 2
@@ -143,7 +143,7 @@ def test_an_error_found_while_playing_is_one_line(capsys, monkeypatch):
     def dead(**kwargs):
         raise ValueError("no game can end from this position")
 
-    monkeypatch.setattr(rollout_module, "rollout", dead)
+    monkeypatch.setattr(importlib.import_module("fastgen.cli.rollout"), "rollout", dead)
     assert main(["rollout", "--games", "5"]) == 1
     err = capsys.readouterr().err
     assert err.strip() == "fastgen rollout: error: no game can end from this position"
@@ -153,7 +153,7 @@ def test_ctrl_c_exits_with_130(capsys, monkeypatch):
     def interrupted(**kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(rollout_module, "rollout", interrupted)
+    monkeypatch.setattr(importlib.import_module("fastgen.cli.rollout"), "rollout", interrupted)
     assert main(["rollout", "--games", "5"]) == 130
     assert capsys.readouterr().err.strip() == "fastgen: interrupted"
 

@@ -27,7 +27,7 @@ import numpy as np
 from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.errors import FastgenError, InvalidArgumentError
 from fastgen.formats.fibs import parse_board
-from fastgen.sim.rollout import _as_picks, _resolve_policy
+from fastgen.sim.pool import _as_picks, resolve_policy
 from fastgen._util import check_int
 
 __all__ = ["ExternalServer", "play_text", "serve_forever"]
@@ -67,7 +67,7 @@ class ExternalServer:
         port = check_int(port, "port", 0, 65535)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
             raise InvalidArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
-        self._choose, self.policy_name = _resolve_policy(policy, check_int(seed, "seed", 0, 2**64 - 1))
+        self._choose, self.policy_name = resolve_policy(policy, check_int(seed, "seed", 0, 2**64 - 1))
         self.timeout = float(timeout)
         self.log = log
         self.questions = 0

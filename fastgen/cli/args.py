@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import re
 from typing import Any, Callable
+from fastgen.errors import FastgenError
+from fastgen.formats.ids import board_from_position_id
 
 __all__ = ["HelpFormatter", "add_subcommand", "int_in_range", "position_id_arg"]
 
@@ -57,9 +59,6 @@ def int_in_range(minimum: int, maximum: int | None = None) -> Callable[[str], in
 
 def position_id_arg(text: str) -> Any:
     """An argparse type: a GNU Backgammon Position ID of a game still in play -> board."""
-    from fastgen.errors import FastgenError
-    from fastgen.formats.ids import board_from_position_id
-
     try:
         board = board_from_position_id(text)
     except FastgenError as exc:

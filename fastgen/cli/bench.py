@@ -27,6 +27,7 @@ import numpy as np
 from fastgen._version import __version__
 from fastgen.core.generate import count_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.sim.workload import random_game_positions, vector_workload
+from fastgen import reference
 
 __all__ = ["Timing", "environment", "page_costs", "run_benchmarks", "GNUBG", "GNUBG_KEPT"]
 
@@ -146,7 +147,6 @@ def run_benchmarks(
     add("legal_plays loop", legal_loop)
 
     # The oracle is ~1000x slower: time it on an evenly spread sample.
-    from fastgen import reference
 
     idx = np.linspace(0, n - 1, min(oracle_sample, n)).astype(int)
     sample_plays = int(np.diff(plays_batch(boards[idx], dice[idx]).offsets).sum())
@@ -158,7 +158,7 @@ def run_benchmarks(
     add("reference oracle (sample)", oracle_loop, positions=len(idx), total=sample_plays, rep=max(1, min(repeat, 3)))
 
     try:
-        import gnubg_nn
+        import gnubg_nn  # lazy: the peers extra, only for the gnubg baseline
     except ImportError:
         gnubg_nn = None
     if gnubg_nn is not None:

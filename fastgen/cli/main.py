@@ -4,18 +4,19 @@
 from __future__ import annotations
 
 import argparse
+from importlib import import_module
 import json
 import sys
 from typing import Any, Sequence
 
 from fastgen.cli.args import HelpFormatter, add_subcommand, int_in_range
+from fastgen._version import __version__
+from fastgen.cli.bench import run_benchmarks
 
 __all__ = ["main", "build_parser"]
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from fastgen.cli.bench import run_benchmarks
-
     def progress(name: str) -> None:
         if not args.json:
             print(f"  timed {name}", file=sys.stderr, flush=True)
@@ -98,9 +99,6 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``fastgen`` argument parser with every subcommand registered."""
-    from importlib import import_module
-
-    from fastgen._version import __version__
 
     parser = argparse.ArgumentParser(
         prog="fastgen", description="Fast, correct backgammon move generation.", formatter_class=HelpFormatter

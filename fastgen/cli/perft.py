@@ -16,6 +16,9 @@ import sys
 from typing import Any
 
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
+from fastgen.core.boards import STARTING_BOARD
+from fastgen.formats.ids import position_id
+from fastgen.sim.perft import perft_run
 
 __all__ = ["add_parser", "run_perft"]
 
@@ -50,10 +53,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_perft(args: argparse.Namespace) -> int:
     """Compute and print the perft table from parsed arguments; returns the exit code."""
-    from fastgen.core.boards import STARTING_BOARD
-    from fastgen.formats.ids import position_id
-    from fastgen.sim.perft import perft_run
-
     board = STARTING_BOARD if args.position is None else args.position
     if args.split_depth is not None and args.split_depth >= args.depth:
         print(f"fastgen perft: error: --split-depth must be below --depth {args.depth}, got {args.split_depth}", file=sys.stderr)

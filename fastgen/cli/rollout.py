@@ -20,7 +20,13 @@ import json
 import sys
 from typing import Any, Callable, Optional
 
+from tqdm import tqdm
+
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
+from fastgen.errors import FastgenError, RolloutStoreError
+from fastgen.sim.rollout import DEFAULT_SEED, rollout
+from fastgen.sim.rollout_chunks import RolloutInterrupted
+from fastgen.sim.rollout_chunks import read_manifest
 
 __all__ = ["add_parser", "run_rollout", "LEGEND"]
 
@@ -40,8 +46,6 @@ MAX_SEED = 2**64 - 1
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register the ``rollout`` subcommand on an argparse *subparsers* object."""
-    from fastgen.sim.rollout import DEFAULT_SEED
-
     parser = add_subcommand(
         subparsers,
         "rollout",
@@ -86,19 +90,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def _progress_bar(total: int, enabled: bool) -> Any:
     if not enabled:
         return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return None
     return tqdm(total=total, unit="game", file=sys.stderr, leave=False)
 
 
 def run_rollout(args: argparse.Namespace) -> int:
     """Run a rollout from parsed arguments and print the summary; returns the exit code."""
-    from fastgen.errors import FastgenError
-    from fastgen.sim.rollout import rollout
-    from fastgen.sim.rollout_chunks import RolloutInterrupted
-
     out = getattr(args, "out", None)
     if getattr(args, "resume", None):
         try:
@@ -151,9 +147,6 @@ def run_rollout(args: argparse.Namespace) -> int:
 
 def _from_manifest(args: argparse.Namespace) -> None:
     """Set the run's arguments of *args* from the manifest of ``args.resume``."""
-    from fastgen.errors import RolloutStoreError
-    from fastgen.sim.rollout_chunks import read_manifest
-
     run = read_manifest(args.resume)["run"]
     if run.get("policy") not in ("random", "pubeval") or run.get("first_game") != 0 or (
         run.get("start") is not None and len(run["start"]) != 1

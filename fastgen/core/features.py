@@ -47,6 +47,7 @@ from fastgen._util import run_threads
 from fastgen.core.boards import as_board, as_boards
 from fastgen.errors import InvalidBoardError, InvalidOutputError, UnknownSchemeError
 from fastgen._typing import ArrayLike, Float32Array
+from fastgen.core._core import StopFlag
 
 __all__ = ["SCHEMES", "encode"]
 
@@ -146,7 +147,6 @@ def encode_trusted(boards: np.ndarray, scheme: str, *, next_player: bool = False
         for lo in range(0, n, CHUNK_ROWS):  # Python runs its signal handlers in between
             _features.encode_range(boards, code, next_player, out, lo, min(lo + CHUNK_ROWS, n))
         return out
-    from fastgen.core._core import StopFlag
 
     bounds = [n * k // threads for k in range(threads + 1)]
     stop = StopFlag()

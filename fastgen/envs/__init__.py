@@ -16,6 +16,8 @@ Two action encodings: ``"micro"`` (one checker step per action, see
 plays, at most :data:`MAX_PLAYS`).
 """
 
+import importlib
+
 from fastgen.envs.micro import NUM_MICRO_ACTIONS, PASS, action_of, micro_mask, step_of
 from fastgen.envs.engine import MAX_PLAYS
 
@@ -36,8 +38,6 @@ _LAZY = {"BackgammonEnv": "fastgen.envs.single", "VectorBackgammon": "fastgen.en
 
 def __getattr__(name):
     """Load the gymnasium-based classes on first use (they need the ``rl`` extra)."""
-    import importlib
-
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name]), name)
     if name == "backgammon_v0":

@@ -34,6 +34,7 @@ from fastgen.core.boards import swap_sides
 from fastgen.envs.engine import Games
 from fastgen.envs.vector import action_space, observation_space
 from fastgen.errors import InvalidEnvOptionError
+from fastgen.board import Board
 
 __all__ = ["env", "raw_env"]
 
@@ -137,7 +138,6 @@ class raw_env(AECEnv, EzPickle):
         """A text diagram of the board from the side to act (``render_mode="ansi"``)."""
         if self.render_mode != "ansi":
             return None
-        from fastgen.board import Board
 
         return str(Board(self._final if self._final is not None else self.games.boards[0]))
 

@@ -31,6 +31,9 @@ from fastgen.core.boards import STARTING_BOARD
 from fastgen.errors import IllegalActionError, InvalidEnvOptionError
 from fastgen.envs import _kernel
 from fastgen.envs.micro import NUM_MICRO_ACTIONS
+from fastgen.core.features import encode_trusted
+from fastgen.core.features import scheme_width as width
+from fastgen.core.generate import plays_batch
 
 __all__ = ["MAX_PLAYS", "MODES", "Games", "scheme_width"]
 
@@ -46,8 +49,6 @@ _MAX_PASSES = 1000  # consecutive no-move turns before a game is truncated (neve
 
 def scheme_width(scheme) -> int:
     """Feature count of encoder *scheme* (raises fastgen's error for an unknown name)."""
-    from fastgen.core.features import scheme_width as width
-
     return width(scheme)
 
 
@@ -156,8 +157,6 @@ class Games:
             self._generate()
 
     def _generate(self) -> None:
-        from fastgen.core.generate import plays_batch
-
         self.plays = plays_batch(self.boards, self.dice,
                                  encode=self.scheme if self.afterstate_features else None)
 
@@ -213,8 +212,6 @@ class Games:
         """(N, F + 6) float32 observations of the current boards (see the module
         docstring), or of *boards* (M, 2, 25) with no dice left; a new array the caller
         may keep."""
-        from fastgen.core.features import encode_trusted
-
         if boards is not None:
             out = np.zeros((boards.shape[0], self.width), dtype=np.float32)
             out[:, :-6] = encode_trusted(np.ascontiguousarray(boards), self.scheme)

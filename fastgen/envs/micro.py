@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.errors import InvalidMoveTextError
+from fastgen.formats.validate import legal_steps
 
 __all__ = ["NUM_MICRO_ACTIONS", "PASS", "action_of", "step_of", "micro_mask"]
 
@@ -79,8 +80,6 @@ def micro_mask(board, dice, played=()) -> np.ndarray:
     >>> micro_mask(fastgen.STARTING_BOARD, (6, 5), [(24, 18), (18, 13)]).nonzero()[0].tolist()
     [0]
     """
-    from fastgen.formats.validate import legal_steps
-
     mask = np.zeros(NUM_MICRO_ACTIONS, dtype=bool)
     for source, _target, die in legal_steps(board, dice, played):
         mask[source * 6 + die - 1] = True

@@ -16,6 +16,10 @@ from fastgen.envs.engine import Games, scores
 from fastgen.envs.vector import action_space, observation_space
 from fastgen.errors import IllegalActionError, InvalidEnvOptionError
 from fastgen.core.plays import Plays
+from fastgen import svg
+from fastgen.board import Board
+from fastgen.core.generate import legal_plays
+from fastgen.sim import pubeval
 
 __all__ = ["BackgammonEnv", "OPPONENTS"]
 
@@ -84,8 +88,6 @@ class BackgammonEnv(gymnasium.Env):
         if self.opponent == "random":
             return int(self.np_random.integers(k))
         if self.opponent == "pubeval":
-            from fastgen.sim import pubeval
-
             race = pubeval.is_race(plays.board[None])
             return int(pubeval.best_plays(plays.boards, [0, k], race)[0])
         choice = self.opponent(plays.board.copy(), plays.dice, plays.boards.copy())
@@ -103,8 +105,6 @@ class BackgammonEnv(gymnasium.Env):
             if self.action_mode == "afterstate":
                 plays = g.plays[0]
             else:
-                from fastgen.core.generate import legal_plays
-
                 plays = legal_plays(board, dice)
             after = plays.boards[self._choose(plays)]
             if not after[1].any():
@@ -186,12 +186,8 @@ class BackgammonEnv(gymnasium.Env):
         board = self._final if self._final is not None else self.games.boards[0]
         dice = None if self._done else tuple(int(d) for d in self.games.dice[0])
         if self.render_mode == "ansi":
-            from fastgen.board import Board
-
             text = str(Board(board))
             return text if dice is None else f"{text}\nDice: {dice[0]}-{dice[1]}\n"
         if self.render_mode == "svg":
-            from fastgen import svg
-
             return svg.board(board, dice=dice)
         return None

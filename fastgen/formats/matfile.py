@@ -46,6 +46,7 @@ import numpy as np
 from fastgen.errors import FastgenError, MatFileError
 from fastgen.games.game import BACKGAMMON, GAMMON, SINGLE, Game
 from fastgen.games.match import Match
+from fastgen.formats.notation import Play
 
 __all__ = ["write_mat", "read_mat", "play_text", "match_play_text"]
 
@@ -64,13 +65,9 @@ _MAX_DIGITS = 6  # numbers in a .mat file (length, scores, points) are small
 def play_text(board, dice, moves_row, board_after) -> str:
     """Text of one play, e.g. ``"8/5 6/5"``; empty for a lost turn (R14).
 
-    Uses :class:`fastgen.formats.notation.Play` when it is available, else a minimal formatter
-    writing each step as ``from/to`` (``bar``, ``off``, ``*`` for a hit).
+    Uses :class:`fastgen.formats.notation.Play`; a play it writes as no move falls back to a
+    minimal formatter writing each step as ``from/to`` (``bar``, ``off``, ``*`` for a hit).
     """
-    try:
-        from fastgen.formats.notation import Play
-    except ImportError:
-        return _plain_play_text(board, moves_row)
     text = str(Play.from_arrays(board, dice, moves_row, board_after))
     return _plain_play_text(board, moves_row) if text.strip().lower() in ("", "-", "cannot move") else text
 

@@ -33,6 +33,7 @@ from its arrays), so it never calls the generator itself.
 from __future__ import annotations
 
 import re
+from typing import Any, Callable
 
 import numpy as np
 
@@ -297,6 +298,18 @@ def parse_move_text(text: str) -> list:
 # --------------------------------------------------------------------------- the value
 
 
+#: How a :class:`Play` draws itself for Jupyter: ``f(board_after, steps, dice) -> svg text``.
+#: :mod:`fastgen.svg` installs it (:func:`set_svg_drawer`), so that the picture depends on
+#: the notation and never the reverse.
+_svg_drawer: Callable[[Any, tuple, Any], str] | None = None
+
+
+def set_svg_drawer(drawer: Callable[[Any, tuple, Any], str]) -> None:
+    """Install the function that draws a :class:`Play` as SVG for Jupyter (``_repr_svg_``)."""
+    global _svg_drawer
+    _svg_drawer = drawer
+
+
 class Play:
     """One complete turn: a small immutable value (R10).
 
@@ -388,12 +401,13 @@ class Play:
             f"{self._dice!r}, {self.text()!r})"
         )
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         """The board after the play with an arrow per step and the dice, as SVG
-        (:func:`fastgen.svg.board`) for Jupyter."""
-        from fastgen import svg
-
-        return svg.board(self._after, play=self._moves, dice=self._dice)
+        (:func:`fastgen.svg.board`) for Jupyter; None (no picture) until :mod:`fastgen.svg`
+        is imported, which ``import fastgen`` does."""
+        if _svg_drawer is None:
+            return None
+        return _svg_drawer(self._after, self._moves, self._dice)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):

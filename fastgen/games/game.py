@@ -53,6 +53,8 @@ from fastgen.errors import (
 )
 from typing import TYPE_CHECKING, Any, Iterable
 from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
+from fastgen import svg
+from fastgen.formats.validate import check_play
 
 if TYPE_CHECKING:
     from fastgen.formats.notation import Play
@@ -251,8 +253,6 @@ class Game:
     def _repr_svg_(self) -> str:
         """The position from the side on roll's view with its dice and the cube (owner
         drawn on its side), as SVG (:func:`fastgen.svg.board`) for Jupyter."""
-        from fastgen import svg
-
         owner = None if self.cube_owner is None else int(self.cube_owner == self.turn)
         return svg.board(self._board, dice=self.dice, cube=(self.cube_value, owner))
 
@@ -354,8 +354,6 @@ class Game:
     def _find_play(self, play) -> int:
         plays = self.legal_plays()
         if isinstance(play, str) or (hasattr(play, "board_after") and hasattr(play, "moves")):
-            from fastgen.formats.validate import check_play  # explains why a play is illegal (R15)
-
             try:
                 target = check_play(self._board, self.dice, play).board_after
             except (IllegalPlayError, InvalidMoveTextError, AmbiguousMoveError) as exc:

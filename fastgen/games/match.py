@@ -17,6 +17,7 @@ import numpy as np
 from fastgen.errors import GameOverError, InvalidArgumentError, OutOfOrderError
 from fastgen.games.game import Game, _as_rng
 from typing import Sequence
+from fastgen._util import check_int
 
 __all__ = ["Match"]
 
@@ -78,8 +79,6 @@ class Match:
 
     def scores_before(self, index: int) -> tuple[int, int]:
         """The score before game *index* (0-based)."""
-        from fastgen._util import check_int
-
         index = check_int(index, "index", 0)
         score = [0, 0]
         for game in self.games[:index]:

@@ -13,21 +13,25 @@ what is sent can be pickled, and hands tasks out and their results back as they 
 * :func:`task_memory`, on the worker, lets a task reuse the memory it frees (see there).
 
 Tasks are pure functions of their arguments, so when a worker dies Dask recomputes its
-tasks elsewhere and the results do not change. ``import fastgen`` never imports this
-module; this module imports ``distributed`` only when a cluster is used.
+tasks elsewhere and the results do not change. This module imports ``dask`` and
+``distributed`` (the ``dask`` extra) only when a cluster is used, so ``import fastgen``
+loads neither.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import hashlib
 import logging
 import os
+import pickle
 import sys
 import threading
 
 from fastgen.errors import NotPicklableError
+from fastgen._util import check_int
 
 __all__ = ["connect", "worker_count", "dumps_checked", "loads_cached", "as_finished", "task_memory"]
 
@@ -37,7 +41,7 @@ _INSTALL = "the cluster features need the dask extra: pip install 'fastgen[dask]
 def _distributed():
     """The ``distributed`` module, or ImportError saying which extra to install."""
     try:
-        import distributed
+        import distributed  # lazy: the dask extra, only when a cluster is used
     except ImportError as exc:  # pragma: no cover - the extra is installed in CI
         raise ImportError(_INSTALL) from exc
     return distributed
@@ -53,8 +57,6 @@ def connect(workers=None, scheduler=None, client=None):
     ``"tcp://host:8786"``; the connection is closed at the end) or *client* (used as
     is, left open).
     """
-    from fastgen._util import check_int
-
     given = [name for name, v in (("workers", workers), ("scheduler", scheduler), ("client", client)) if v is not None]
     if len(given) != 1:
         raise ValueError(f"give exactly one of workers, scheduler or client, got {given!r}")
@@ -69,7 +71,7 @@ def connect(workers=None, scheduler=None, client=None):
             yield c
         return
     workers = check_int(workers, "workers", 1)
-    import dask
+    import dask  # lazy: the dask extra, only when a cluster is used
 
     # Workers take the config in force when they start. Dask's sampling profiler stops
     # the task thread every 10 ms to read its stack; fastgen's tasks are long compiled
@@ -96,7 +98,7 @@ def worker_count(client) -> int:
 def dumps_checked(obj, what: str) -> bytes:
     """*obj* pickled with cloudpickle (and read back once), or NotPicklableError naming *what*."""
     try:
-        import cloudpickle
+        import cloudpickle  # lazy: the dask extra, only when a cluster is used
     except ImportError as exc:  # pragma: no cover - part of the dask extra
         raise ImportError(_INSTALL) from exc
     try:
@@ -116,8 +118,6 @@ def loads_cached(blob: bytes):
     key = hashlib.sha256(blob).digest()
     obj = _CACHE.get(key)
     if obj is None:
-        import pickle
-
         obj = pickle.loads(blob)
         if len(_CACHE) >= 4:
             _CACHE.pop(next(iter(_CACHE)))
@@ -163,8 +163,6 @@ def _glibc():
     if not sys.platform.startswith("linux"):
         return None
     try:
-        import ctypes
-
         libc = ctypes.CDLL(None)
         libc.gnu_get_libc_version  # musl and others have no such symbol
         return libc if hasattr(libc, "mallopt") and hasattr(libc, "malloc_trim") else None

@@ -12,7 +12,7 @@ the pairs' mean points, is smaller than over the same number of independent game
 Unmirrored, game g has its own dice and *a* moves first in the even games.
 
 Each game's dice and random choices depend only on ``(seed, game, turn)`` (the counter-
-based hash of :mod:`fastgen.sim.rollout`), so the same seed gives the same games whatever
+based hash of :mod:`fastgen.sim.pool`), so the same seed gives the same games whatever
 *threads* or *batch_size*. Two built-in policies ("random", "pubeval") duel inside the
 compiled core at rollout speed; any other policy goes through the batched loop (one
 :func:`fastgen.plays_batch` call per turn for each side's games), with the batch
@@ -40,16 +40,16 @@ from fastgen.core.boards import STARTING_BOARD
 from fastgen.core.generate import plays_batch
 from fastgen.errors import InvalidArgumentError
 from fastgen.sim import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
-from fastgen.sim.rollout import (
+from fastgen.sim.pool import (
     _OPENING_DICE,
     _WATCH_GAMES,
     MAX_TURNS,
     _as_picks,
     _raise_bad_pick,
     _raise_turn_limit,
-    _resolve_policy,
     _roll_dice,
-    _start_boards,
+    check_start,
+    resolve_policy,
 )
 from fastgen._typing import ArrayLike
 from fastgen._util import check_int, run_game_ranges
@@ -218,8 +218,8 @@ def _dice_ids(gid: np.ndarray, mirrored: bool) -> np.ndarray:
 def _duel_python(games, a, b, seed, start, from_opening, mirrored, batch_size, threads, progress):
     """The batched loop: each turn, one plays_batch call and one policy call for the games
     where *a* moves, the same for *b*, then one pool_turn call for all of them."""
-    choose_a, _ = _resolve_policy(a, seed)
-    choose_b, _ = _resolve_policy(b, seed)
+    choose_a, _ = resolve_policy(a, seed)
+    choose_b, _ = resolve_policy(b, seed)
     # pool_turn starts game g at starts[g % len(starts)]: mirrored, rows repeated twice so
     # that both games of pair g // 2 start at start[(g // 2) % K].
     starts = np.ascontiguousarray(np.repeat(start, 2, axis=0) if mirrored else start)
@@ -348,7 +348,7 @@ def duel(
     if start is None:
         start_boards, from_opening = np.ascontiguousarray(STARTING_BOARD[None]), True
     else:
-        start_boards, _ = _start_boards(start, games)
+        start_boards, _ = check_start(start, games)
         start_boards, from_opening = np.ascontiguousarray(start_boards, dtype=np.int8), False
     t0 = time.perf_counter()
     if native and engine != "python":

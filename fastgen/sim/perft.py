@@ -36,6 +36,12 @@ from typing import Any, List, Optional
 import numpy as np
 
 from fastgen.core.boards import STARTING_BOARD, as_board
+from fastgen._util import check_int
+from fastgen.core import _core
+from fastgen.core.generate import count_plays_batch
+from fastgen.core.generate import plays_batch
+from fastgen.sim.cluster import as_finished, connect, dumps_checked, worker_count
+from fastgen.sim.cluster import loads_cached, task_memory
 
 __all__ = ["perft", "perft_weighted", "perft_run", "PerftRun", "ROLLS"]
 
@@ -72,8 +78,6 @@ def _expand(boards, weights, roll_w, threads):
     positions are turned over (the other side on roll), merged in the core (a hash table:
     one pass over the children) and ordered by merge_children's key (positions with the
     same opponent checkers next to each other)."""
-    from fastgen.core import _core
-
     n = boards.shape[0]
     batch = _plays_batch(np.repeat(boards, len(ROLLS), axis=0), np.tile(ROLLS, (n, 1)), threads)
     per = np.repeat(weights, len(ROLLS)) * np.tile(roll_w, n)
@@ -87,8 +91,6 @@ def _expand(boards, weights, roll_w, threads):
 
 
 def _plays_batch(boards, dice, threads):
-    from fastgen.core.generate import plays_batch
-
     return plays_batch(boards, dice, threads=threads)
 
 
@@ -98,14 +100,11 @@ def _roll_counts(boards, threads, rolls=ROLLS) -> np.ndarray:
     all its rolls; with more, count_plays_batch shares the repeated boards out)."""
     n = boards.shape[0]
     if threads == 1:
-        from fastgen.core import _core
-
         counts = np.empty((n, len(rolls)), dtype=np.int64)
         bad = _core.count_rolls(np.ascontiguousarray(boards), rolls, counts)
         if bad >= 0:
             as_board(boards[bad])  # raises for the invalid board
         return counts
-    from fastgen.core.generate import count_plays_batch
 
     counts = count_plays_batch(np.repeat(boards, len(rolls), axis=0), np.tile(rolls, (n, 1)), threads=threads)
     return counts.reshape(n, len(rolls))
@@ -135,8 +134,6 @@ def subtree_counts(boards, weights, levels: int, roll_w=_UNIT, threads: int = 1)
 
 def _task(blob, boards, weights):
     """A Dask task: the counts of one slice of the split frontier."""
-    from fastgen.sim.cluster import loads_cached, task_memory
-
     levels, roll_w = loads_cached(blob)
     t0 = time.perf_counter()
     with task_memory():
@@ -175,8 +172,6 @@ def perft_run(
     (at most one per position); default 8 per worker, or more so that no slice is longer
     than 4 * BATCH positions (a task walks its slice in batches of BATCH).
     """
-    from fastgen._util import check_int
-
     root = as_board(board)
     depth = check_int(depth, "depth", 1, 1000)  # bounded: a huge int would overflow an index
     threads = check_int(threads, "threads", 1)
@@ -196,7 +191,6 @@ def perft_run(
         counts = subtree_counts(boards, weights, depth, roll_w, threads)
         return PerftRun(counts, time.perf_counter() - t0, 0, 0, 0.0, 0)
 
-    from fastgen.sim.cluster import as_finished, connect, dumps_checked, worker_count
 
     with connect(workers, scheduler, client) as c:
         n_workers = worker_count(c)

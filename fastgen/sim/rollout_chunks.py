@@ -31,7 +31,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from fastgen._util import check_int
 from fastgen.errors import RolloutStoreError
+from fastgen.formats.ids import position_id
+from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
+from fastgen.sim.pool import check_start, play_in_process, resolve_policy
+from fastgen.sim.results import RolloutResult
 
 __all__ = ["rollout_chunked", "RolloutInterrupted", "read_manifest", "play_chunk", "default_chunk_size"]
 
@@ -65,21 +70,14 @@ class _Job:
 
 
 def _play(job: _Job, lo: int, hi: int):
-    from fastgen.sim.rollout import rollout
-
     t0 = time.perf_counter()
-    r = rollout(
-        games=hi - lo, first_game=lo, policy=job.policy, seed=job.seed, start=job.start,
-        batch_size=job.batch_size, threads=job.threads, engine=job.engine,
-    )
+    r = play_in_process(hi - lo, job.policy, job.seed, job.start, job.batch_size, job.threads, None, job.engine, lo)
     return r.winner, r.result, r.turns, time.perf_counter() - t0
 
 
 def play_chunk(blob: bytes, lo: int, hi: int):
     """The Dask task: games lo..hi-1 of the pickled job *blob*, as ``(winner, result,
     turns, seconds)``."""
-    from fastgen.sim.cluster import loads_cached, task_memory
-
     with task_memory():
         return _play(loads_cached(blob), lo, hi)
 
@@ -165,26 +163,19 @@ def rollout_chunked(
 ):
     """:func:`fastgen.rollout` in chunks, on a Dask cluster when *workers*, *scheduler*
     or *client* is given, else in this process; finished chunks kept in *out*."""
-    from fastgen._util import check_int
-    from fastgen.formats.ids import position_id
-    from fastgen.sim.rollout import RolloutResult, _resolve_policy, _start_boards, rollout
-
     start_boards = None
     if start is not None:
-        start_boards, games = _start_boards(start, games)
+        start_boards, games = check_start(start, games)
     games = check_int(games, "games", 0)
     # Every argument check of the in-process call, before any work is sent out.
-    rollout(games=0, policy=policy, seed=seed, start=start_boards, batch_size=batch_size,
-            threads=threads, engine=engine, first_game=first_game)
-    name = _resolve_policy(policy, seed)[1]
+    play_in_process(0, policy, seed, start_boards, batch_size, threads, None, engine, first_game)
+    name = resolve_policy(policy, seed)[1]
     if chunk_size is not None:
         chunk_size = check_int(chunk_size, "chunk_size", 1)
     job = _Job(policy, int(seed), start_boards, int(batch_size), int(threads), engine)
     on_cluster = any(v is not None for v in (workers, scheduler, client))
     blob = None
     if on_cluster:
-        from fastgen.sim.cluster import dumps_checked
-
         blob = dumps_checked(job, f"policy {name!r}")
 
     end = first_game + games
@@ -233,8 +224,6 @@ def rollout_chunked(
     t0 = t_connect = time.perf_counter()
     try:
         if on_cluster:
-            from fastgen.sim.cluster import as_finished, connect, worker_count
-
             with connect(workers, scheduler, client) as c:
                 n_workers = worker_count(c)
                 t0 = time.perf_counter()  # games/s counts from here: cluster start-up apart

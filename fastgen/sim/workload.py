@@ -10,7 +10,12 @@ from importlib import resources
 
 import numpy as np
 
+from fastgen._util import check_int
+from fastgen.core.boards import STARTING_BOARD
+from fastgen.core.generate import legal_plays
+from fastgen.errors import InvalidArgumentError
 from fastgen.formats.ids import board_from_position_id
+from fastgen.sim.pubeval import pubeval_best
 
 __all__ = ["ROLLS", "vector_boards", "vector_workload", "random_game_positions"]
 
@@ -44,17 +49,9 @@ def random_game_positions(n: int, seed: int = 0, policy: str = "random") -> tupl
     see fastgen.sim.pubeval.pubeval_best). Every position met (side on roll in row 1) is
     taken with its roll, and a new game starts when one ends. Deterministic for a seed.
     """
-    from fastgen._util import check_int
-    from fastgen.core.boards import STARTING_BOARD
-    from fastgen.core.generate import legal_plays
-
     check_int(n, "n", 0)
     if policy not in ("random", "pubeval"):
-        from fastgen.errors import InvalidArgumentError
-
         raise InvalidArgumentError(f"policy must be 'random' or 'pubeval', got {policy!r}")
-    if policy == "pubeval":
-        from fastgen.sim.pubeval import pubeval_best
     rng = np.random.default_rng(seed)
     boards = np.empty((n, 2, 25), dtype=np.int8)
     dice = rng.integers(1, 7, size=(n, 2)).astype(np.int8)
