@@ -145,5 +145,7 @@ def test_real_gnubg_duel_is_legal_and_reproducible():
     with GnubgEngine(path, plies=0) as engine:
         r1 = duel(engine, "random", 20, seed=4)
         r2 = duel(engine, "random", 20, seed=4)
+        ro = fastgen.rollout(4, policy=engine, seed=1)  # a policy for rollout too
     assert np.array_equal(r1.winner, r2.winner) and np.array_equal(r1.turns, r2.turns)
     assert r1.ppg > 0.5  # gnubg against random: nearly every game, many gammons
+    assert ro.games == 4 and ro.policy == "gnubg-engine-0ply"

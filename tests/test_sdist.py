@@ -27,6 +27,7 @@ SHIPPED = [
     "setup.py",
     "fastgen/core/_core.pyx",
     "fastgen/core/_core.pxd",
+    "fastgen/core/_duel.pxi",
     "fastgen/core/_platform.h",
     "fastgen/py.typed",
     "fastgen/data/contact.csv",
@@ -41,6 +42,8 @@ SHIPPED = [
     "bench/conftest.py",
     "docs/RULES.md",
     "docs/CONTRIBUTING.md",
+    "examples/td_bot.py",
+    "docs/guides/duels.rst",
 ]
 
 
