@@ -52,6 +52,10 @@ rm -rf build
 echo "== 2/3: build with bounds checks on (FASTGEN_CHECKS=1), run all the tests"
 FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers,rl,dask]"
 (cd /tmp && python -c "import fastgen, sys; print('fastgen', fastgen.__version__, 'from', fastgen.__file__)")
+# The package's own type check ([tool.mypy] in pyproject.toml; every extra installed, so
+# their types are read too): mypy comes with the test extra.
+echo "== mypy -p fastgen"
+mypy -p fastgen
 FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x
 
 echo "== 3/3: the README's test command (normal build)"

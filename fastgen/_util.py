@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import numpy as np
 
@@ -24,6 +25,18 @@ def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int
             kind += f" at most {maximum}"
         raise InvalidArgumentError(f"{name} must be {kind}, got {value!r}")
     return int(value)
+
+
+def as_list(items: Any, error: type[ValueError], expected: str) -> list[Any]:
+    """*items* (any iterable but a string, bytes or None) as a list; otherwise raises
+    *error* (a fastgen exception): "*expected*, got <items>". The common first check of
+    list-shaped arguments (a game record, a play's steps)."""
+    if isinstance(items, (str, bytes)) or items is None:
+        raise error(f"{expected}, got {items!r}")
+    try:
+        return list(items)
+    except TypeError:
+        raise error(f"{expected}, got {items!r}") from None
 
 
 #: Seconds the waiting thread sleeps between looks at pending signals (Ctrl-C).

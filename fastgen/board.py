@@ -60,7 +60,7 @@ class Board:
         self._array = np.array(as_board(arr), copy=True)
         self._array.setflags(write=False)
         self.state = state
-        self._stack = []  # (Play, board before, state before)
+        self._stack: list[tuple[Play, np.ndarray, MatchState | None]] = []  # (Play, board before, state before)
 
     @property
     def state(self) -> MatchState | None:

@@ -160,11 +160,12 @@ def _sequences(mine, opp, dice_order):
     the empty prefix. States reached twice at the same depth are expanded once: what can
     follow depends only on the position and the dice left (R10 makes them one play).
     """
-    reached = [((), mine, opp, ())]
-    frontier = [((), mine, opp, ())]
+    # (steps, mine, opp, dice used)
+    reached: list[tuple[tuple[tuple[int, int], ...], list[int], list[int], tuple[int, ...]]] = [((), mine, opp, ())]
+    frontier = reached[:]
     for die in dice_order:
         seen = set()
-        next_frontier = []
+        next_frontier: list[tuple[tuple[tuple[int, int], ...], list[int], list[int], tuple[int, ...]]] = []
         for steps, m, o, used in frontier:
             for source, target, m2, o2 in _single_steps(m, o, die):
                 key = (tuple(m2), tuple(o2))

@@ -212,7 +212,10 @@ def _as_cube(cube):
         or value & (value - 1)
     ):
         raise InvalidSVGOptionError(f"cube value must be a power of two 1..32768, got {cube!r}")
-    names = {None: None, "centre": None, "center": None, "mover": 1, "opponent": 0, 0: 0, 1: 1}
+    # Looked up by any hashable owner (numpy integers hash and compare as ints).
+    names: dict[object, int | None] = {
+        None: None, "centre": None, "center": None, "mover": 1, "opponent": 0, 0: 0, 1: 1,
+    }
     if isinstance(owner, (bool, np.bool_)) or not isinstance(owner, (type(None), str, int, np.integer)) \
             or owner not in names:
         raise InvalidSVGOptionError(

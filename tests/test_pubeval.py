@@ -1,4 +1,5 @@
-"""Tesauro's pubeval: published weights, input encoding, hand-computed values."""
+"""Tesauro's pubeval: published weights, input encoding, hand-computed values, and the
+core's choice of play (pubeval_best, best_play) against a double-precision oracle."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import pytest
 
 import fastgen
 from fastgen.sim import pubeval
+import _pubeval_scores as oracle
 from fastgen.sim.pubeval import CONTACT_WEIGHTS as WC
 from fastgen.sim.pubeval import RACE_WEIGHTS as WR
 
@@ -26,7 +28,7 @@ def test_hand_computed_race_value():
     b[1, 0] = 1  # mover: one checker on its ace point (block 23, n = 1 -> x[116])
     b[0, 0] = 1  # opponent: one on its ace point = mover's 24 (block 0, n = -1 -> x[0])
     expected = WR[116] * 1 + WR[0] * 1 + WR[121] * 14 / 15  # -2.77982 + 0 + 3.19237
-    assert pubeval.evaluate(b[None], race=True)[0] == pytest.approx(expected)
+    assert oracle.evaluate(b[None], race=True)[0] == pytest.approx(expected)
     assert expected == pytest.approx(0.412553, abs=1e-6)
 
 
@@ -36,7 +38,7 @@ def test_hand_computed_contact_value_with_opponent_on_the_bar():
     b[0, 24] = 1  # opponent on the bar: x[120] = 1/2
     assert not pubeval.is_race(b[None])[0]
     expected = WC[116] + WC[120] * 0.5 + WC[121] * 14 / 15  # -1.59529 + 2.81298 - 2.57413
-    assert pubeval.evaluate(b[None])[0] == pytest.approx(expected)
+    assert oracle.evaluate(b[None])[0] == pytest.approx(expected)
     assert expected == pytest.approx(-1.356443, abs=1e-6)
 
 
@@ -45,14 +47,14 @@ def test_hand_computed_stack_of_four():
     b[1, 5] = 4  # mover's 6 point = block 18: x[92] = 1 (n >= 2), x[94] = (4-3)/2
     b[0, 0] = 1
     expected = WR[92] + WR[94] * 0.5 + WR[121] * 11 / 15  # 5.16874 + 2.675 + 2.50829
-    assert pubeval.evaluate(b[None], race=True)[0] == pytest.approx(expected)
+    assert oracle.evaluate(b[None], race=True)[0] == pytest.approx(expected)
     assert expected == pytest.approx(10.352033, abs=1e-6)
 
 
 def test_all_checkers_off_is_the_best_possible_score():
     b = empty()
     b[0, 5] = 15
-    assert pubeval.evaluate(b[None])[0] == 99999999.0
+    assert oracle.evaluate(b[None])[0] == 99999999.0
 
 
 def test_race_detection():
@@ -93,22 +95,33 @@ def test_vectorized_evaluation_matches_the_literal_encoding():
         [(a, b) for a in range(1, 7) for b in range(a, 7)],
     ).boards
     race = np.arange(len(boards)) % 2 == 0
-    got = pubeval.evaluate(boards, race)
+    got = oracle.evaluate(boards, race)
     want = [_literal(b, r) for b, r in zip(boards, race)]
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
 
 
-def test_best_plays_picks_the_first_maximum_per_group():
-    b = fastgen.STARTING_BOARD
-    batch = fastgen.plays_batch(np.stack([b, b]), [(3, 1), (6, 5)])
-    pick = pubeval.best_plays(batch.boards, batch.offsets, [False, False])
-    for g in range(2):
-        lo, hi = batch.offsets[g], batch.offsets[g + 1]
-        scores = pubeval.evaluate(batch.boards[lo:hi], False)
-        assert pick[g] == int(np.argmax(scores))
+def test_best_play_is_pubeval_best_among_one_positions_plays():
+    boards, dice = random_game_positions(300, seed=23)
+    after = fastgen.pubeval_best(boards, dice)
+    for i in range(len(boards)):
+        plays = fastgen.legal_plays(boards[i], (int(dice[i, 0]), int(dice[i, 1])))
+        k = pubeval.best_play(plays)
+        assert 0 <= k < len(plays)
+        assert (plays.boards[k] == after[i]).all(), fastgen.position_id(boards[i])
     # the classic opening moves: 3-1 makes the 5 point, 6-5 runs 24/13
-    assert str(batch[0][int(pick[0])]) == "8/5 6/5"
-    assert str(batch[1][int(pick[1])]) == "24/13"
+    for roll, text in (((3, 1), "8/5 6/5"), ((6, 5), "24/13")):
+        plays = fastgen.legal_plays(fastgen.STARTING_BOARD, roll)
+        assert str(plays[pubeval.best_play(plays)]) == text
+
+
+def test_best_play_rejects_what_is_not_a_positions_plays():
+    with pytest.raises(InvalidArgumentError, match="best_play needs"):
+        pubeval.best_play(fastgen.STARTING_BOARD)
+    plays = fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1))
+    bad = plays.boards.copy()
+    bad[0, 1, 5] = 9  # 19 checkers: the core would index past its tables
+    with pytest.raises(InvalidBoardError):
+        pubeval.best_play(fastgen.Plays(plays.board, plays.dice, bad, plays.moves))
 
 
 # ------------------------------------------------------------------ pubeval_best (core)
@@ -116,7 +129,7 @@ def test_best_plays_picks_the_first_maximum_per_group():
 
 from hypothesis import given  # noqa: E402
 
-from fastgen.errors import InvalidBoardError, InvalidDiceError  # noqa: E402
+from fastgen.errors import InvalidArgumentError, InvalidBoardError, InvalidDiceError  # noqa: E402
 from fastgen.sim.workload import random_game_positions  # noqa: E402
 
 from strategies import positions  # noqa: E402
@@ -132,7 +145,7 @@ def _check_choices(boards, dice):
         cands = batch.boards[batch.offsets[i] : batch.offsets[i + 1]]
         hit = np.flatnonzero((cands == after[i]).all(axis=(1, 2)))
         assert hit.size == 1, fastgen.position_id(boards[i])
-        scores = pubeval.evaluate(cands, race[i])
+        scores = oracle.evaluate(cands, race[i])
         assert scores[hit[0]] >= scores.max() - 1e-3, fastgen.position_id(boards[i])
 
 

@@ -30,6 +30,9 @@ SHIPPED = [
     "fastgen/core/_duel.pxi",
     "fastgen/core/_platform.h",
     "fastgen/py.typed",
+    "fastgen/core/_core.pyi",
+    "fastgen/core/_features.pyi",
+    "fastgen/envs/_kernel.pyi",
     "fastgen/data/contact.csv",
     "fastgen/data/race.csv",
     "tests/conftest.py",
@@ -82,6 +85,9 @@ def test_sdist_contents_build_and_tests(tmp_path):
     assert "fastgen.data" not in log, [line for line in log.splitlines() if "fastgen.data" in line]
     (lib,) = (tree / "build").glob("lib*")  # build/lib or build/lib.<platform>
     assert (lib / "fastgen" / "data" / "contact.csv").is_file() and (lib / "fastgen" / "py.typed").is_file()
+    # the compiled modules' type stubs go into wheels (package data)
+    stubs = ["core/_core.pyi", "core/_features.pyi", "envs/_kernel.pyi"]
+    assert not [name for name in stubs if not (lib / "fastgen" / name).is_file()]
 
     where = _run([sys.executable, "-c", "import fastgen; print(fastgen.__file__)"], tree)
     assert Path(where.strip()).parent == tree / "fastgen", where

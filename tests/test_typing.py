@@ -5,7 +5,9 @@ also run, so what they claim is true at run time."""
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +51,46 @@ def test_example_scripts_run(script):
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip()
+
+
+# ------------------------------------------------------------------ the compiled modules' stubs
+
+PACKAGE = Path(__file__).resolve().parents[1] / "fastgen"
+# Python-visible names of a .pyx at its top level: functions, classes, constants.
+_PYX_NAME = re.compile(r"^(?:def|cdef class|class) (\w+)|^([A-Za-z]\w*) *=", re.M)
+_PYX_DEF = re.compile(r"^def (\w+)\((.*?)\):", re.M | re.S)
+
+
+def _pyx_parameters(text: str) -> list[str]:
+    """Parameter names of a Cython signature: the last word of each, types and defaults dropped."""
+    text = re.sub(r"\[[^\]]*\]", "", text)  # memoryview dimensions hold commas
+    return [re.findall(r"\w+", part.split("=")[0])[-1] for part in text.split(",") if part.strip()]
+
+
+def _with_includes(pyx) -> str:
+    """The text of a .pyx with the text of each .pxi it includes (``include "x.pxi"``)."""
+    text = pyx.read_text()
+    for name in re.findall(r'^include "([^"]+)"', text, re.M):
+        text += "\n" + (pyx.parent / name).read_text()
+    return text
+
+
+@pytest.mark.parametrize(
+    "pyx", sorted(PACKAGE.rglob("*.pyx")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_compiled_module_stub_names_its_python_api(pyx):
+    """Each compiled module has a .pyi stub (mypy reads no .so) naming every top-level
+    function, class and constant of its .pyx, and each function with the same parameters."""
+    stub = pyx.with_suffix(".pyi")
+    assert stub.is_file(), f"{pyx.name} has no stub {stub.name}"
+    source = _with_includes(pyx)
+    names = {a or b for a, b in _PYX_NAME.findall(source)}
+    tree = ast.parse(stub.read_text())
+    stubbed = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    stubbed |= {t.id for node in tree.body if isinstance(node, ast.AnnAssign) for t in [node.target]
+                if isinstance(t, ast.Name) and not t.id.startswith("_")}
+    assert names == stubbed, (sorted(names - stubbed), sorted(stubbed - names))
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    for name, signature in _PYX_DEF.findall(source):
+        given = [a.arg for a in functions[name].args.args + functions[name].args.kwonlyargs]
+        assert given == _pyx_parameters(signature), name

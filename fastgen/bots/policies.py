@@ -164,7 +164,7 @@ def baseline() -> TDNet:
     """The network shipped with fastgen (package data ``fastgen/data/baseline.npz``),
     trained from scratch by TD(lambda) self-play with ``examples/td_bot.py``; see
     docs/guides/duels.rst for how and for its duel figures."""
-    data = resources.files("fastgen").joinpath("data", "baseline.npz")
+    data = resources.files("fastgen").joinpath("data").joinpath("baseline.npz")
     try:
         raw = data.read_bytes()
     except FileNotFoundError:

@@ -124,7 +124,7 @@ def run_benchmarks(
     dice_list = [(int(a), int(b)) for a, b in dice]
     pairs = list(zip(boards, dice_list))
     timings = []
-    kept = []  # results of the "kept" rows, alive until their timing is over
+    kept: list[object] = []  # results of the "kept" rows, alive until their timing is over
 
     def add(name, fn, positions=n, total=plays, rep=repeat, results="dropped"):
         timings.append(Timing(name, positions, total, _time(fn, rep), results))

@@ -36,7 +36,7 @@ COUNT_RANGE = 8192
 PLAYS_RANGE = 8192
 
 
-def _stop_flag(n: int):
+def _stop_flag(n: int) -> _core.StopFlag | None:
     """A StopFlag for a batch of n positions, or None when it is too small to watch."""
     return _core.StopFlag() if n >= WATCH_FROM else None
 
@@ -62,24 +62,28 @@ def legal_plays(board: ArrayLike, dice: DiceLike) -> Plays:
         return Plays(copy, (d1, d2), boards, moves)
     # Other input kinds: convert (raising the specific error for bad input), then the
     # same fast call, which now accepts them.
-    copy, d1, d2, boards, moves = _core.legal_plays_fast(as_board(board), as_dice(dice))
+    fast = _core.legal_plays_fast(as_board(board), as_dice(dice))
+    if fast is None:  # pragma: no cover
+        raise AssertionError("the core rejected a board and dice that as_board and as_dice accept")
+    copy, d1, d2, boards, moves = fast
     return Plays(copy, (d1, d2), boards, moves)
 
 
-def _run_parts(boards: np.ndarray, dice: np.ndarray, threads: int):
+def _run_parts(boards: np.ndarray, dice: np.ndarray, threads: int) -> tuple[np.ndarray, list[_core.Part]]:
     """Run the core over contiguous ranges, one per thread; returns (offsets, parts)."""
     stop = _stop_flag(boards.shape[0])
     n = boards.shape[0]
     offsets = np.zeros(n + 1, dtype=np.int64)
     threads = max(1, min(threads, n))
     bounds = _core.balanced_bounds(boards, dice, threads).tolist()
-    parts = [None] * threads
+    found: list[_core.Part | None] = [None] * threads
 
-    def work(k):
-        parts[k] = _core.batch_part(boards, dice, offsets, bounds[k], bounds[k + 1], stop)
+    def work(k: int) -> None:
+        found[k] = _core.batch_part(boards, dice, offsets, bounds[k], bounds[k + 1], stop)
 
     run_threads(work, threads, stop)
-    if any(part is None for part in parts):
+    parts = [part for part in found if part is not None]
+    if len(parts) < threads:
         as_boards(boards)  # a board is invalid: raise for the first one
         raise AssertionError("the core rejected a board that as_boards accepts")  # pragma: no cover
     # Each part's offsets are relative to its own output: shift them to global rows.

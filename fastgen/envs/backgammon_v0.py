@@ -24,6 +24,8 @@ winner gets +1/+2/+3 (single game, gammon, backgammon), the loser the opposite.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
@@ -50,7 +52,7 @@ def env(**kwargs):
 class raw_env(AECEnv, EzPickle):
     """The unwrapped AEC environment (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "backgammon_v0", "is_parallelizable": False, "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "backgammon_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, action_mode: str = "micro", observation: str = "tesauro198", render_mode=None):
         EzPickle.__init__(self, action_mode, observation, render_mode)
@@ -71,7 +73,7 @@ class raw_env(AECEnv, EzPickle):
             })
             for a in self.agents
         }
-        self._final = None
+        self._final: np.ndarray | None = None
 
     def observation_space(self, agent):
         """The observation space of *agent* (the same for both)."""
@@ -98,19 +100,19 @@ class raw_env(AECEnv, EzPickle):
         for a in self.agents:
             self.infos[a] = {}
         if self.action_mode == "afterstate" and self._final is None:
-            self.infos[self.agent_selection] = {"afterstates": self.games.plays.boards}
+            self.infos[self.agent_selection] = {"afterstates": self.games.turn_plays().boards}
 
     def reset(self, seed=None, options=None):
         """A new game from the opening roll."""
         self.games.reset(seed)
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards: dict[str, float] = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._final = None
-        self._winner = None
+        self._winner: int | None = None
         self._sync()
 
     def step(self, action):

@@ -24,10 +24,12 @@ round, through different points) or 30 one-die plays.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
 
 from fastgen.core.boards import STARTING_BOARD
+from fastgen.core.plays import PlayBatch
 from fastgen.errors import IllegalActionError, InvalidEnvOptionError
 from fastgen.envs import _kernel
 from fastgen.envs.micro import NUM_MICRO_ACTIONS
@@ -121,9 +123,9 @@ class Games:
         self.states = np.zeros(n, dtype=np.uint64)
         self.micro = np.zeros((n, NUM_MICRO_ACTIONS), dtype=np.uint8)
         self.legal = np.zeros((n, 32), dtype=np.uint8)  # count, then the allowed actions
-        self.plays = None
+        self.plays: PlayBatch | None = None
         self._all = np.arange(n, dtype=np.int64)
-        self._pools = {}
+        self._pools: dict[str, list[list[Any]]] = {}
         self._enc = np.zeros((n, self.width - 6), dtype=np.float32)
         self._ones = np.ones(n, dtype=np.uint8)
         self._reward = np.zeros(n, dtype=np.float32)
@@ -160,7 +162,14 @@ class Games:
         self.plays = plays_batch(self.boards, self.dice,
                                  encode=self.scheme if self.afterstate_features else None)
 
-    def _buffer(self, name: str, shape, dtype):
+    def turn_plays(self) -> PlayBatch:
+        """:attr:`plays`, the legal plays of the current turns, which afterstate mode
+        generates at every turn start."""
+        if self.plays is None:  # pragma: no cover
+            raise AssertionError("the plays of the turns exist in afterstate mode only")
+        return self.plays
+
+    def _buffer(self, name: str, shape, dtype) -> list[Any]:
         """An array from a small pool that only this pool references any more (the caller
         dropped every array and view of it), else a new one: results are fresh arrays for
         the caller, without fresh memory (page faults) per step. Returns [array, state]."""
@@ -184,7 +193,7 @@ class Games:
         entry = self._buffer("mask", (self.n, MAX_PLAYS), np.uint8)
         if entry[1] is None:
             entry[1] = np.zeros(self.n, dtype=np.int64)
-        _kernel.prefix_mask(entry[0], self.plays.counts, entry[1])
+        _kernel.prefix_mask(entry[0], self.turn_plays().counts, entry[1])
         return entry[0].view(bool)
 
     def sample_actions(self) -> np.ndarray:
@@ -194,7 +203,7 @@ class Games:
         if self.mode == "micro":
             _kernel.sample_listed(self.legal, self.sampler, out)
         else:
-            _kernel.sample_below(self.plays.counts, self.sampler, out)
+            _kernel.sample_below(self.turn_plays().counts, self.sampler, out)
         return out
 
     def dice_left(self) -> np.ndarray:
@@ -243,7 +252,7 @@ class Games:
             ok = (arr >= 0) & (arr < NUM_MICRO_ACTIONS)
             ok[ok] = self.micro[self._all[ok], arr[ok]] != 0
         else:
-            ok = (arr >= 0) & (arr < self.plays.counts)
+            ok = (arr >= 0) & (arr < self.turn_plays().counts)
         if not ok.all():
             raise self._illegal(arr, int(np.flatnonzero(~ok)[0]), actions)
         return arr
@@ -265,7 +274,7 @@ class Games:
 
     def step_afterstate(self, arr: np.ndarray):
         """Afterstate step of checked actions (see :meth:`step`)."""
-        plays = self.plays
+        plays = self.turn_plays()
         after = plays.boards[plays.offsets[:-1] + arr]
         won = ~after[:, 1].any(axis=1)
         reward = np.zeros(self.n, dtype=np.float32)

@@ -31,7 +31,8 @@ class BackgammonEnv(gymnasium.Env):
     """Cubeless backgammon for one agent (player 0) against a fixed opponent policy.
 
     *opponent*: ``"random"`` (a uniformly random legal play), ``"pubeval"`` (Tesauro's
-    public evaluation, :mod:`fastgen.sim.pubeval`), or a callable ``f(board, dice,
+    public evaluation, choosing as GNU Backgammon's pubeval player:
+    :func:`fastgen.sim.pubeval.best_play`), or a callable ``f(board, dice,
     afterstates) -> index`` given the opponent's view of the board (row 1 the opponent),
     the roll and the (K, 2, 25) resulting boards of its legal plays.
 
@@ -60,6 +61,7 @@ class BackgammonEnv(gymnasium.Env):
     """
 
     metadata = {"render_modes": ["ansi", "svg"], "render_fps": 1}
+    action_space: gymnasium.spaces.Discrete
 
     def __init__(self, opponent="random", action_mode: str = "afterstate", observation: str = "tesauro198",
                  render_mode=None, illegal_reward=-1.0):
@@ -78,7 +80,7 @@ class BackgammonEnv(gymnasium.Env):
         self.observation_space = observation_space(self.games.width)
         self.action_space = action_space(action_mode)
         self._done = True
-        self._final = None
+        self._final: np.ndarray | None = None
 
     # ------------------------------------------------------------------ helpers
     def _choose(self, plays: Plays) -> int:
@@ -88,8 +90,7 @@ class BackgammonEnv(gymnasium.Env):
         if self.opponent == "random":
             return int(self.np_random.integers(k))
         if self.opponent == "pubeval":
-            race = pubeval.is_race(plays.board[None])
-            return int(pubeval.best_plays(plays.boards, [0, k], race)[0])
+            return pubeval.best_play(plays)
         choice = self.opponent(plays.board.copy(), plays.dice, plays.boards.copy())
         if isinstance(choice, bool) or not isinstance(choice, (int, np.integer)) or not 0 <= choice < k:
             raise IllegalActionError(f"the opponent policy chose {choice!r}, not an index 0..{k - 1}")
@@ -103,7 +104,7 @@ class BackgammonEnv(gymnasium.Env):
             board = g.boards[0].copy()
             dice = (int(g.dice[0, 0]), int(g.dice[0, 1]))
             if self.action_mode == "afterstate":
-                plays = g.plays[0]
+                plays = g.turn_plays()[0]
             else:
                 plays = legal_plays(board, dice)
             after = plays.boards[self._choose(plays)]
@@ -131,8 +132,9 @@ class BackgammonEnv(gymnasium.Env):
         g = self.games
         info = {"action_mask": self.action_masks(), "dice": tuple(int(d) for d in g.dice[0])}
         if self.action_mode == "afterstate" and not self._done:
-            info["afterstates"] = g.plays.boards
-            info["afterstate_features"] = g.plays.features
+            plays = g.turn_plays()
+            info["afterstates"] = plays.boards
+            info["afterstate_features"] = plays.features
         return info
 
     # ------------------------------------------------------------------ gymnasium API

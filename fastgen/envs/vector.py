@@ -83,10 +83,11 @@ class VectorBackgammon(VectorEnv):
         g = self.games
         info = {"action_mask": g.mask, "player": g.player.copy(), "dice": g.dice.copy()}
         if self.action_mode == "afterstate":
-            info["afterstates"] = g.plays.boards
-            info["offsets"] = g.plays.offsets
+            plays = g.turn_plays()
+            info["afterstates"] = plays.boards
+            info["offsets"] = plays.offsets
             if g.afterstate_features:
-                info["afterstate_features"] = g.plays.features
+                info["afterstate_features"] = plays.features
         return info
 
     def reset(self, *, seed=None, options=None):

@@ -52,6 +52,7 @@ import binascii
 import dataclasses
 import enum
 import re
+from typing import cast
 
 import numpy as np
 
@@ -287,7 +288,7 @@ def match_id(state: MatchState) -> str:
     key = _set_bits(key, 6, 1, state.on_roll)
     key = _set_bits(key, 7, 1, state.crawford)
     key = _set_bits(key, 8, 3, int(state.game_state))
-    key = _set_bits(key, 11, 1, state.turn)
+    key = _set_bits(key, 11, 1, state.on_roll if state.turn is None else state.turn)
     key = _set_bits(key, 12, 1, state.doubled)
     key = _set_bits(key, 13, 2, int(state.resigned))
     key = _set_bits(key, 15, 3, high)
@@ -329,10 +330,11 @@ def match_state_from_id(mid: str) -> MatchState:
             cube_owner=None if owner == 3 else owner,
             on_roll=_get_bits(key, 6, 1),
             crawford=bool(_get_bits(key, 7, 1)),
-            game_state=_get_bits(key, 8, 3),
+            # Plain ints: MatchState checks them (5..7 are not states) and makes them enums.
+            game_state=cast(GameState, _get_bits(key, 8, 3)),
             turn=_get_bits(key, 11, 1),
             doubled=bool(_get_bits(key, 12, 1)),
-            resigned=_get_bits(key, 13, 2),
+            resigned=cast(Resignation, _get_bits(key, 13, 2)),
             dice=dice,
             match_length=_get_bits(key, 21, 15),
             score=(_get_bits(key, 36, 15), _get_bits(key, 51, 15)),

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import cast
 
 import numpy as np
 
@@ -158,12 +159,13 @@ def _game_entries(game: Game) -> list[tuple[int, str]]:
     entries = []
     roll = None
     for kind, player, data in game.record:
+        # The kind fixes the data's type (see GameAction): dice, a board's bytes, a result.
         if kind in ("opening", "roll"):
-            dice = walker.roll(tuple(data), player=None if kind == "opening" else player)
+            dice = walker.roll(cast("tuple[int, int]", data), player=None if kind == "opening" else player)
             roll = f"{dice[0]}{dice[1]}:"
         elif kind == "play":
             plays = walker.legal_plays()
-            after = np.frombuffer(data, dtype=np.int8).reshape(2, 25)
+            after = np.frombuffer(cast(bytes, data), dtype=np.int8).reshape(2, 25)
             k = int(np.flatnonzero((plays.boards == after).all(axis=(1, 2)))[0])
             text = play_text(walker.board, walker.dice, plays.moves[k], plays.boards[k])
             entries.append((player, f"{roll} {text}".rstrip()))
@@ -178,13 +180,13 @@ def _game_entries(game: Game) -> list[tuple[int, str]]:
             walker.drop(player=player)
             entries.append((player, " Drops"))
         elif kind == "resign":
-            walker.resign(data, player=player)
+            walker.resign(cast(int, data), player=player)
         elif kind == "reject":  # .mat files have no place for a rejected offer
             walker.reject_resignation(player=player)
         elif kind == "accept":
             walker.accept_resignation(player=player)
-    if walker.dice is not None:  # rolled but not played (the game goes on, or was resigned)
-        entries.append((walker.turn, roll))
+    if walker.dice is not None and walker.turn is not None and roll is not None:
+        entries.append((walker.turn, roll))  # rolled but not played (the game goes on, or was resigned)
     return entries
 
 
@@ -267,7 +269,7 @@ _NUMBER_RE = re.compile(r" *[0-9]{1,6}\)", re.ASCII)
 
 def _load_text(source) -> str:
     """The text of *source*: .mat text, or a path (str or os.PathLike) to a file."""
-    path = None
+    path: str | os.PathLike[str] | None = None
     if isinstance(source, os.PathLike):
         path = source
     elif isinstance(source, str):
@@ -463,7 +465,7 @@ def read_mat(source: str | os.PathLike[str]) -> Match:
 def _new_match(length: int, names, tags: dict) -> Match:
     """The empty match the header describes (cube cap, Crawford and Jacoby tags)."""
     cap_text = tags.get("cubelimit")
-    cap = GNUBG_MAX_CUBE if cap_text is None else None
+    cap = GNUBG_MAX_CUBE
     if cap_text is not None:
         if not (cap_text.isascii() and cap_text.isdigit()) or len(cap_text) > _MAX_DIGITS:
             raise MatFileError(f"CubeLimit must be a power of two, got {cap_text!r}")

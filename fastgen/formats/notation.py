@@ -167,18 +167,18 @@ def format_play(board: ArrayLike, moves: StepsLike) -> str:
                 alive[j] = False
     chains = [c for c, keep in zip(chains, alive) if keep]
 
-    counted = []  # (chain, count), first occurrence keeps its place
+    counted: list[list[int]] = []  # the distinct chains, first occurrence keeps its place
+    counts: list[int] = []  # how often each was played
     for chain in chains:
-        for entry in counted:
-            if entry[0] == chain:
-                entry[1] += 1
-                break
+        if chain in counted:
+            counts[counted.index(chain)] += 1
         else:
-            counted.append([chain, 1])
+            counted.append(chain)
+            counts.append(1)
 
-    starred = set()
+    starred: set[int] = set()
     words = []
-    for chain, count in counted:
+    for chain, count in zip(counted, counts):
         text = _point_text(chain[0])
         for point in chain[1:-1]:
             text += "/" + _point_text(point) + "*"
@@ -212,7 +212,7 @@ def _number(digits: str, text: str, what: str, limit: int) -> int:
     return int(significant or "0")
 
 
-def parse_move_text(text: str) -> list:
+def parse_move_text(text: str) -> list[tuple[tuple[int, ...], set[int]]]:
     """Read move *text* into checker moves, without looking at any board.
 
     Returns a list of ``(points, starred)`` pairs, one per checker move (``(n)`` counts
@@ -226,7 +226,8 @@ def parse_move_text(text: str) -> list:
     """
     if not isinstance(text, str):
         raise InvalidMoveTextError(f"move text must be a string, got {text!r}")
-    groups = []  # list of [points, starred, count]
+    groups: list[tuple[list[int], set[int]]] = []  # (points, starred) of each move named
+    repeats: list[int] = []  # its count, 1 without an '(n)'
     expect_point = False  # just read a '/'
     counted = False  # the current move already has its '(n)'
     steps = 0  # steps named so far (counts included): stop as soon as there are too many
@@ -245,11 +246,12 @@ def parse_move_text(text: str) -> list:
             if expect_point:
                 groups[-1][0].append(point)
                 expect_point = False
-                steps += groups[-1][2]
+                steps += repeats[-1]
             else:
                 if groups and len(groups[-1][0]) < 2:
                     raise InvalidMoveTextError(f"incomplete move before {match.group().strip()!r} in {text!r}")
-                groups.append([[point], set(), 1])
+                groups.append(([point], set()))
+                repeats.append(1)
                 counted = False
         elif slash:
             if not groups or expect_point or counted:
@@ -266,7 +268,7 @@ def parse_move_text(text: str) -> list:
             if not 1 <= n <= 4:
                 raise InvalidMoveTextError(f"a move is repeated 1 to 4 times, got ({n}) in {text!r}")
             steps += (n - 1) * (len(groups[-1][0]) - 1)
-            groups[-1][2] = n
+            repeats[-1] = n
             counted = True
         elif comma:
             if expect_point:
@@ -277,7 +279,7 @@ def parse_move_text(text: str) -> list:
         raise InvalidMoveTextError(f"incomplete move at the end of {text!r}")
 
     moves = []
-    for points, starred, count in groups:
+    for (points, starred), count in zip(groups, repeats):
         if points[0] == OFF:
             raise InvalidMoveTextError(f"a move cannot start off the board in {text!r}")
         for k in range(1, len(points)):
@@ -331,6 +333,12 @@ class Play:
     """
 
     __slots__ = ("_before", "_after", "_moves", "_dice", "_text", "_key")
+    _before: Int8Array
+    _after: Int8Array
+    _moves: tuple[tuple[int, int], ...]
+    _dice: tuple[int, int]
+    _text: str | None
+    _key: bytes
 
     def __init__(self, board_before: ArrayLike, dice: DiceLike, moves: StepsLike, board_after: ArrayLike) -> None:
         before = _readonly(as_board(board_before))
@@ -388,9 +396,11 @@ class Play:
 
     def text(self) -> str:
         """GNU Backgammon's notation of this play (cached)."""
-        if self._text is None:
-            object.__setattr__(self, "_text", format_play(self._before, self._moves))
-        return self._text
+        text = self._text
+        if text is None:
+            text = format_play(self._before, self._moves)
+            object.__setattr__(self, "_text", text)
+        return text
 
     def __str__(self) -> str:
         return self.text()

@@ -29,6 +29,7 @@ import itertools
 
 import numpy as np
 
+from fastgen._util import as_list
 from fastgen.formats import _replay
 from fastgen.core.boards import as_board, as_dice
 from fastgen.errors import AmbiguousMoveError, IllegalPlayError, IllegalReason, InvalidMoveTextError
@@ -214,14 +215,14 @@ def _hits(before: np.ndarray, after: np.ndarray) -> set:
     return {24 - int(i) for i in np.flatnonzero(hit)}
 
 
-def _chain_steps(points: tuple, roll: tuple) -> list:
+def _chain_steps(points: tuple[int, ...], roll: tuple[int, ...]) -> list[list[tuple[int, int, int]]]:
     """Every way to cut one checker's named stops into single-die steps.
 
     Returns lists of ``(source, landing, die)``; the dice of each hop come from *roll*
     (their multiset is checked when the steps are played)."""
-    options = [[]]
+    options: list[list[tuple[int, int, int]]] = [[]]
     for source, target in zip(points, points[1:]):
-        grown = []
+        grown: list[list[tuple[int, int, int]]] = []
         for split in _replay.die_sequences(source, target, roll):
             steps, position = [], source
             for die in split:
@@ -279,8 +280,8 @@ def _candidates(board: np.ndarray, plays, moves: list) -> list:
     are stops the dice can reach (:func:`_reached`).
     """
     mine = board[1].astype(np.int64)
-    named = set()  # landing points the text names (intermediates included)
-    starred = set()
+    named: set[int] = set()  # landing points the text names (intermediates included)
+    starred: set[int] = set()
     for points, stars in moves:
         mine[24 if points[0] == BAR else points[0] - 1] -= 1
         if points[-1] != OFF:
@@ -367,14 +368,9 @@ def parse_play(board: ArrayLike, dice: DiceLike, text: str, *, plays: Plays | No
 # --------------------------------------------------------------------------- check_play
 
 
-def _moves_from_steps(steps) -> list:
+def _moves_from_steps(steps) -> list[tuple[tuple[int, ...], set[int]]]:
     """Validate a sequence of ``(from, to)`` pairs and turn it into parse_move_text form."""
-    if isinstance(steps, (str, bytes)) or steps is None:
-        raise InvalidMoveTextError(f"a play must be a Play, a text or (from, to) steps, got {steps!r}")
-    try:
-        pairs = list(steps)
-    except TypeError:
-        raise InvalidMoveTextError(f"a play must be a Play, a text or (from, to) steps, got {steps!r}") from None
+    pairs = as_list(steps, InvalidMoveTextError, "a play must be a Play, a text or (from, to) steps")
     if len(pairs) > 4:
         raise InvalidMoveTextError(f"a play has at most four steps, got {steps!r}")
     return [(step_value(pair, steps)[:2], set()) for pair in pairs]

@@ -32,6 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from fastgen._util import as_list
 from fastgen.core.boards import STARTING_BOARD, as_board, as_dice  # R3: the starting position
 from fastgen.core.generate import legal_plays
 from fastgen.errors import (
@@ -137,15 +138,10 @@ def _check_player(player) -> int:
     return int(player)
 
 
-def _check_record(record) -> list:
+def _check_record(record) -> list[tuple[str, int, Any]]:
     """*record* (a :attr:`Game.record`) as a list of (kind, player, data) triples, checked
     for shape (the game itself judges whether each action is legal)."""
-    if isinstance(record, (str, bytes)) or record is None:
-        raise InvalidArgumentError(f"a game record is a list of GameAction entries, got {record!r}")
-    try:
-        actions = list(record)
-    except TypeError:
-        raise InvalidArgumentError(f"a game record is a list of GameAction entries, got {record!r}") from None
+    actions = as_list(record, InvalidArgumentError, "a game record is a list of GameAction entries")
     out = []
     for action in actions:
         try:
@@ -212,7 +208,7 @@ class Game:
         self.turns = 0  # plays made (lost turns included)
         self.record: list[GameAction] = []
         self._board = STARTING_BOARD.copy()
-        self._plays = None  # cached legal plays of the current roll
+        self._plays: Plays | None = None  # cached legal plays of the current roll
 
     # ------------------------------------------------------------------ state views
 
@@ -243,7 +239,7 @@ class Game:
         return True
 
     def __repr__(self) -> str:
-        if self.over:
+        if self.result is not None:  # over: _finish sets the result with the winner
             how = " (resigned)" if self.resigned else " (dropped)" if self.dropped else ""
             state = f"winner={self.winner} result={RESULT_NAMES[self.result]}{how} points={self.points}"
         else:
@@ -266,6 +262,12 @@ class Game:
                 f"cannot {action}: player {self.resigner} offered to resign; the offer must be "
                 "accepted or rejected first"
             )
+
+    def _on_roll(self) -> int:
+        """:attr:`turn` where the caller knows the opening roll was made."""
+        if self.turn is None:  # pragma: no cover
+            raise AssertionError("no side is on roll before the opening roll")
+        return self.turn
 
     def _check_actor(self, player, expected: int, action: str) -> None:
         if player is not None:
@@ -355,7 +357,7 @@ class Game:
         plays = self.legal_plays()
         if isinstance(play, str) or (hasattr(play, "board_after") and hasattr(play, "moves")):
             try:
-                target = check_play(self._board, self.dice, play).board_after
+                target = check_play(self._board, plays.dice, play).board_after
             except (IllegalPlayError, InvalidMoveTextError, AmbiguousMoveError) as exc:
                 raise IllegalGamePlayError(
                     f"play {str(play)!r} is not legal with {self.dice!r}: {exc}",
@@ -401,23 +403,23 @@ class Game:
         self._plays = None
         if int(after[1].sum()) == 0:  # R17: all 15 borne off
             self._board = np.array(after, dtype=np.int8)
-            self._finish(self.turn, result_type(after))
+            self._finish(self._on_roll(), result_type(after))
             return
         self._board = np.ascontiguousarray(after[::-1], dtype=np.int8)
-        self.turn = 1 - self.turn
+        self.turn = 1 - self._on_roll()
 
     def double(self, *, player: int | None = None) -> int:
         """Offer a double (R18); returns the value offered. The opponent must take or drop."""
         self._check_double(player)
         self.pending_double = True
-        self.record.append(GameAction("double", self.turn, self.cube_value * 2))
+        self.record.append(GameAction("double", self._on_roll(), self.cube_value * 2))
         return self.cube_value * 2
 
     def _check_response(self, player, action: str) -> int:
         self._check_not_over(action)
         if not self.pending_double:
             raise OutOfOrderError(f"cannot {action}: no double is pending")
-        responder = 1 - self.turn
+        responder = 1 - self._on_roll()
         self._check_actor(player, responder, action)
         return responder
 
@@ -435,7 +437,7 @@ class Game:
         self.pending_double = False
         self.record.append(GameAction("drop", responder))
         self.dropped = True
-        self._finish(self.turn, SINGLE)
+        self._finish(self._on_roll(), SINGLE)
 
     # ------------------------------------------------------------------ resignations
 
@@ -467,20 +469,21 @@ class Game:
         self.record.append(GameAction("resign", int(player), int(result)))
         return self._points_for(int(result))
 
-    def _check_resignation_answer(self, player, action: str) -> int:
+    def _check_resignation_answer(self, player, action: str) -> tuple[int, int]:
+        """(the player who answers, the result offered) of the pending resignation."""
         if self.over:
             raise GameOverError(f"cannot {action}: the game is over (player {self.winner} won)")
-        if self.pending_resignation is None:
+        offered, resigner = self.pending_resignation, self.resigner
+        if offered is None or resigner is None:  # resign() sets both
             raise OutOfOrderError(f"cannot {action}: no resignation has been offered")
-        answerer = 1 - self.resigner
+        answerer = 1 - resigner
         self._check_actor(player, answerer, action)
-        return answerer
+        return answerer, offered
 
     def accept_resignation(self, *, player: int | None = None) -> None:
         """Accept the offered resignation: the game ends and the opponent of the resigner
         wins the offered result times the cube value."""
-        winner = self._check_resignation_answer(player, "accept a resignation")
-        result = self.pending_resignation
+        winner, result = self._check_resignation_answer(player, "accept a resignation")
         self.pending_resignation = None
         self.record.append(GameAction("accept", winner))
         self.resigned = True
@@ -488,7 +491,7 @@ class Game:
 
     def reject_resignation(self, *, player: int | None = None) -> None:
         """Reject the offered resignation; the game goes on where it stood."""
-        answerer = self._check_resignation_answer(player, "reject a resignation")
+        answerer, _ = self._check_resignation_answer(player, "reject a resignation")
         self.pending_resignation = None
         self.resigner = None
         self.record.append(GameAction("reject", answerer))

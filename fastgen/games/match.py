@@ -82,7 +82,7 @@ class Match:
         index = check_int(index, "index", 0)
         score = [0, 0]
         for game in self.games[:index]:
-            if game.over:
+            if game.winner is not None:  # over
                 score[game.winner] += game.points
         return score[0], score[1]
 

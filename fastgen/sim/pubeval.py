@@ -1,4 +1,4 @@
-"""Tesauro's public evaluation function "pubeval", vectorized over many boards.
+"""Tesauro's public evaluation function "pubeval": its weights and its choice of play.
 
 Source: Gerald Tesauro, ``pubeval.c`` (IBM Research, 1993), "provided as a public
 service to the backgammon programming community"; the two published weight vectors
@@ -19,17 +19,12 @@ own bar is not an input.) A position with all 15 of the mover's checkers off sco
 Boards are fastgen boards (docs/RULES.md R4) after the move and before swapping sides:
 row 1 is the side that just moved.
 
-:func:`pubeval_best` plays pubeval's choice inside the compiled core, exactly as GNU
-Backgammon's pubeval player (``gnubg_nn.pub_best_move``) chooses it: scores in single
-precision in its order of operations, ties to the play its generator lists first. The
-numpy functions below (``evaluate``, ``best_plays``) score in double precision, for
-inspection.
-
->>> import numpy as np
->>> b = np.zeros((2, 25), dtype=np.int8)
->>> b[1, 0] = 1; b[0, 0] = 1          # one checker each on its own ace point
->>> round(float(evaluate(b[None], race=True)[0]), 5)   # wr[116] + wr[121] * 14/15
-0.41255
+:func:`pubeval_best` plays pubeval's choice for a batch of positions inside the
+compiled core, exactly as GNU Backgammon's pubeval player (``gnubg_nn.pub_best_move``)
+chooses it: scores in single precision in its order of operations, ties to the play its
+generator lists first. :func:`best_play` is the same choice among one position's legal
+plays (the pubeval opponent of :class:`fastgen.envs.BackgammonEnv`), and the rollout
+policy ``"pubeval"`` makes it too.
 """
 
 from __future__ import annotations
@@ -38,10 +33,12 @@ import numpy as np
 
 from fastgen.core import _core
 from fastgen._util import run_threads
-from fastgen.core.boards import as_boards, as_dice_batch
+from fastgen.core.boards import as_board, as_boards, as_dice, as_dice_batch
 from fastgen.core.generate import WATCH_FROM
+from fastgen.core.plays import Plays
+from fastgen.errors import InvalidArgumentError
 
-__all__ = ["RACE_WEIGHTS", "CONTACT_WEIGHTS", "evaluate", "is_race", "best_plays", "pubeval_best"]
+__all__ = ["RACE_WEIGHTS", "CONTACT_WEIGHTS", "is_race", "best_play", "pubeval_best"]
 
 #: Tesauro's race weights ``wr[122]``.
 RACE_WEIGHTS = np.array([
@@ -80,36 +77,6 @@ CONTACT_WEIGHTS = np.array([
 assert RACE_WEIGHTS.shape == CONTACT_WEIGHTS.shape == (122,)
 _core.pubeval_load(CONTACT_WEIGHTS, RACE_WEIGHTS)
 
-WIN_SCORE = 99999999.0  # Tesauro's score of a position with all the mover's checkers off
-
-
-def _point_tables(weights: np.ndarray) -> np.ndarray:
-    """(24, 31) table: contribution of block k holding n = -15..15 (column n + 15)."""
-    n = np.arange(-15, 16)
-    features = np.stack([
-        (n == -1).astype(float),
-        (n == 1).astype(float),
-        (n >= 2).astype(float),
-        (n == 3).astype(float),
-        np.where(n >= 4, (n - 3) / 2.0, 0.0),
-    ])  # (5, 31)
-    return weights[:120].reshape(24, 5) @ features
-
-
-# Per-point lookup tables: the 120 point inputs are a function of one count each, so the
-# dot product becomes 24 table lookups per board.
-_TABLES = np.stack([_point_tables(CONTACT_WEIGHTS), _point_tables(RACE_WEIGHTS)])  # (2, 24, 31)
-_FLAT_TABLES = _TABLES.ravel()  # flat index: race * 744 + block * 31 + (n + 15)
-_BLOCK_OFFSETS = np.arange(24, dtype=np.intp) * 31 + 15
-
-
-def _counts(boards: np.ndarray) -> np.ndarray:
-    """(M, 24) intp: n for blocks k = 0..23 (mover's points 24..1)."""
-    # Block k is the mover's point 24-k (index 23-k); the opponent's checkers there are on
-    # its own point k+1 (index k).
-    return boards[:, 1, 23::-1].astype(np.intp) - boards[:, 0, :24]
-
-
 def is_race(boards) -> np.ndarray:
     """(M,) bool: True where no contact remains (every checker of each side is past every
     checker of the other, bars counted), for boards (M, 2, 25).
@@ -123,45 +90,30 @@ def is_race(boards) -> np.ndarray:
     return back_mine + back_opp <= 25
 
 
-def evaluate(boards, race=None) -> np.ndarray:
-    """Pubeval scores (M,) float64 of boards (M, 2, 25) after the move (row 1 = mover).
+def best_play(plays: Plays) -> int:
+    """The index in *plays* (one position's legal plays, :func:`fastgen.legal_plays`) of
+    pubeval's play: the one :func:`pubeval_best` makes, as GNU Backgammon's pubeval player
+    chooses (race weights when the position before the move has no contact, ties to the
+    play its generator lists first). The pubeval opponent of
+    :class:`fastgen.envs.BackgammonEnv` plays it.
 
-    *race* selects the weights: a bool or an (M,) bool array, normally the race status of
-    the position *before* the move (Tesauro's convention); default: computed from
-    *boards* themselves.
+    >>> import fastgen
+    >>> plays = fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1))
+    >>> str(plays[best_play(plays)])
+    '8/5 6/5'
     """
-    b = np.asarray(boards)
-    if b.ndim != 3 or b.shape[1:] != (2, 25):
-        raise ValueError(f"boards must have shape (M, 2, 25), got {b.shape}")
-    m = b.shape[0]
-    if race is None:
-        race = is_race(b)
-    race = np.broadcast_to(np.asarray(race, dtype=bool), (m,))
-    index = _counts(b)
-    index += _BLOCK_OFFSETS
-    index += np.where(race, 24 * 31, 0)[:, None]
-    score = _FLAT_TABLES[index].sum(axis=1)
-    weights = np.where(race[:, None], RACE_WEIGHTS[120:], CONTACT_WEIGHTS[120:])  # (M, 2)
-    off = 15 - b[:, 1].sum(axis=1, dtype=np.int16)
-    score += weights[:, 0] * (b[:, 0, 24] / 2.0) + weights[:, 1] * (off / 15.0)
-    return np.where(off == 15, WIN_SCORE, score)
-
-
-def best_plays(candidates, offsets, race_before) -> np.ndarray:
-    """Per group ``g`` of candidates ``offsets[g]:offsets[g+1]``, the index (relative to the
-    group start) of the highest pubeval score; ties go to the first. *race_before* is the
-    (G,) race status of each group's position before the move.
-    """
-    offsets = np.asarray(offsets)
-    counts = np.diff(offsets)
-    race = np.repeat(np.asarray(race_before, dtype=bool), counts)
-    scores = evaluate(candidates, race)
-    starts = offsets[:-1]
-    seg_max = np.maximum.reduceat(scores, starts)
-    is_max = scores == np.repeat(seg_max, counts)
-    positions = np.flatnonzero(is_max)
-    first = positions[np.searchsorted(positions, starts)]
-    return first - starts
+    if not isinstance(plays, Plays):
+        raise InvalidArgumentError(f"best_play needs the Plays of one position (fastgen.legal_plays), got {plays!r}")
+    # A Plays can be built by hand: the core trusts its input, so check it first.
+    before = as_board(plays.board)
+    dice = np.array([as_dice(plays.dice)], dtype=np.int8)
+    candidates = as_boards(plays.boards)
+    if candidates.shape[0] == 0:
+        raise InvalidArgumentError(f"best_play needs at least one play, got {plays!r}")
+    pick = np.empty(1, dtype=np.int64)
+    offsets = np.array([0, candidates.shape[0]], dtype=np.int64)
+    _core.pubeval_pick(before[None], dice, candidates, offsets, pick)
+    return int(pick[0])
 
 
 def pubeval_best(boards, dice) -> np.ndarray:

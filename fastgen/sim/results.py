@@ -126,7 +126,7 @@ def summarize(result: RolloutResult) -> RolloutSummary:
     if not isinstance(result, RolloutResult):
         raise InvalidArgumentError(f"summarize needs a RolloutResult (from rollout()), got {result!r}")
     n = result.games
-    rates = {}
+    rates: dict[str, tuple[float, float]] = {}
     intervals = {}
     for key, mask in (
         ("win", np.ones(n, dtype=bool)),
@@ -134,7 +134,7 @@ def summarize(result: RolloutResult) -> RolloutSummary:
         ("backgammon", result.result == 3),
     ):
         counts = [int(((result.winner == side) & mask).sum()) for side in (0, 1)]
-        rates[key] = tuple(c / n if n else 0.0 for c in counts)
+        rates[key] = (counts[0] / n if n else 0.0, counts[1] / n if n else 0.0)
         intervals[key] = tuple(_wilson(c, n) for c in counts)
     signed = np.where(result.winner == 0, result.points, -result.points).astype(float)
     ppg = float(signed.mean()) if n else 0.0

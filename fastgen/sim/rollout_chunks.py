@@ -28,6 +28,7 @@ import os
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Any, Callable
 
 import numpy as np
 
@@ -61,15 +62,15 @@ class RolloutInterrupted(KeyboardInterrupt):
 class _Job:
     """What every chunk of one run needs (pickled once, sent with each task)."""
 
-    policy: object
+    policy: str | Callable[..., Any]
     seed: int
-    start: object  # (K, 2, 25) int8 boards, or None for the opening
+    start: np.ndarray | None  # (K, 2, 25) int8 boards, or None for the opening
     batch_size: int
     threads: int
     engine: str
 
 
-def _play(job: _Job, lo: int, hi: int):
+def _play(job: _Job, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     t0 = time.perf_counter()
     r = play_in_process(hi - lo, job.policy, job.seed, job.start, job.batch_size, job.threads, None, job.engine, lo)
     return r.winner, r.result, r.turns, time.perf_counter() - t0
@@ -174,7 +175,7 @@ def rollout_chunked(
         chunk_size = check_int(chunk_size, "chunk_size", 1)
     job = _Job(policy, int(seed), start_boards, int(batch_size), int(threads), engine)
     on_cluster = any(v is not None for v in (workers, scheduler, client))
-    blob = None
+    blob = b""  # the pickled job, for the cluster
     if on_cluster:
         blob = dumps_checked(job, f"policy {name!r}")
 

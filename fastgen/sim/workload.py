@@ -27,7 +27,8 @@ def vector_boards(name: str) -> np.ndarray:
     """The 1,000 positions of ``"contact"`` or ``"race"`` as an (1000, 2, 25) int8 array."""
     if name not in ("contact", "race"):
         raise ValueError(f"vector set must be 'contact' or 'race', got {name!r}")
-    text = resources.files("fastgen").joinpath("data", f"{name}.csv").read_text()
+    # One name per joinpath: Traversable.joinpath takes several only from Python 3.11.
+    text = resources.files("fastgen").joinpath("data").joinpath(f"{name}.csv").read_text()
     return np.stack([board_from_position_id(line.strip()) for line in text.split() if line.strip()])
 
 
