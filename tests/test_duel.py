@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -147,3 +148,35 @@ def test_bad_picks_name_the_policy():
 
     with pytest.raises(InvalidArgumentError, match="policy 'wild' returned index 10000"):
         duel("random", wild, 10)
+
+
+class _Unsendable:
+    """A policy holding a lock: cloudpickle cannot send it to workers."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+
+    def __call__(self, candidates, offsets):
+        return np.zeros(len(offsets) - 1, dtype=np.int64)
+
+
+def test_on_a_dask_cluster_the_same_games():
+    pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
+    base = duel("pubeval", "random", 600, seed=2)
+    spread = duel("pubeval", "random", 600, seed=2, workers=2, chunk_size=101)  # rounded up to 102: pairs stay whole
+    assert _same(base, spread) and spread.timings["chunk_size"] == 102 and spread.timings["chunks"] == 6
+
+    def first(candidates, offsets):
+        return np.zeros(len(offsets) - 1, dtype=np.int64)
+
+    loop = duel(first, "pubeval", 101, seed=3, mirrored=False)
+    assert _same(loop, duel(first, "pubeval", 101, seed=3, mirrored=False, workers=1, chunk_size=30))
+    with pytest.raises(fastgen.NotPicklableError, match="the duel's policies"):
+        duel(_Unsendable(), "random", 10, workers=1)
+
+
+def test_one_cluster_at_a_time():
+    with pytest.raises(InvalidArgumentError, match="at most one of workers, scheduler or client"):
+        duel("pubeval", "random", 10, workers=1, scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(InvalidArgumentError, match="chunk_size"):
+        duel("pubeval", "random", 10, workers=1, chunk_size=0)

@@ -4,6 +4,7 @@
     fastgen duel gnubg:0 pubeval --games 2000          # gnubg-nn (the peers extra)
     fastgen duel gnubg-engine pubeval --games 200      # the real GNU Backgammon program
     fastgen duel mybot:policy pubeval                   # any importable batch policy
+    fastgen duel pubeval random --games 1000000 --workers 2   # on a local Dask cluster
 
 Policies: ``random``, ``pubeval``, ``gnubg[:N]``, ``gnubg-engine[:N]`` or
 ``module:callable`` (see :func:`fastgen.bots.policies.from_spec`).
@@ -50,6 +51,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int_in_range(0, MAX_SEED), default=0, help="the same seed gives the same games")
     parser.add_argument("--unmirrored", action="store_true", help="independent dice for every game (no duplicate pairs)")
     parser.add_argument("--threads", type=int_in_range(1, MAX_THREADS), default=1, help="threads")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int_in_range(1, MAX_THREADS), help="run on a new local Dask cluster of N worker processes")
+    where.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=run_duel)
     return parser
@@ -61,7 +65,10 @@ def run_duel(args: argparse.Namespace) -> int:
     try:
         a, b = from_spec(args.a), from_spec(args.b)
         engines = [p for p in (a, b) if isinstance(p, GnubgEngine)]
-        result = duel(a, b, args.games, seed=args.seed, mirrored=not args.unmirrored, threads=args.threads)
+        result = duel(
+            a, b, args.games, seed=args.seed, mirrored=not args.unmirrored, threads=args.threads,
+            workers=args.workers, scheduler=args.scheduler,
+        )
     except FastgenError as exc:
         print(f"fastgen duel: error: {exc}", file=sys.stderr)
         return 2 if "policy" in str(exc) or "games" in str(exc) else 1

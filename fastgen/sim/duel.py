@@ -35,31 +35,19 @@ from typing import Any, Callable
 
 import numpy as np
 
-from fastgen.core import _core
 from fastgen.core.boards import STARTING_BOARD
-from fastgen.core.generate import plays_batch
 from fastgen.errors import InvalidArgumentError
-from fastgen.sim import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
-from fastgen.sim.pool import (
-    _OPENING_DICE,
-    _WATCH_GAMES,
-    MAX_TURNS,
-    _as_picks,
-    _raise_bad_pick,
-    _raise_turn_limit,
-    _roll_dice,
-    check_start,
-    resolve_policy,
-)
+from fastgen.sim.duel_chunks import duel_chunked
+from fastgen.sim.duel_play import BUILTIN, play_duel_games
+from fastgen.sim.pool import check_start
 from fastgen._typing import ArrayLike
-from fastgen._util import check_int, run_game_ranges
+from fastgen._util import check_int
 
 __all__ = ["duel", "DuelResult", "Policy"]
 
 #: A policy: "random", "pubeval" or a batch callable (see the module docstring).
 Policy = Any
 
-_BUILTIN = {"random": 0, "pubeval": 1}
 _Z95 = 1.959963984540054
 
 
@@ -186,96 +174,10 @@ class DuelResult:
 
 def _check_policy(policy, which: str) -> None:
     if isinstance(policy, str):
-        if policy not in _BUILTIN:
+        if policy not in BUILTIN:
             raise InvalidArgumentError(f"policy {which} must be 'random', 'pubeval' or a callable, got {policy!r}")
     elif not callable(policy):
         raise InvalidArgumentError(f"policy {which} must be 'random', 'pubeval' or a callable, got {policy!r}")
-
-
-def _duel_native(games, pol_a, pol_b, seed, start, from_opening, mirrored, threads, chunk, progress):
-    stop = _core.StopFlag() if games >= _WATCH_GAMES else None
-    winner = np.zeros(games, dtype=np.int8)
-    result = np.zeros(games, dtype=np.int8)
-    turns = np.zeros(games, dtype=np.int32)
-
-    def play_range(lo, hi):
-        return _core.duel_range(
-            start, from_opening, seed, _OPENING_DICE, lo, hi, _BUILTIN[pol_a], _BUILTIN[pol_b], mirrored,
-            winner[lo:hi], result[lo:hi], turns[lo:hi], stop, MAX_TURNS,
-        )
-
-    long_games = run_game_ranges(games, threads, chunk, play_range, progress, stop)
-    if long_games:
-        g = min(long_games)
-        _raise_turn_limit(g, start[(g // 2 if mirrored else g) % start.shape[0]], MAX_TURNS)
-    return winner, result, turns, {}
-
-
-def _dice_ids(gid: np.ndarray, mirrored: bool) -> np.ndarray:
-    return gid // 2 if mirrored else gid
-
-
-def _duel_python(games, a, b, seed, start, from_opening, mirrored, batch_size, threads, progress):
-    """The batched loop: each turn, one plays_batch call and one policy call for the games
-    where *a* moves, the same for *b*, then one pool_turn call for all of them."""
-    choose_a, _ = resolve_policy(a, seed)
-    choose_b, _ = resolve_policy(b, seed)
-    # pool_turn starts game g at starts[g % len(starts)]: mirrored, rows repeated twice so
-    # that both games of pair g // 2 start at start[(g // 2) % K].
-    starts = np.ascontiguousarray(np.repeat(start, 2, axis=0) if mirrored else start)
-    winner = np.zeros(games, dtype=np.int8)
-    result = np.zeros(games, dtype=np.int8)
-    turns = np.zeros(games, dtype=np.int32)
-    k = min(batch_size, games)
-    gid = np.arange(k, dtype=np.int64)
-    next_game = k
-    boards = np.ascontiguousarray(starts[gid % starts.shape[0]])
-    turn = np.zeros(k, dtype=np.int64)
-    dice = _roll_dice(seed, _dice_ids(gid, mirrored), turn, np.full(k, from_opening))
-    info = np.zeros(4, dtype=np.int64)
-    t_gen = t_policy = 0.0
-    while k:
-        a_moves = (turn[:k] % 2 == 0) == (gid[:k] % 2 == 0)
-        order = np.argsort(~a_moves, kind="stable")  # a's games first, then b's
-        for arr in (boards, gid, turn, dice):
-            arr[:k] = arr[:k][order]
-        na = int(a_moves.sum())
-        srcs, offs, picks = [], [np.zeros(1, dtype=np.int64)], []
-        for lo, hi, choose in ((0, na, choose_a), (na, k, choose_b)):
-            if hi == lo:
-                continue
-            t1 = time.perf_counter()
-            batch = plays_batch(boards[lo:hi], dice[lo:hi], threads=threads)
-            t2 = time.perf_counter()
-            picked = choose(batch.boards, batch.offsets, gid[lo:hi], turn[lo:hi], boards[lo:hi], dice[lo:hi])
-            t_policy += time.perf_counter() - t2
-            t_gen += t2 - t1
-            pick = _as_picks(picked, hi - lo, choose.__name__)
-            counts = np.diff(batch.offsets)
-            bad = np.flatnonzero((pick < 0) | (pick >= counts))
-            if bad.size:
-                _raise_bad_pick(picked, batch.offsets, int(bad[0]), choose.__name__)
-            srcs.append(batch.boards)
-            offs.append(np.asarray(batch.offsets[1:], dtype=np.int64) + offs[-1][-1])
-            picks.append(pick)
-        src = np.ascontiguousarray(np.concatenate(srcs) if len(srcs) > 1 else srcs[0])
-        offsets = np.concatenate(offs)
-        k = _core.pool_turn(
-            src, offsets, np.concatenate(picks), boards, gid, turn, dice, winner, result, turns,
-            starts, 0, next_game, games, MAX_TURNS, seed, from_opening, _OPENING_DICE, info,
-        )
-        next_game = int(info[3])
-        if mirrored and k:  # pool_turn rolled game g's own dice: a pair shares game g // 2's
-            dice[:k] = _roll_dice(seed, gid[:k] // 2, turn[:k], from_opening & (turn[:k] == 0))
-        if progress is not None and info[0]:
-            progress(int(info[0]))
-        if info[2] >= 0:
-            g = int(gid[int(info[2])])
-            _raise_turn_limit(g, start[_dice_ids(np.int64(g), mirrored) % start.shape[0]], MAX_TURNS)
-    # pool_turn records the winning side (0: the side that moved first); a moves first in
-    # the even games.
-    winner ^= (np.arange(games) % 2).astype(np.int8)
-    return winner, result, turns, {"plays_batch": t_gen, "policy": t_policy}
 
 
 def duel(
@@ -290,6 +192,10 @@ def duel(
     batch_size: int = 4096,
     progress: Callable[[int], object] | None = None,
     engine: str = "auto",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    chunk_size: int | None = None,
 ) -> DuelResult:
     """Play *games* cubeless money games between policies *a* and *b* to the end.
 
@@ -320,6 +226,12 @@ def duel(
     engine:
         ``"auto"`` (the core for two built-in policies), ``"native"`` or ``"python"`` (the
         batched loop even for built-in policies: the same games).
+    workers, scheduler, client, chunk_size:
+        Play the games on a Dask cluster (the ``dask`` extra), in chunks of *chunk_size*
+        games (see :mod:`fastgen.sim.duel_chunks`): *workers* starts a local cluster of
+        that many single-threaded processes, *scheduler* (``"tcp://host:8786"``) or
+        *client* (a ``distributed.Client``) uses an existing one. The result equals the
+        in-process one game for game.
 
     Returns
     -------
@@ -350,11 +262,23 @@ def duel(
     else:
         start_boards, _ = check_start(start, games)
         start_boards, from_opening = np.ascontiguousarray(start_boards, dtype=np.int8), False
+    given = [n for n, v in (("workers", workers), ("scheduler", scheduler), ("client", client)) if v is not None]
+    if len(given) > 1:
+        raise InvalidArgumentError(f"give at most one of workers, scheduler or client, got {given!r}")
+    if chunk_size is not None:
+        chunk_size = check_int(chunk_size, "chunk_size", 1)
     t0 = time.perf_counter()
-    if native and engine != "python":
-        out = _duel_native(games, a, b, seed, start_boards, from_opening, mirrored, threads, batch_size, progress)
+    if given:
+        if workers is not None:
+            check_int(workers, "workers", 1)
+        out = duel_chunked(
+            a, b, games, seed, start_boards, from_opening, mirrored, batch_size, engine, progress,
+            workers, scheduler, client, chunk_size,
+        )
     else:
-        out = _duel_python(games, a, b, seed, start_boards, from_opening, mirrored, batch_size, threads, progress)
+        out = play_duel_games(
+            a, b, games, 0, seed, start_boards, from_opening, mirrored, threads, batch_size, progress, engine
+        )
     seconds = time.perf_counter() - t0
     winner, result, turns, timings = out
     timings = dict(timings, total=seconds)
