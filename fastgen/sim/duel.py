@@ -50,6 +50,9 @@ Policy = Any
 
 _Z95 = 1.959963984540054
 
+#: The most games one duel plays (its per-game result arrays take 6 bytes a game).
+MAX_GAMES = 2**31 - 1
+
 
 def _name(policy) -> str:
     if isinstance(policy, str):
@@ -206,7 +209,7 @@ def duel(
         docstring): e.g. :func:`fastgen.bots.policies.gnubg`, a
         :class:`fastgen.bots.engines.GnubgEngine`, :func:`fastgen.bots.policies.baseline`.
     games:
-        Number of games; even when *mirrored* (pairs).
+        Number of games (at most MAX_GAMES); even when *mirrored* (pairs).
     seed:
         Non-negative int; the same seed gives the same games whatever *threads* or
         *batch_size*.
@@ -242,7 +245,7 @@ def duel(
     _check_policy(a, "a")
     _check_policy(b, "b")
     seed = check_int(seed, "seed", 0, 2**64 - 1)
-    games = check_int(games, "games", 1)
+    games = check_int(games, "games", 1, MAX_GAMES)
     threads = check_int(threads, "threads", 1)
     batch_size = check_int(batch_size, "batch_size", 1)
     if not isinstance(mirrored, (bool, np.bool_)):
