@@ -64,6 +64,15 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
+    # bear-off database builders (fastgen.bearoff): nogil loops over the core's generate()
+    Extension(
+        "fastgen.bearoff._build",
+        ["fastgen/bearoff/_build.pyx"],
+        include_dirs=["fastgen/core"],
+        depends=["fastgen/core/_core.pxd", "fastgen/core/_platform.h"],
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
+    ),
     # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API
     Extension(
         "fastgen.envs._kernel",

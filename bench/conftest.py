@@ -14,7 +14,7 @@ import pytest
 
 from fastgen.sim.workload import random_game_positions, vector_workload
 
-BASELINES = ("gnubg_nn", "pgx", "openspiel", "oracle", "generate_only")
+BASELINES = ("gnubg_nn", "pgx", "openspiel", "oracle", "generate_only", "makebearoff")
 
 
 @pytest.fixture(scope="session")

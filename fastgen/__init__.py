@@ -29,6 +29,7 @@ from fastgen.core.boards import STARTING_BOARD, swap_sides
 from fastgen.formats.convert import from_pubeval28, from_signed26, to_pubeval28, to_signed26
 from fastgen.errors import (
     AmbiguousMoveError,
+    BearoffFileError,
     CrawfordDoubleError,
     CubeCapError,
     CubeOwnershipError,
@@ -57,6 +58,7 @@ from fastgen.errors import (
     InvalidSVGOptionError,
     InvalidXGIDError,
     MatFileError,
+    OutsideDatabaseError,
     NotPicklableError,
     OutOfOrderError,
     OutOfTurnError,
@@ -67,6 +69,7 @@ from fastgen.errors import (
 from fastgen.core.features import encode
 from fastgen.formats import fibs  # FIBS board: lines (parse_board, format_board)
 from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library only)
+from fastgen import bearoff  # fastgen.bearoff: bear-off databases (gnubg's .bd files)
 from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
 from fastgen.core.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.formats.ids import (
@@ -172,6 +175,8 @@ __all__ = [
     "CubeOwnershipError",
     "CubeCapError",
     "MatFileError",
+    "BearoffFileError",
+    "OutsideDatabaseError",
     "UnknownSchemeError",
     "InvalidOutputError",
     "InvalidResignationError",

@@ -207,3 +207,16 @@ class InvalidFibsBoardError(FastgenError, ValueError):
 class EngineError(FastgenError, ValueError):
     """An external engine (GNU Backgammon) answered an illegal or unreadable move, crashed,
     or did not answer in time; the message names the position (its FIBS line)."""
+
+
+# --------------------------------------------------------------------------- bear-off databases
+
+
+class BearoffFileError(FastgenError, ValueError):
+    """A bear-off database file (GNU Backgammon's .bd format) that cannot be read: wrong
+    type, bad header, truncated or damaged. The message names the file and the fault."""
+
+
+class OutsideDatabaseError(FastgenError, ValueError):
+    """A position a bear-off database does not hold (checkers outside its points, too many
+    checkers, contact), or database dimensions out of range."""

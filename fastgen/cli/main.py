@@ -65,7 +65,9 @@ def _bench(args: argparse.Namespace) -> int:
 
 # Subcommands other than ``bench`` live in their own modules, each with a function
 # ``add_parser(subparsers)`` that registers the subcommand and its handler (``func``).
-_SUBCOMMAND_MODULES = ("fastgen.cli.rollout", "fastgen.cli.perft", "fastgen.cli.duel", "fastgen.cli.serve")
+_SUBCOMMAND_MODULES = (
+    "fastgen.cli.rollout", "fastgen.cli.perft", "fastgen.cli.bearoff", "fastgen.cli.duel", "fastgen.cli.serve",
+)
 
 MAX_THREADS = 1024
 
