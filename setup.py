@@ -46,11 +46,22 @@ directives = {
     "embedsignature": True,
 }
 
+# the files fastgen/core/_core.pyx includes (one job each; see its docstring)
+CORE_PARTS = [
+    f"fastgen/core/_{name}.pxi"
+    for name in (
+        "bits", "ctx", "doubles", "nondoubles", "count", "validate", "batch", "games", "perft", "pubeval", "rules",
+        "duel",
+    )
+]
+
 extensions = [
     Extension(
         "fastgen.core._core",
         ["fastgen/core/_core.pyx"],
-        depends=["fastgen/core/_core.pxd", "fastgen/core/_platform.h", "fastgen/core/_duel.pxi"],  # also puts them in the sdist
+        # the included job files, the declarations and the platform header: rebuilt on
+        # change, and shipped in the sdist
+        depends=["fastgen/core/_core.pxd", "fastgen/core/_platform.h"] + CORE_PARTS,
         include_dirs=[numpy.get_include()],
         extra_compile_args=compile_args,
         define_macros=macros,
@@ -73,10 +84,12 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
-    # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API
+    # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API; its
+    # rules are the core's (it cimports them from fastgen/core/_core.pxd)
     Extension(
         "fastgen.envs._kernel",
         ["fastgen/envs/_kernel.pyx"],
+        depends=["fastgen/core/_core.pxd"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

@@ -36,7 +36,7 @@ fi
 # --threshold=100: list every function (recursive functions count over 100% inclusive)
 callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.out" 2>/dev/null >"$out/ann"
 count() {  # inclusive instructions of a core function (0 when absent)
-  (grep -E "_core\.c:__pyx_(f|pw)_7fastgen_5_core_[0-9]*$1(\.part\.0)? " "$out/ann" || true) | head -1 | awk '{gsub(",", "", $1); print $1 + 0}'
+  (grep -E "_core\.c:__pyx_(f|pw)_7fastgen_4core_5_core_[0-9]*$1(\.part\.0)? " "$out/ann" || true) | head -1 | awk '{gsub(",", "", $1); print $1 + 0}'
 }
 gen=$(count generate)
 if [ "$mode" = pubeval ]; then

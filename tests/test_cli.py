@@ -37,6 +37,16 @@ def test_bench_json_reports_every_generator(capsys, workload):
     assert data["environment"]["fastgen"]
 
 
+def test_bench_warms_up_before_timing():
+    """Each row runs once untimed before its timed runs (as pytest-benchmark warms up), so
+    a slow first run does not count in the median."""
+    calls = []
+    seconds = bench_module._time(lambda: calls.append(1), 3)
+    assert len(calls) == 4 and len(seconds) == 3
+    calls.clear()
+    assert len(bench_module._time(lambda: calls.append(1), 2, warmup=0)) == 2 and len(calls) == 2
+
+
 def test_bench_text_output(capsys):
     assert main(["bench", "--repeat", "1", "--oracle-sample", "21"]) == 0
     out = capsys.readouterr().out

@@ -1,7 +1,8 @@
 """The micro-action encoding is exact: walking every sequence its mask allows reaches
 exactly the boards of ``legal_plays``, for the public :func:`fastgen.envs.micro_mask`
 (built on ``legal_steps``) and for the compiled kernel the environments step with
-(an independent rule engine), which must also agree with ``micro_mask`` state by state.
+(built on the core's single steps and counts), which must also agree with ``micro_mask``
+state by state.
 """
 
 from __future__ import annotations

@@ -62,7 +62,7 @@ def test_repository_cites_no_path_outside_itself():
     offenders = []
     for folder in ("fastgen", "tests", "docs", "bench", "ci"):
         for path in (ROOT / folder).rglob("*"):
-            if path.suffix in {".py", ".pyx", ".pxd", ".pyi", ".h", ".md", ".sh", ".txt", ".toml"}:
+            if path.suffix in {".py", ".pyx", ".pxd", ".pxi", ".pyi", ".h", ".md", ".sh", ".txt", ".toml"}:
                 text = path.read_text(encoding="utf-8", errors="replace")
                 offenders += [f"{path.relative_to(ROOT)}: {s}" for s in outside if s in text]
                 if folder != "docs" and bare_rules.search(text):

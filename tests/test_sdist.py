@@ -29,6 +29,8 @@ SHIPPED = [
     "fastgen/core/_core.pxd",
     "fastgen/core/_duel.pxi",
     "fastgen/core/_platform.h",
+    # the job files _core.pyx includes: without them the sdist does not build
+    *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "fastgen" / "core").glob("_*.pxi")),
     "fastgen/py.typed",
     "fastgen/core/_core.pyi",
     "fastgen/core/_features.pyi",

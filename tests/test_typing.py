@@ -61,18 +61,16 @@ _PYX_NAME = re.compile(r"^(?:def|cdef class|class) (\w+)|^([A-Za-z]\w*) *=", re.
 _PYX_DEF = re.compile(r"^def (\w+)\((.*?)\):", re.M | re.S)
 
 
+def _pyx_source(pyx: Path) -> str:
+    """The text of a .pyx with each `include "file"` line replaced by that file's text (the
+    core's jobs are .pxi files its _core.pyx includes)."""
+    return re.sub(r'^include "([^"]+)"$', lambda m: _pyx_source(pyx.parent / m.group(1)), pyx.read_text(), flags=re.M)
+
+
 def _pyx_parameters(text: str) -> list[str]:
     """Parameter names of a Cython signature: the last word of each, types and defaults dropped."""
     text = re.sub(r"\[[^\]]*\]", "", text)  # memoryview dimensions hold commas
     return [re.findall(r"\w+", part.split("=")[0])[-1] for part in text.split(",") if part.strip()]
-
-
-def _with_includes(pyx) -> str:
-    """The text of a .pyx with the text of each .pxi it includes (``include "x.pxi"``)."""
-    text = pyx.read_text()
-    for name in re.findall(r'^include "([^"]+)"', text, re.M):
-        text += "\n" + (pyx.parent / name).read_text()
-    return text
 
 
 @pytest.mark.parametrize(
@@ -83,7 +81,7 @@ def test_compiled_module_stub_names_its_python_api(pyx):
     function, class and constant of its .pyx, and each function with the same parameters."""
     stub = pyx.with_suffix(".pyi")
     assert stub.is_file(), f"{pyx.name} has no stub {stub.name}"
-    source = _with_includes(pyx)
+    source = _pyx_source(pyx)
     names = {a or b for a, b in _PYX_NAME.findall(source)}
     tree = ast.parse(stub.read_text())
     stubbed = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))}

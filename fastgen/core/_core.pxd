@@ -43,3 +43,9 @@ ctypedef struct Ctx:
 cdef Ctx* ctx_new(int count_only, int64_t cap) noexcept nogil
 cdef void ctx_free(Ctx* c) noexcept nogil
 cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil
+
+# The rules one step at a time, for extensions outside the search (the RL environments'
+# kernel): bodies in _rules.pxi.
+cdef uint32_t playable_steps(Ctx* c, const int8_t* board, int d, int more, int w) noexcept nogil
+cdef void play_step(int8_t* board, int f, int d) noexcept nogil
+cdef int game_value(const int8_t* board) noexcept nogil

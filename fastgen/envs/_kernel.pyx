@@ -1,13 +1,18 @@
 # cython: language_level=3
 """Compiled game kernel of the RL environments: micro-action masks and steps for N games.
 
-Independent of fastgen.core._core: a small single-step rule engine (docs/RULES.md R5-R13) and a
-depth-first "can the turn still be completed" search. The Python side validates every
-input and owns the arrays; the functions here trust them and run without the GIL.
+The rules come from the move generator (fastgen.core._core), not from code of its own:
+which steps a micro action may take is the core's playable_steps, its search's own
+single steps (R6-R9) kept when the turn can still be completed after them (one step of
+the other die left, or the rest of a double, found by the core's search), and how many
+dice a turn must use (R11, R12) is the most steps playable_steps finds; a step is played, with its hit (R7), by the core's play_step, and a game's
+value (R17) is the core's. The Python side validates every input and owns the arrays; the
+functions here trust them and run without the GIL.
 
 Board layout (R4): 50 int8 per game, row 0 (opponent) then row 1 (mover); the mover's
 point p is index 24 + p (p = 25 the bar at 49), the opponent's checkers on the mover's
-point p sit at index 24 - p.
+point p sit at index 24 - p. The core numbers the mover's points by index p - 1, so its
+source masks shifted up by one are masks of points.
 
 Per-game turn state:
   left[g, v - 1]  dice of value v still to play (a double starts with four);
@@ -19,6 +24,8 @@ Micro action a = source * 6 + (die - 1); a = 0 is the pass / end of turn.
 
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
+
+from fastgen.core._core cimport Ctx, ctx_new, ctx_free, playable_steps, play_step, game_value
 
 cdef int NA = 156
 
@@ -37,153 +44,80 @@ cdef extern from *:
     int fg_top_bit(unsigned int m) noexcept nogil
 
 
-cdef inline bits sources(bits occ, bits blk, int v) noexcept nogil:
-    """Bit set of the sources (bit p = point p, 25 the bar) a step with die v may start
-    from, given the mover's occupied points *occ* and the points *blk* holding two or
-    more opposing checkers (R6, R8, R9). Only these two sets matter: the mover's steps
-    never change *blk* (a hit removes a single checker)."""
-    cdef bits m
-    cdef int p
-    if occ & (1u << 25):  # R8: the bar first
-        return (1u << 25) if not (blk >> (25 - v)) & 1u else 0u
-    m = occ & ~(blk << v) & (((1u << 25) - 1u) ^ ((1u << (v + 1)) - 1u))  # lands on v+1..24 - v
-    if occ & ~0x7Fu == 0:  # R9: every checker on points 1..6, bearing off allowed
-        if (occ >> v) & 1u:
-            m |= 1u << v
-        elif (occ >> (v + 1)) == 0:  # a higher die bears off from the highest point
-            for p in range(v - 1, 0, -1):
-                if (occ >> p) & 1u:
-                    m |= 1u << p
-                    break
-    return m
+cdef inline bits sources(Ctx* c, const int8_t *b, int v) noexcept nogil:
+    """Bit set of the points (bit p = point p, 25 the bar) a step with die v may start
+    from on board b (the core's rule, R6, R8, R9)."""
+    return playable_steps(c, b, v, 0, v) << 1
 
 
-cdef inline bits move(int8_t *counts, bits occ, int s, int v) noexcept nogil:
-    """Move one of the mover's checkers from s with die v in *counts* (index = point,
-    0 = off); return the new occupied set."""
-    cdef int t = s - v
-    counts[s] -= 1
-    if counts[s] == 0:
-        occ &= ~(1u << s)
-    if t >= 1:
-        counts[t] += 1
-        occ |= 1u << t
-    return occ
+cdef int max_steps(Ctx* c, const int8_t *b, int d1, int d2) noexcept nogil:
+    """The most dice of the roll d1-d2 that can be played on b (R11, R12), by the core's
+    playable_steps: both dice when a step of one leaves a step of the other, four down
+    to one steps of a double when its search finds that many."""
+    cdef int n
+    if d1 != d2:
+        if playable_steps(c, b, d1, 1, d2) or playable_steps(c, b, d2, 1, d1):
+            return 2
+        return 1 if playable_steps(c, b, d1, 0, d1) or playable_steps(c, b, d2, 0, d2) else 0
+    for n in range(4, 0, -1):
+        if playable_steps(c, b, d1, n - 1, d1):
+            return n
+    return 0
 
 
-cdef inline void unmove(int8_t *counts, int s, int v) noexcept nogil:
-    cdef int t = s - v
-    counts[s] += 1
-    if t >= 1:
-        counts[t] -= 1
-
-
-cdef bint can_play(int8_t *counts, bits occ, bits blk, int8_t *left, int n, int maxsrc, bint dbl) noexcept nogil:
-    """Can n more steps be played with the dice *left*? With a double (*dbl*) the steps
-    are tried from non-increasing sources only, *maxsrc* being the source of the previous
-    one: any sequence of steps of one die value can be played in that order."""
-    cdef int v, s
-    cdef bits m
-    cdef bint ok
-    if n == 0:
-        return True
-    for v in range(6, 0, -1):
-        if left[v - 1] == 0:
-            continue
-        m = sources(occ, blk, v) & ((2u << maxsrc) - 1u)
-        if n == 1:
-            if m:
-                return True
-            continue
-        while m:
-            s = fg_top_bit(m)
-            m ^= 1u << s
-            left[v - 1] -= 1
-            ok = can_play(counts, move(counts, occ, s, v), blk, left, n - 1, s if dbl else 25, dbl)
-            unmove(counts, s, v)
-            left[v - 1] += 1
-            if ok:
-                return True
-    return False
-
-
-cdef inline bits load(const int8_t *b, int8_t *counts, bits *blk) noexcept nogil:
-    """The mover's counts by point (counts[p], p = 1..25) and occupied set; *blk*."""
-    cdef int p
-    cdef bits occ = 0, k = 0
-    counts[0] = 0
-    for p in range(1, 26):
-        counts[p] = b[24 + p]
-        if counts[p] > 0:
-            occ |= 1u << p
-    for p in range(1, 25):
-        if b[24 - p] >= 2:
-            k |= 1u << p
-    blk[0] = k
-    return occ
-
-
-cdef void start_one(const int8_t *b, int d1, int d2, int8_t *left, int8_t *todo, int8_t *forced) noexcept nogil:
+cdef void start_one(Ctx* c, const int8_t *b, int d1, int d2, int8_t *left, int8_t *todo, int8_t *forced) noexcept nogil:
     """Turn state for a fresh roll: the maximum number of dice playable (R11, R12) and
     the larger-die rule (R13)."""
-    cdef int n, total, big, small
-    cdef int8_t counts[26]
-    cdef bits occ, blk
-    occ = load(b, counts, &blk)
+    cdef int n, big, small
     memset(left, 0, 6)
     forced[0] = 0
     if d1 == d2:
         left[d1 - 1] = 4
-        total = 4
     else:
         left[d1 - 1] = 1
         left[d2 - 1] = 1
-        total = 2
-    n = total
-    while n > 0 and not can_play(counts, occ, blk, left, n, 25, d1 == d2):
-        n -= 1
+    n = max_steps(c, b, d1, d2)
     todo[0] = n
     if n == 1 and d1 != d2:
         big = d1 if d1 > d2 else d2
         small = d1 + d2 - big
-        forced[0] = big if sources(occ, blk, big) else small
+        forced[0] = big if sources(c, b, big) else small
 
 
-cdef void mask_one(const int8_t *b, int8_t *left, int todo, int forced, uint8_t *out, uint8_t *lst) noexcept nogil:
-    """Micro-action mask of one game: steps after which the turn can still be completed.
-    Also lists them: lst[0] their number (at most 30: 15 occupied points, two dice),
-    lst[1..] the actions."""
-    cdef int v, s, kinds = 0
-    cdef bint dbl, any_step = False
-    cdef int8_t counts[26]
-    cdef bits occ, blk, m
+cdef void mask_one(Ctx* c, const int8_t *b, int8_t *left, int todo, int forced, uint8_t *out, uint8_t *lst) noexcept nogil:
+    """Micro-action mask of one game: steps after which the turn can still be completed
+    (the core's playable_steps). Also lists them: lst[0] their number (at most 30: 15
+    occupied points, two dice), lst[1..] the actions."""
+    cdef int v, w, s, kinds = 0
+    cdef bint any_step = False
+    cdef bits m
     memset(out, 0, NA)
     lst[0] = 0
     if todo > 0:
-        occ = load(b, counts, &blk)
         for v in range(6):
             kinds += left[v] > 0
-        dbl = kinds == 1 and todo > 1  # one die value left for several steps: a double
         for v in range(1, 7):
             if left[v - 1] == 0:
                 continue
-            m = sources(occ, blk, v)
+            # the die of the steps left after this one: v again with one die value left
+            # for several steps (a double), else the other die
+            w = v
+            if kinds > 1:
+                for w in range(1, 7):
+                    if w != v and left[w - 1]:
+                        break
+            m = playable_steps(c, b, v, todo - 1, w) << 1
             if forced and v != forced:
                 # R13 binds the larger die, but a smaller die bearing off a checker the
                 # larger one also bears off gives the same play: allowed too
-                m &= sources(occ, blk, forced) & ((2u << v) - 1u)
+                m &= sources(c, b, forced) & ((2u << v) - 1u)
             while m:
                 s = fg_top_bit(m)
                 m ^= 1u << s
-                left[v - 1] -= 1
-                if todo == 1 or can_play(counts, move(counts, occ, s, v), blk, left, todo - 1, 25, dbl):
-                    out[s * 6 + v - 1] = 1
-                    lst[0] += 1
-                    lst[lst[0]] = s * 6 + v - 1
-                    any_step = True
-                if todo > 1:
-                    unmove(counts, s, v)
-                left[v - 1] += 1
+                out[s * 6 + v - 1] = 1
+                lst[0] += 1
+                lst[lst[0]] = s * 6 + v - 1
+                any_step = True
     if not any_step:
         out[0] = 1
         lst[0] = 1
@@ -191,14 +125,9 @@ cdef void mask_one(const int8_t *b, int8_t *left, int todo, int forced, uint8_t 
 
 
 cdef inline void step_apply(int8_t *b, int s, int d) noexcept nogil:
-    """Move a checker of the board from s with die d (a legal step); hit a blot (R7)."""
-    cdef int t = s - d
-    b[24 + s] -= 1
-    if t >= 1:
-        b[24 + t] += 1
-        if b[24 - t] == 1:
-            b[24 - t] = 0
-            b[24] += 1
+    """Move a checker of the board from point s with die d (a legal step); hit a blot
+    (R7): the core's play_step."""
+    play_step(b, s - 1, d)
 
 
 # --------------------------------------------------------------------------- random dice
@@ -226,19 +155,13 @@ cdef void roll(uint64_t *state, int8_t *dice, bint opening) noexcept nogil:
         dice[1] = die(state)
 
 
-cdef inline int score_of(const int8_t *b) noexcept nogil:
-    """Points won by the mover, who has just borne off its last checker: 1, 2 (gammon: the
-    loser has none off) or 3 (backgammon: also a loser's checker on the bar or in the
-    winner's home board, the loser's points 19..24)."""
-    cdef int i, total = 0
-    for i in range(25):
-        total += b[i]
-    if total < 15:
-        return 1
-    for i in range(18, 25):
-        if b[i] > 0:
-            return 3
-    return 2
+cdef Ctx* counting_ctx() except NULL:
+    """A context of the core for one call (count-only: no output buffers), the working
+    board of playable_steps."""
+    cdef Ctx* c = ctx_new(1, 16)
+    if c == NULL:
+        raise MemoryError("fastgen: cannot allocate the generator context")
+    return c
 
 
 # --------------------------------------------------------------------------- Python API
@@ -306,10 +229,12 @@ def start_turns(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice, const
                 int8_t[:, ::1] left, int8_t[::1] todo, int8_t[::1] forced):
     """Set the turn state of *games* from their boards (mover on row 1) and dice."""
     cdef Py_ssize_t k, g
+    cdef Ctx* c = counting_ctx()
     with nogil:
         for k in range(games.shape[0]):
             g = games[k]
-            start_one(&boards[g, 0, 0], dice[g, 0], dice[g, 1], &left[g, 0], &todo[g], &forced[g])
+            start_one(c, &boards[g, 0, 0], dice[g, 0], dice[g, 1], &left[g, 0], &todo[g], &forced[g])
+    ctx_free(c)
 
 
 def masks(const int8_t[:, :, ::1] boards, int8_t[:, ::1] left, const int8_t[::1] todo,
@@ -317,9 +242,11 @@ def masks(const int8_t[:, :, ::1] boards, int8_t[:, ::1] left, const int8_t[::1]
     """Write the (N, 156) micro-action masks of N games into *out*, and into *legal*
     (N, 32) each game's count of allowed actions then the actions."""
     cdef Py_ssize_t g
+    cdef Ctx* c = counting_ctx()
     with nogil:
         for g in range(boards.shape[0]):
-            mask_one(&boards[g, 0, 0], &left[g, 0], todo[g], forced[g], &out[g, 0], &legal[g, 0])
+            mask_one(c, &boards[g, 0, 0], &left[g, 0], todo[g], forced[g], &out[g, 0], &legal[g, 0])
+    ctx_free(c)
 
 
 def apply_steps(int8_t[:, :, ::1] boards, int8_t[:, ::1] left, int8_t[::1] todo,
@@ -371,10 +298,11 @@ def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] lef
     """
     cdef Py_ssize_t g, n = boards.shape[0]
     cdef int64_t a
-    cdef int i, total, passes
+    cdef int passes, won
     cdef int8_t *b
     cdef int8_t tmp[25]
     cdef Py_ssize_t bad = -1
+    cdef Ctx* c
     with nogil:
         for g in range(n):
             a = actions[g]
@@ -383,6 +311,7 @@ def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] lef
                 break
     if bad >= 0:
         return bad
+    c = counting_ctx()
     with nogil:
         for g in range(n):
             reward[g] = 0
@@ -394,11 +323,9 @@ def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] lef
                 step_apply(b, a // 6, a % 6 + 1)
                 left[g, a % 6] -= 1
                 todo[g] -= 1
-                total = 0
-                for i in range(25, 50):
-                    total += b[i]
-                if total == 0:
-                    reward[g] = score_of(b)
+                won = game_value(b)  # R17: 0 while the mover has checkers left
+                if won:
+                    reward[g] = won
                     terminated[g] = 1
             elif todo[g] != 0:
                 pass  # the caller never sends a pass while steps remain
@@ -410,7 +337,7 @@ def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] lef
                     memcpy(b + 25, tmp, 25)
                     player[g] ^= 1
                     roll(&states[g], &dice[g, 0], False)
-                    start_one(b, dice[g, 0], dice[g, 1], &left[g, 0], &todo[g], &forced[g])
+                    start_one(c, b, dice[g, 0], dice[g, 1], &left[g, 0], &todo[g], &forced[g])
                     if todo[g] > 0:
                         break
                     passes += 1
@@ -423,6 +350,7 @@ def micro_step(int8_t[:, :, ::1] boards, int8_t[:, ::1] dice, int8_t[:, ::1] lef
                 memcpy(b, &start[0, 0], 50)
                 roll(&states[g], &dice[g, 0], True)
                 player[g] = dice[g, 0] < dice[g, 1]  # player 0 moves first with the higher die
-                start_one(b, dice[g, 0], dice[g, 1], &left[g, 0], &todo[g], &forced[g])
-            mask_one(b, &left[g, 0], todo[g], forced[g], &mask[g, 0], &legal[g, 0])
+                start_one(c, b, dice[g, 0], dice[g, 1], &left[g, 0], &todo[g], &forced[g])
+            mask_one(c, b, &left[g, 0], todo[g], forced[g], &mask[g, 0], &legal[g, 0])
+    ctx_free(c)
     return -1

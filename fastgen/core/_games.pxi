@@ -1,0 +1,240 @@
+# Part of the compiled core: included into fastgen/core/_core.pyx (one extension, so
+# the C compiler can inline across files); the names and imports are _core.pyx's.
+#
+# Whole games in the core: the rollout hash (dice and choices), the end of a game
+# (R17), native random or pubeval games, and the batched rollout pool's turn.
+
+
+# ---------------------------------------------------------------- native random rollouts
+#
+# Whole games inside the core for the uniform-random policy: per turn, generate the plays
+# into a small reused buffer (it stays in cache), pick one, turn the board over. Dice and
+# choices come from the same counter-based hash as fastgen.sim.rollout's Python loop
+# (splitmix64 of seed, game, turn and purpose), so both give identical games.
+
+cdef enum:
+    PURPOSE_DICE = 1
+    PURPOSE_OPENING = 2
+    PURPOSE_CHOICE = 3
+    MAX_TURNS = 1000000   # a guard: random games end long before this
+
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t> 0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t> 0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t game_hash(uint64_t key, uint64_t game, uint64_t turn) noexcept nogil:
+    return mix64(mix64(key + game * GOLDEN) + (turn + 1) * GOLDEN)
+
+
+cdef inline uint64_t uniform_index(uint64_t h, uint64_t n) noexcept nogil:
+    return ((h >> 32) * n) >> 32
+
+
+cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil:
+    """The per-(seed, purpose) constant of the hash (fastgen.sim.rollout computes the same)."""
+    return mix64(mix64(seed * GOLDEN + purpose) + GOLDEN)
+
+
+cdef inline void roll_of(int8_t* out, uint64_t kd, uint64_t ko, uint64_t game, uint64_t turn,
+                         bint opening, const int8_t* opening_rolls) noexcept nogil:
+    """out[0], out[1] = the roll of *game* at *turn*: an opening roll (R16: one of the 15
+    pairs in opening_rolls, uniform) when *opening*, else one of 36 (kd, ko: the
+    purpose_keys of the dice and of the opening)."""
+    cdef uint64_t idx
+    if opening:
+        idx = uniform_index(game_hash(ko, game, turn), 15)
+        out[0] = opening_rolls[2 * idx]
+        out[1] = opening_rolls[2 * idx + 1]
+    else:
+        idx = uniform_index(game_hash(kd, game, turn), 36)
+        out[0] = <int8_t> (idx // 6 + 1)
+        out[1] = <int8_t> (idx % 6 + 1)
+
+
+cdef inline int8_t win_of(const int8_t* b) noexcept nogil:
+    """0 while the side that just moved (row OWN of b) has checkers left, else its win
+    (R17): 1 single, 2 gammon (the loser has borne off none), 3 backgammon (and still has
+    one on the bar or in the winner's home board, the loser's indices 18..24)."""
+    cdef int i, left = 0, loser = 0
+    for i in range(25):
+        left |= b[OWN + i]
+    if left:
+        return 0
+    for i in range(25):
+        loser += b[i]
+    if loser < 15:
+        return 1
+    for i in range(18, 25):
+        if b[i]:
+            return 3
+    return 2
+
+
+cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
+                    const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
+                    int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
+                    const int* stop, int64_t* long_game, int pubeval, int64_t max_turns) noexcept nogil:
+    """Play games lo..hi-1 to the end, game g's outcome at index g - lo of the outputs,
+    choosing uniformly at random, or pubeval's play when `pubeval` (see pub_choose).
+    Returns 0, -1 when memory is short, -2 when a game reaches max_turns (its index in
+    *long_game), -3 when *stop is set (polled every turn)."""
+    cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
+    cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
+    cdef uint64_t kc = purpose_key(seed, PURPOSE_CHOICE)
+    cdef int8_t board[50]
+    cdef const int8_t* after
+    cdef int64_t g, t
+    cdef int8_t dice[2]
+    cdef int8_t res
+    cdef int d1, d2, k
+    cdef Py_ssize_t nstart = start.shape[0]
+    for g in range(lo, hi):
+        memcpy(board, &start[g % nstart, 0, 0], BOARD_BYTES)
+        t = 0
+        while True:
+            if fg_stopped(stop):
+                return -3
+            roll_of(dice, kd, ko, g, t, from_opening and t == 0, &opening_rolls[0, 0])
+            d1 = dice[0]
+            d2 = dice[1]
+            c.n = 0
+            k = generate(c, board, d1, d2)
+            if k < 0:
+                return -1
+            if pubeval:
+                after = c.boards + pub_choose(board, d1, d2, c.boards, k) * BOARD_BYTES
+            else:
+                after = c.boards + uniform_index(game_hash(kc, g, t), <uint64_t> k) * BOARD_BYTES
+            res = win_of(after)
+            if res:  # R17: the mover bore off its last checker
+                winner[g - lo] = t % 2
+                turns[g - lo] = <int32_t> (t + 1)
+                result[g - lo] = res
+                break
+            memcpy(board, after + OWN, 25)  # the other side is now on roll
+            memcpy(board + OWN, after, 25)
+            t += 1
+            if t >= max_turns:
+                long_game[0] = g
+                return -2
+    return 0
+
+
+MAX_ROLLOUT_TURNS = MAX_TURNS
+
+
+def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
+                         const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
+                         int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
+                         StopFlag stop=None, bint pubeval=False, int64_t max_turns=MAX_TURNS):
+    """Play games lo..hi-1 with the uniform-random policy (or pubeval's choice when
+    `pubeval`), without the GIL; game g's outcome goes to index g - lo of winner, result
+    and turns (each at least hi - lo long). Returns -1, or the index of a game that
+    reached max_turns turns (the rest of the range is then unplayed); returns early when
+    `stop` is set."""
+    cdef Ctx* c
+    cdef int r
+    cdef int64_t long_game = -1
+    cdef const int* sp = flag_of(stop)
+    if pubeval and not pub_loaded:
+        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.sim.pubeval loads them)")
+    if lo < 0 or hi < lo or min(winner.shape[0], result.shape[0], turns.shape[0]) < hi - lo:
+        raise ValueError(f"fastgen: games {lo!r}..{hi!r} do not fit outputs of length {winner.shape[0]!r}")
+    c = ctx_new(0, 4096)
+    if c == NULL:
+        raise MemoryError("fastgen: cannot allocate the generator context")
+    with nogil:
+        r = play_games(c, start, from_opening, seed, opening_rolls, lo, hi, winner, result, turns,
+                       sp, &long_game, pubeval, max_turns)
+    ctx_free(c)
+    if r == -1:
+        raise MemoryError("fastgen: out of memory in a rollout")
+    return long_game
+
+
+def roll_dice(uint64_t seed, const int64_t[::1] gid, const int64_t[::1] turn, const uint8_t[::1] opening,
+              const int8_t[:, ::1] opening_rolls, int8_t[:, ::1] out):
+    """out[j] = the roll of game gid[j] at turn turn[j], from the same hash as the native
+    rollouts: an opening roll (one of opening_rolls) where opening[j], else one of 36."""
+    cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
+    cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
+    cdef Py_ssize_t j, n = gid.shape[0]
+    with nogil:
+        for j in range(n):
+            roll_of(&out[j, 0], kd, ko, <uint64_t> gid[j], <uint64_t> turn[j], opening[j], &opening_rolls[0, 0])
+
+
+def pool_turn(const int8_t[:, :, ::1] src, const int64_t[::1] offsets, const int64_t[::1] pick,
+              int8_t[:, :, ::1] boards, int64_t[::1] gid, int64_t[::1] turn, int8_t[:, ::1] dice,
+              int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
+              const int8_t[:, :, ::1] start_boards, int64_t first_game, int64_t next_game, int64_t end,
+              int64_t max_turns, uint64_t seed, bint from_opening, const int8_t[:, ::1] opening_rolls,
+              int64_t[::1] info):
+    """One turn of the batched rollout loop for the n = offsets.shape[0] - 1 games of the
+    pool (boards, gid, turn, dice: their first n rows), after the policy chose pick[j]
+    (relative to game j's range of src, the candidates).
+
+    Checks every pick first (nothing is written if one is out of range: info[1] = its
+    index). Then each game's position becomes its chosen candidate turned over (the other
+    side on roll) and its turn count goes up; a game won by that play (R17) records
+    winner/result/turns at gid - first_game and its slot takes the next new game
+    (gid next_game, start_boards[gid % K], turn 0) while next_game < end, else leaves the
+    pool, which closes up in order. Then the new pool's dice are rolled (as roll_dice;
+    an opening roll at turn 0 when from_opening). Returns the new pool size; info[0] = the
+    games finished, info[1] = -1 or the bad pick, info[2] = -1 or the first slot whose
+    game reached max_turns, info[3] = the next new game."""
+    cdef Py_ssize_t j, m = 0, n = offsets.shape[0] - 1, k_start = start_boards.shape[0]
+    cdef int64_t p, g, done = 0
+    cdef const int8_t* b
+    cdef int8_t res
+    cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
+    cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
+    info[0] = 0
+    info[1] = -1
+    info[2] = -1
+    info[3] = next_game
+    if pick.shape[0] != n or src.shape[0] != offsets[n]:
+        raise ValueError("pool_turn: pick and offsets do not match the candidates")
+    with nogil:
+        for j in range(n):
+            p = pick[j]
+            if p < 0 or p >= offsets[j + 1] - offsets[j]:
+                info[1] = j
+                break
+    if info[1] >= 0:
+        return n
+    with nogil:
+        for j in range(n):
+            b = &src[offsets[j] + pick[j], 0, 0]
+            res = win_of(b)
+            if res == 0:  # the game goes on, in slot m (m <= j: rows j.. are not read yet)
+                memcpy(&boards[m, 0, 0], b + OWN, 25)
+                memcpy(&boards[m, 1, 0], b, 25)
+                gid[m] = gid[j]
+                turn[m] = turn[j] + 1
+                if turn[m] >= max_turns and info[2] < 0:
+                    info[2] = m
+                m += 1
+                continue
+            done += 1
+            g = gid[j] - first_game
+            winner[g] = <int8_t> (turn[j] % 2)
+            result[g] = res
+            turns[g] = <int32_t> (turn[j] + 1)
+            if next_game < end:
+                gid[m] = next_game
+                turn[m] = 0
+                memcpy(&boards[m, 0, 0], &start_boards[next_game % k_start, 0, 0], 50)
+                next_game += 1
+                m += 1
+        for j in range(m):
+            roll_of(&dice[j, 0], kd, ko, <uint64_t> gid[j], <uint64_t> turn[j],
+                    from_opening and turn[j] == 0, &opening_rolls[0, 0])
+    info[0] = done
+    info[3] = next_game
+    return m
