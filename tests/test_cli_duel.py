@@ -62,6 +62,8 @@ def test_serve_external_answers_and_stops_on_ctrl_c():
     proc = subprocess.Popen(
         [sys.executable, "-m", "fastgen", "serve-external", "--port", "0", "--policy", "pubeval"],
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env,
+        # SIGINT handled even where this run inherited it ignored (a background job)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         first = proc.stderr.readline().decode()

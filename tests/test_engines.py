@@ -79,6 +79,8 @@ def test_ctrl_c_while_waiting_ends_the_process(fake_gnubg):
     engine = GnubgEngine(fake_gnubg("silent"), timeout=30)
     engine.start()
     proc = engine._proc
+    # Python's own handler, even where the run inherited SIGINT ignored (a background job)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
@@ -86,6 +88,7 @@ def test_ctrl_c_while_waiting_ends_the_process(fake_gnubg):
             engine.move(fastgen.STARTING_BOARD, (6, 5))
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert _gone(proc) and not engine.running
 
 
