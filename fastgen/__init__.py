@@ -93,6 +93,10 @@ from fastgen.sim.perft import perft, perft_weighted  # the game-tree count; Dask
 from fastgen.sim.pubeval import pubeval_best
 from fastgen.sim.results import RolloutResult, RolloutSummary, summarize
 from fastgen.sim.rollout import rollout
+from fastgen.sim.decide import rollout_plays, rollout_position
+from fastgen.sim.dice import rollout_dice
+from fastgen.sim.table import RolloutTable
+from fastgen.bots import evaluators  # the evaluator protocol, gnubg, greedy (gnubg-nn only when asked)
 from fastgen.sim.duel import DuelResult, duel
 from fastgen.bots import engines, policies  # GnubgEngine; gnubg(plies), from_spec
 from fastgen.formats.validate import check_play, legal_steps, parse_play
@@ -147,6 +151,12 @@ __all__ = [
     "RolloutResult",
     "RolloutSummary",
     "summarize",
+    # rollouts that decide
+    "rollout_plays",
+    "rollout_position",
+    "rollout_dice",
+    "RolloutTable",
+    "evaluators",
     "duel",
     "DuelResult",
     "engines",

@@ -1,0 +1,463 @@
+"""Position evaluators and the greedy (0-ply) player built on them.
+
+The protocol
+------------
+An evaluator is a callable ``f(boards) -> probs``. *boards* is (N, 2, 25) int8, row 1
+the side on roll, about to roll; it is never a finished game (the rollouts score those
+exactly). *probs* is (N, 5) float: GNU Backgammon's five outputs for the side on roll,
+``P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon)``;
+gammons include backgammons. Evaluators are called with large batches (tens of
+thousands of positions), so a vectorized one pays its Python overhead once per batch.
+
+Built in:
+
+* :func:`gnubg` -- GNU Backgammon's neural nets at 0 ply (or more) through the
+  ``gnubg-nn`` package (the ``peers`` extra), one call per position. gnubg-nn keeps a
+  cache of evaluations, so a position seen again is answered from it: timings of
+  repeated runs depend on what the cache holds.
+* :func:`bearoff` -- fastgen's bear-off databases (:mod:`fastgen.bearoff`), exact where
+  a two-sided one covers the position.
+* :func:`chain` -- exact evaluators where they apply (anything with a ``covers(boards)``
+  mask, such as :func:`bearoff`), another evaluator elsewhere.
+* :class:`NumpyNetwork` / :func:`random_network` -- the documented example: a one hidden
+  layer network in numpy over :func:`fastgen.encode` features.
+* :func:`constant` -- the same probabilities for every position (a zero-cost evaluator
+  for timing the machinery around it).
+
+:func:`greedy` turns an evaluator into a player: it picks the play whose resulting
+position (the opponent on roll) is worst for the opponent, i.e. the best cubeless
+equity for the mover; ties go to the first play in generation order. It is a
+:func:`fastgen.rollout` policy.
+
+>>> import fastgen
+>>> net = random_network(seed=1)
+>>> net(fastgen.STARTING_BOARD[None]).shape
+(1, 5)
+>>> float(equity(np.array([0.5, 0.0, 0.0, 0.0, 0.0])))
+0.0
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Callable, Protocol, Sequence
+
+import numpy as np
+
+from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
+from fastgen.core.features import encode_trusted, scheme_width
+from fastgen.errors import InvalidArgumentError
+from fastgen._typing import ArrayLike
+from fastgen._util import check_int
+
+__all__ = [
+    "Evaluator",
+    "equity",
+    "flip",
+    "gnubg",
+    "chain",
+    "bearoff",
+    "constant",
+    "NumpyNetwork",
+    "random_network",
+    "greedy",
+    "evaluate",
+    "afterstate_probs",
+    "opponent_probs",
+    "Afterstates",
+    "group_best",
+    "EVAL_CHUNK",
+]
+
+#: Positions per evaluator call at most (larger requests are cut into chunks this size).
+EVAL_CHUNK = 65536
+
+#: Weights of the five outputs in the cubeless money equity.
+EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+
+
+class Evaluator(Protocol):
+    """``f(boards (N, 2, 25) int8) -> (N, 5) float`` probabilities of the side on roll."""
+
+    def __call__(self, boards: np.ndarray) -> np.ndarray: ...
+
+
+def equity(probs: ArrayLike) -> np.ndarray:
+    """Cubeless money equity of probabilities (..., 5): ``2 P(win) - 1 + P(wg) - P(lg) +
+    P(wbg) - P(lbg)``."""
+    p = np.asarray(probs, dtype=np.float64)
+    return p @ EQUITY_WEIGHTS - 1.0
+
+
+def flip(probs: np.ndarray) -> np.ndarray:
+    """The same probabilities (..., 5) seen by the other side."""
+    p = np.asarray(probs, dtype=np.float64)
+    out = np.empty_like(p)
+    out[..., 0] = 1.0 - p[..., 0]
+    out[..., 1] = p[..., 3]
+    out[..., 2] = p[..., 4]
+    out[..., 3] = p[..., 1]
+    out[..., 4] = p[..., 2]
+    return out
+
+
+def flip_diff(delta: np.ndarray) -> np.ndarray:
+    """A difference of two probability vectors (a luck), seen by the other side."""
+    out = np.empty_like(delta)
+    out[..., 0] = -delta[..., 0]
+    out[..., 1] = delta[..., 3]
+    out[..., 2] = delta[..., 4]
+    out[..., 3] = delta[..., 1]
+    out[..., 4] = delta[..., 2]
+    return out
+
+
+def _name(fn: Any) -> str:
+    return getattr(fn, "__name__", type(fn).__name__)
+
+
+def evaluate(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray, stats: dict | None = None,
+             chunk: int = EVAL_CHUNK) -> np.ndarray:
+    """``evaluator(boards)`` as (N, 5) float64, called on C-contiguous chunks of at most
+    *chunk* positions (*boards* may be any (N, 2, 25) int8 view); the answer is checked
+    (shape, finite values): InvalidArgumentError naming the evaluator otherwise. *stats*,
+    when given, accumulates ``calls``, ``positions`` and ``seconds`` spent inside the
+    evaluator. The result may be read-only (a single chunk's answer as the evaluator
+    gave it)."""
+    n = boards.shape[0]
+    out = None
+    for lo in range(0, n, chunk):
+        part = np.ascontiguousarray(boards[lo : lo + chunk])
+        t0 = time.perf_counter()
+        got = evaluator(part)
+        t1 = time.perf_counter()
+        try:
+            arr = np.asarray(got, dtype=np.float64)
+        except (TypeError, ValueError):
+            arr = None
+        # The sum of the values is finite exactly when all are (short of overflow past
+        # 1e308, as wrong an answer): no (N, 5) temporary for the check.
+        if arr is None or arr.shape != (part.shape[0], 5) or not math.isfinite(float(arr.sum())):
+            raise InvalidArgumentError(
+                f"evaluator {_name(evaluator)!r} must return ({part.shape[0]}, 5) finite floats, got {got!r}"
+            )
+        if stats is not None:
+            stats["calls"] = stats.get("calls", 0) + 1
+            stats["positions"] = stats.get("positions", 0) + part.shape[0]
+            stats["seconds"] = stats.get("seconds", 0.0) + (t1 - t0)
+        if lo == 0 and n <= chunk:
+            return arr
+        if out is None:
+            out = np.empty((n, 5), dtype=np.float64)
+        out[lo : lo + part.shape[0]] = arr
+    return np.empty((0, 5), dtype=np.float64) if out is None else out
+
+
+def finished_probs(boards_after: np.ndarray) -> np.ndarray:
+    """(N, 5) exact probabilities for the mover (row 1) who has just borne off its last
+    checker: a win, a gammon when the loser (row 0) has borne off none, a backgammon when
+    it also has a checker on the bar or in the winner's home board (R17)."""
+    loser = boards_after[:, 0].astype(np.int64)
+    gammon = loser.sum(axis=1) == 15
+    backgammon = gammon & (loser[:, 18:25].sum(axis=1) > 0)
+    out = np.zeros((boards_after.shape[0], 5), dtype=np.float64)
+    out[:, 0] = 1.0
+    out[:, 1] = gammon
+    out[:, 2] = backgammon
+    return out
+
+
+def opponent_probs(evaluator, boards_after: np.ndarray, stats: dict | None = None,
+                   may_finish: np.ndarray | None = None) -> np.ndarray:
+    """(M, 5) probabilities *for the opponent*, on roll after the mover's plays
+    (*boards_after*: the mover still in row 1): the evaluator's where the game goes on,
+    exact where the mover has borne off its last checker. *may_finish*, when given, is
+    a (M,) bool mask outside which no play can have ended the game (it saves the check).
+    The mover's equity of a play is minus the opponent's (cubeless equity is
+    antisymmetric); its probabilities are :func:`flip` of these."""
+    if may_finish is None:
+        done = ~boards_after[:, 1].any(axis=1)
+    elif may_finish.any():
+        done = np.zeros(boards_after.shape[0], dtype=bool)
+        sub = np.flatnonzero(may_finish)
+        done[sub] = ~boards_after[sub, 1].any(axis=1)
+    else:
+        done = None
+    if done is None or not done.any():
+        return evaluate(evaluator, boards_after[:, ::-1], stats)
+    out = np.empty((boards_after.shape[0], 5), dtype=np.float64)
+    out[done] = flip(finished_probs(boards_after[done]))
+    live = ~done
+    if live.any():
+        out[live] = evaluate(evaluator, boards_after[live][:, ::-1], stats)
+    return out
+
+
+class Afterstates:
+    """The plays *boards_after* (M, 2, 25) (the mover still in row 1) scored for the
+    mover without an (M, 5) copy of the evaluator's answers: ``equity`` (M,) is the
+    mover's cubeless equity of each play (exact where it bears off the last checker,
+    else minus the evaluator's equity for the opponent on roll), and
+    :meth:`mover_probs` gathers the five probabilities of a few plays. The evaluator is
+    called on chunks of at most EVAL_CHUNK positions; *may_finish* as in
+    :func:`opponent_probs`."""
+
+    def __init__(self, evaluator, boards_after: np.ndarray, stats: dict | None = None,
+                 may_finish: np.ndarray | None = None, chunk: int = EVAL_CHUNK) -> None:
+        m = boards_after.shape[0]
+        self.boards = boards_after
+        self.chunk = chunk
+        done: np.ndarray
+        if may_finish is None:
+            done = np.logical_not(boards_after[:, 1].any(axis=1))
+        elif may_finish.any():
+            done = np.zeros(m, dtype=bool)
+            sub = np.flatnonzero(may_finish)
+            done[sub] = np.logical_not(boards_after[sub, 1].any(axis=1))
+        else:
+            done = np.zeros(0, dtype=bool)
+        self.done: np.ndarray | None = done if done.any() else None
+        self.live: np.ndarray = np.zeros(0, dtype=np.int64)
+        if self.done is None:
+            live_boards = boards_after
+        else:
+            self.live = np.flatnonzero(~done)
+            live_boards = boards_after[self.live]
+        n = live_boards.shape[0]
+        self.parts = []
+        eq = np.empty(n)
+        for lo in range(0, n, chunk):
+            arr = evaluate(evaluator, live_boards[lo : lo + chunk, ::-1], stats, chunk)
+            self.parts.append(arr)
+            np.matmul(arr, -EQUITY_WEIGHTS, out=eq[lo : lo + arr.shape[0]])
+        eq += 1.0  # the mover's equity is minus the opponent's
+        if self.done is None:
+            self.equity = eq
+        else:
+            self.equity = np.empty(m)
+            self.equity[self.live] = eq
+            self.exact = finished_probs(boards_after[done])
+            self.equity[done] = equity(self.exact)
+
+    def mover_probs(self, index: np.ndarray) -> np.ndarray:
+        """(k, 5) probabilities for the mover of the plays *index* (k,)."""
+        index = np.asarray(index, dtype=np.int64)
+        out = np.empty((index.shape[0], 5))
+        pos: np.ndarray = index
+        live: np.ndarray = np.ones(index.shape[0], dtype=bool)
+        if self.done is not None:
+            live = np.logical_not(self.done[index])
+            out[~live] = self.exact[np.searchsorted(np.flatnonzero(self.done), index[~live])]
+            pos = np.asarray(np.searchsorted(self.live, index[live]), dtype=np.int64)
+        part, off = np.divmod(pos, self.chunk)
+        got = np.empty((pos.shape[0], 5))
+        for k in np.unique(part).tolist():
+            sel = part == k
+            got[sel] = self.parts[k][off[sel]]
+        out[live] = flip(got)
+        return out
+
+
+def afterstate_probs(evaluator, boards_after: np.ndarray, stats: dict | None = None) -> np.ndarray:
+    """(M, 5) probabilities *for the mover* of the positions after its plays
+    (*boards_after*: mover still in row 1): exact for a finished game, else the
+    evaluator's value of the position with the opponent on roll, turned around."""
+    return flip(opponent_probs(evaluator, boards_after, stats))
+
+
+def group_best(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Index (global) of the largest value in each group ``offsets[i]:offsets[i+1]``
+    (groups are never empty); ties go to the first."""
+    starts = offsets[:-1]
+    top = np.maximum.reduceat(values, starts)
+    counts = np.diff(offsets)
+    index = np.arange(values.shape[0], dtype=np.int64)
+    marked = np.where(values == np.repeat(top, counts), index, values.shape[0])
+    return np.minimum.reduceat(marked, starts)
+
+
+# --------------------------------------------------------------------------- evaluators
+
+
+def gnubg(plies: int = 0) -> Callable[[np.ndarray], np.ndarray]:
+    """GNU Backgammon's evaluation at *plies* (0 = the neural nets alone) via ``gnubg-nn``.
+
+    Each position is one ``gnubg_nn.probabilities(board, plies)`` call (about 3 us at 0
+    ply); gnubg-nn caches evaluations, so positions seen before cost less. Its race net,
+    contact nets and bear-off databases are used as gnubg classifies the position.
+    Needs the ``peers`` extra (``pip install 'fastgen[peers]'``).
+    """
+    plies = check_int(plies, "plies", 0, 4)
+    try:
+        import gnubg_nn  # lazy: the optional peers extra
+    except ImportError as exc:
+        raise ImportError("evaluators.gnubg needs gnubg-nn: pip install 'fastgen[peers]'") from exc
+    probabilities = gnubg_nn.probabilities
+
+    def evaluate_gnubg(boards: np.ndarray) -> np.ndarray:
+        return np.array([probabilities(b, plies) for b in boards.tolist()], dtype=np.float64)
+
+    evaluate_gnubg.__name__ = f"gnubg:{plies}"
+    return evaluate_gnubg
+
+
+class _Bearoff:
+    """The bear-off databases as an evaluator (see :func:`bearoff`)."""
+
+    def __init__(self, databases: tuple) -> None:
+        self.databases = databases
+        bearoff_covered(np.zeros((0, 2, 25), dtype=np.int8), *databases)  # checks the databases
+        self.__name__ = "bearoff"
+
+    def covers(self, boards: np.ndarray) -> np.ndarray:
+        """(N,) bool: the boards one of the databases holds."""
+        return bearoff_covered(boards, *self.databases)
+
+    def __call__(self, boards: np.ndarray) -> np.ndarray:
+        return bearoff_evaluate(boards, *self.databases)
+
+
+def bearoff(*databases: Any) -> Callable[[np.ndarray], np.ndarray]:
+    """An evaluator over bear-off databases (:mod:`fastgen.bearoff`: built with
+    ``build_one_sided``/``build_two_sided`` or read with ``read_gnubg``): exact where a
+    two-sided database holds the position, the one-sided databases' numbers elsewhere
+    they cover; it raises for a position none holds, so use it through :func:`chain`,
+    whose ``covers`` it provides: ``chain(bearoff(db), gnubg(0))``."""
+    return _Bearoff(databases)
+
+
+def chain(*evaluators: Any) -> Callable[[np.ndarray], np.ndarray]:
+    """The first evaluator that covers each position: every one but the last must have a
+    ``covers(boards) -> (N,) bool`` method (e.g. an exact database); the last takes the
+    rest. Each evaluator is called once per batch, on its share of the positions."""
+    if len(evaluators) < 1 or not all(callable(e) for e in evaluators):
+        raise InvalidArgumentError(f"chain needs one or more evaluators (callables), got {evaluators!r}")
+    for e in evaluators[:-1]:
+        if not callable(getattr(e, "covers", None)):
+            raise InvalidArgumentError(f"every evaluator of a chain but the last needs a covers(boards) method: {e!r}")
+
+    def evaluate_chain(boards: np.ndarray) -> np.ndarray:
+        out = np.empty((boards.shape[0], 5), dtype=np.float64)
+        left = np.arange(boards.shape[0])
+        for e in evaluators:
+            if left.size == 0:
+                break
+            sub = boards[left]
+            if e is evaluators[-1]:
+                take = np.ones(left.size, dtype=bool)
+            else:
+                take = np.asarray(e.covers(sub), dtype=bool)
+            if take.any():
+                out[left[take]] = evaluate(e, np.ascontiguousarray(sub[take]))
+            left = left[~take]
+        return out
+
+    evaluate_chain.__name__ = "chain(" + ", ".join(_name(e) for e in evaluators) + ")"
+    return evaluate_chain
+
+
+def constant(probs: Sequence[float] = (0.5, 0.15, 0.01, 0.15, 0.01)) -> Callable[[np.ndarray], np.ndarray]:
+    """The same five probabilities for every position: no cost, for timing the rest."""
+    row = np.asarray(probs, dtype=np.float64)
+    if row.shape != (5,) or not np.isfinite(row).all():
+        raise InvalidArgumentError(f"constant needs five finite probabilities, got {probs!r}")
+
+    def evaluate_constant(boards: np.ndarray) -> np.ndarray:
+        out = np.empty((boards.shape[0], 5))
+        out[:] = row
+        return out
+
+    evaluate_constant.__name__ = "constant"
+    return evaluate_constant
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+class NumpyNetwork:
+    """A one hidden layer network in numpy, as an evaluator.
+
+    Inputs: :func:`fastgen.encode` of each board under every scheme of *schemes*, side by
+    side (``("tesauro198",)`` gives 198 inputs; ``("tesauro198", "raw")`` 250, the size
+    of GNU Backgammon's contact net). Hidden units and the five outputs are sigmoids:
+    ``sigmoid(sigmoid(x @ w1 + b1) @ w2 + b2)``, float32 throughout.
+
+    >>> import fastgen
+    >>> net = random_network(hidden=8, seed=0)
+    >>> p = net(np.stack([fastgen.STARTING_BOARD] * 3))
+    >>> p.shape, bool(((p > 0) & (p < 1)).all())
+    ((3, 5), True)
+    """
+
+    def __init__(self, w1: ArrayLike, b1: ArrayLike, w2: ArrayLike, b2: ArrayLike,
+                 schemes: Sequence[str] = ("tesauro198",)) -> None:
+        self.schemes = tuple(schemes)
+        width = sum(scheme_width(s) for s in self.schemes)
+        self.w1 = np.ascontiguousarray(w1, dtype=np.float32)
+        self.b1 = np.ascontiguousarray(b1, dtype=np.float32)
+        self.w2 = np.ascontiguousarray(w2, dtype=np.float32)
+        self.b2 = np.ascontiguousarray(b2, dtype=np.float32)
+        hidden = self.w1.shape[1] if self.w1.ndim == 2 else -1
+        if (self.w1.shape != (width, hidden) or self.b1.shape != (hidden,)
+                or self.w2.shape != (hidden, 5) or self.b2.shape != (5,)):
+            raise InvalidArgumentError(
+                f"weights must be w1 ({width}, H), b1 (H,), w2 (H, 5), b2 (5,) for schemes {self.schemes!r}, "
+                f"got {self.w1.shape}, {self.b1.shape}, {self.w2.shape}, {self.b2.shape}"
+            )
+        self.__name__ = f"network({'+'.join(self.schemes)}, {hidden} hidden)"
+
+    def features(self, boards: np.ndarray) -> np.ndarray:
+        """(N, inputs) float32 inputs of (N, 2, 25) boards."""
+        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        parts = [encode_trusted(boards, s) for s in self.schemes]
+        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+
+    def __call__(self, boards: np.ndarray) -> np.ndarray:
+        hidden = _sigmoid(self.features(boards) @ self.w1 + self.b1)
+        return _sigmoid(hidden @ self.w2 + self.b2)
+
+    def __repr__(self) -> str:
+        return f"<NumpyNetwork {self.__name__}>"
+
+
+def random_network(hidden: int = 128, schemes: Sequence[str] = ("tesauro198",), seed: int = 0) -> NumpyNetwork:
+    """A :class:`NumpyNetwork` with random weights (normal, scaled by 1/sqrt(fan-in))."""
+    hidden = check_int(hidden, "hidden", 1)
+    seed = check_int(seed, "seed", 0)
+    width = sum(scheme_width(s) for s in schemes)
+    rng = np.random.default_rng(seed)
+    return NumpyNetwork(
+        rng.normal(0, 1 / np.sqrt(width), (width, hidden)), rng.normal(0, 0.1, hidden),
+        rng.normal(0, 1 / np.sqrt(hidden), (hidden, 5)), rng.normal(0, 0.1, 5), schemes,
+    )
+
+
+# --------------------------------------------------------------------------- the player
+
+
+def greedy(evaluator: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """The 0-ply player of *evaluator*: for each position, the play whose resulting
+    position is best for the mover (cubeless equity; a play that wins is scored exactly),
+    ties to the first play in generation order.
+
+    The result is a policy ``f(candidate_boards (M, 2, 25), offsets (G+1,)) -> (G,)``
+    indices relative to each game's range, as :func:`fastgen.rollout` takes.
+
+    >>> import fastgen
+    >>> r = fastgen.rollout(games=4, policy=greedy(random_network(hidden=4)), seed=1)
+    >>> r.games
+    4
+    """
+    if not callable(evaluator):
+        raise InvalidArgumentError(f"greedy needs an evaluator (a callable), got {evaluator!r}")
+
+    def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        cand = np.ascontiguousarray(candidates, dtype=np.int8)
+        offsets = np.asarray(offsets, dtype=np.int64)
+        values = -equity(opponent_probs(evaluator, cand))
+        return group_best(values, offsets) - offsets[:-1]
+
+    choose.__name__ = f"greedy({_name(evaluator)})"
+    return choose

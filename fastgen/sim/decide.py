@@ -1,0 +1,458 @@
+"""Rollouts that decide: which play is best for this position and roll, by how much, how sure.
+
+:func:`rollout_plays` rolls out every candidate play of a position and roll with a
+0-ply player (:func:`fastgen.bots.evaluators.greedy` of the evaluator) for both sides;
+:func:`rollout_position` rolls out a position whose side on roll has not rolled yet.
+
+The machinery, for all trials of all candidates at once (the "pool"):
+
+* every half-move, the unfinished games generate their plays in ONE
+  :func:`fastgen.plays_batch` call and the evaluator sees all the resulting positions in
+  one call (cut into chunks of ``EVAL_CHUNK`` positions);
+* with variance reduction the pool instead generates the plays of all 21 distinct rolls
+  (one ``plays_batch`` call over games x 21 rolls), evaluates all of them in one call,
+  and takes both the luck and the play from that: the play for the roll thrown is the
+  lookahead's best play for that roll;
+* trial ``k`` throws the dice of :func:`fastgen.rollout_dice` for every candidate
+  (common random numbers), so the differences between candidates are paired.
+
+Variance reduction (GNU Backgammon's lookahead luck adjustment): at each half-move the
+luck of the roll thrown is ``V(roll) - sum_r w_r V(r) / 36`` over the 21 distinct rolls
+(weight 1 for doubles, 2 otherwise), where ``V(r)`` is the evaluator's five
+probabilities after the best play for roll ``r``, from the roller's point of view. The
+trial's estimate is its outcome minus the sum of its lucks (all five outputs, in the
+row player's view). Each luck has expectation zero whatever the policy, so the estimate
+stays unbiased; when the evaluator is good, the luck explains most of the outcome.
+
+Trials run in blocks of whole trials (all candidates together); results do not depend on
+the block size, the threads or the order of blocks. The stop rules and Ctrl-C act
+between blocks.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from fastgen._util import check_int
+from fastgen.bots.evaluators import Afterstates, afterstate_probs, equity, evaluate, flip, flip_diff, group_best
+from fastgen.core.boards import as_board, as_dice
+from fastgen.core.generate import legal_plays, plays_batch
+from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
+from fastgen.formats.ids import position_id
+from fastgen.formats.notation import Play
+from fastgen.formats.validate import parse_play
+from fastgen.sim.dice import dice_at
+from fastgen.sim.pool import dead_positions
+from fastgen.sim.table import RolloutTable, build_rows
+from fastgen._typing import ArrayLike, DiceLike
+
+__all__ = ["rollout_plays", "rollout_position", "simulate", "POOL_GAMES", "MAX_HALF_MOVES"]
+
+#: Games (candidates x trials) played side by side in one block, about.
+POOL_GAMES = 512
+
+#: A trial still running after this many half-moves stops the rollout (TurnLimitError).
+MAX_HALF_MOVES = 100_000
+
+#: The 21 distinct rolls (larger die first) and their weights out of 36.
+ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int8)
+WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1.0, 2.0)
+_ROLL_OF = np.zeros((7, 7), dtype=np.int64)
+for _i, (_a, _b) in enumerate(ROLLS.tolist()):
+    _ROLL_OF[_a, _b] = _ROLL_OF[_b, _a] = _i
+
+
+def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray, *, seed: int,
+             variance_reduction: bool, quasi_random: bool, truncate: int | None, threads: int = 1,
+             stats: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Play the trials *trials* (int64 ids) from each start position (C, 2, 25) (side on
+    roll in row 1). The row player is that side when *self_first*, else its opponent.
+
+    Returns ``(raw, estimate)``, each (C, len(trials), 5) float64: the row player's
+    outcome probabilities of each trial (exact at the end of a game, the evaluator's at a
+    truncation) and the same minus the trial's luck (equal to raw without variance
+    reduction).
+    """
+    n_start, n = starts.shape[0], trials.shape[0]
+    games = n_start * n
+    board = np.ascontiguousarray(np.repeat(starts, n, axis=0))
+    trial = np.tile(trials, n_start)
+    outcome = np.zeros((games, 5))
+    luck = np.zeros((games, 5))
+    alive = np.arange(games)
+    stats = {} if stats is None else stats
+    may_not = np.zeros(0, dtype=bool)  # no play can end the game
+    t = 0
+    while alive.size:
+        if t >= MAX_HALF_MOVES:
+            raise TurnLimitError(
+                f"a trial from position ID {position_id(board[alive[0]])!r} reached {MAX_HALF_MOVES:,} "
+                "half-moves without ending; the rollout was stopped"
+            )
+        roller_is_self = self_first == (t % 2 == 0)
+        here = board[alive]
+        if truncate is not None and t == truncate:
+            probs = evaluate(evaluator, here, stats)
+            outcome[alive] = probs if roller_is_self else flip(probs)
+            break
+        dice = dice_at(seed, trial[alive], t, quasi_random)
+        m = alive.size
+        # Only a side with at most 4 checkers left can bear off its last one this turn.
+        few = here[:, 1].sum(axis=1, dtype=np.int64) <= 4
+        if variance_reduction:
+            t0 = time.perf_counter()
+            batch = plays_batch(np.repeat(here, 21, axis=0), np.tile(ROLLS, (m, 1)), threads=threads)
+            stats["generate"] = stats.get("generate", 0.0) + time.perf_counter() - t0
+            may = np.repeat(np.repeat(few, 21), batch.counts) if few.any() else may_not
+            scored = Afterstates(evaluator, batch.boards, stats, may)
+            best = group_best(scored.equity, batch.offsets)  # (m * 21,)
+            value = scored.mover_probs(best).reshape(m, 21, 5)  # the roller's view
+            mean = np.einsum("mrk,r->mk", value, WEIGHTS) / 36.0
+            thrown = _ROLL_OF[dice[:, 0], dice[:, 1]]
+            rows = np.arange(m)
+            lucky = value[rows, thrown] - mean
+            luck[alive] += lucky if roller_is_self else flip_diff(lucky)
+            chosen = batch.boards[best.reshape(m, 21)[rows, thrown]]
+        else:
+            t0 = time.perf_counter()
+            batch = plays_batch(here, dice, threads=threads)
+            stats["generate"] = stats.get("generate", 0.0) + time.perf_counter() - t0
+            may = np.repeat(few, batch.counts) if few.any() else may_not
+            scored = Afterstates(evaluator, batch.boards, stats, may)
+            chosen = batch.boards[group_best(scored.equity, batch.offsets)]
+        del batch, scored  # their memory goes back to plays_batch's reuse pool
+        done = ~chosen[:, 1].any(axis=1)
+        if done.any():
+            won = np.zeros((int(done.sum()), 5))
+            loser = chosen[done, 0].astype(np.int64)
+            won[:, 0] = 1.0
+            won[:, 1] = loser.sum(axis=1) == 15
+            won[:, 2] = won[:, 1] * (loser[:, 18:25].sum(axis=1) > 0)
+            outcome[alive[done]] = won if roller_is_self else flip(won)
+        board[alive[~done]] = chosen[~done, ::-1]  # the other side on roll
+        alive = alive[~done]
+        t += 1
+    raw = outcome.reshape(n_start, n, 5)
+    return raw, (outcome - luck).reshape(n_start, n, 5)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _check_evaluator(evaluator) -> str:
+    if not callable(evaluator):
+        raise InvalidArgumentError(f"evaluator must be a callable f(boards) -> (N, 5) probabilities, got {evaluator!r}")
+    return getattr(evaluator, "__name__", type(evaluator).__name__)
+
+
+def _check_bool(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _check_positive(value, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value) or value <= 0:
+        raise InvalidArgumentError(f"{name} must be None or a positive number, got {value!r}")
+    return float(value)
+
+
+def _check_board(board) -> np.ndarray:
+    arr = as_board(board)
+    if (arr.sum(axis=1) == 0).any():
+        raise InvalidBoardError(f"the position is a finished game (a side has no checkers left): {arr!r}")
+    return arr
+
+
+def _candidates(board: np.ndarray, dice: tuple, plays, evaluator, stats: dict) -> list[Play]:
+    legal = legal_plays(board, dice)
+    if plays is None:
+        return list(legal)
+    if isinstance(plays, (int, np.integer)) and not isinstance(plays, (bool, np.bool_)):
+        k = check_int(plays, "plays", 1)
+        values = equity(afterstate_probs(evaluator, legal.boards, stats))
+        order = sorted(range(len(legal)), key=lambda i: -values[i])  # stable: ties in generation order
+        return [legal[i] for i in order[:k]]
+    if isinstance(plays, (str, bytes)) or not isinstance(plays, Sequence):
+        raise InvalidArgumentError(f"plays must be None, an int or a list of plays or move texts, got {plays!r}")
+    chosen, seen = [], set()
+    for p in plays:
+        if isinstance(p, str):
+            play = parse_play(board, dice, p, plays=legal)
+        elif isinstance(p, Play):
+            if not np.array_equal(p.board_before, board) or p not in legal:
+                raise InvalidArgumentError(f"{p!r} is not a legal play of this position with dice {dice}")
+            play = legal[int(np.flatnonzero((legal.boards == p.board_after).all(axis=(1, 2)))[0])]
+        else:
+            raise InvalidArgumentError(f"plays must hold Play values or move texts, got {p!r}")
+        key = play.board_after.tobytes()
+        if key in seen:
+            raise InvalidArgumentError(f"plays names the play {str(play)!r} twice (as {p!r})")
+        seen.add(key)
+        chosen.append(play)
+    if not chosen:
+        raise InvalidArgumentError(f"plays must name at least one play, got {plays!r}")
+    return chosen
+
+
+def _check_live(starts: np.ndarray, what: list[str]) -> None:
+    dead = dead_positions(starts)
+    if dead.size:
+        i = int(dead[0])
+        raise DeadPositionError(
+            f"{what[i]} leads to position ID {position_id(starts[i])!r} where neither side can ever move"
+        )
+
+
+# --------------------------------------------------------------------------- the driver
+
+
+def _progress_bar(progress, total: int):
+    """(update(n), close()) for *progress*: None/False nothing, True a tqdm bar, a callable."""
+    if progress is None or progress is False:
+        return (lambda n: None), (lambda: None)
+    if progress is True:
+        try:
+            from tqdm import tqdm  # lazy: tqdm is optional
+        except ImportError:
+            return (lambda n: None), (lambda: None)
+        bar = tqdm(total=total, unit="trial", desc="rollout")
+        return bar.update, bar.close
+    if callable(progress):
+        return progress, (lambda: None)
+    raise InvalidArgumentError(f"progress must be None, True or a callable, got {progress!r}")
+
+
+def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list, self_first: bool, evaluator,
+         name: str, *, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
+         min_trials, threads, progress, stats) -> RolloutTable:
+    n_rows = starts.shape[0]
+    samples: list[list] = [[] for _ in range(n_rows)]
+    raw: list[list] = [[] for _ in range(n_rows)]
+    active = list(range(n_rows))
+    done_trials = 0
+    interrupted = False
+    stopped = None
+    min_trials = 36 if min_trials is None else min_trials
+    update, close = _progress_bar(progress, trials)
+    t0 = time.perf_counter()
+    try:
+        while done_trials < trials and active:
+            block = max(1, POOL_GAMES // len(active))
+            if block >= 36:
+                block -= block % 36
+            hi = min(trials, done_trials + block)
+            ids = np.arange(done_trials, hi, dtype=np.int64)
+            r, s = simulate(starts[active], self_first, evaluator, ids, seed=seed,
+                            variance_reduction=variance_reduction, quasi_random=quasi_random,
+                            truncate=truncate, threads=threads, stats=stats)
+            for j, row in enumerate(active):
+                raw[row].append(r[j])
+                samples[row].append(s[j])
+            update(hi - done_trials)
+            done_trials = hi
+            if done_trials >= min_trials and (stop_se is not None or stop_z is not None):
+                active, stopped = _apply_stops(active, samples, stop_se, stop_z, stopped)
+    except KeyboardInterrupt:
+        interrupted, stopped = True, "interrupted"
+    finally:
+        close()
+    seconds = time.perf_counter() - t0
+    cat = [np.concatenate(x) if x else np.zeros((0, 5)) for x in samples]
+    cat_raw = [np.concatenate(x) if x else np.zeros((0, 5)) for x in raw]
+    rows = build_rows(plays, cat, cat_raw)
+    stats["seconds_total"] = seconds
+    return RolloutTable(rows, board, dice, name, trials, seed, variance_reduction, quasi_random, truncate,
+                        interrupted, stopped, seconds, stats)
+
+
+def _apply_stops(active, samples, stop_se, stop_z, stopped):
+    eq = {i: equity(np.concatenate(samples[i])) for i in active}
+    means = {i: float(e.mean()) for i, e in eq.items()}
+    if stop_z is not None and len(active) > 1:
+        best = max(active, key=lambda i: means[i])
+        keep = []
+        for i in active:
+            d = eq[best] - eq[i]
+            se = d.std(ddof=1) / math.sqrt(d.size) if d.size > 1 else math.inf
+            if i == best or not (d.mean() > stop_z * se):
+                keep.append(i)
+        active = keep
+    if stop_se is not None:
+        ses = [eq[i].std(ddof=1) / math.sqrt(eq[i].size) for i in active]
+        if all(se < stop_se for se in ses):
+            return [], "stop_se"
+    return active, stopped
+
+
+def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z, min_trials, threads):
+    name = _check_evaluator(evaluator)
+    trials = check_int(trials, "trials", 1, 2**40)
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    variance_reduction = _check_bool(variance_reduction, "variance_reduction")
+    quasi_random = _check_bool(quasi_random, "quasi_random")
+    truncate = None if truncate is None else check_int(truncate, "truncate", 0)
+    stop_se = _check_positive(stop_se, "stop_se")
+    stop_z = _check_positive(stop_z, "stop_z")
+    min_trials = None if min_trials is None else check_int(min_trials, "min_trials", 1)
+    threads = check_int(threads, "threads", 1)
+    return dict(trials=trials, seed=seed, variance_reduction=variance_reduction, quasi_random=quasi_random,
+                truncate=truncate, stop_se=stop_se, stop_z=stop_z, min_trials=min_trials, threads=threads), name
+
+
+def rollout_plays(
+    board: ArrayLike,
+    dice: DiceLike,
+    evaluator: Callable[[np.ndarray], Any],
+    *,
+    plays: None | int | Sequence[Play | str] = None,
+    trials: int = 1296,
+    seed: int = 0,
+    variance_reduction: bool = True,
+    quasi_random: bool = True,
+    truncate: int | None = None,
+    stop_se: float | None = None,
+    stop_z: float | None = None,
+    min_trials: int | None = None,
+    threads: int = 1,
+    progress: Any = None,
+) -> RolloutTable:
+    """Roll out the candidate plays of *board* (side on roll in row 1) with *dice*.
+
+    Parameters
+    ----------
+    board, dice:
+        The position, the side on roll in row 1, and its roll.
+    evaluator:
+        ``f(boards (N, 2, 25) int8) -> (N, 5)`` probabilities of the side on roll (see
+        :mod:`fastgen.bots.evaluators`). Both sides play its 0-ply choice
+        (:func:`~fastgen.bots.evaluators.greedy`); it also scores truncated trials and
+        measures the luck of variance reduction.
+    plays:
+        None (every legal play), a list of :class:`fastgen.Play` values or move texts
+        (``"8/5 6/5"``), or an int k: the k best plays at 0 ply by the evaluator.
+    trials:
+        Trials per candidate; trial k throws the same dice for every candidate
+        (:func:`fastgen.rollout_dice`).
+    seed:
+        Non-negative int below 2**64.
+    variance_reduction:
+        Subtract the lookahead luck of every roll (see the module docstring).
+    quasi_random:
+        Stratify the first two rolls over blocks of 36 and 1,296 trials.
+    truncate:
+        None, or stop every trial after that many half-moves and score it with the
+        evaluator (0: the 0-ply value of each candidate).
+    stop_se:
+        Stop once every remaining row's ``equity_se`` is below this (checked between
+        blocks of trials, after *min_trials*).
+    stop_z:
+        Stop rolling out a candidate once the best row is ahead of it by more than
+        *stop_z* standard errors of the paired difference (after *min_trials*).
+    min_trials:
+        Trials before the stop rules apply (default 36).
+    threads:
+        Passed to :func:`fastgen.plays_batch`.
+    progress:
+        None, True (a tqdm progress bar, when tqdm is installed) or a callable receiving
+        the number of trials finished at each block.
+
+    Returns
+    -------
+    RolloutTable
+        One row per candidate, best first. Ctrl-C returns the table of the trials
+        finished so far with ``interrupted=True``.
+
+    Raises
+    ------
+    InvalidBoardError, InvalidDiceError, InvalidArgumentError
+        Bad input (quoted). :class:`fastgen.errors.DeadPositionError` when a candidate
+        leads to a position where no game can end.
+
+    Examples
+    --------
+    >>> import fastgen
+    >>> from fastgen.bots import evaluators
+    >>> t = rollout_plays(fastgen.STARTING_BOARD, (3, 1), evaluators.random_network(hidden=8),
+    ...                   plays=["8/5 6/5", "24/21 6/5"], trials=72)
+    >>> len(t.rows), t.rows[0].trials, t.rows[0].diff
+    (2, 72, 0.0)
+    """
+    opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
+                         min_trials, threads)
+    board = _check_board(board)
+    dice = as_dice(dice)
+    stats: dict = {}
+    cands = _candidates(board, dice, plays, evaluator, stats)
+    after = np.stack([p.board_after for p in cands])
+    won = after[:, 1].sum(axis=1) == 0
+    starts = np.ascontiguousarray(after[:, ::-1])
+    if won.any():  # a play that ends the game: its value is exact, every trial the same
+        return _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts, progress, stats)
+    _check_live(starts, [f"play {str(p)!r}" for p in cands])
+    return _run(board, dice, starts, cands, False, evaluator, name, progress=progress, stats=stats, **opts)
+
+
+def _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts, progress, stats) -> RolloutTable:
+    """Candidates that bear off the last checker score their exact result in every trial;
+    the others are rolled out as usual."""
+    live = np.flatnonzero(~won)
+    if live.size:
+        _check_live(starts[live], [f"play {str(cands[i])!r}" for i in live])
+        table = _run(board, dice, starts[live], [cands[i] for i in live], False, evaluator, name,
+                     progress=progress, stats=stats, **opts)
+        done = max((r.trials for r in table.rows), default=0)  # the trials played (stop_z may drop rows)
+    else:
+        table = RolloutTable([], board, dice, name, opts["trials"], opts["seed"], opts["variance_reduction"],
+                             opts["quasi_random"], opts["truncate"], stats=stats)
+        done = opts["trials"]
+    samples = [r.samples for r in table.rows]
+    raw = [r.raw_samples for r in table.rows]
+    plays = [r.play for r in table.rows]
+    for i in np.flatnonzero(won):
+        after = cands[i].board_after
+        loser = after[0].astype(np.int64)
+        exact = np.array([1.0, loser.sum() == 15, loser.sum() == 15 and loser[18:25].sum() > 0, 0.0, 0.0])
+        plays.append(cands[i])
+        samples.append(np.tile(exact, (done, 1)))
+        raw.append(np.tile(exact, (done, 1)))
+    table.rows = build_rows(plays, samples, raw)
+    return table
+
+
+def rollout_position(
+    board: ArrayLike,
+    evaluator: Callable[[np.ndarray], Any],
+    *,
+    trials: int = 1296,
+    seed: int = 0,
+    variance_reduction: bool = True,
+    quasi_random: bool = True,
+    truncate: int | None = None,
+    stop_se: float | None = None,
+    min_trials: int | None = None,
+    threads: int = 1,
+    progress: Any = None,
+) -> RolloutTable:
+    """Roll out *board* with its side on roll (row 1) about to roll: a table of one row
+    (``play`` None), from that side's point of view. Turn 0 of the dice is its roll.
+    The options are :func:`rollout_plays`'s.
+
+    >>> import fastgen
+    >>> from fastgen.bots import evaluators
+    >>> t = rollout_position(fastgen.STARTING_BOARD, evaluators.random_network(hidden=8), trials=36)
+    >>> len(t.rows), t.rows[0].play is None, t.dice is None
+    (1, True, True)
+    """
+    opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, None,
+                         min_trials, threads)
+    board = _check_board(board)
+    _check_live(board[None], ["the position"])
+    return _run(board, None, board[None].copy(), [None], True, evaluator, name, progress=progress, stats={}, **opts)

@@ -1,0 +1,211 @@
+"""The result of a rollout that decides: :class:`RolloutTable`, one :class:`RolloutRow` per
+candidate play, best first, with the statistics computed from the trials.
+
+Every row keeps its per-trial estimates (``samples``, variance-reduced, and
+``raw_samples``, the plain outcomes; (trials, 5) each, the row player's probabilities).
+From them:
+
+* ``probabilities`` / ``probabilities_se``: the mean of ``samples`` and its standard
+  error ``std(ddof=1) / sqrt(n)``; ``equity`` / ``equity_se`` likewise for the
+  per-trial cubeless equity; ``raw_*`` the same over ``raw_samples``.
+* ``diff`` / ``diff_se``: the mean and standard error of the per-trial difference
+  ``equity(row) - equity(best row)`` over the trials both rows played (common random
+  numbers: trial k threw the same dice for both), so the luck they share cancels.
+* ``p_best``: the probability that the row is the best, under the normal approximation
+  of the rows' mean equities with the covariance of their paired trials (20,000 draws
+  from a fixed generator, so the same trials give the same figure).
+
+With quasi-random dice the trials are stratified, not independent; the standard errors
+above treat them as independent and so err on the large side.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from fastgen.bots.evaluators import EQUITY_WEIGHTS
+from fastgen.formats.ids import position_id
+from fastgen.formats.notation import Play
+
+__all__ = ["RolloutRow", "RolloutTable", "build_rows"]
+
+#: Draws of the normal approximation behind ``p_best``.
+P_BEST_DRAWS = 20_000
+
+_OUTPUTS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+def _equity(samples: np.ndarray) -> np.ndarray:
+    return samples @ EQUITY_WEIGHTS - 1.0
+
+
+def _mean_se(x: np.ndarray) -> tuple[Any, Any]:
+    n = x.shape[0]
+    if n == 0:
+        return np.full(x.shape[1:], math.nan), np.full(x.shape[1:], math.nan)
+    mean = x.mean(axis=0)
+    se = x.std(axis=0, ddof=1) / math.sqrt(n) if n > 1 else np.full(x.shape[1:], math.nan)
+    return mean, se
+
+
+@dataclass
+class RolloutRow:
+    """One candidate of a :class:`RolloutTable` (see the module docstring)."""
+
+    play: Play | None
+    probabilities: tuple
+    probabilities_se: tuple
+    equity: float
+    equity_se: float
+    raw_equity: float
+    raw_equity_se: float
+    trials: int
+    diff: float = 0.0
+    diff_se: float = 0.0
+    p_best: float = 1.0
+    samples: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)), repr=False)
+    raw_samples: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)), repr=False)
+
+    def to_dict(self) -> dict:
+        """The row as plain JSON-serializable values (the per-trial samples left out)."""
+        play = None
+        if self.play is not None:
+            play = {"text": str(self.play), "position_id_after": position_id(self.play.board_after)}
+        return {
+            "play": play,
+            "probabilities": dict(zip(_OUTPUTS, map(_num, self.probabilities))),
+            "probabilities_se": dict(zip(_OUTPUTS, map(_num, self.probabilities_se))),
+            "equity": _num(self.equity),
+            "equity_se": _num(self.equity_se),
+            "raw_equity": _num(self.raw_equity),
+            "raw_equity_se": _num(self.raw_equity_se),
+            "trials": self.trials,
+            "diff": _num(self.diff),
+            "diff_se": _num(self.diff_se),
+            "p_best": _num(self.p_best),
+        }
+
+
+def _num(x: float) -> float | None:
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+def build_rows(plays: list, samples: list, raw: list) -> list[RolloutRow]:
+    """Rows (best first) from each candidate's (n_i, 5) variance-reduced and raw samples."""
+    rows = []
+    for play, s, r in zip(plays, samples, raw):
+        p, p_se = _mean_se(s)
+        e, e_se = _mean_se(_equity(s)[:, None])
+        re, re_se = _mean_se(_equity(r)[:, None])
+        rows.append(RolloutRow(
+            play, tuple(map(float, p)), tuple(map(float, p_se)), float(e[0]), float(e_se[0]),
+            float(re[0]), float(re_se[0]), int(s.shape[0]), samples=s, raw_samples=r,
+        ))
+    # Best first; a row without trials last; ties keep the generation order.
+    order = sorted(range(len(rows)), key=lambda i: (rows[i].trials == 0, -np.nan_to_num(rows[i].equity, nan=-9)))
+    rows = [rows[i] for i in order]
+    if not rows or rows[0].trials == 0:
+        return rows
+    best = _equity(rows[0].samples)
+    for row in rows:
+        n = min(row.trials, best.shape[0])
+        d = _equity(row.samples[:n]) - best[:n]
+        mean, se = _mean_se(d[:, None])
+        row.diff, row.diff_se = float(mean[0]), float(se[0])
+    _p_best(rows)
+    return rows
+
+
+def _p_best(rows: list[RolloutRow]) -> None:
+    live = [r for r in rows if r.trials > 0]
+    n0 = min(r.trials for r in live)
+    if len(live) == 1 or n0 < 2:
+        for r in rows:
+            r.p_best = 1.0 if r is rows[0] else 0.0
+        return
+    means = np.array([r.equity for r in live])
+    e = np.stack([_equity(r.samples[:n0]) for r in live])
+    cov = np.atleast_2d(np.cov(e)) / n0
+    w, v = np.linalg.eigh(cov)
+    root = v * np.sqrt(np.clip(w, 0, None))
+    draws = means + np.random.default_rng(0).standard_normal((P_BEST_DRAWS, len(live))) @ root.T
+    wins = np.bincount(draws.argmax(axis=1), minlength=len(live)) / P_BEST_DRAWS
+    for r, p in zip(live, wins):
+        r.p_best = float(p)
+    for r in rows:
+        if r.trials == 0:
+            r.p_best = 0.0
+
+
+@dataclass
+class RolloutTable:
+    """The candidates of a rollout, best first (``rows``), and how it was run.
+
+    ``board`` and ``dice`` are the position and roll (``dice`` None for
+    :func:`fastgen.rollout_position`); ``interrupted`` is True when Ctrl-C stopped the
+    rollout early (the rows hold the trials finished by then); ``stopped`` says why it
+    ended before *trials* (``"stop_se"``, ``"interrupted"``) or is None; ``stats`` holds
+    timings and the evaluator's call count and positions.
+    """
+
+    rows: list
+    board: np.ndarray
+    dice: tuple | None
+    evaluator: str
+    trials: int
+    seed: int
+    variance_reduction: bool
+    quasi_random: bool
+    truncate: int | None
+    interrupted: bool = False
+    stopped: str | None = None
+    seconds: float = 0.0
+    stats: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The table as plain JSON-serializable values."""
+        return {
+            "position_id": position_id(self.board),
+            "dice": None if self.dice is None else list(self.dice),
+            "evaluator": self.evaluator,
+            "trials": self.trials,
+            "seed": self.seed,
+            "variance_reduction": self.variance_reduction,
+            "quasi_random": self.quasi_random,
+            "truncate": self.truncate,
+            "interrupted": self.interrupted,
+            "stopped": self.stopped,
+            "seconds": self.seconds,
+            "rows": [r.to_dict() for r in self.rows],
+        }
+
+    def __str__(self) -> str:
+        dice = "" if self.dice is None else f", dice {self.dice[0]}{self.dice[1]}"
+        head = [
+            f"Cubeless rollout of {position_id(self.board)}{dice}: evaluator {self.evaluator}, seed {self.seed}, "
+            f"{'variance reduction' if self.variance_reduction else 'no variance reduction'}, "
+            f"{'quasi-random' if self.quasi_random else 'plain'} dice"
+            + ("" if self.truncate is None else f", truncated at {self.truncate} half-moves"),
+        ]
+        if self.interrupted:
+            head.append("INTERRUPTED: the rows hold the trials finished before Ctrl-C")
+        head.append(
+            f"{'#':>2} {'play':<22}{'win':>7}{'wg':>7}{'wbg':>7}{'lg':>7}{'lbg':>7}"
+            f"{'equity':>9}{'(se)':>8}{'diff':>9}{'(se)':>8}{'p_best':>8}{'trials':>8}"
+        )
+        for i, r in enumerate(self.rows, 1):
+            name = "(position)" if r.play is None else (str(r.play) or "(no move)")
+            p = r.probabilities
+            head.append(
+                f"{i:>2} {name:<22}" + "".join(f"{x:7.3f}" for x in p)
+                + f"{r.equity:+9.3f}{r.equity_se:8.3f}{r.diff:+9.3f}{r.diff_se:8.3f}{r.p_best:8.3f}{r.trials:8d}"
+            )
+        return "\n".join(head)
+
+    def __repr__(self) -> str:
+        return f"<RolloutTable rows={len(self.rows)} trials={self.trials} evaluator={self.evaluator!r}>"
