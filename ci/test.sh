@@ -24,7 +24,7 @@ $PY -m venv "$VENV"
 . "$VENV/bin/activate"
 python -m pip install -q --upgrade pip
 cd "$ROOT"
-rm -rf build fastgen/_core.c fastgen/_core*.so
+rm -rf build fastgen/core/_*.c fastgen/core/_*.so fastgen/envs/_*.c fastgen/envs/_*.so  # in-place builds
 
 echo "== 1/3: debug build (FASTGEN_DEBUG=1: -O0 -g, C assertions, bounds checks), core tests"
 FASTGEN_DEBUG=1 python -m pip install -q --no-cache-dir ".[test]"
@@ -49,14 +49,17 @@ FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x tests/test_vectors.py tests/test_rule
     tests/test_rollout.py tests/test_interrupt.py tests/test_platform.py tests/test_encode.py
 rm -rf build
 
-echo "== 2/3: build with bounds checks on (FASTGEN_CHECKS=1), run all the tests"
-FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers,rl,dask]"
+echo "== 2/3: build with bounds checks on (FASTGEN_CHECKS=1), run all the tests and build the docs"
+FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers,rl,dask,docs]"
 (cd /tmp && python -c "import fastgen, sys; print('fastgen', fastgen.__version__, 'from', fastgen.__file__)")
 # The package's own type check ([tool.mypy] in pyproject.toml; every extra installed, so
 # their types are read too): mypy comes with the test extra.
 echo "== mypy -p fastgen"
 mypy -p fastgen
 FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x
+echo "== docs: the site with warnings as errors, then every example of its pages"
+sphinx-build -q -W -b html docs "$VENV_DIR/docs-html"
+sphinx-build -q -b doctest docs "$VENV_DIR/docs-doctest"
 
 echo "== 3/3: the README's test command (normal build)"
 rm -rf build

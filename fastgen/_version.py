@@ -1,1 +1,3 @@
+"""The package version (kept in step with pyproject.toml's ``version``)."""
+
 __version__ = "0.1.0"

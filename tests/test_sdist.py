@@ -47,6 +47,10 @@ SHIPPED = [
     "bench/conftest.py",
     "docs/RULES.md",
     "docs/CONTRIBUTING.md",
+    "docs/conf.py",
+    "docs/index.rst",
+    "docs/_ext/fastgen_docs.py",
+    "docs/guides/generation.rst",
     "examples/td_bot.py",
     "docs/guides/duels.rst",
 ]

@@ -91,6 +91,13 @@ def rollout(
         for game. *out*, a directory, keeps finished chunks as they arrive and resumes an
         interrupted run with the same arguments. See :mod:`fastgen.sim.rollout_chunks`.
 
+    Returns
+    -------
+    RolloutResult
+        The winner, result type and number of turns of every game.
+
+    Notes
+    -----
     Ctrl-C stops either engine within a turn (KeyboardInterrupt). A start position
     where no game can end raises :class:`fastgen.errors.DeadPositionError` before any
     game is played (see :func:`fastgen.sim.pool.dead_positions`); a game reaching MAX_TURNS raises

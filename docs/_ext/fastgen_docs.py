@@ -1,0 +1,224 @@
+"""Sphinx extension of fastgen's site: pictures, the source-file tables, the API check.
+
+- ``.. fastgen-board::`` draws a position with :func:`fastgen.svg.board` while the site
+  is built (inline SVG in the HTML page), so the pictures always match the code;
+- ``.. fastgen-files:: PATTERN ...`` lists the repository's files matching the glob
+  patterns with the first paragraph of each file's header (its module docstring or
+  leading comment): the architecture page describes a subpackage's files from the files
+  themselves, so adding, splitting or renaming one needs no edit of the docs;
+- every name of ``fastgen.__all__`` must be documented on an API page (as
+  ``fastgen.NAME`` or under the module defining it), else the build warns (an error
+  under ``sphinx-build -W``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import Directive, directives
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import make_refnode
+
+import fastgen
+from fastgen import svg
+
+logger = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _cube(text: str):
+    """``"2 opponent"`` -> ``(2, "opponent")``; ``"1"`` -> ``1``."""
+    parts = text.split()
+    return int(parts[0]) if len(parts) == 1 else (int(parts[0]), parts[1])
+
+
+class BoardDirective(Directive):
+    """A position drawn by :func:`fastgen.svg.board` (options as that function's)."""
+
+    option_spec = {
+        "position": directives.unchanged,  # a GNU Backgammon Position ID; default: the start
+        "dice": directives.unchanged,  # "6 5"
+        "play": directives.unchanged,  # move text, read against the position and dice
+        "cube": directives.unchanged,  # "2 opponent", "1"
+        "size": directives.positive_int,
+        "flipped": directives.flag,
+        "alt": directives.unchanged,
+    }
+
+    def run(self):
+        opts = self.options
+        board = fastgen.board_from_position_id(opts["position"]) if "position" in opts else fastgen.STARTING_BOARD
+        dice = tuple(int(d) for d in opts["dice"].split()) if "dice" in opts else None
+        kwargs = {"dice": dice, "size": opts.get("size", 560), "flipped": "flipped" in opts}
+        if "cube" in opts:
+            kwargs["cube"] = _cube(opts["cube"])
+        if "play" in opts:
+            play = fastgen.parse_play(board, dice, opts["play"])
+            board, kwargs["play"] = play.board_after, play
+        text = str(svg.board(board, **kwargs))
+        alt = opts.get("alt", "a backgammon board drawn by fastgen.svg.board")
+        html = f'<figure class="fastgen-board" role="img" aria-label="{alt}">{text}</figure>'
+        return [nodes.raw("", html, format="html")]
+
+
+def header_paragraphs(path: Path) -> list:
+    """The paragraphs of a source file's docstring or leading comment, each on one line."""
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("# cython:")]
+    text = "\n".join(lines).lstrip()
+    body: list = []
+    if text.startswith(('"""', "'''")):  # a module docstring
+        close = text.find(text[:3], 3)
+        body = [ln.strip() for ln in text[3 : close if close > 0 else None].splitlines()]
+    else:  # a leading comment: #, //, /* ... */
+        for ln in lines:
+            stripped = ln.strip()
+            if not stripped.startswith(("#", "/*", "*", "//")):
+                break
+            body.append(re.sub(r"^(/\*+|\*/|\*|#+|//)", "", stripped).removesuffix("*/").strip())
+    paragraphs, current = [], []
+    for ln in body + [""]:
+        if ln:
+            current.append(ln)
+        elif current:
+            paragraphs.append(" ".join(current))
+            current = []
+    return paragraphs
+
+
+class FilesDirective(SphinxDirective):
+    """A table of the repository files matching the glob arguments, with their headers;
+    with ``:by-folder:``, one titled table per folder (each subpackage, present or future)."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    has_content = False
+    option_spec = {"by-folder": directives.flag}
+
+    def run(self):
+        paths: list = []
+        for pattern in self.arguments[0].split():
+            paths.extend(sorted(p for p in ROOT.glob(pattern) if p not in paths))
+        if not paths:
+            logger.warning("fastgen-files: no file matches %r", self.arguments[0], location=self.get_location())
+        if "by-folder" not in self.options:
+            return self.table(paths)
+        result: list = []
+        for folder in sorted({p.parent for p in paths}):
+            result.append(nodes.rubric("", "", nodes.literal(text=folder.relative_to(ROOT).as_posix() + "/")))
+            result.extend(self.table([p for p in paths if p.parent == folder]))
+        return result
+
+    def table(self, paths: list) -> list:
+        table = nodes.table()
+        group = nodes.tgroup(cols=2)
+        table += group
+        group += nodes.colspec(colwidth=30)
+        group += nodes.colspec(colwidth=70)
+        head = nodes.thead()
+        group += head
+        body = nodes.tbody()
+        group += body
+
+        def row(cells, parent):
+            r = nodes.row()
+            for cell in cells:
+                entry = nodes.entry()
+                entry += cell
+                r += entry
+            parent += r
+
+        row([nodes.paragraph(text="file"), nodes.paragraph(text="what it holds (from its header)")], head)
+        headers = {path: header_paragraphs(path) for path in paths}
+        # A paragraph several files open with (e.g. "Part of the compiled core: included
+        # into _core.pyx") is said once under the table; each row shows the paragraph
+        # that tells its file apart.
+        firsts = [h[0] for h in headers.values() if h]
+        shared = {p for p in firsts if firsts.count(p) > 1}
+        for path in paths:
+            rel = path.relative_to(ROOT).as_posix()
+            self.env.note_dependency(str(path))
+            own = [p for p in headers[path] if p not in shared]
+            header = own[0] if own else (headers[path][0] if headers[path] else "")
+            if not header:
+                logger.warning("fastgen-files: %s has no header docstring or comment", rel, location=self.get_location())
+            text_nodes, messages = self.state.inline_text(header, self.lineno)  # ``code``, :class:`X`
+            row([nodes.paragraph("", "", nodes.literal(text=rel)), nodes.paragraph("", "", *text_nodes, *messages)], body)
+        result: list = [table]
+        for paragraph in sorted(shared):
+            owners = ", ".join(p.name for p in paths if headers[p] and headers[p][0] == paragraph)
+            text_nodes, messages = self.state.inline_text(f"{owners}: {paragraph}", self.lineno)
+            result.append(nodes.paragraph("", "", *text_nodes, *messages))
+        return result
+
+
+def documented_public_names(documented) -> set:
+    """The names of fastgen.__all__ among the documented objects' full names.
+
+    A name counts as ``fastgen.NAME`` or under the module that defines it (e.g.
+    ``fastgen.errors.InvalidBoardError``, where the errors page documents the whole
+    module), provided that module's object is the one ``fastgen`` exports.
+    """
+    found = set()
+    for full in documented:
+        module, _, name = full.rpartition(".")
+        if name in fastgen.__all__ and module in sys.modules:
+            if module == "fastgen" or getattr(sys.modules[module], name, None) is getattr(fastgen, name):
+                found.add(name)
+    return found
+
+
+def resolve_reexports(app, env, node, contnode):
+    """Link ``fastgen.NAME`` (or a bare ``NAME`` of fastgen.__all__) to where NAME is
+    documented when that is under its defining module (the exceptions)."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node.get("reftarget", "")
+    module, _, name = target.rpartition(".")
+    if module not in ("", "fastgen") or name not in fastgen.__all__:
+        return None
+    objects = env.get_domain("py").objects
+    for full, entry in objects.items():
+        owner, _, short = full.rpartition(".")
+        if short == name and owner in sys.modules and getattr(sys.modules[owner], name, None) is getattr(fastgen, name):
+            return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id, contnode, full)
+    return None
+
+
+def check_public_names(app, env) -> None:
+    """Warn about any name of fastgen.__all__ that no API page documents."""
+    found = documented_public_names(env.get_domain("py").objects)
+    missing = [n for n in fastgen.__all__ if n not in found]
+    if missing:
+        logger.warning("names of fastgen.__all__ missing from the API pages: %s", ", ".join(missing))
+
+
+def untest_examples(app, doctree) -> None:
+    """Show some pages' examples without running them under ``sphinx-build -b doctest``.
+
+    The API pages: the docstrings' examples assume their own module's names and already
+    run in ``tests/test_doctests.py``. A page of ``fastgen_doctest_needs`` whose extra is
+    not installed (e.g. the RL guide without gymnasium): its examples cannot run here.
+    """
+    docname = app.env.path2doc(doctree["source"])
+    missing = [m for m in app.config.fastgen_doctest_needs.get(docname, ()) if importlib.util.find_spec(m) is None]
+    if missing:
+        logger.info("fastgen_docs: the examples of %s are not run: %s not installed", docname, ", ".join(missing))
+    if not (docname.startswith("api/") or missing):
+        return
+    for block in list(doctree.findall(nodes.doctest_block)):
+        block.replace_self(nodes.literal_block(block.rawsource, block.astext(), language="pycon"))
+
+
+def setup(app):
+    app.add_config_value("fastgen_doctest_needs", {}, "env")
+    app.connect("doctree-read", untest_examples)
+    app.add_directive("fastgen-board", BoardDirective)
+    app.add_directive("fastgen-files", FilesDirective)
+    app.connect("env-check-consistency", check_public_names)
+    app.connect("missing-reference", resolve_reexports)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
