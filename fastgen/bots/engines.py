@@ -96,19 +96,11 @@ def _stop_process(proc: subprocess.Popen | None, sock: socket.socket | None, log
 class GnubgEngine:
     """GNU Backgammon (``gnubg -t -q``) as a live engine over its external-player socket.
 
-    Parameters
-    ----------
-    path:
-        The gnubg executable (default: :func:`find_gnubg`).
-    plies:
-        Chequer-play evaluation depth (0 = the neural net alone, GNU Backgammon's 0-ply).
-    cubeful:
-        Evaluate plays cubefully (GNU Backgammon's default) or cubeless (default here:
-        duels and rollouts are cubeless money games).
-    timeout:
-        Seconds to wait for each answer.
-    startup_timeout:
-        Seconds to wait for the program to accept the connection.
+    *path* is the gnubg executable (default: :func:`find_gnubg`); *plies* the chequer-play
+    evaluation depth (0: the neural net alone, GNU Backgammon's 0-ply); *cubeful* chooses
+    cubeful evaluation (GNU Backgammon's default) over cubeless (the default here, since
+    duels and rollouts are cubeless money games); *timeout* is the seconds to wait for
+    each answer and *startup_timeout* for the program to accept the connection.
 
     Use it as a context manager (or call :meth:`start` and :meth:`close`); it starts on
     first use otherwise, and the process is ended when the engine is closed, garbage
