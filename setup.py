@@ -49,7 +49,10 @@ directives = {
 # the files fastgen/core/_core.pyx includes (one job each; see its docstring)
 CORE_PARTS = [
     f"fastgen/core/_{name}.pxi"
-    for name in ("bits", "ctx", "doubles", "nondoubles", "count", "validate", "batch", "games", "perft", "pubeval", "rules")
+    for name in (
+        "bits", "ctx", "doubles", "nondoubles", "count", "validate", "batch", "games", "perft", "pubeval", "rules",
+        "duel",
+    )
 ]
 
 extensions = [

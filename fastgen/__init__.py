@@ -36,6 +36,7 @@ from fastgen.errors import (
     DeadPositionError,
     DoubleAfterRollError,
     EndlessGameError,
+    EngineError,
     FastgenError,
     GameOverError,
     IllegalActionError,
@@ -47,6 +48,7 @@ from fastgen.errors import (
     InvalidBoardError,
     InvalidDiceError,
     InvalidEnvOptionError,
+    InvalidFibsBoardError,
     InvalidMatchIDError,
     InvalidMatchStateError,
     InvalidMoveTextError,
@@ -65,6 +67,7 @@ from fastgen.errors import (
     UnknownSchemeError,
 )
 from fastgen.core.features import encode
+from fastgen.formats import fibs  # FIBS board: lines (parse_board, format_board)
 from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library only)
 from fastgen import bearoff  # fastgen.bearoff: bear-off databases (gnubg's .bd files)
 from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
@@ -94,6 +97,8 @@ from fastgen.sim.decide import rollout_plays, rollout_position
 from fastgen.sim.dice import rollout_dice
 from fastgen.sim.table import RolloutTable
 from fastgen.bots import evaluators  # the evaluator protocol, gnubg, greedy (gnubg-nn only when asked)
+from fastgen.sim.duel import DuelResult, duel
+from fastgen.bots import engines, policies  # GnubgEngine; gnubg(plies), from_spec
 from fastgen.formats.validate import check_play, legal_steps, parse_play
 
 __all__ = [
@@ -152,6 +157,10 @@ __all__ = [
     "rollout_dice",
     "RolloutTable",
     "evaluators",
+    "duel",
+    "DuelResult",
+    "engines",
+    "policies",
     # exceptions
     "FastgenError",
     "InvalidArgumentError",
@@ -188,6 +197,9 @@ __all__ = [
     "NotPicklableError",
     "RolloutStoreError",
     "InvalidEnvOptionError",
+    "InvalidFibsBoardError",
+    "EngineError",
+    "fibs",
     "pubeval_best",
     "perft",
     "perft_weighted",

@@ -116,3 +116,35 @@ def run_threads(work, count: int, stop=None) -> None:
         t.join()
     if errors:
         raise errors[0]
+
+
+def run_game_ranges(games: int, threads: int, chunk: int, play_range, progress=None, stop=None) -> list:
+    """Play games 0..games-1 in ranges of at most *chunk* games spread over *threads*
+    threads (via :func:`run_threads`): ``play_range(lo, hi)`` plays one range in the core
+    and returns -1, or the index of a game that reached the turn limit (then no further
+    range starts). *progress* gets each range's size as it finishes. Returns the indices
+    of the games that reached the turn limit (empty when none did).
+
+    Ranges are small enough (about 8 per thread) that the threads stay busy to the end;
+    results never depend on which thread plays which range."""
+    long_games: list = []
+    chunk = max(1, min(chunk, -(-games // (8 * threads))))
+    chunks = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]
+    lock = threading.Lock()
+
+    def work(_):
+        while True:
+            with lock:  # threads take ranges in turn, so the load stays balanced
+                if not chunks or long_games or (stop is not None and stop.is_set()):
+                    return
+                lo, hi = chunks.pop(0)
+            g = play_range(lo, hi)
+            if g >= 0:
+                long_games.append(g)
+                return
+            if progress is not None:
+                with lock:
+                    progress(hi - lo)
+
+    run_threads(work, max(1, min(threads, len(chunks))), stop)
+    return long_games

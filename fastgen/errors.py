@@ -196,6 +196,19 @@ class InvalidEnvOptionError(FastgenError, ValueError):
     """An RL environment (:mod:`fastgen.envs`) was given an option it does not accept."""
 
 
+# --------------------------------------------------------------------------- bots and engines
+# Raised by fastgen.formats.fibs, fastgen.bots and fastgen.sim.duel.
+
+
+class InvalidFibsBoardError(FastgenError, ValueError):
+    """A FIBS ``board:`` line is malformed or describes an impossible position."""
+
+
+class EngineError(FastgenError, ValueError):
+    """An external engine (GNU Backgammon) answered an illegal or unreadable move, crashed,
+    or did not answer in time; the message names the position (its FIBS line)."""
+
+
 # --------------------------------------------------------------------------- bear-off databases
 
 

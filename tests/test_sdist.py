@@ -27,6 +27,7 @@ SHIPPED = [
     "setup.py",
     "fastgen/core/_core.pyx",
     "fastgen/core/_core.pxd",
+    "fastgen/core/_duel.pxi",
     "fastgen/core/_platform.h",
     # the job files _core.pyx includes: without them the sdist does not build
     *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "fastgen" / "core").glob("_*.pxi")),
@@ -50,6 +51,8 @@ SHIPPED = [
     "docs/index.rst",
     "docs/_ext/fastgen_docs.py",
     "docs/guides/generation.rst",
+    "examples/td_bot.py",
+    "docs/guides/duels.rst",
 ]
 
 

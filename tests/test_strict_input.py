@@ -321,6 +321,7 @@ VALID_CALLS = [
     (fastgen.swap_sides, (START,)),
     (fastgen.encode, (START, "raw")),
     (fastgen.pubeval_best, (START[None], [(3, 1)])),
+    (fastgen.duel, ("pubeval", "random", 10)),
     (fastgen.perft, (START, 1)),
     (fastgen.perft_weighted, (START, 1)),
     (fastgen.position_id, (START,)),

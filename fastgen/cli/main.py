@@ -1,4 +1,5 @@
-"""The ``fastgen`` command line: ``fastgen bench`` (the main job), ``fastgen rollout``, ``fastgen perft`` and ``fastgen rollout-plays``."""
+"""The ``fastgen`` command line: ``fastgen bench`` (the main job), ``rollout``, ``perft``,
+``bearoff``, ``rollout-plays``, ``duel`` and ``serve-external``."""
 
 from __future__ import annotations
 
@@ -64,7 +65,10 @@ def _bench(args: argparse.Namespace) -> int:
 
 # Subcommands other than ``bench`` live in their own modules, each with a function
 # ``add_parser(subparsers)`` that registers the subcommand and its handler (``func``).
-_SUBCOMMAND_MODULES = ("fastgen.cli.rollout", "fastgen.cli.perft", "fastgen.cli.bearoff", "fastgen.cli.decide")
+_SUBCOMMAND_MODULES = (
+    "fastgen.cli.rollout", "fastgen.cli.perft", "fastgen.cli.bearoff", "fastgen.cli.decide", "fastgen.cli.duel",
+    "fastgen.cli.serve",
+)
 
 MAX_THREADS = 1024
 

@@ -74,6 +74,22 @@ def rollout_random_range(
     pubeval: bool = ...,
     max_turns: int = ...,
 ) -> int: ...
+def duel_range(
+    start: _I8,
+    from_opening: bool,
+    seed: int,
+    opening_rolls: _I8,
+    lo: int,
+    hi: int,
+    pol_a: int,
+    pol_b: int,
+    mirrored: bool,
+    winner: _I8,
+    result: _I8,
+    turns: _I32,
+    stop: Optional[StopFlag] = ...,
+    max_turns: int = ...,
+) -> int: ...
 def roll_dice(seed: int, gid: _I64, turn: _I64, opening: _U8, opening_rolls: _I8, out: _I8) -> None: ...
 def pool_turn(
     src: _I8,

@@ -11,12 +11,11 @@ whatever the batch size, the threads or the order games finish in.
 
 from __future__ import annotations
 
-import threading
 import time
 
 import numpy as np
 
-from fastgen._util import check_int, run_threads
+from fastgen._util import check_int, run_game_ranges
 from fastgen.core import _core
 from fastgen.core.boards import STARTING_BOARD, as_boards  # R3
 from fastgen.core.generate import plays_batch
@@ -126,10 +125,21 @@ def pubeval_policy(seed: int = 0):
 
 
 def _user_policy(fn):
+    """A user callable as the loop's policy: ``fn(candidates, offsets)``, or, when it has
+    a true attribute ``wants_position`` (engines such as fastgen.bots.engines.GnubgEngine
+    that need the position and the roll), ``fn(candidates, offsets, boards, dice)`` with
+    the (G, 2, 25) positions before the play (side on roll in row 1) and the (G, 2) dice."""
     name = getattr(fn, "__name__", type(fn).__name__)
 
-    def choose(candidates, offsets, gid, turn, boards, dice):
-        return fn(candidates, offsets)
+    if getattr(fn, "wants_position", False):
+
+        def choose(candidates, offsets, gid, turn, boards, dice):
+            return fn(candidates, offsets, boards, dice)
+
+    else:
+
+        def choose(candidates, offsets, gid, turn, boards, dice):
+            return fn(candidates, offsets)
 
     choose.__name__ = name
     return choose
@@ -178,35 +188,19 @@ def rollout_native(
     *chunk* games per call, in threads."""
     threads = check_int(threads, "threads", 1)
     stop = _core.StopFlag() if games >= _WATCH_GAMES else None
-    long_games: list[int] = []
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
     start = np.ascontiguousarray(start_boards, dtype=np.int8)
-    # Small enough ranges that the threads stay busy to the end (results do not depend on it).
-    chunk = max(1, min(chunk, -(-games // (8 * threads))))
-    chunks = [(lo, min(lo + chunk, games)) for lo in range(0, games, chunk)]  # relative to first
-    lock = threading.Lock()
 
-    def work(_):
-        while True:
-            with lock:  # threads take chunks in turn, so the load stays balanced
-                if not chunks or long_games or (stop is not None and stop.is_set()):
-                    return
-                lo, hi = chunks.pop(0)
-            g = _core.rollout_random_range(
-                start, from_opening, seed, _OPENING_DICE, first + lo, first + hi,
-                winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
-            )
-            if g >= 0:
-                long_games.append(g)
-                return
-            if progress is not None:
-                with lock:
-                    progress(hi - lo)
+    def play_range(lo, hi):  # lo, hi relative to first
+        return _core.rollout_random_range(
+            start, from_opening, seed, _OPENING_DICE, first + lo, first + hi,
+            winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
+        )
 
     t0 = time.perf_counter()
-    run_threads(work, max(1, min(threads, len(chunks))), stop)
+    long_games = run_game_ranges(games, threads, chunk, play_range, progress, stop)
     seconds = time.perf_counter() - t0
     if long_games:
         g = min(long_games)

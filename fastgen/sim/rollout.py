@@ -59,7 +59,9 @@ def rollout(
     policy:
         ``"random"`` (uniform over the distinct plays), ``"pubeval"`` (Tesauro's
         evaluation) or a callable ``f(candidate_boards (M, 2, 25), offsets (G+1,)) ->
-        (G,) indices`` relative to each game's range, called once per turn for all games.
+        (G,) indices`` relative to each game's range, called once per turn for all games
+        (``f(candidates, offsets, boards, dice)`` when it has ``wants_position = True``:
+        the positions before the play and their dice too).
     seed:
         Non-negative int; the same seed gives the same games whatever *batch_size*.
     start:

@@ -1,0 +1,171 @@
+"""Answer GNU Backgammon's external-player questions with a fastgen policy.
+
+In GNU Backgammon, ``set player N external HOST:PORT`` makes player N an external
+player: gnubg connects to HOST:PORT and, at each of that player's decisions, sends one
+FIBS ``board:`` line (:mod:`fastgen.formats.fibs`) and reads back the play. An
+:class:`ExternalServer` listens on 127.0.0.1, reads each line (with a timeout), lets the
+policy choose among the legal plays and answers the play in GNU Backgammon's notation
+(``bar/22 13/8``). Cube decisions are not played: turn the cube off in gnubg (``set cube
+use off``); a line asking one gets an error answer and is logged.
+
+Command line: ``fastgen serve-external --port P --policy pubeval`` (or
+``module:callable``), then in gnubg::
+
+    set player 1 external 127.0.0.1:P
+    new match 3
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+import time
+from typing import Any, Callable, TextIO
+
+import numpy as np
+
+from fastgen.core.generate import legal_plays, plays_batch
+from fastgen.errors import FastgenError, InvalidArgumentError
+from fastgen.formats.fibs import parse_board
+from fastgen.sim.pool import _as_picks, resolve_policy
+from fastgen._util import check_int
+
+__all__ = ["ExternalServer", "play_text", "serve_forever"]
+
+_HOST = "127.0.0.1"
+_MAX_LINE = 8192
+
+
+def play_text(moves) -> str:
+    """GNU Backgammon's text of a play given as (from, to) steps (25 = bar, 0 = off):
+    one ``from/to`` per step, e.g. ``bar/22 6/off``."""
+    point = {25: "bar", 0: "off"}
+    return " ".join(f"{point.get(f, f)}/{point.get(t, t)}" for f, t in moves)
+
+
+class ExternalServer:
+    """A TCP server on 127.0.0.1 that answers GNU Backgammon's external-player lines.
+
+    Parameters
+    ----------
+    policy:
+        ``"random"``, ``"pubeval"`` or a batch policy callable (the protocol of
+        :func:`fastgen.rollout`).
+    port:
+        The port (0: the OS picks a free one; see :attr:`port` after construction).
+    timeout:
+        Seconds to wait for the next line of a connection before closing it.
+    seed:
+        Seed of the ``"random"`` policy's choices.
+    log:
+        A text stream for one line per question and answer (None: silent).
+    """
+
+    def __init__(
+        self, policy: Any = "pubeval", port: int = 0, *, timeout: float = 120.0, seed: int = 0, log: TextIO | None = None
+    ) -> None:
+        port = check_int(port, "port", 0, 65535)
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+            raise InvalidArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
+        self._choose, self.policy_name = resolve_policy(policy, check_int(seed, "seed", 0, 2**64 - 1))
+        self.timeout = float(timeout)
+        self.log = log
+        self.questions = 0
+        self.lines: list[str] = []  # every board line received, in order
+        self._sock = socket.create_server((_HOST, port))
+        self._sock.settimeout(0.2)  # accept() wakes up often: Ctrl-C is handled promptly
+        self.port = int(self._sock.getsockname()[1])
+
+    def close(self) -> None:
+        """Stop listening (idempotent)."""
+        self._sock.close()
+
+    def __enter__(self) -> "ExternalServer":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def _say(self, text: str) -> None:
+        if self.log is not None:
+            print(text, file=self.log, flush=True)
+
+    def answer(self, line: str) -> str:
+        """The answer to one line from gnubg: the policy's play for a board line."""
+        fb = parse_board(line)
+        if fb.on_roll is None or fb.dice == (0, 0):
+            raise InvalidArgumentError(f"not a chequer-play decision (no dice rolled): {line!r}")
+        board = np.ascontiguousarray(fb.board(on_roll=True))
+        dice = np.array([fb.dice], dtype=np.int8)
+        batch = plays_batch(board[None], dice)
+        picked = self._choose(batch.boards, batch.offsets, np.zeros(1, np.int64), np.array([self.questions]),
+                              board[None], dice)
+        pick = int(_as_picks(picked, 1, self.policy_name)[0])
+        if not 0 <= pick < batch.offsets[1]:
+            raise InvalidArgumentError(f"policy {self.policy_name!r} returned index {pick} for {line!r}")
+        after = batch.boards[pick]
+        for play in legal_plays(board, fb.dice):
+            if np.array_equal(play.board_after, after):
+                return play_text(play.moves)
+        raise InvalidArgumentError(f"the chosen play is not among the legal plays of {line!r}")  # pragma: no cover
+
+    def handle(self, conn: socket.socket) -> None:
+        """Answer one connection's lines until gnubg closes it (or a read times out)."""
+        conn.settimeout(self.timeout)
+        buffer = b""
+        with conn:
+            while True:
+                while b"\n" not in buffer:
+                    try:
+                        chunk = conn.recv(4096)
+                    except socket.timeout:
+                        self._say(f"no line within {self.timeout} s: closing the connection")
+                        return
+                    if not chunk:
+                        return
+                    buffer += chunk
+                    if len(buffer) > _MAX_LINE:
+                        self._say("a line longer than 8 KiB: closing the connection")
+                        return
+                raw, _, buffer = buffer.partition(b"\n")
+                line = raw.decode(errors="replace").strip(" \t\r\0")  # gnubg ends its lines with NUL
+                if not line:
+                    continue
+                self.questions += 1
+                self.lines.append(line)
+                try:
+                    reply = self.answer(line)
+                except FastgenError as exc:
+                    self._say(f"error: {exc}")
+                    reply = "error"
+                self._say(f"{line} -> {reply}")
+                conn.sendall(reply.encode() + b"\r\n")
+
+    def serve(self, connections: int | None = None, stop: Callable[[], bool] | None = None) -> None:
+        """Accept connections one at a time and answer them; returns after *connections*
+        connections (None: until Ctrl-C or *stop()* is true)."""
+        done = 0
+        while connections is None or done < connections:
+            if stop is not None and stop():
+                return
+            try:
+                conn, peer = self._sock.accept()
+            except socket.timeout:
+                continue
+            self._say(f"connection from {peer[0]}:{peer[1]}")
+            self.handle(conn)
+            done += 1
+
+
+def serve_forever(policy: Any, port: int, *, timeout: float = 120.0, seed: int = 0,
+                  log: TextIO | None = sys.stderr) -> None:
+    """Serve *policy* on 127.0.0.1:*port* until Ctrl-C (the command line's loop); the
+    address is always printed to stderr."""
+    with ExternalServer(policy, port, timeout=timeout, seed=seed, log=log) as server:
+        print(f"fastgen: answering GNU Backgammon on {_HOST}:{server.port} with {server.policy_name} "
+              f"(in gnubg: set player 1 external {_HOST}:{server.port})", file=sys.stderr, flush=True)
+        t0 = time.monotonic()
+        try:
+            server.serve()
+        finally:
+            server._say(f"answered {server.questions} questions in {time.monotonic() - t0:.1f} s")

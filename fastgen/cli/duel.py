@@ -1,0 +1,79 @@
+"""The ``fastgen duel`` subcommand: two policies play cubeless money games.
+
+    fastgen duel pubeval random --games 10000 [--seed 0] [--unmirrored] [--json]
+    fastgen duel gnubg:0 pubeval --games 2000          # gnubg-nn (the peers extra)
+    fastgen duel gnubg-engine pubeval --games 200      # the real GNU Backgammon program
+    fastgen duel mybot:policy pubeval                   # any importable batch policy
+    fastgen duel pubeval random --games 1000000 --workers 2   # on a local Dask cluster
+
+Policies: ``random``, ``pubeval``, ``gnubg[:N]``, ``gnubg-engine[:N]`` or
+``module:callable`` (see :func:`fastgen.bots.policies.from_spec`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from fastgen.bots.engines import GnubgEngine
+from fastgen.bots.policies import from_spec
+from fastgen.cli.args import add_subcommand, int_in_range
+from fastgen.errors import FastgenError
+from fastgen.sim.duel import duel
+
+__all__ = ["add_parser", "run_duel"]
+
+MAX_THREADS = 1024
+MAX_SEED = 2**64 - 1
+
+
+def _policy_arg(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("a policy must not be empty")
+    return text
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``duel`` subcommand on an argparse *subparsers* object."""
+    parser = add_subcommand(
+        subparsers,
+        "duel",
+        help="two policies play cubeless games; points per game with a 95%% interval",
+        description="Play cubeless money games between policies A and B (random, pubeval, "
+        "gnubg[:N] for gnubg-nn at N plies, gnubg-engine[:N] for the GNU Backgammon program, "
+        "or module:callable) and report A's points per game.",
+    )
+    parser.add_argument("a", type=_policy_arg, help="policy A (the one the figures are about)")
+    parser.add_argument("b", type=_policy_arg, help="policy B")
+    parser.add_argument("--games", type=int_in_range(2), default=10000, help="games (even when mirrored)")
+    parser.add_argument("--seed", type=int_in_range(0, MAX_SEED), default=0, help="the same seed gives the same games")
+    parser.add_argument("--unmirrored", action="store_true", help="independent dice for every game (no duplicate pairs)")
+    parser.add_argument("--threads", type=int_in_range(1, MAX_THREADS), default=1, help="threads")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int_in_range(1, MAX_THREADS), help="run on a new local Dask cluster of N worker processes")
+    where.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(func=run_duel)
+    return parser
+
+
+def run_duel(args: argparse.Namespace) -> int:
+    """Run a duel from parsed arguments and print the result; returns the exit status."""
+    engines = []
+    try:
+        a, b = from_spec(args.a), from_spec(args.b)
+        engines = [p for p in (a, b) if isinstance(p, GnubgEngine)]
+        result = duel(
+            a, b, args.games, seed=args.seed, mirrored=not args.unmirrored, threads=args.threads,
+            workers=args.workers, scheduler=args.scheduler,
+        )
+    except FastgenError as exc:
+        print(f"fastgen duel: error: {exc}", file=sys.stderr)
+        return 2 if "policy" in str(exc) or "games" in str(exc) else 1
+    finally:
+        for engine in engines:
+            engine.close()
+    print(json.dumps(result.to_dict(), indent=2) if args.json else result)
+    return 0

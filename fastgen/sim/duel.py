@@ -1,0 +1,288 @@
+"""Bots against bots: cubeless money games between two policies, with duplicate dice.
+
+:func:`duel` plays *games* games between policies *a* and *b* and returns a
+:class:`DuelResult`: *a*'s points per game with its standard error and 95% interval, and
+each side's win, gammon and backgammon rates.
+
+Mirrored (the default), the games come in pairs that share their dice sequence and start
+position with the seats swapped: in game 2k player *a* moves first, in game 2k + 1
+player *b* does, and at every turn index both games roll the same dice (duplicate
+backgammon). Luck largely cancels within a pair, so the standard error, computed over
+the pairs' mean points, is smaller than over the same number of independent games.
+Unmirrored, game g has its own dice and *a* moves first in the even games.
+
+Each game's dice and random choices depend only on ``(seed, game, turn)`` (the counter-
+based hash of :mod:`fastgen.sim.pool`), so the same seed gives the same games whatever
+*threads* or *batch_size*. Two built-in policies ("random", "pubeval") duel inside the
+compiled core at rollout speed; any other policy goes through the batched loop (one
+:func:`fastgen.plays_batch` call per turn for each side's games), with the batch
+protocol of :func:`fastgen.rollout`: ``f(candidates, offsets) -> (G,) indices``, or
+``f(candidates, offsets, boards, dice)`` for a callable with ``wants_position = True``.
+
+>>> r = duel("pubeval", "random", 200, seed=1)
+>>> r.games, r.pairs, r.ppg > 0
+(200, 100, True)
+>>> duel("pubeval", "random", 200, seed=1, threads=2).ppg == r.ppg
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from fastgen.core.boards import STARTING_BOARD
+from fastgen.errors import InvalidArgumentError
+from fastgen.sim.duel_chunks import duel_chunked
+from fastgen.sim.duel_play import BUILTIN, play_duel_games
+from fastgen.sim.pool import check_start
+from fastgen._typing import ArrayLike
+from fastgen._util import check_int
+
+__all__ = ["duel", "DuelResult", "Policy"]
+
+#: A policy: "random", "pubeval" or a batch callable (see the module docstring).
+Policy = Any
+
+_Z95 = 1.959963984540054
+
+#: The most games one duel plays (its per-game result arrays take 6 bytes a game).
+MAX_GAMES = 2**31 - 1
+
+
+def _name(policy) -> str:
+    if isinstance(policy, str):
+        return policy
+    return str(getattr(policy, "name", None) or getattr(policy, "__name__", None) or type(policy).__name__)
+
+
+@dataclass
+class DuelResult:
+    """The games of a duel between policies *a* and *b*, seen from *a*.
+
+    ``winner`` (0: *a* won, 1: *b* won), ``result`` (1 single, 2 gammon, 3 backgammon) and
+    ``turns`` are arrays over the games; *a* moved first in the even games. Points are
+    cubeless: a game is worth its result, positive when *a* won.
+    """
+
+    a: str
+    b: str
+    seed: int
+    mirrored: bool
+    winner: np.ndarray
+    result: np.ndarray
+    turns: np.ndarray
+    seconds: float = 0.0
+    timings: dict = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return int(self.winner.shape[0])
+
+    @property
+    def pairs(self) -> int:
+        """Mirrored pairs (0 when not mirrored)."""
+        return self.games // 2 if self.mirrored else 0
+
+    @property
+    def points(self) -> np.ndarray:
+        """(games,) float: *a*'s points in each game."""
+        return np.where(self.winner == 0, self.result, -self.result.astype(np.int16)).astype(float)
+
+    def _samples(self) -> np.ndarray:
+        """The independent samples: pair means when mirrored, else the games."""
+        pts = self.points
+        return pts.reshape(-1, 2).mean(axis=1) if self.mirrored else pts
+
+    @property
+    def ppg(self) -> float:
+        """*a*'s mean points per game (negative: *b* is ahead)."""
+        return float(self.points.mean()) if self.games else 0.0
+
+    @property
+    def ppg_se(self) -> float:
+        """Standard error of :attr:`ppg` (over the pairs' means when mirrored)."""
+        s = self._samples()
+        return float(s.std(ddof=1) / math.sqrt(s.size)) if s.size > 1 else float("inf")
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% normal interval of :attr:`ppg`."""
+        half = _Z95 * self.ppg_se
+        return (self.ppg - half, self.ppg + half)
+
+    def rates(self, side: str) -> dict:
+        """Win, gammon (backgammons included) and backgammon rates of *side* ("a" or "b")
+        over all games."""
+        if side not in ("a", "b"):
+            raise InvalidArgumentError(f"side must be 'a' or 'b', got {side!r}")
+        won = self.winner == (0 if side == "a" else 1)
+        n = max(self.games, 1)
+        return {
+            "win": float(won.sum() / n),
+            "gammon": float((won & (self.result >= 2)).sum() / n),
+            "backgammon": float((won & (self.result == 3)).sum() / n),
+        }
+
+    @property
+    def total_turns(self) -> int:
+        return int(self.turns.sum())
+
+    def to_dict(self) -> dict:
+        """A plain JSON-serializable dict of the figures (not the per-game arrays)."""
+        lo, hi = self.ci95
+        return {
+            "a": self.a,
+            "b": self.b,
+            "games": self.games,
+            "pairs": self.pairs,
+            "mirrored": self.mirrored,
+            "seed": self.seed,
+            "ppg": self.ppg,
+            "ppg_se": self.ppg_se,
+            "ci95": [lo, hi],
+            "a_rates": self.rates("a"),
+            "b_rates": self.rates("b"),
+            "turns": self.total_turns,
+            "average_turns": self.total_turns / self.games if self.games else 0.0,
+            "seconds": self.seconds,
+            "games_per_second": self.games / self.seconds if self.seconds > 0 else None,
+            "timings": dict(self.timings),
+        }
+
+    def __str__(self) -> str:
+        lo, hi = self.ci95
+        how = f"{self.pairs} mirrored pairs" if self.mirrored else "unmirrored"
+        lines = [
+            f"{self.a} vs {self.b}: {self.games} cubeless games ({how}), seed {self.seed}",
+            f"{self.a} points/game: {self.ppg:+.4f} +/- {self.ppg_se:.4f} (95%: [{lo:+.4f}, {hi:+.4f}])",
+        ]
+        for side, name in (("a", self.a), ("b", self.b)):
+            r = self.rates(side)
+            lines.append(
+                f"  {name:<12} wins {100 * r['win']:6.2f}%  gammons {100 * r['gammon']:5.2f}%  "
+                f"backgammons {100 * r['backgammon']:5.2f}%"
+            )
+        rate = f", {self.games / self.seconds:,.0f} games/s" if self.seconds > 0 else ""
+        lines.append(f"{self.total_turns:,} turns in {self.seconds:.2f} s{rate}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<DuelResult {self.a!r} vs {self.b!r} games={self.games} ppg={self.ppg:+.4f}>"
+
+
+def _check_policy(policy, which: str) -> None:
+    if isinstance(policy, str):
+        if policy not in BUILTIN:
+            raise InvalidArgumentError(f"policy {which} must be 'random', 'pubeval' or a callable, got {policy!r}")
+    elif not callable(policy):
+        raise InvalidArgumentError(f"policy {which} must be 'random', 'pubeval' or a callable, got {policy!r}")
+
+
+def duel(
+    a: Policy,
+    b: Policy,
+    games: int = 10000,
+    *,
+    seed: int = 0,
+    mirrored: bool = True,
+    start: ArrayLike | None = None,
+    threads: int = 1,
+    batch_size: int = 4096,
+    progress: Callable[[int], object] | None = None,
+    engine: str = "auto",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    chunk_size: int | None = None,
+) -> DuelResult:
+    """Play *games* cubeless money games between policies *a* and *b* to the end.
+
+    Parameters
+    ----------
+    a, b:
+        ``"random"``, ``"pubeval"``, or a batch policy callable (see the module
+        docstring): e.g. :func:`fastgen.bots.policies.gnubg`, a
+        :class:`fastgen.bots.engines.GnubgEngine`, :func:`fastgen.bots.policies.baseline`.
+    games:
+        Number of games (at most MAX_GAMES); even when *mirrored* (pairs).
+    seed:
+        Non-negative int; the same seed gives the same games whatever *threads* or
+        *batch_size*.
+    mirrored:
+        Play every dice sequence twice with the seats swapped (duplicate backgammon); the
+        standard error is then taken over the pairs.
+    start:
+        None (every game starts with the opening roll, R16) or a board (2, 25) or boards
+        (K, 2, 25) with the side on roll (the first to move) in row 1.
+    threads:
+        Two built-in policies: games played in parallel. Otherwise: threads of each
+        :func:`fastgen.plays_batch` call.
+    batch_size:
+        Games played side by side in the batched loop.
+    progress:
+        Optional callable receiving the number of games just finished.
+    engine:
+        ``"auto"`` (the core for two built-in policies), ``"native"`` or ``"python"`` (the
+        batched loop even for built-in policies: the same games).
+    workers, scheduler, client, chunk_size:
+        Play the games on a Dask cluster (the ``dask`` extra), in chunks of *chunk_size*
+        games (see :mod:`fastgen.sim.duel_chunks`): *workers* starts a local cluster of
+        that many single-threaded processes, *scheduler* (``"tcp://host:8786"``) or
+        *client* (a ``distributed.Client``) uses an existing one. The result equals the
+        in-process one game for game.
+
+    Returns
+    -------
+    DuelResult
+
+    Ctrl-C stops the duel promptly (KeyboardInterrupt).
+    """
+    _check_policy(a, "a")
+    _check_policy(b, "b")
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    games = check_int(games, "games", 1, MAX_GAMES)
+    threads = check_int(threads, "threads", 1)
+    batch_size = check_int(batch_size, "batch_size", 1)
+    if not isinstance(mirrored, (bool, np.bool_)):
+        raise InvalidArgumentError(f"mirrored must be True or False, got {mirrored!r}")
+    mirrored = bool(mirrored)
+    if mirrored and games % 2:
+        raise InvalidArgumentError(f"a mirrored duel plays pairs of games: games must be even, got {games!r}")
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
+    if not isinstance(engine, str) or engine not in ("auto", "native", "python"):
+        raise InvalidArgumentError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
+    native = isinstance(a, str) and isinstance(b, str)
+    if engine == "native" and not native:
+        raise InvalidArgumentError(f"the native engine duels 'random' and 'pubeval' only, got {a!r} and {b!r}")
+    if start is None:
+        start_boards, from_opening = np.ascontiguousarray(STARTING_BOARD[None]), True
+    else:
+        start_boards, _ = check_start(start, games)
+        start_boards, from_opening = np.ascontiguousarray(start_boards, dtype=np.int8), False
+    given = [n for n, v in (("workers", workers), ("scheduler", scheduler), ("client", client)) if v is not None]
+    if len(given) > 1:
+        raise InvalidArgumentError(f"give at most one of workers, scheduler or client, got {given!r}")
+    if chunk_size is not None:
+        chunk_size = check_int(chunk_size, "chunk_size", 1)
+    t0 = time.perf_counter()
+    if given:
+        if workers is not None:
+            check_int(workers, "workers", 1)
+        out = duel_chunked(
+            a, b, games, seed, start_boards, from_opening, mirrored, batch_size, engine, progress,
+            workers, scheduler, client, chunk_size,
+        )
+    else:
+        out = play_duel_games(
+            a, b, games, 0, seed, start_boards, from_opening, mirrored, threads, batch_size, progress, engine
+        )
+    seconds = time.perf_counter() - t0
+    winner, result, turns, timings = out
+    timings = dict(timings, total=seconds)
+    return DuelResult(_name(a), _name(b), seed, mirrored, winner, result, turns, seconds, timings)

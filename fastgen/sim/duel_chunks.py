@@ -1,0 +1,72 @@
+"""Duels on a Dask cluster (the optional ``dask`` extra): :func:`fastgen.duel` with
+*workers*, *scheduler* or *client*.
+
+The games are cut into chunks of consecutive game numbers (an even number of games
+each when mirrored, so a pair never straddles two chunks); each chunk is one task,
+:func:`play_duel_chunk`, that plays games ``lo .. hi - 1`` of the duel exactly as the
+in-process duel plays them (each game's dice and choices depend on ``(seed, game,
+turn)`` only). So the result equals the in-process one, game for game. The policies and
+the run's settings are pickled once with cloudpickle (a policy that cannot be sent, such
+as a running GnubgEngine, raises :class:`fastgen.errors.NotPicklableError` first).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
+from fastgen.sim.duel_play import play_duel_games
+from fastgen.sim.rollout_chunks import default_chunk_size
+
+__all__ = ["play_duel_chunk", "duel_chunked"]
+
+
+@dataclass(frozen=True)
+class _DuelJob:
+    """What every chunk of one duel needs (pickled once, sent with each task)."""
+
+    a: Any
+    b: Any
+    seed: int
+    start: np.ndarray
+    from_opening: bool
+    mirrored: bool
+    batch_size: int
+    engine: str
+
+
+def play_duel_chunk(blob: bytes, lo: int, hi: int):
+    """The Dask task: games lo..hi-1 of the pickled duel *blob* as (winner, result, turns)."""
+    job = loads_cached(blob)
+    with task_memory():
+        w, r, t, _ = play_duel_games(
+            job.a, job.b, hi - lo, lo, job.seed, job.start, job.from_opening, job.mirrored, 1, job.batch_size,
+            None, job.engine,
+        )
+    return w, r, t
+
+
+def duel_chunked(
+    a, b, games: int, seed: int, start: np.ndarray, from_opening: bool, mirrored: bool, batch_size: int,
+    engine: str, progress: Callable[[int], object] | None, workers, scheduler, client, chunk_size: int | None,
+):
+    """The games of a duel on a cluster: (winner, result, turns, timings)."""
+    job = _DuelJob(a, b, seed, start, from_opening, mirrored, batch_size, engine)
+    blob = dumps_checked(job, "the duel's policies")
+    winner = np.zeros(games, dtype=np.int8)
+    result = np.zeros(games, dtype=np.int8)
+    turns = np.zeros(games, dtype=np.int32)
+    with connect(workers, scheduler, client) as c:
+        size = chunk_size or default_chunk_size(games, worker_count(c))
+        size += size % 2 if mirrored else 0
+        ranges = [(lo, min(lo + size, games)) for lo in range(0, games, size)]
+        key = f"fastgen-duel-{uuid.uuid4().hex[:12]}"
+        for (lo, hi), (w, r, t) in as_finished(c, play_duel_chunk, blob, ranges, key):
+            winner[lo:hi], result[lo:hi], turns[lo:hi] = w, r, t
+            if progress is not None:
+                progress(hi - lo)
+    return winner, result, turns, {"chunks": len(ranges), "chunk_size": size}

@@ -1,0 +1,134 @@
+"""fastgen.bots.external: answering GNU Backgammon's external-player lines, and a whole
+3-point match that the real gnubg controls against a fastgen policy (skipped where
+gnubg is absent)."""
+
+from __future__ import annotations
+
+import io
+import socket
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen.bots.engines import DEBIAN_GNUBG, find_gnubg
+from fastgen.bots.external import ExternalServer, play_text
+from fastgen.errors import EngineError, InvalidArgumentError
+from fastgen.formats.fibs import format_board, parse_board
+from fastgen.games.game import Game
+
+OPENING_31 = format_board(fastgen.STARTING_BOARD, (3, 1), player_may_double=True, opponent_may_double=True)
+
+
+def test_play_text():
+    assert play_text([(25, 22), (6, 0)]) == "bar/22 6/off"
+    assert play_text([]) == ""
+
+
+def test_answer_is_pubevals_legal_play():
+    with ExternalServer("pubeval") as server:
+        text = server.answer(OPENING_31)
+    best = fastgen.pubeval_best(fastgen.STARTING_BOARD[None], [(3, 1)])[0]
+    assert text == "8/5 6/5" and np.array_equal(fastgen.parse_play(fastgen.STARTING_BOARD, (3, 1), text).board_after, best)
+
+
+def test_answer_for_the_opponent_on_roll():
+    board = fastgen.STARTING_BOARD.copy()
+    board[0, 23], board[0, 22] = 1, 1  # the opponent split its back checkers
+    line = format_board(board, (6, 6), player_on_roll=False)
+    with ExternalServer("pubeval") as server:
+        text = server.answer(line)
+    fastgen.parse_play(board[::-1], (6, 6), text)  # legal for the side on roll (raises if not)
+
+
+def test_answer_needs_dice():
+    with ExternalServer("random") as server, pytest.raises(InvalidArgumentError, match="no dice"):
+        server.answer(format_board(fastgen.STARTING_BOARD))
+
+
+def _serve_in_thread(server, connections=1):
+    t = threading.Thread(target=server.serve, kwargs=dict(connections=connections), daemon=True)
+    t.start()
+    return t
+
+
+def test_over_a_socket_with_gnubgs_nul_ends_and_bad_lines():
+    log = io.StringIO()
+    with ExternalServer("pubeval", timeout=5, log=log) as server:
+        t = _serve_in_thread(server)
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn, conn.makefile("rb") as f:
+            conn.sendall(OPENING_31.encode() + b"\r\n\0")
+            assert f.readline() == b"8/5 6/5\r\n"
+            conn.sendall(b"\0board:nonsense\r\n\0")
+            assert f.readline() == b"error\r\n"
+        t.join(5)
+        assert not t.is_alive() and server.questions == 2
+    assert "2 fields, a board line has 53" in log.getvalue()
+
+
+def test_a_silent_connection_times_out():
+    log = io.StringIO()
+    with ExternalServer("random", timeout=0.3, log=log) as server:
+        t = _serve_in_thread(server)
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
+            conn.settimeout(5)
+            assert conn.recv(10) == b""  # the server closed it
+        t.join(5)
+        assert not t.is_alive()
+    assert "no line within 0.3 s" in log.getvalue()
+
+
+def test_bad_arguments():
+    with pytest.raises(InvalidArgumentError, match="port"):
+        ExternalServer("random", port=70000)
+    with pytest.raises(InvalidArgumentError, match="timeout"):
+        ExternalServer("random", timeout=-1)
+    with pytest.raises(InvalidArgumentError, match="policy"):
+        ExternalServer("gnubg")
+
+
+def test_gnubg_controls_a_3_point_match(tmp_path):
+    """gnubg (player 0, 0-ply) against fastgen's pubeval (player 1, external), cube off;
+    gnubg exports the match as .mat and read_mat replays and checks every move of it.
+    Every line gnubg sent is a valid FIBS board line that formats back to itself."""
+    try:
+        path = find_gnubg()
+    except EngineError:
+        pytest.skip(f"GNU Backgammon not installed (no gnubg on PATH, no {DEBIAN_GNUBG}): apt-get install gnubg")
+    mat = tmp_path / "match.mat"
+    log = io.StringIO()
+    with ExternalServer("pubeval", timeout=60, log=log) as server:
+        t = _serve_in_thread(server)
+        commands = "\n".join([
+            "set cube use off",
+            "set player 0 chequerplay evaluation plies 0",
+            f"set player 1 external 127.0.0.1:{server.port}",
+            "new match 3",
+            f"export match mat {mat}",
+            "quit",
+            "y",
+        ]) + "\n"
+        done = subprocess.run([path, "-t", "-q"], input=commands.encode(), capture_output=True, timeout=90)
+        t.join(10)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "error" not in log.getvalue(), log.getvalue()[-2000:]
+    match = fastgen.read_mat(mat)  # raises on any illegal or unreadable move
+    assert match.length == 3 and match.over and max(match.score) >= 3
+    assert server.questions >= 10 and len(server.lines) == server.questions
+    for line in server.lines:
+        fb = parse_board(line)
+        assert fb.text() == line and fb.dice != (0, 0) and fb.match_length == 3
+    # Every play of the external player (player 1, "root") in the exported match is
+    # pubeval's play of that position and roll: one per question.
+    checked = 0
+    for game in match.games:
+        for i, action in enumerate(game.record):
+            if action.kind == "play" and action.player == 1:
+                before = Game.replay(game.record[:i])
+                after = np.frombuffer(action.data, dtype=np.int8).reshape(2, 25)
+                best = fastgen.pubeval_best(before.board_for(1)[None], [before.dice])[0]
+                assert np.array_equal(after, best)
+                checked += 1
+    assert checked == server.questions
