@@ -88,3 +88,25 @@ def test_out_dir_resumes_on_the_cluster(client, tmp_path):
     got = fastgen.rollout_plays(START, (6, 1), net, client=client, **kw)
     assert got.stats["chunks_loaded"] == 2 and got.stats["chunks_played"] == 1
     _same_table(got, ref)
+
+
+def test_ctrl_c_keeps_the_chunks_finished_from_trial_0(client, monkeypatch):
+    # Ctrl-C at the front after chunks 36-72 and 0-36 came back (in that order), while
+    # 72-108 is still out: the table holds trials 0-71, equal to the in-process ones.
+    from fastgen.sim import decide_chunks
+
+    real = decide_chunks.as_finished
+
+    def interrupted(*a, **k):
+        done = sorted(real(*a, **k), key=lambda item: item[0][1])  # every chunk, by lo
+        yield done[1]
+        yield done[0]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(decide_chunks, "as_finished", interrupted)
+    net = _pip_evaluator()
+    kw = dict(plays=2, trials=108, seed=8, truncate=6)
+    t = fastgen.rollout_plays(START, (6, 5), net, client=client, chunk_size=36, **kw)
+    assert t.interrupted and t.stopped == "interrupted" and [r.trials for r in t.rows] == [72, 72]
+    ref = fastgen.rollout_plays(START, (6, 5), net, **{**kw, "trials": 72})
+    _same_table(t, ref)
