@@ -46,7 +46,9 @@ def _needs_sphinx() -> None:
 def _sphinx(builder: str, out: Path, *flags: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "sphinx", "-q", *flags, "-b", builder, str(DOCS), str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        # Not from the repository root: "python -m" puts the working directory first on
+        # sys.path, and the source tree there has no compiled core after "pip install .".
+        cwd=out.parent, capture_output=True, text=True, timeout=600,
     )
 
 
