@@ -11,6 +11,10 @@ Printed at the end of ``pytest bench/test_cluster.py`` (see conftest.py):
   31,480,717,975 nodes, over 10 s in one process) in process, with 1 worker (and the
   cluster path's overhead against in process at equal work) and with 2 workers (the
   ratio to 1 worker);
+* trials/s of a decision rollout (``rollout_plays`` of the opening 3-1, its two best plays,
+  2,592 variance-reduced trials each, with the zero-cost evaluator ``evaluators.constant()``
+  so that the rollout machinery, not an evaluator, is what is spread) in process, with 1
+  worker and with 2 workers (the ratio to 1 worker);
 * the fixed cost of one chunk and of one perft task: 200 one-game chunks, and 200 perft
   tasks of one depth-1 subtree each, against the same work in process, divided by 200.
 
@@ -24,6 +28,7 @@ import os
 import pytest
 
 import fastgen
+from fastgen.bots import evaluators
 from fastgen.sim.perft import perft_run
 
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
@@ -35,6 +40,7 @@ PERFT_NODES = {  # sum(perft(..., 4)), checked
     "t90OAAC72w0AAA": 10_896_235_763,
     "3QGzwATPJwKJQA": 16_070_768_242,
 }
+DECIDE_TRIALS, DECIDE_PLAYS = 2592, 2
 SMALL = 200  # one-game chunks / one-subtree perft tasks for the fixed costs
 ROUNDS = int(os.environ.get("FASTGEN_BENCH_ROUNDS", "3"))
 
@@ -80,6 +86,22 @@ def test_perft_throughput(benchmark, clients, workers):
 
     _run(benchmark, run)
     assert all(r == PERFT_NODES for r in runs)
+
+
+@pytest.mark.benchmark(group="cluster-decide")
+@pytest.mark.parametrize("workers", [0, 1, 2], ids=["in-process", "1-worker", "2-workers"])
+def test_decide_throughput(benchmark, clients, workers):
+    board = fastgen.STARTING_BOARD
+    benchmark.extra_info.update(items=DECIDE_TRIALS * DECIDE_PLAYS, unit="trials", workers=workers)
+    client = clients.get(workers)
+    tables = []
+
+    def run():
+        tables.append(fastgen.rollout_plays(board, (3, 1), evaluators.constant(), plays=DECIDE_PLAYS,
+                                            trials=DECIDE_TRIALS, seed=1, client=client))
+
+    _run(benchmark, run)
+    assert all(t.rows[0].trials == DECIDE_TRIALS for t in tables)
 
 
 @pytest.mark.benchmark(group="cluster-fixed-cost")
