@@ -39,6 +39,7 @@ import time
 from typing import Any, Callable, Sequence
 
 import numpy as np
+from tqdm import tqdm
 
 from fastgen._util import check_int
 from fastgen.bots.evaluators import afterstate_probs, equity
@@ -139,10 +140,6 @@ def _progress_bar(progress, total: int):
     if progress is None or progress is False:
         return (lambda n: None), (lambda: None)
     if progress is True:
-        try:
-            from tqdm import tqdm  # lazy: tqdm is optional
-        except ImportError:
-            return (lambda n: None), (lambda: None)
         bar = tqdm(total=total, unit="trial", desc="rollout")
         return bar.update, bar.close
     if callable(progress):
@@ -401,7 +398,7 @@ def rollout_plays(
         the same table; a directory of another run raises
         :class:`fastgen.errors.RolloutStoreError`. Not with *stop_se* / *stop_z*.
     progress:
-        None, True (a tqdm progress bar, when tqdm is installed) or a callable receiving
+        None, True (a tqdm progress bar) or a callable receiving
         the number of trials finished at each block.
 
     Returns
