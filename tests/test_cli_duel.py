@@ -32,7 +32,7 @@ def test_duel_text_and_unmirrored(capsys):
 
 
 def test_duel_module_callable(capsys):
-    assert main(["duel", "tests.test_cli_duel:first_play", "pubeval", "--games", "20", "--json"]) == 0
+    assert main(["duel", "test_cli_duel:first_play", "pubeval", "--games", "20", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["a"] == "first_play"
 
 
