@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import fastgen
 from fastgen.errors import InvalidFibsBoardError
 from fastgen.formats.fibs import FibsBoard, format_board, parse_board
-from tests.strategies import bar_boards, bearoff_boards, contact_boards
+from strategies import bar_boards, bearoff_boards, contact_boards
 
 # The example of FIBS's client documentation (boardstyle 3): the opening, O to play 6-2.
 FIBS_EXAMPLE = (
