@@ -18,7 +18,7 @@ import pytest
 import fastgen
 from fastgen import bearoff, reference
 from fastgen.bearoff import _build
-from fastgen.errors import BearoffFileError, InvalidBoardError, OutsideDatabaseError
+from fastgen.errors import BearoffFileError, InvalidArgumentError, InvalidBoardError, OutsideDatabaseError
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 
@@ -214,6 +214,26 @@ def test_one_sided_file_round_trip(tmp_path, compress, gammons):
         assert (back.gammon == db.gammon).all()
     idx = np.array([0, 5, 3875])
     assert np.array_equal(back.stored(idx)[0], db.stored(idx)[0])
+
+
+@pytest.mark.parametrize("gammons", [True, False])
+def test_compressed_build_holds_the_same_distributions(gammons):
+    # 5 points: 15,504 positions, so the runs' buffer grows several times during the build
+    full = bearoff.build_one_sided(5, gammons=gammons)
+    packed = bearoff.build_one_sided(5, gammons=gammons, compress=True)
+    assert packed.index_bytes is not None and packed.index_bytes.shape == (full.size, 8 if gammons else 6)
+    assert np.array_equal(packed.rolls, full.rolls)
+    if gammons:
+        assert np.array_equal(packed.gammon, full.gammon)
+    else:
+        assert packed.gammon is None
+    idx = np.array([0, 1, 77, full.size - 1])
+    assert np.array_equal(packed.stored(idx)[0], full.stored(idx)[0])
+
+
+def test_compress_must_be_a_bool():
+    with pytest.raises(InvalidArgumentError, match="compress must be True or False, got 'yes'"):
+        bearoff.build_one_sided(2, compress="yes")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("cubeful", [True, False])

@@ -51,10 +51,11 @@ def makebearoff(tmp_path, *args: str) -> bytes:
 ONE_SIDED_CACHE: dict = {}
 
 
-def one_sided(points: int, gammons: bool) -> bearoff.OneSidedDatabase:
-    key = (points, gammons)
+def one_sided(points: int, gammons: bool, compress: bool = True) -> bearoff.OneSidedDatabase:
+    # compress: built in the compressed layout (written as it is), else as full tables
+    key = (points, gammons, compress)
     if key not in ONE_SIDED_CACHE:
-        ONE_SIDED_CACHE[key] = bearoff.build_one_sided(points, gammons=gammons)
+        ONE_SIDED_CACHE[key] = bearoff.build_one_sided(points, gammons=gammons, compress=compress)
     return ONE_SIDED_CACHE[key]
 
 
@@ -67,8 +68,11 @@ def test_one_sided_matches_makebearoff(tmp_path, points, compress, gammons):
         pytest.skip("compared with the shipped gnubg_os0.bd and its MD5 below (makebearoff -o 6 takes seconds)")
     flags = ["-o", str(points)] + ([] if compress else ["-c"]) + ([] if gammons else ["-g"])
     want = makebearoff(tmp_path, *flags)
-    got = bearoff.files.encode_gnubg(one_sided(points, gammons), compress=compress)
+    got = bearoff.files.encode_gnubg(one_sided(points, gammons, compress), compress=compress)
     assert got == want, flags
+    # the other build written the same way: the full tables packed by the writer, or the
+    # compressed layout decoded
+    assert bearoff.files.encode_gnubg(one_sided(points, gammons, not compress), compress=compress) == want, flags
 
 
 @needs_makebearoff
@@ -76,7 +80,7 @@ def test_one_sided_matches_makebearoff(tmp_path, points, compress, gammons):
 def test_headerless_files_match_makebearoff(tmp_path, flags):
     want = makebearoff(tmp_path, *flags)
     if flags[0] == "-o":
-        db = one_sided(int(flags[1]), True)
+        db = one_sided(int(flags[1]), True, "-c" not in flags)
         got = bearoff.files.encode_gnubg(db, compress="-c" not in flags, header=False)
     else:
         p, c = map(int, flags[1].split("x"))
@@ -87,6 +91,7 @@ def test_headerless_files_match_makebearoff(tmp_path, flags):
 def test_six_points_is_the_shipped_file():
     got = bearoff.files.encode_gnubg(one_sided(6, True))
     assert len(got) == 1_465_788 and hashlib.md5(got).hexdigest() == OS_6_MD5
+    assert bearoff.files.encode_gnubg(one_sided(6, True, False)) == got
     if not os.path.exists(SHIPPED_OS):
         pytest.skip(f"{SHIPPED_OS} not installed (apt-get install gnubg-data): MD5 compared only")
     with open(SHIPPED_OS, "rb") as f:
@@ -120,7 +125,7 @@ def test_six_by_six_is_makebearoffs_file():
 
 @needs_makebearoff
 def test_the_command_line_writes_makebearoffs_bytes(tmp_path):
-    for flags in (["-o", "4", "-c"], ["-t", "4x4"], ["-t", "3x5", "-C"], ["-o", "3", "-g"]):
+    for flags in (["-o", "4", "-c"], ["-o", "4"], ["-t", "4x4"], ["-t", "3x5", "-C"], ["-o", "3", "-g"]):
         out = tmp_path / "fastgen.bd"
         assert main(["bearoff", "build", *flags, "-f", str(out), "--no-progress"]) == 0
         assert out.read_bytes() == makebearoff(tmp_path, *flags), flags

@@ -21,7 +21,7 @@
 #   q >= 49151. The four values of a pair are cubeless, cube owned by the side on roll,
 #   centred, owned by the opponent, all "no double" equities normalised to the cube.
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 
@@ -265,6 +265,147 @@ def one_sided(int P, uint16_t[:, ::1] dist, uint16_t[:, ::1] gdist, int64_t[::1]
             ctx_free(ctx)
         free(buf)
     return done
+
+
+cdef inline int64_t packed_at(const uint8_t* e) noexcept nogil:
+    """The uint32 offset (little-endian) at the front of a compressed index entry."""
+    return <int64_t> e[0] | (<int64_t> e[1] << 8) | (<int64_t> e[2] << 16) | (<int64_t> e[3] << 24)
+
+
+cdef inline int64_t pack_run(const uint16_t* v, uint8_t* e, uint16_t* data, int64_t used) noexcept nogil:
+    """Append the non-zero run of the distribution v to data[used:], its count and first
+    roll to e[0], e[1]; returns the new length of data."""
+    cdef int k, lo = NDIST, hi = 0
+    for k in range(NDIST):
+        if v[k]:
+            if k < lo:
+                lo = k
+            hi = k + 1
+    e[0] = <uint8_t> (hi - lo)
+    e[1] = <uint8_t> lo
+    for k in range(lo, hi):
+        data[used] = v[k]
+        used += 1
+    return used
+
+
+def one_sided_packed(int P, uint8_t[:, ::1] index, uint16_t[::1] data, int64_t used,
+                     uint32_t[::1] mean, uint32_t[::1] gmean, int8_t[::1] cursor,
+                     int64_t start, int64_t stop, BuildStop flag=None):
+    """Fill rows start..stop-1 of the one-sided database of P points in gnubg's compressed
+    layout, the children's distributions read back from it.
+
+    index (N, 8) with gammons or (N, 6) without holds per position the uint32 offset of its
+    runs in data (little-endian), the count and first roll of the non-zero run of its roll
+    distribution and, with gammons, of its first-checker one; data[:used] holds the runs of
+    the rows below start. mean/gmean (N,) are the means sum k x p_k (gmean unused without
+    gammons). cursor (P,) is the position of row start and is left at the row reached.
+    Returns (row reached, new used): the row reached is stop, or the row where a stop
+    request ended the work or where data had no room for 64 more values (the caller grows
+    data and calls again from there), or -1 when memory is short.
+    """
+    cdef int gam = index.shape[1] == 8
+    cdef int E = index.shape[1]
+    cdef int8_t board[50]
+    cdef int64_t tot[NDIST]
+    cdef int64_t gtot[NDIST]
+    cdef uint16_t row[NDIST]
+    cdef int64_t i, best, gbest, j, m, base
+    cdef uint32_t bm, gm
+    cdef int r, k, n, w, nchk, lo, cnt
+    cdef int64_t* buf = NULL
+    cdef int64_t cap = 0
+    cdef int never = 0
+    cdef const int* stopf = &never if flag is None else &flag.flag
+    cdef Ctx* ctx
+    cdef int64_t done = stop
+    cdef uint8_t* ix = &index[0, 0]
+    cdef uint8_t* e
+    cdef uint16_t* d = &data[0]
+    cdef int64_t room = data.shape[0]
+    with nogil:
+        ctx = ctx_new(0, 4096)
+        if ctx == NULL:
+            done = -1
+        else:
+            memset(board, 0, 50)
+            for i in range(start, stop):
+                if ((i & 1023) == 0 and fg_stopped(stopf)) or used + 2 * NDIST > room:
+                    done = i
+                    break
+                nchk = 0
+                for k in range(P):
+                    board[25 + k] = cursor[k]
+                    nchk += cursor[k]
+                memset(row, 0, sizeof(row))
+                if i == 0:   # nothing left: borne off in 0 rolls
+                    row[0] = 65535
+                else:
+                    memset(tot, 0, sizeof(tot))
+                    memset(gtot, 0, sizeof(gtot))
+                    for r in range(21):
+                        n = play_children(ctx, board, P, r, &buf, &cap)
+                        if n < 0:
+                            done = -1
+                            break
+                        best = buf[0]
+                        bm = mean[best]
+                        gbest = buf[0]
+                        for j in range(1, n):
+                            if mean[buf[j]] < bm:
+                                best = buf[j]
+                                bm = mean[best]
+                        w = ROLL_W[r]
+                        e = ix + best * E
+                        base = packed_at(e)
+                        cnt = e[4]
+                        lo = e[5]
+                        if lo + cnt >= NDIST:
+                            cnt = NDIST - 1 - lo
+                        for k in range(cnt):
+                            tot[lo + k + 1] += w * d[base + k]
+                        if gam and nchk == 15:
+                            gm = gmean[gbest]
+                            for j in range(1, n):
+                                if gmean[buf[j]] < gm:
+                                    gbest = buf[j]
+                                    gm = gmean[gbest]
+                            e = ix + gbest * E
+                            base = packed_at(e) + e[4]
+                            cnt = e[6]
+                            lo = e[7]
+                            if lo + cnt >= NDIST:
+                                cnt = NDIST - 1 - lo
+                            for k in range(cnt):
+                                gtot[lo + k + 1] += w * d[base + k]
+                    if done == -1:
+                        break
+                    settle(tot, row)
+                m = 0
+                for k in range(NDIST):
+                    m += k * row[k]
+                mean[i] = <uint32_t> m
+                e = ix + i * E
+                e[0] = <uint8_t> (used & 255)
+                e[1] = <uint8_t> ((used >> 8) & 255)
+                e[2] = <uint8_t> ((used >> 16) & 255)
+                e[3] = <uint8_t> ((used >> 24) & 255)
+                used = pack_run(row, e + 4, d, used)
+                if gam:
+                    memset(row, 0, sizeof(row))
+                    if nchk == 15 and i > 0:
+                        settle(gtot, row)
+                    else:   # a checker is already off
+                        row[0] = 65535
+                    m = 0
+                    for k in range(NDIST):
+                        m += k * row[k]
+                    gmean[i] = <uint32_t> m
+                    used = pack_run(row, e + 6, d, used)
+                next_position(<int8_t*> &cursor[0], P)
+            ctx_free(ctx)
+        free(buf)
+    return done, used
 
 
 def children_table(int P, int C, int64_t[::1] offsets):

@@ -29,13 +29,20 @@ Progress = Optional[Callable[[int, int], None]]
 ONE_SIDED_CHUNK = 1 << 16
 
 
-def build_one_sided(points: int, *, gammons: bool = True, progress: Progress = None) -> OneSidedDatabase:
+def build_one_sided(points: int, *, gammons: bool = True, compress: bool = False,
+                    progress: Progress = None) -> OneSidedDatabase:
     """The one-sided bear-off database of up to 15 checkers on *points* points (1 to 12).
 
     For every position and each of the 21 rolls the play kept is the one whose stored
     roll distribution has the smallest mean (the first such play in fastgen's generation
     order); with *gammons* the first-checker distribution of 15-checker positions chooses
     its own play by its own mean. The result is what makebearoff -o *points* computes.
+
+    With *compress* the database is built in gnubg's compressed layout (only the non-zero
+    run of each distribution is kept, the children read back through the index), which
+    takes about a quarter of the memory and is written to a compressed .bd file as it is;
+    its :attr:`~OneSidedDatabase.rolls` then decode on demand. Without, the uncompressed
+    (positions, 32) tables are kept.
 
     >>> from fastgen.bearoff import build_one_sided
     >>> db = build_one_sided(2)
@@ -45,6 +52,10 @@ def build_one_sided(points: int, *, gammons: bool = True, progress: Progress = N
     points, _ = check_dimensions(points)
     if not isinstance(gammons, (bool, np.bool_)):
         raise InvalidArgumentError(f"gammons must be True or False, got {gammons!r}")
+    if not isinstance(compress, (bool, np.bool_)):
+        raise InvalidArgumentError(f"compress must be True or False, got {compress!r}")
+    if compress:
+        return _build_one_sided_packed(points, bool(gammons), progress)
     size = n_positions(points, 15)
     rolls = np.zeros((size, NDIST), dtype=np.uint16)
     gammon = np.zeros((size if gammons else 0, NDIST), dtype=np.uint16)
@@ -71,6 +82,42 @@ def build_one_sided(points: int, *, gammons: bool = True, progress: Progress = N
     if failed:
         raise MemoryError(f"building the one-sided database of {points} points: {failed[0]}")
     return OneSidedDatabase(points, rolls=rolls, gammon=gammon if gammons else None, gammons=gammons)
+
+
+def _build_one_sided_packed(points: int, gammons: bool, progress: Progress) -> OneSidedDatabase:
+    """build_one_sided(compress=True): the index and the runs of a compressed .bd file."""
+    size = n_positions(points, 15)
+    index = np.zeros((size, 8 if gammons else 6), dtype=np.uint8)
+    data = np.zeros(1 << 16, dtype=np.uint16)
+    used = 0
+    mean = np.zeros(size, dtype=np.uint32)
+    gmean = np.zeros(size if gammons else 1, dtype=np.uint32)
+    cursor = np.zeros(points, dtype=np.int8)
+    stop = _build.BuildStop()
+    failed: list[str] = []
+
+    def work(_k: int) -> None:
+        nonlocal data, used
+        start = 0
+        while start < size and not stop.is_set():
+            end = min(size, start + ONE_SIDED_CHUNK)
+            if used + 2 * NDIST > data.shape[0]:
+                # grown in place (realloc, numpy zero-fills the new part): by an eighth
+                data.resize(data.shape[0] + max(1 << 16, data.shape[0] // 8), refcheck=False)
+            got, used = _build.one_sided_packed(points, index, data, used, mean, gmean, cursor, start, end, stop)
+            if got < 0:
+                failed.append("out of memory")
+                return
+            start = got
+            if progress is not None:
+                progress(start, size)
+
+    run_threads(work, 1, stop=stop)
+    if failed:
+        raise MemoryError(f"building the one-sided database of {points} points: {failed[0]}")
+    del mean, gmean
+    data.resize(used, refcheck=False)
+    return OneSidedDatabase.from_index(points, index, data, gammons=gammons)
 
 
 def children_table(points: int, checkers: int) -> tuple[np.ndarray, np.ndarray]:

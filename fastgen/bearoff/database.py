@@ -54,6 +54,20 @@ class OneSidedDatabase:
         self._gammon = gammon
         # compressed layout: (offset, nz, ioff, nzg, ioffg, data); nzg/ioffg None without gammons
         self._packed = packed
+        #: the compressed file's index as it is written (see from_index), else None
+        self.index_bytes: np.ndarray | None = None
+
+    @classmethod
+    def from_index(cls, points: int, index: np.ndarray, data: np.ndarray, *, gammons: bool = True,
+                   source: str | None = None) -> "OneSidedDatabase":
+        """A database held in gnubg's compressed layout: *index* (positions, 8) uint8 with
+        gammons or (positions, 6) without, the entries of a compressed .bd file, and *data*
+        the uint16 runs that follow them (see :mod:`fastgen.bearoff.files`)."""
+        offset = np.ascontiguousarray(index[:, :4]).view("<u4").reshape(index.shape[0])
+        nzg, ioffg = (index[:, 6], index[:, 7]) if gammons else (None, None)
+        db = cls(points, gammons=gammons, packed=(offset, index[:, 4], index[:, 5], nzg, ioffg, data), source=source)
+        db.index_bytes = index
+        return db
 
     def __repr__(self) -> str:
         where = f", source={self.source!r}" if self.source else ""

@@ -104,7 +104,8 @@ def run_build(args: argparse.Namespace) -> int:
     db: OneSidedDatabase | TwoSidedDatabase
     try:
         if args.one_sided:
-            db = build_one_sided(args.one_sided, gammons=not args.no_gammon, progress=progress)
+            db = build_one_sided(args.one_sided, gammons=not args.no_gammon, compress=not args.no_compress,
+                                     progress=progress)
         else:
             points, checkers = args.two_sided
             db = build_two_sided(points, checkers, cubeful=not args.no_cubeful, threads=args.threads, progress=progress)
