@@ -8,11 +8,13 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
 
 import fastgen
+from _child import child_env
 from fastgen.cli.main import main
 from fastgen.formats.fibs import format_board
 from fastgen.sim.duel import duel
@@ -58,10 +60,11 @@ def test_duel_errors_are_one_line(argv, words, capsys):
 def test_serve_external_answers_and_stops_on_ctrl_c():
     """The command in a child process: it answers a board line on 127.0.0.1, and SIGINT
     ends it with status 130 and nothing left running."""
-    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    # The fastgen under test first on the path, run from a neutral folder ("python -m" puts
+    # the working directory first, and a repository root there has no compiled core in CI).
     proc = subprocess.Popen(
         [sys.executable, "-m", "fastgen", "serve-external", "--port", "0", "--policy", "pubeval"],
-        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env,
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=child_env(), cwd=tempfile.gettempdir(),
         # SIGINT handled even where this run inherited it ignored (a background job)
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
