@@ -17,7 +17,11 @@ import pytest
 import fastgen
 
 PACKAGE = Path(fastgen.__file__).parent
-ROOT = PACKAGE.parent
+ROOT = PACKAGE.parent  # where the tested package is installed (site-packages in CI)
+#: The repository these tests belong to (not ROOT: CI tests an installed copy of the package).
+REPO = Path(__file__).resolve().parent.parent
+#: Its folders that hold source files, walked when it is not a git checkout (an unpacked sdist).
+SOURCE_DIRS = ["fastgen", "tests", "bench", "examples", "ci", "docs"]
 
 #: Optional extras (pyproject's ``rl``, ``dask``, ``pgx`` ...): ``import fastgen`` must not load them.
 EXTRAS = ["gymnasium", "pettingzoo", "dask", "distributed", "jax", "pgx", "gnubg_nn", "gnubg"]
@@ -191,16 +195,23 @@ SOURCE_SUFFIXES = {".py", ".pyx", ".pxd", ".pxi", ".pyi", ".h", ".c", ".sh"}
 
 def _tracked_sources() -> list[Path]:
     """The repository's source files (git's list when this is a checkout, else the tree)."""
-    done = subprocess.run(["git", "ls-files"], capture_output=True, text=True, cwd=ROOT)
+    done = subprocess.run(["git", "ls-files"], capture_output=True, text=True, cwd=REPO)
     if done.returncode == 0 and done.stdout.strip():
-        paths = [ROOT / line for line in done.stdout.split("\n") if line]
-    else:  # an unpacked sdist: everything below the root
-        paths = [p for p in ROOT.rglob("*") if p.is_file()]
+        paths = [REPO / line for line in done.stdout.split("\n") if line]
+    else:  # an unpacked sdist: the source folders and the files at the top
+        paths = [p for d in SOURCE_DIRS for p in (REPO / d).rglob("*")] + list(REPO.glob("*"))
     return [p for p in paths if p.suffix in SOURCE_SUFFIXES and p.is_file()]
 
 
+def test_the_source_list_is_this_repositorys():
+    # The length check below must read the repository's files, whichever copy of the
+    # package is installed: its own test files and the core's sources are among them.
+    names = {str(p.relative_to(REPO)) for p in _tracked_sources()}
+    assert {"tests/test_layout.py", "fastgen/core/_core.pyx", "setup.py"} <= names
+
+
 def test_no_source_file_is_over_1000_lines():
-    long = {str(p.relative_to(ROOT)): n for p in _tracked_sources() if (n := len(p.read_text().splitlines())) > 1000}
+    long = {str(p.relative_to(REPO)): n for p in _tracked_sources() if (n := len(p.read_text().splitlines())) > 1000}
     assert not long, long
 
 
