@@ -314,7 +314,7 @@ def test_a_stop_request_ends_the_compiled_loops_early():
     gammon = np.zeros((size, 32), np.uint16)
     mean, gmean = np.zeros(size, np.int64), np.zeros(size, np.int64)
     span, cursor = np.zeros((size, 2), np.uint8), np.zeros(4, np.int8)
-    assert _build.one_sided(4, rolls, gammon, mean, gmean, span, cursor, 0, size, stop) == 0
+    assert _build.one_sided(4, rolls, gammon, mean, gmean, span, cursor, 0, size, _build.Children(4), stop) == 0
     offsets, kids = bearoff.build.children_table(3, 3)
     values = np.zeros((20, 20, 4), np.uint16)
     assert _build.two_sided(values, offsets, kids, 0, 20, 0, 1, -1, stop) == 0

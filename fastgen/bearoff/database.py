@@ -52,7 +52,8 @@ class OneSidedDatabase:
         self.source = source
         self._rolls = rolls
         self._gammon = gammon
-        # compressed layout: (offset, nz, ioff, nzg, ioffg, data); nzg/ioffg None without gammons
+        # compressed layout: (offset, nz, ioff, nzg, ioffg, data); nzg/ioffg None without
+        # gammons, offset None when index_bytes holds the offsets (from_index)
         self._packed = packed
         #: the compressed file's index as it is written (see from_index), else None
         self.index_bytes: np.ndarray | None = None
@@ -63,9 +64,10 @@ class OneSidedDatabase:
         """A database held in gnubg's compressed layout: *index* (positions, 8) uint8 with
         gammons or (positions, 6) without, the entries of a compressed .bd file, and *data*
         the uint16 runs that follow them (see :mod:`fastgen.bearoff.files`)."""
-        offset = np.ascontiguousarray(index[:, :4]).view("<u4").reshape(index.shape[0])
+        # no offset array: _unpack reads the offsets from the entries (a copy of them would
+        # take 4 bytes a position, more than the builder's own work arrays on large builds)
         nzg, ioffg = (index[:, 6], index[:, 7]) if gammons else (None, None)
-        db = cls(points, gammons=gammons, packed=(offset, index[:, 4], index[:, 5], nzg, ioffg, data), source=source)
+        db = cls(points, gammons=gammons, packed=(None, index[:, 4], index[:, 5], nzg, ioffg, data), source=source)
         db.index_bytes = index
         return db
 
@@ -76,10 +78,16 @@ class OneSidedDatabase:
     def _unpack(self, idx: np.ndarray, which: int) -> np.ndarray:
         assert self._packed is not None
         offset, nz, ioff, nzg, ioffg, data = self._packed
-        if which == 0:
-            start, count, first = offset[idx].astype(np.int64), nz[idx].astype(np.int64), ioff[idx].astype(np.int64)
+        if offset is None:  # built in memory (from_index): the little-endian uint32 of each entry
+            assert self.index_bytes is not None
+            entry = self.index_bytes[idx, :4].astype(np.int64)
+            base = entry[:, 0] | (entry[:, 1] << 8) | (entry[:, 2] << 16) | (entry[:, 3] << 24)
         else:
-            start = offset[idx].astype(np.int64) + nz[idx]
+            base = offset[idx].astype(np.int64)
+        if which == 0:
+            start, count, first = base, nz[idx].astype(np.int64), ioff[idx].astype(np.int64)
+        else:
+            start = base + nz[idx]
             count, first = nzg[idx].astype(np.int64), ioffg[idx].astype(np.int64)
         out = np.zeros((idx.shape[0], NDIST), dtype=np.uint16)
         rows = np.arange(idx.shape[0])
