@@ -80,7 +80,9 @@ extensions = [
         "fastgen.bearoff._build",
         ["fastgen/bearoff/_build.pyx"],
         include_dirs=["fastgen/core"],
-        depends=["fastgen/core/_core.pxd", "fastgen/core/_platform.h"],
+        # its job files (included) and the core's declarations: rebuilt on change
+        depends=["fastgen/core/_core.pxd", "fastgen/core/_platform.h"]
+        + [f"fastgen/bearoff/_{name}.pxi" for name in ("children", "one_sided", "two_sided")],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

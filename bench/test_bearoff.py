@@ -2,7 +2,8 @@
 
 Run with ``pytest bench/test_bearoff.py`` (never part of the tests). Each build is one
 run (the issue's measure: one thread, the same machine, the same file): fastgen builds
-the database and encodes the .bd bytes in memory, makebearoff writes its file to a
+the database (the one-sided one in the compressed layout of the file, as ``fastgen
+bearoff build`` does) and encodes the .bd bytes in memory, makebearoff writes its file to a
 temporary directory; the bytes must be identical. The ratios printed at the end are
 makebearoff's time over fastgen's (``positions`` is the database's number of positions
 per side, the same on both sides, so per-position ratios are time ratios). 5x6 and 6x5
@@ -36,7 +37,7 @@ def made():
 
 def _fastgen_bytes(kind, size, threads=1):
     if kind == "-o":
-        return bearoff.files.encode_gnubg(bearoff.build_one_sided(int(size)))
+        return bearoff.files.encode_gnubg(bearoff.build_one_sided(int(size), compress=True))
     p, c = map(int, size.split("x"))
     return bearoff.files.encode_gnubg(bearoff.build_two_sided(p, c, threads=threads))
 

@@ -310,11 +310,10 @@ def test_a_stop_request_ends_the_compiled_loops_early():
     stop = _build.BuildStop()
     stop.set()
     size = bearoff.n_positions(4)
-    rolls = np.zeros((size, 32), np.uint16)
-    gammon = np.zeros((size, 32), np.uint16)
-    mean, gmean = np.zeros(size, np.int64), np.zeros(size, np.int64)
-    span, cursor = np.zeros((size, 2), np.uint8), np.zeros(4, np.int8)
-    assert _build.one_sided(4, rolls, gammon, mean, gmean, span, cursor, 0, size, _build.Children(4), stop) == 0
+    index, data = np.zeros((size, 8), np.uint8), np.zeros(size * 64, np.uint16)
+    mean, gmean = np.zeros(size, np.uint16), np.zeros(size, np.uint16)
+    cursor = np.zeros(4, np.int8)
+    assert _build.one_sided_packed(4, index, data, 0, mean, gmean, cursor, 0, size, _build.Children(4), stop) == (0, 0)
     offsets, kids = bearoff.build.children_table(3, 3)
     values = np.zeros((20, 20, 4), np.uint16)
     assert _build.two_sided(values, offsets, kids, 0, 20, 0, 1, -1, stop) == 0

@@ -57,11 +57,11 @@ def build_one_sided(points: int, *, gammons: bool = True, compress: bool = False
     order); with *gammons* the first-checker distribution of 15-checker positions chooses
     its own play by its own mean. The result is what makebearoff -o *points* computes.
 
-    With *compress* the database is built in gnubg's compressed layout (only the non-zero
-    run of each distribution is kept, the children read back through the index), which
-    takes about a quarter of the memory and is written to a compressed .bd file as it is;
-    its :attr:`~OneSidedDatabase.rolls` then decode on demand. Without, the uncompressed
-    (positions, 32) tables are kept.
+    The database is built in gnubg's compressed layout (only the non-zero run of each
+    distribution is kept, the children read back through the index). With *compress* it
+    is returned so, about a quarter of the memory, written to a compressed .bd file as it
+    is, its :attr:`~OneSidedDatabase.rolls` decoded on demand; without, it is expanded to
+    the uncompressed (positions, 32) tables.
 
     >>> from fastgen.bearoff import build_one_sided
     >>> db = build_one_sided(2)
@@ -73,34 +73,15 @@ def build_one_sided(points: int, *, gammons: bool = True, compress: bool = False
         raise InvalidArgumentError(f"gammons must be True or False, got {gammons!r}")
     if not isinstance(compress, (bool, np.bool_)):
         raise InvalidArgumentError(f"compress must be True or False, got {compress!r}")
+    packed = _build_one_sided_packed(points, bool(gammons), progress)
     if compress:
-        return _build_one_sided_packed(points, bool(gammons), progress)
+        return packed
+    # the uncompressed tables, expanded from the compressed layout (one builder for both)
+    assert packed.index_bytes is not None and packed._packed is not None
     size = n_positions(points, 15)
     rolls = np.zeros((size, NDIST), dtype=np.uint16)
     gammon = np.zeros((size if gammons else 0, NDIST), dtype=np.uint16)
-    mean = np.zeros(size, dtype=np.int64)
-    gmean = np.zeros(size if gammons else 1, dtype=np.int64)
-    span = np.zeros((size, 2), dtype=np.uint8)
-    cursor = np.zeros(points, dtype=np.int8)
-    kids = children(points)
-    stop = _build.BuildStop()
-    failed: list[str] = []
-
-    def work(_k: int) -> None:
-        start = 0
-        while start < size and not stop.is_set():
-            end = min(size, start + ONE_SIDED_CHUNK)
-            got = _build.one_sided(points, rolls, gammon, mean, gmean, span, cursor, start, end, kids, stop)
-            if got < 0:
-                failed.append("out of memory")
-                return
-            start = got
-            if progress is not None:
-                progress(start, size)
-
-    run_threads(work, 1, stop=stop)
-    if failed:
-        raise MemoryError(f"building the one-sided database of {points} points: {failed[0]}")
+    _build.expand(packed.index_bytes, packed._packed[5], rolls, gammon)
     return OneSidedDatabase(points, rolls=rolls, gammon=gammon if gammons else None, gammons=gammons)
 
 
