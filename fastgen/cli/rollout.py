@@ -20,7 +20,6 @@ import json
 import sys
 from typing import Any, Callable, Optional
 
-from tqdm import tqdm
 
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
 from fastgen.errors import FastgenError, RolloutStoreError
@@ -90,6 +89,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def _progress_bar(total: int, enabled: bool) -> Any:
     if not enabled:
         return None
+    from tqdm import tqdm  # lazy: its import is a fifth of import fastgen's time; loaded when a bar is shown
     return tqdm(total=total, unit="game", file=sys.stderr, leave=False)
 
 
