@@ -48,7 +48,8 @@ from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoard
 from fastgen.formats.ids import position_id
 from fastgen.formats.notation import Play
 from fastgen.formats.validate import parse_play
-from fastgen.sim.decide_chunks import MANIFEST, ClusterRunner, TrialJob, TrialStore, default_chunk_size, play_job
+from fastgen.sim.decide_chunks import ClusterRunner, TrialJob, TrialStore, default_chunk_size, play_job
+from fastgen.sim.store import MANIFEST
 from fastgen.sim.decide_trials import MAX_HALF_MOVES, block_size, simulate
 from fastgen.sim.pool import dead_positions
 from fastgen.sim.table import RolloutTable, build_rows
@@ -209,7 +210,7 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
 
                     def save(lo: int, hi: int, r: np.ndarray, s: np.ndarray) -> None:
                         if store is not None:
-                            store.save(lo, hi, r, s)
+                            store.save_trials(lo, hi, r, s)
                         stats["chunks_played"] = stats.get("chunks_played", 0) + 1
 
                     try:

@@ -26,9 +26,7 @@ with each task.
 
 from __future__ import annotations
 
-import json
 import math
-import os
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -36,15 +34,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from fastgen.errors import RolloutStoreError
-
 from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
 from fastgen.sim.decide_trials import play_range
+from fastgen.sim.store import ChunkStore, read_manifest
 
 __all__ = ["TrialJob", "play_job", "trial_chunk", "default_chunk_size", "ClusterRunner", "TrialStore"]
 
-MANIFEST = "manifest.json"
 FORMAT = "fastgen-decide-chunks/1"
+WHAT = "fastgen.rollout_plays"
 
 #: Default chunks per worker (balance against the per-task overhead).
 CHUNKS_PER_WORKER = 4
@@ -114,68 +111,23 @@ class ClusterRunner:
             got[lo] = (hi, raw, est, stats)
 
 
-def _part_name(lo: int, hi: int) -> str:
-    return f"part-{lo:012d}-{hi:012d}.npz"
-
-
-class TrialStore:
+class TrialStore(ChunkStore):
     """A directory of finished chunks of trials with a manifest (see the module docstring)."""
 
     def __init__(self, path, run: dict):
-        self.path = os.fspath(path)
-        file = os.path.join(self.path, MANIFEST)
-        if os.path.exists(file):
-            old = self.read(self.path)
-            if old != run:
-                diff = {k: (old.get(k), run.get(k)) for k in sorted(set(old) | set(run)) if old.get(k) != run.get(k)}
-                raise RolloutStoreError(f"{self.path!r} holds another rollout (field: (stored, asked)): {diff!r}")
-            return
-        try:
-            os.makedirs(self.path, exist_ok=True)
-            self._write(MANIFEST, lambda f: f.write(json.dumps({"format": FORMAT, "run": run}, indent=1).encode()))
-        except OSError as exc:
-            raise RolloutStoreError(f"cannot write the rollout directory {self.path!r}: {exc}") from exc
+        super().__init__(path, FORMAT, WHAT, run)
 
     @staticmethod
     def read(path) -> dict:
         """The ``run`` of the manifest in *path*, or RolloutStoreError."""
-        file = os.path.join(os.fspath(path), MANIFEST)
-        try:
-            with open(file, encoding="utf-8") as f:
-                data = json.load(f)
-        except (OSError, ValueError) as exc:
-            raise RolloutStoreError(f"cannot read the rollout manifest {file!r}: {exc}") from exc
-        if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("run"), dict):
-            raise RolloutStoreError(f"{file!r} is not a manifest of fastgen.rollout_plays ({FORMAT})")
-        return data["run"]
-
-    def _write(self, name: str, fill) -> None:
-        tmp = os.path.join(self.path, f".{name}.{uuid.uuid4().hex}.tmp")
-        with open(tmp, "wb") as f:
-            fill(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, os.path.join(self.path, name))
+        return read_manifest(path, FORMAT, WHAT)["run"]
 
     def load(self, grid: list, rows: int) -> dict:
         """``{lo: (hi, raw, estimate, {})}`` of the complete parts on *grid*; unreadable or
         misshapen parts are left out (played again)."""
-        got: dict = {}
-        for lo, hi in grid:
-            file = os.path.join(self.path, _part_name(lo, hi))
-            if not os.path.exists(file):
-                continue
-            try:
-                with np.load(file) as z:
-                    raw, est = z["raw"], z["estimate"]
-            except Exception:  # truncated or damaged: recompute the chunk
-                continue
-            if raw.shape == est.shape == (rows, hi - lo, 5):
-                got[lo] = (hi, raw, est, {})
-        return got
+        return {lo: (hi, raw, est, {}) for lo, hi, (raw, est) in self.parts(grid, ("raw", "estimate"))
+                if raw.shape == est.shape == (rows, hi - lo, 5)}
 
-    def save(self, lo: int, hi: int, raw: np.ndarray, est: np.ndarray) -> None:
-        try:
-            self._write(_part_name(lo, hi), lambda f: np.savez(f, raw=raw, estimate=est))
-        except OSError as exc:
-            raise RolloutStoreError(f"cannot write a part to the rollout directory {self.path!r}: {exc}") from exc
+    def save_trials(self, lo: int, hi: int, raw: np.ndarray, est: np.ndarray) -> None:
+        """Keep the values of trials lo..hi-1."""
+        self.save(lo, hi, raw=raw, estimate=est)

@@ -22,7 +22,6 @@ the games of the chunks that had finished.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
@@ -33,15 +32,15 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen._util import check_int
-from fastgen.errors import RolloutStoreError
 from fastgen.formats.ids import position_id
 from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
 from fastgen.sim.pool import check_start, play_in_process, resolve_policy
 from fastgen.sim.results import RolloutResult
+from fastgen.sim.store import MANIFEST, ChunkStore
+from fastgen.sim.store import read_manifest as read_chunk_manifest
 
 __all__ = ["rollout_chunked", "RolloutInterrupted", "read_manifest", "play_chunk", "default_chunk_size"]
 
-MANIFEST = "manifest.json"
 FORMAT = "fastgen-rollout-chunks/1"
 #: Default chunks: about 8 per worker, at least MIN_CHUNK and at most MAX_CHUNK games.
 MIN_CHUNK, MAX_CHUNK = 1000, 100_000
@@ -94,65 +93,20 @@ def default_chunk_size(games: int, workers: int) -> int:
 
 def read_manifest(path) -> dict:
     """The manifest of a rollout output directory, or RolloutStoreError."""
-    file = os.path.join(os.fspath(path), MANIFEST)
-    try:
-        with open(file, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError) as exc:
-        raise RolloutStoreError(f"cannot read the rollout manifest {file!r}: {exc}") from exc
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("run"), dict):
-        raise RolloutStoreError(f"{file!r} is not a fastgen rollout manifest ({FORMAT})")
-    return data
+    return read_chunk_manifest(path, FORMAT, "fastgen.rollout")
 
 
-def _part_name(lo: int, hi: int) -> str:
-    return f"part-{lo:012d}-{hi:012d}.npz"
-
-
-class _Store:
-    """A directory of finished chunks with a manifest; see the module docstring."""
+class _Store(ChunkStore):
+    """A directory of finished chunks of games (see the module docstring)."""
 
     def __init__(self, path, run: dict, options: dict):
-        self.path = os.fspath(path)
-        if os.path.exists(os.path.join(self.path, MANIFEST)):
-            old = read_manifest(self.path)["run"]
-            if old != run:
-                diff = {k: (old.get(k), run.get(k)) for k in sorted(set(old) | set(run)) if old.get(k) != run.get(k)}
-                raise RolloutStoreError(
-                    f"{self.path!r} holds another rollout (field: (stored, asked)): {diff!r}"
-                )
-            return
-        try:
-            os.makedirs(self.path, exist_ok=True)
-            self._write(MANIFEST, lambda f: f.write(json.dumps({"format": FORMAT, "run": run, "options": options}, indent=1).encode()))
-        except OSError as exc:
-            raise RolloutStoreError(f"cannot write the rollout directory {self.path!r}: {exc}") from exc
-
-    def _write(self, name: str, fill) -> None:
-        tmp = os.path.join(self.path, f".{name}.{uuid.uuid4().hex}.tmp")
-        with open(tmp, "wb") as f:
-            fill(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, os.path.join(self.path, name))
+        super().__init__(path, FORMAT, "fastgen.rollout", run, options)
 
     def load(self, grid):
-        """Yield ``(lo, hi, winner, result, turns)`` for every complete part on *grid*;
-        unreadable parts are skipped (they are played again)."""
-        for lo, hi in grid:
-            file = os.path.join(self.path, _part_name(lo, hi))
-            if not os.path.exists(file):
-                continue
-            try:
-                with np.load(file) as z:
-                    arrays = z["winner"], z["result"], z["turns"]
-            except Exception:  # truncated or damaged: recompute the chunk
-                continue
+        """Yield ``(lo, hi, winner, result, turns)`` for every complete part on *grid*."""
+        for lo, hi, arrays in self.parts(grid, ("winner", "result", "turns")):
             if all(a.shape == (hi - lo,) for a in arrays):
                 yield (lo, hi, *arrays)
-
-    def save(self, lo: int, hi: int, winner, result, turns) -> None:
-        self._write(_part_name(lo, hi), lambda f: np.savez(f, winner=winner, result=result, turns=turns))
 
 
 # --------------------------------------------------------------------------- the driver
@@ -217,7 +171,7 @@ def rollout_chunked(
 
     def finish(lo, hi, w, r, t, seconds, store):
         if store is not None:
-            store.save(lo, hi, w, r, t)
+            store.save(lo, hi, winner=w, result=r, turns=t)
         accept(lo, hi, w, r, t)
         stats["chunks_played"] += 1
         stats["chunk_seconds"] += seconds
