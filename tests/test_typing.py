@@ -64,7 +64,7 @@ _PYX_DEF = re.compile(r"^def (\w+)\((.*?)\):", re.M | re.S)
 def _pyx_source(pyx: Path) -> str:
     """The text of a .pyx with each `include "file"` line replaced by that file's text (the
     core's jobs are .pxi files its _core.pyx includes)."""
-    return re.sub(r'^include "([^"]+)"$', lambda m: _pyx_source(pyx.parent / m.group(1)), pyx.read_text(), flags=re.M)
+    return re.sub(r'^include "([^"]+)"[ \t]*(?:#.*)?$', lambda m: _pyx_source(pyx.parent / m.group(1)), pyx.read_text(), flags=re.M)
 
 
 def _pyx_parameters(text: str) -> list[str]:
