@@ -140,6 +140,29 @@ def test_one_sided_evaluate_combines_the_two_distributions():
     assert got[1] == got[2] == got[3] == got[4] == 0  # fewer than 15 checkers: no gammons
 
 
+@pytest.mark.parametrize("gammons", [True, False])
+def test_evaluate_reads_every_layout_alike(tmp_path, gammons):
+    # the same database held as tables, in the compressed layout, and read back from a
+    # compressed and an uncompressed file (memory-mapped): the same outputs to the bit
+    tables = bearoff.build_one_sided(4, gammons=gammons)
+    packed = bearoff.build_one_sided(4, gammons=gammons, compress=True)
+    for compress in (True, False):
+        bearoff.write_gnubg(tmp_path / f"{compress}.bd", tables, compress=compress)
+    dbs = [tables, packed] + [bearoff.read_gnubg(tmp_path / f"{c}.bd") for c in (True, False)]
+    rng = np.random.default_rng(4)
+    boards = np.zeros((3000, 2, 25), np.int8)
+    for side in (0, 1):  # a share of checkers kept per board: some near 15 (gammons), some few
+        keep = rng.random(3000)
+        for k in range(15):
+            live = rng.random(3000) < keep
+            np.add.at(boards[:, side, :], (np.nonzero(live)[0], rng.integers(0, 4, 3000)[live]), 1)
+    want = bearoff.evaluate(boards, tables)
+    assert want[:, 0].min() < 0.5 < want[:, 0].max() and (want[:, 3] > 0).any() == gammons
+    assert (want[:, 1] > 0).any() == gammons
+    for db in dbs[1:]:
+        assert np.array_equal(bearoff.evaluate(boards, db), want)
+
+
 def test_gammons_from_the_first_checker_distributions():
     db = bearoff.build_one_sided(6)
     # 15 checkers on the 6-point against one on the ace: the ace side wins whatever

@@ -139,3 +139,4 @@ def rank_positions(const int8_t[:, ::1] a):
 include "_children.pxi"    # the plays of a position: the core's generate(), cached by pattern
 include "_one_sided.pxi"   # the one-sided builder (compressed layout) and its expansion
 include "_two_sided.pxi"   # the two-sided builder
+include "_evaluate.pxi"    # reading: side numbers of boards, one-sided outputs of pairs

@@ -71,6 +71,25 @@ class OneSidedDatabase:
         db.index_bytes = index
         return db
 
+    def storage(self) -> tuple[np.ndarray, ...]:
+        """The arrays the database is held in, for compiled readers (see
+        fastgen.bearoff._build.one_sided_outputs): (rolls, gammon, offset, nz, ioff, nzg,
+        ioffg, data), the tables (positions, 32) with no rows when it is held compressed,
+        the compressed layout's arrays empty when it is held as tables."""
+        none8, none16 = np.zeros(0, np.uint8), np.zeros(0, np.uint16)
+        empty = np.zeros((0, NDIST), np.uint16)
+        if self._packed is None:
+            assert self._rolls is not None
+            gam = self._gammon if (self.gammons and self._gammon is not None) else empty
+            return self._rolls, gam, np.zeros(0, np.uint32), none8, none8, none8, none8, none16
+        offset, nz, ioff, nzg, ioffg, data = self._packed
+        if offset is None:  # built in memory: the offsets, once, from the index entries
+            assert self.index_bytes is not None
+            offset = np.ascontiguousarray(self.index_bytes[:, :4]).view("<u4").reshape(self.size)
+            self._packed = (offset, nz, ioff, nzg, ioffg, data)
+        return (empty, empty, offset, nz, ioff, none8 if nzg is None else nzg,
+                none8 if ioffg is None else ioffg, data)
+
     def __repr__(self) -> str:
         where = f", source={self.source!r}" if self.source else ""
         return f"<OneSidedDatabase points={self.points} positions={self.size} gammons={self.gammons}{where}>"

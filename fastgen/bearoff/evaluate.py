@@ -24,6 +24,7 @@ from typing import Sequence, Union
 import numpy as np
 
 from fastgen._typing import ArrayLike
+from fastgen.bearoff import _build
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
 from fastgen.bearoff.index import side_index_trusted
 from fastgen.core.boards import as_boards
@@ -33,10 +34,6 @@ from fastgen.formats.ids import position_id
 __all__ = ["evaluate", "covered", "one_sided_probabilities"]
 
 Database = Union[OneSidedDatabase, TwoSidedDatabase]
-
-#: Boards per step of a one-sided evaluation.
-CHUNK = 1 << 16
-
 
 def _checked(databases: Sequence[object]) -> list[Database]:
     if not databases:
@@ -63,24 +60,15 @@ def covered(boards: ArrayLike, *databases: Database) -> np.ndarray:
     return mask
 
 
-def _tails(p: np.ndarray) -> np.ndarray:
-    """tails[:, i] = P(X >= i) for i = 0..32 (the last column 0)."""
-    t = np.zeros((p.shape[0], p.shape[1] + 1))
-    t[:, :-1] = np.cumsum(p[:, ::-1], axis=1)[:, ::-1]
-    return t
-
-
 def one_sided_probabilities(db: OneSidedDatabase, on_roll: np.ndarray, opponent: np.ndarray) -> np.ndarray:
-    """(n, 5) outputs for pairs of one-sided position numbers (side on roll, opponent)."""
-    a, ga = db.distributions(on_roll)
-    b, gb = db.distributions(opponent)
-    out = np.zeros((a.shape[0], 5))
-    width = a.shape[1]
-    tail_b = _tails(b)
-    out[:, 0] = np.einsum("ij,ij->i", a, tail_b[:, :width])
-    if ga is not None and gb is not None:
-        out[:, 1] = np.einsum("ij,ij->i", a, _tails(gb)[:, :width])
-        out[:, 3] = np.einsum("ij,ij->i", b, _tails(ga)[:, 1:width + 1])
+    """(n, 5) outputs for pairs of one-sided position numbers (side on roll, opponent):
+    with A, B their roll distributions, P(win) = sum_i A_i P(B >= i) (the side on roll
+    rolls first); P(win gammon) = sum_i A_i P(G_B >= i) and P(lose gammon) =
+    sum_j B_j P(G_A > j) from the first-checker distributions G (a compiled loop)."""
+    me = np.ascontiguousarray(on_roll, dtype=np.int64)
+    opp = np.ascontiguousarray(opponent, dtype=np.int64)
+    out = np.empty((me.shape[0], 5))
+    _build.one_sided_outputs(me, opp, out, *db.storage())
     return out
 
 
@@ -117,9 +105,7 @@ def evaluate(boards: ArrayLike, *databases: Database, outside: str = "raise") ->
             out[rows] = 0.0
             out[rows, 0] = (db.equities(me[rows], opp[rows])[:, 0] + 1.0) / 2.0
         else:
-            for lo in range(0, rows.shape[0], CHUNK):  # bounded temporaries: (CHUNK, 32) floats
-                part = rows[lo:lo + CHUNK]
-                out[part] = one_sided_probabilities(db, me[part], opp[part])
+            out[rows] = one_sided_probabilities(db, me[rows], opp[rows])
         todo &= ~take
     if outside == "raise" and todo.any():
         first = int(np.nonzero(todo)[0][0])

@@ -24,6 +24,7 @@ from math import comb
 import numpy as np
 
 from fastgen._typing import ArrayLike
+from fastgen.bearoff import _build
 from fastgen.core.boards import as_boards
 from fastgen.errors import InvalidArgumentError, OutsideDatabaseError
 
@@ -146,21 +147,8 @@ def side_index(boards: ArrayLike, side: int, points: int, checkers: int = MAX_CH
 
 
 def side_index_trusted(arr: np.ndarray, side: int, points: int, checkers: int) -> np.ndarray:
-    """side_index on an already validated (N, 2, 25) int8 batch."""
-    row = arr[:, side, :]
-    counts = row[:, :points].astype(np.int64)
-    total = counts.sum(axis=1)
-    fits = (row[:, points:].any(axis=1) == 0) & (total <= checkers)
-    counts[~fits] = 0
-    total[~fits] = 0
-    idx = _level_offsets(points)[total]
-    rest = total
-    for i in range(points - 1):
-        k = points - i - 1
-        m = rest - counts[:, i] - 1
-        idx += np.where(m >= 0, _BINOM[np.maximum(m, 0) + k, k], 0)
-        rest = rest - counts[:, i]
-    return np.where(fits, idx, -1)
+    """side_index on an already validated (N, 2, 25) int8 batch (a compiled loop)."""
+    return _build.side_numbers(np.ascontiguousarray(arr), side, points, checkers)
 
 
 def in_database(boards: ArrayLike, points: int, checkers: int = MAX_CHECKERS) -> np.ndarray:
