@@ -87,9 +87,11 @@ def test_cache_sizes_out_of_range_are_refused():
             _build.Children(*args)
 
 
-def test_two_sided_children_from_the_cache():
-    # up to 6 checkers on 6 points, the positions of gnubg_ts0.bd
-    offsets, kids = bearoff.build.children_table(6, 6)
-    want_offsets, want = _plain_children(6, 6)
+@pytest.mark.parametrize("points,checkers", [(6, 6), (7, 4), (8, 3), (12, 2), (1, 15), (2, 15)])
+def test_two_sided_children_from_the_cache(points, checkers):
+    # 6x6 are the positions of gnubg_ts0.bd; from 7 points on the builders' cache holds
+    # only the non-doubles (build.children)
+    offsets, kids = bearoff.build.children_table(points, checkers)
+    want_offsets, want = _plain_children(points, checkers)
     assert np.array_equal(offsets, want_offsets)
     assert np.array_equal(kids, want)
