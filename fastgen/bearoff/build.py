@@ -77,11 +77,11 @@ def build_one_sided(points: int, *, gammons: bool = True, compress: bool = False
     if compress:
         return packed
     # the uncompressed tables, expanded from the compressed layout (one builder for both)
-    assert packed.index_bytes is not None and packed._packed is not None
+    assert packed.index_bytes is not None and packed.runs is not None
     size = n_positions(points, 15)
     rolls = np.zeros((size, NDIST), dtype=np.uint16)
     gammon = np.zeros((size if gammons else 0, NDIST), dtype=np.uint16)
-    _build.expand(packed.index_bytes, packed._packed[5], rolls, gammon)
+    _build.expand(packed.index_bytes, packed.runs, rolls, gammon)
     return OneSidedDatabase(points, rolls=rolls, gammon=gammon if gammons else None, gammons=gammons)
 
 

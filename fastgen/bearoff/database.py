@@ -71,6 +71,12 @@ class OneSidedDatabase:
         db.index_bytes = index
         return db
 
+    @property
+    def runs(self) -> np.ndarray | None:
+        """The uint16 runs of the compressed layout (what follows the index in a compressed
+        file), or None when the database is held as tables."""
+        return None if self._packed is None else self._packed[5]
+
     def storage(self) -> tuple[np.ndarray, ...]:
         """The arrays the database is held in, for compiled readers (see
         fastgen.bearoff._build.one_sided_outputs): (rolls, gammon, offset, nz, ioff, nzg,

@@ -63,9 +63,10 @@ def _tables(db: OneSidedDatabase) -> list[np.ndarray]:
 def _write_one_sided_compressed(f: BinaryIO, db: OneSidedDatabase) -> None:
     """The index, then the runs, a chunk of positions at a time (a straight copy of a
     database built or read in this layout)."""
-    if db.index_bytes is not None and db._packed is not None:
+    runs = db.runs
+    if db.index_bytes is not None and runs is not None:
         f.write(np.ascontiguousarray(db.index_bytes).data)
-        f.write(np.ascontiguousarray(db._packed[5], dtype="<u2").data)
+        f.write(np.ascontiguousarray(runs, dtype="<u2").data)
         return
     tables = _tables(db)
     size = db.size
