@@ -18,7 +18,7 @@ PY=$(python3 -c 'import sys; print(sys.executable)')
 export PYTHONPATH="$(cd "$(dirname "$0")/.." && pwd)${PYTHONPATH:+:$PYTHONPATH}"  # this checkout's fastgen
 cat > "$out/run.py" <<PYEOF
 import fastgen
-from fastgen.sim.workload import vector_workload
+from fastgen.cli.workload import vector_workload
 if "$mode" == "pubeval":
     fastgen.rollout(games=2, policy="pubeval", seed=2)
     print("turns", fastgen.rollout(games=$n, policy="pubeval", seed=1, engine="native").total_turns)

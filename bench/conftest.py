@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from fastgen.sim.workload import random_game_positions, vector_workload
+from fastgen.cli.workload import random_game_positions, vector_workload
 
 BASELINES = ("gnubg_nn", "pgx", "openspiel", "oracle", "generate_only", "makebearoff")
 

@@ -28,8 +28,8 @@ import os
 import pytest
 
 import fastgen
-from fastgen.bots import evaluators
-from fastgen.sim.perft import perft_run
+from fastgen import evaluators
+from fastgen.perft import perft_run
 
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 

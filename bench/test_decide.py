@@ -28,7 +28,7 @@ import time
 import pytest
 
 import fastgen
-from fastgen.bots import evaluators
+from fastgen import evaluators
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from _gnubg_rollout import available, gnubg_rollout  # noqa: E402

@@ -13,7 +13,7 @@ import time
 import pytest
 
 import fastgen
-from fastgen.sim.duel import duel
+from fastgen.sim.duel.front import duel
 
 GAMES = 4_000
 

@@ -108,7 +108,7 @@ PUBEVAL_GAMES = 2_000
 @pytest.fixture(scope="module")
 def pubeval_positions():
     """20,000 (board, dice) met in pubeval self-play (seed 1)."""
-    from fastgen.sim.workload import random_game_positions
+    from fastgen.cli.workload import random_game_positions
 
     return random_game_positions(20_000, seed=1, policy="pubeval")
 

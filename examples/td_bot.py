@@ -1,6 +1,6 @@
 """A backgammon bot from scratch: TD(lambda) self-play with numpy only.
 
-The network (fastgen.bots.policies.TDNet) reads Tesauro's 198 inputs of a position from
+The network (fastgen.policies.TDNet) reads Tesauro's 198 inputs of a position from
 the side to roll's view and has one hidden layer and three sigmoid outputs: the chances
 that side wins, wins a gammon, loses a gammon. It plays greedily: the play whose
 resulting position (an afterstate) is worst for the opponent, who rolls next.
@@ -29,7 +29,7 @@ import time
 import numpy as np
 
 import fastgen
-from fastgen.bots.policies import TDNet, _segment_argmin
+from fastgen.policies import TDNet, _segment_argmin
 
 OPENING = np.array(fastgen.OPENING_ROLLS, dtype=np.int8)
 

@@ -67,12 +67,12 @@ from fastgen.errors import (
     UnknownSchemeError,
 )
 from fastgen.core.features import encode
-from fastgen.formats import fibs  # FIBS board: lines (parse_board, format_board)
+from fastgen import fibs  # FIBS board: lines (parse_board, format_board)
 from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library only)
 from fastgen import bearoff  # fastgen.bearoff: bear-off databases (gnubg's .bd files)
 from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
 from fastgen.core.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
-from fastgen.formats.ids import (
+from fastgen.core.ids import (
     GameState,
     MatchState,
     Resignation,
@@ -87,19 +87,19 @@ from fastgen.formats.ids import (
 )
 from fastgen.games.match import Match
 from fastgen.formats.matfile import read_mat, write_mat
-from fastgen.formats.notation import Play, format_play
+from fastgen.core.notation import Play, format_play
 from fastgen.core.plays import PlayBatch, Plays
-from fastgen.sim.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
-from fastgen.sim.pubeval import pubeval_best
-from fastgen.sim.results import RolloutResult, RolloutSummary, summarize
-from fastgen.sim.rollout import rollout
-from fastgen.sim.decide import rollout_plays, rollout_position
-from fastgen.sim.dice import rollout_dice
-from fastgen.sim.table import RolloutTable
-from fastgen.bots import evaluators  # the evaluator protocol, gnubg, greedy (gnubg-nn only when asked)
-from fastgen.sim.duel import DuelResult, duel
-from fastgen.bots import engines, policies  # GnubgEngine; gnubg(plies), from_spec
-from fastgen.formats.validate import check_play, legal_steps, parse_play
+from fastgen.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
+from fastgen.pubeval import pubeval_best
+from fastgen.sim.rollout.results import RolloutResult, RolloutSummary, summarize
+from fastgen.sim.rollout.front import rollout
+from fastgen.sim.decide.front import rollout_plays, rollout_position
+from fastgen.sim.decide.dice import rollout_dice
+from fastgen.sim.decide.table import RolloutTable
+from fastgen import evaluators  # the evaluator protocol, gnubg, greedy (gnubg-nn only when asked)
+from fastgen.sim.duel.front import DuelResult, duel
+from fastgen import engines, policies  # GnubgEngine; gnubg(plies), from_spec
+from fastgen.core.validate import check_play, legal_steps, parse_play
 
 __all__ = [
     "__version__",

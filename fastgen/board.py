@@ -27,15 +27,15 @@ import numpy as np
 from fastgen.core.boards import STARTING_BOARD, as_board, as_dice, swap_sides
 from fastgen.core.generate import legal_plays
 from fastgen.errors import InvalidDiceError, InvalidMatchStateError
-from fastgen.formats.ids import (
+from fastgen.core.ids import (
     MatchState,
     board_from_position_id,
     parse_xgid,
     position_id,
     xgid,
 )
-from fastgen.formats.notation import Play
-from fastgen.formats.validate import check_play
+from fastgen.core.notation import Play
+from fastgen.core.validate import check_play
 from typing import TYPE_CHECKING
 from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
 from fastgen import svg
@@ -51,7 +51,7 @@ class Board:
 
     ``Board()`` is the starting position (R3); ``Board(array)`` any valid (2, 25) board;
     :meth:`from_position_id` and :meth:`from_xgid` read the interchange IDs.
-    ``state`` is an optional :class:`~fastgen.formats.ids.MatchState` (cube, score, dice) kept
+    ``state`` is an optional :class:`~fastgen.core.ids.MatchState` (cube, score, dice) kept
     for :meth:`xgid`; pushing a play hands the turn over in it too.
     """
 
@@ -64,7 +64,7 @@ class Board:
 
     @property
     def state(self) -> MatchState | None:
-        """The :class:`~fastgen.formats.ids.MatchState` kept with the board, or None."""
+        """The :class:`~fastgen.core.ids.MatchState` kept with the board, or None."""
         return self._state
 
     @state.setter

@@ -102,7 +102,7 @@ class InvalidMatchIDError(FastgenError, ValueError):
 
 
 class InvalidMatchStateError(FastgenError, ValueError):
-    """A :class:`fastgen.formats.ids.MatchState` field holds a value the formats cannot express."""
+    """A :class:`fastgen.core.ids.MatchState` field holds a value the formats cannot express."""
 
 
 class InvalidXGIDError(FastgenError, ValueError):
@@ -162,7 +162,7 @@ class IllegalGamePlayError(IllegalPlayError, IllegalActionError):
 
 
 # --------------------------------------------------------------------------- clusters
-# Raised by fastgen.sim.cluster and fastgen.sim.rollout_chunks before any work is sent out.
+# Raised by fastgen.sim.cluster and fastgen.sim.rollout.chunks before any work is sent out.
 
 
 class NotPicklableError(FastgenError, ValueError):
@@ -197,7 +197,7 @@ class InvalidEnvOptionError(FastgenError, ValueError):
 
 
 # --------------------------------------------------------------------------- bots and engines
-# Raised by fastgen.formats.fibs, fastgen.bots and fastgen.sim.duel.
+# Raised by fastgen.fibs, fastgen.bots and fastgen.sim.duel.front.
 
 
 class InvalidFibsBoardError(FastgenError, ValueError):

@@ -31,9 +31,9 @@ import numpy as np
 
 from fastgen.core.boards import as_board, as_dice
 from fastgen.errors import InvalidMoveTextError, InvalidSVGOptionError
-from fastgen.formats import notation
-from fastgen.formats.ids import position_id
-from fastgen.formats.validate import parse_play
+from fastgen.core import notation
+from fastgen.core.ids import position_id
+from fastgen.core.validate import parse_play
 
 __all__ = ["board", "SvgText"]
 

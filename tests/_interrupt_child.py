@@ -20,8 +20,8 @@ import time
 import numpy as np
 
 import fastgen
-from fastgen.sim.rollout import rollout
-from fastgen.sim.workload import vector_workload
+from fastgen.sim.rollout.front import rollout
+from fastgen.cli.workload import vector_workload
 
 VB, VD = vector_workload()  # 42,000 positions
 REPEAT = 150  # 6.3M positions

@@ -10,7 +10,7 @@ import pytest
 import fastgen
 from fastgen.board import Board
 from fastgen.errors import IllegalPlayError, InvalidBoardError, InvalidDiceError, InvalidPositionIDError, InvalidXGIDError
-from fastgen.formats.ids import parse_xgid
+from fastgen.core.ids import parse_xgid
 
 from _positions import random_board
 

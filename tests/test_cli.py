@@ -12,8 +12,8 @@ from fastgen.cli.main import build_parser, main
 
 from _child import run_python
 
-# The module (fastgen.sim.rollout is also the name of the function in the package namespace).
-rollout_module = importlib.import_module("fastgen.sim.rollout")
+# The module (fastgen.sim.rollout.front is also the name of the function in the package namespace).
+rollout_module = importlib.import_module("fastgen.sim.rollout.front")
 bench_module = importlib.import_module("fastgen.cli.bench")
 
 

@@ -16,8 +16,8 @@ import pytest
 import fastgen
 from _child import child_env
 from fastgen.cli.main import main
-from fastgen.formats.fibs import format_board
-from fastgen.sim.duel import duel
+from fastgen.fibs import format_board
+from fastgen.sim.duel.front import duel
 
 
 def test_duel_json_matches_the_api(capsys):

@@ -11,7 +11,7 @@ import pytest
 
 import fastgen
 from fastgen.errors import NotPicklableError, RolloutStoreError
-from fastgen.sim.rollout_chunks import RolloutInterrupted, read_manifest
+from fastgen.sim.rollout.chunks import RolloutInterrupted, read_manifest
 
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 pytest.importorskip("cloudpickle", reason="cloudpickle not installed: pip install '.[dask]'")
@@ -174,7 +174,7 @@ def test_cli_workers_1_and_2_print_the_same_result(capsys, tmp_path):
 
 @pytest.mark.parametrize("position, depth", [("4HPwATDgc/ABMA", 2), ("bJ3BATDgc/ABYA", 3)])
 def test_perft_on_the_cluster_equals_in_process_whatever_the_split(client, position, depth):
-    from fastgen.sim.perft import perft_run
+    from fastgen.perft import perft_run
 
     board = fastgen.board_from_position_id(position)
     want = fastgen.perft(board, depth)

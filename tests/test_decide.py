@@ -15,11 +15,11 @@ import pytest
 
 import fastgen
 from _pubeval_scores import evaluate as pubeval_scores
-from fastgen.bots import evaluators as ev
+from fastgen import evaluators as ev
 from fastgen.errors import InvalidArgumentError, InvalidBoardError, InvalidDiceError
-from fastgen.sim import decide as D
-from fastgen.sim.pubeval import is_race
-from fastgen.sim.table import build_rows
+from fastgen.sim.decide import front as D
+from fastgen.pubeval import is_race
+from fastgen.sim.decide.table import build_rows
 
 START = fastgen.STARTING_BOARD
 
@@ -450,7 +450,7 @@ def test_truncate_bearoff_needs_an_evaluator_that_covers():
 
 def test_out_dir_resumes_to_the_uninterrupted_table(tmp_path, monkeypatch):
     from fastgen.errors import RolloutStoreError
-    from fastgen.sim import decide_chunks
+    from fastgen.sim.decide import chunks as decide_chunks
 
     kw = dict(plays=2, trials=100, seed=6, truncate=6, chunk_size=36)  # chunks 0-36, 36-72, 72-100
     ref = fastgen.rollout_plays(START, (5, 2), pub_evaluator, **kw)

@@ -93,7 +93,7 @@ def test_out_dir_resumes_on_the_cluster(client, tmp_path):
 def test_ctrl_c_keeps_the_chunks_finished_from_trial_0(client, monkeypatch):
     # Ctrl-C at the front after chunks 36-72 and 0-36 came back (in that order), while
     # 72-108 is still out: the table holds trials 0-71, equal to the in-process ones.
-    from fastgen.sim import decide_chunks
+    from fastgen.sim.decide import chunks as decide_chunks
 
     real = decide_chunks.as_finished
 

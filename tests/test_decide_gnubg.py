@@ -25,8 +25,8 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.bots import evaluators as ev
-from fastgen.sim import decide as D
+from fastgen import evaluators as ev
+from fastgen.sim.decide import front as D
 
 gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
 

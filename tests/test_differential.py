@@ -267,7 +267,7 @@ def test_count_plays_batch_every_roll_of_game_positions():
     into them (a non-double's whole turn, a double's last three steps): every roll of
     positions met in self-play (random and pubeval games) is counted as many plays as
     are written."""
-    from fastgen.sim.workload import ROLLS, random_game_positions
+    from fastgen.cli.workload import ROLLS, random_game_positions
 
     boards = np.concatenate([random_game_positions(1500, seed=s, policy=p)[0] for s, p in ((3, "random"), (4, "pubeval"))])
     boards = np.repeat(boards, len(ROLLS), axis=0)

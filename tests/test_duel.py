@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.bots import evaluators
+from fastgen import evaluators
 from fastgen.core import _core
 from fastgen.errors import InvalidArgumentError, InvalidBoardError
-from fastgen.sim.duel import DuelResult, duel
+from fastgen.sim.duel.front import DuelResult, duel
 
 PAIRS = [("pubeval", "random"), ("random", "pubeval"), ("random", "random"), ("pubeval", "pubeval")]
 

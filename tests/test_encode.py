@@ -103,7 +103,7 @@ def test_matches_numpy_reference(boards, scheme):
 @pytest.mark.parametrize("best", [True, False], ids=["fastest_kernels", "portable_kernels"])
 def test_reference_on_self_play_positions(best):
     from fastgen.core import _features
-    from fastgen.sim.workload import random_game_positions
+    from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(2_000, seed=3)
     try:
@@ -117,7 +117,7 @@ def test_reference_on_self_play_positions(best):
 
 # ------------------------------------------------------------------ candidates of plays_batch
 def test_plays_batch_features_are_the_next_players_view():
-    from fastgen.sim.workload import random_game_positions
+    from fastgen.cli.workload import random_game_positions
 
     boards, dice = random_game_positions(1_500, seed=11)
     for scheme in SCHEMES:
@@ -208,7 +208,7 @@ def test_bad_boards_are_refused(bad):
 
 
 def test_kept_output_memory_never_overwrites_a_live_array():
-    from fastgen.sim.workload import random_game_positions
+    from fastgen.cli.workload import random_game_positions
 
     boards, dice = random_game_positions(1_200, seed=4)  # > 1 MiB of features: kept memory
     first = fastgen.plays_batch(boards, dice, encode="tesauro198")
@@ -231,7 +231,7 @@ def test_chunked_calls_cover_every_row(monkeypatch, threads):
     # Large batches are encoded in chunks of CHUNK_ROWS rows (Ctrl-C is handled between
     # them): shrink the chunks so that every boundary case runs on a small batch.
     from fastgen.core import features
-    from fastgen.sim.workload import random_game_positions
+    from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(9_001, seed=8)
     monkeypatch.setattr(features, "CHUNK_ROWS", 1_000)
@@ -244,7 +244,7 @@ def test_kept_output_memory_serves_calls_of_similar_sizes():
     """An RL loop's steps differ a little in size: after the first, each step's features
     come from the same kept buffer (fresh pages cost ~9 us per 4 KiB), never from one
     still in use."""
-    from fastgen.sim.workload import random_game_positions
+    from fastgen.cli.workload import random_game_positions
 
     fastgen.release_memory()
     boards, _ = random_game_positions(6_000, seed=5)

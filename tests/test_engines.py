@@ -1,5 +1,5 @@
-"""GnubgEngine: GNU Backgammon over its external-player socket (fastgen.bots.engines),
-and the gnubg-nn policy (fastgen.bots.policies.gnubg). Failures are tested with a fake
+"""GnubgEngine: GNU Backgammon over its external-player socket (fastgen.engines),
+and the gnubg-nn policy (fastgen.policies.gnubg). Failures are tested with a fake
 gnubg (tests/_fake_gnubg.py); the real program's tests skip where it is absent."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.bots.engines import DEBIAN_GNUBG, GnubgEngine, find_gnubg
+from fastgen.engines import DEBIAN_GNUBG, GnubgEngine, find_gnubg
 from fastgen.errors import EngineError
-from fastgen.sim.duel import duel
-from fastgen.sim.workload import random_game_positions
+from fastgen.sim.duel.front import duel
+from fastgen.cli.workload import random_game_positions
 
 HERE = Path(__file__).parent
 
@@ -125,7 +125,7 @@ def test_real_gnubg_agrees_with_gnubg_nn():
     0-ply and gnubg-nn at 0-ply choose the same play on at least 90 (97.4% on 1,000
     measured by hand; the two differ in a few bear-offs and close plays)."""
     path = _real_gnubg()
-    policies = pytest.importorskip("fastgen.bots.policies")
+    policies = pytest.importorskip("fastgen.policies")
     pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
     boards, dice = random_game_positions(400, seed=7, policy="pubeval")
     counts = fastgen.count_plays_batch(boards, dice)

@@ -239,7 +239,7 @@ def test_envs_doctests(module):
 def test_max_plays_bound_holds():
     # the afterstate action space's bound (engine docstring): 3,060 for doubles, 240 otherwise
     from fastgen.envs import MAX_PLAYS
-    from fastgen.sim.workload import vector_workload
+    from fastgen.cli.workload import vector_workload
 
     boards, dice = vector_workload()
     counts = fastgen.count_plays_batch(boards, dice)

@@ -1,4 +1,4 @@
-"""fastgen.bots.external: answering GNU Backgammon's external-player lines, and a whole
+"""fastgen.sim.duel.external: answering GNU Backgammon's external-player lines, and a whole
 3-point match that the real gnubg controls against a fastgen policy (skipped where
 gnubg is absent)."""
 
@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.bots.engines import DEBIAN_GNUBG, find_gnubg
-from fastgen.bots.external import ExternalServer, play_text
+from fastgen.engines import DEBIAN_GNUBG, find_gnubg
+from fastgen.sim.duel.external import ExternalServer, play_text
 from fastgen.errors import EngineError, InvalidArgumentError
-from fastgen.formats.fibs import format_board, parse_board
+from fastgen.fibs import format_board, parse_board
 from fastgen.games.game import Game
 
 OPENING_31 = format_board(fastgen.STARTING_BOARD, (3, 1), player_may_double=True, opponent_may_double=True)

@@ -25,7 +25,7 @@ from fastgen import (
     InvalidXGIDError,
     MatchState,
 )
-from fastgen.formats.notation import parse_move_text
+from fastgen.core.notation import parse_move_text
 
 from strategies import positions
 

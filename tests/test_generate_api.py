@@ -9,7 +9,7 @@ import pytest
 
 import fastgen
 from fastgen import InvalidBoardError, InvalidDiceError, InvalidPositionIDError
-from fastgen.sim.workload import random_game_positions, vector_workload
+from fastgen.cli.workload import random_game_positions, vector_workload
 
 from _child import run_python
 
@@ -324,7 +324,7 @@ def test_batch_peak_memory_is_close_to_output_size(tmp_path):
     code = textwrap.dedent(
         """
         import resource, numpy as np, fastgen
-        from fastgen.sim.workload import vector_workload
+        from fastgen.cli.workload import vector_workload
         b, d = vector_workload()
         b = np.concatenate([b] * 3); d = np.concatenate([d] * 3)
         fastgen.count_plays_batch(b[:10], d[:10])

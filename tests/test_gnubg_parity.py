@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.sim.workload import ROLLS, random_game_positions, vector_boards
+from fastgen.cli.workload import ROLLS, random_game_positions, vector_boards
 
 gnubg = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
 

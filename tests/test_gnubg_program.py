@@ -35,7 +35,7 @@ import pytest
 
 from fastgen.games.game import Game
 from fastgen.formats.matfile import read_mat, write_mat
-from fastgen.formats.validate import check_play
+from fastgen.core.validate import check_play
 
 from _matches import random_match, written_record
 

@@ -1,4 +1,4 @@
-"""Position ID, Match ID, the combined gnubg ID and XGID (fastgen.formats.ids)."""
+"""Position ID, Match ID, the combined gnubg ID and XGID (fastgen.core.ids)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from fastgen.errors import (
     InvalidPositionIDError,
     InvalidXGIDError,
 )
-from fastgen.formats.ids import (
+from fastgen.core.ids import (
     GameState,
     MatchState,
     Resignation,

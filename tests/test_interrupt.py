@@ -22,8 +22,8 @@ import pytest
 
 import fastgen
 from fastgen.errors import DeadPositionError, EndlessGameError
-from fastgen.sim.pool import dead_positions
-from fastgen.sim.rollout import rollout
+from fastgen.sim.rollout.pool import dead_positions
+from fastgen.sim.rollout.front import rollout
 
 CHILD = Path(__file__).with_name("_interrupt_child.py")
 CASES = [
@@ -157,7 +157,7 @@ def test_dead_positions_is_exact_on_bar_and_closed_board_variants():
 
 def test_dead_positions_agrees_with_the_generator_on_random_boards():
     """Dead exactly when no roll gives either side a play that moves a checker."""
-    from fastgen.sim.workload import random_game_positions
+    from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(300, seed=11)
     boards = np.concatenate([boards, _stuck_boards()])
@@ -194,7 +194,7 @@ def test_rollout_turn_limit_is_a_clear_error(monkeypatch, engine, policy):
     """The last-resort turn cap raises a fastgen error naming the game and its start."""
     from fastgen.errors import TurnLimitError
 
-    monkeypatch.setattr(sys.modules["fastgen.sim.pool"], "MAX_TURNS", 3)
+    monkeypatch.setattr(sys.modules["fastgen.sim.rollout.pool"], "MAX_TURNS", 3)
     with pytest.raises(TurnLimitError, match="game 0 .*4HPwATDgc/ABMA.* 3 turns"):
         rollout(games=4, engine=engine, policy=policy, seed=1)
     board = fastgen.board_from_position_id("xhjTwBiUqkgpJQ")  # a start board is named too

@@ -1,7 +1,7 @@
-"""Play values and GNU Backgammon move notation (fastgen.formats.notation).
+"""Play values and GNU Backgammon move notation (fastgen.core.notation).
 
 Rule ids refer to docs/RULES.md; the notation rules are GNU Backgammon's FormatMove
-behaviour (see the module docstring of fastgen.formats.notation).
+behaviour (see the module docstring of fastgen.core.notation).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import pytest
 import fastgen
 from fastgen import reference
 from fastgen.errors import AmbiguousMoveError, IllegalPlayError, InvalidMoveTextError
-from fastgen.formats.ids import board_from_position_id
-from fastgen.formats.notation import Play, format_play, parse_move_text
-from fastgen.formats.validate import parse_play
+from fastgen.core.ids import board_from_position_id
+from fastgen.core.notation import Play, format_play, parse_move_text
+from fastgen.core.validate import parse_play
 
 from _positions import positions, random_board
 

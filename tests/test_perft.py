@@ -10,7 +10,7 @@ import pytest
 
 import fastgen
 from fastgen.errors import InvalidBoardError
-from fastgen.sim.perft import ROLLS, perft, perft_run, perft_weighted
+from fastgen.perft import ROLLS, perft, perft_run, perft_weighted
 
 #: Named positions of the README's perft table (side on roll in row 1).
 POSITIONS = {
@@ -64,7 +64,7 @@ def test_a_game_that_ends_has_no_children():
 def test_depth_3_and_batch_size_do_not_change_counts(monkeypatch):
     board = _board("bar")
     want = perft(board, 3)
-    mod = importlib.import_module("fastgen.sim.perft")  # the module (fastgen.sim.perft is the function)
+    mod = importlib.import_module("fastgen.perft")  # the module (fastgen.perft is the function)
 
     monkeypatch.setattr(mod, "BATCH", 7)  # many small batches, merged only within each
     assert perft(board, 3) == want
@@ -78,7 +78,7 @@ def test_children_are_merged_exactly_in_the_core(name):
     counted but dropped, and the sort key equal for children with the same opponent row
     only."""
     from fastgen.core import _core
-    from fastgen.sim.workload import random_game_positions
+    from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(40, seed=3)
     boards = np.concatenate([_board(name)[None], boards, _board(name)[None]])  # a repeat
@@ -115,7 +115,7 @@ def test_last_level_counts_every_roll_in_one_pass():
     """count_rolls (each board read once for its 21 rolls) against count_plays_batch over
     the repeated boards; an invalid board is reported by index, and perft refuses it."""
     from fastgen.core import _core
-    from fastgen.sim.workload import random_game_positions
+    from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(300, seed=9)
     n = boards.shape[0]
@@ -128,7 +128,7 @@ def test_last_level_counts_every_roll_in_one_pass():
     assert _core.count_rolls(bad, ROLLS, got) == 7
     with pytest.raises(ValueError, match="dice 1..6"):
         _core.count_rolls(boards, np.array([[0, 1]], dtype=np.int8), got[:, :1].copy())
-    mod = importlib.import_module("fastgen.sim.perft")
+    mod = importlib.import_module("fastgen.perft")
     with pytest.raises(InvalidBoardError):
         mod._roll_counts(bad, 1)
 
@@ -206,7 +206,7 @@ def test_import_and_in_process_perft_and_rollout_do_not_import_dask():
 def test_split_cuts_the_frontier_into_contiguous_slices(n, tasks):
     """The Dask split keeps neighbouring (similar, sorted) positions in one task: slices
     are contiguous, in order, cover the frontier once and differ in length by at most one."""
-    from fastgen.sim.perft import _split
+    from fastgen.perft import _split
 
     boards = np.arange(n * 50, dtype=np.int64).astype(np.int8).reshape(n, 2, 25)
     weights = np.arange(n, dtype=np.int64)
@@ -221,7 +221,7 @@ def test_split_cuts_the_frontier_into_contiguous_slices(n, tasks):
 def test_split_by_cost_balances_contiguous_slices(n, tasks):
     """Cut by cost (the children of each position), slices stay contiguous and non-empty,
     and no slice costs more than an equal share plus its most expensive position."""
-    from fastgen.sim.perft import _split
+    from fastgen.perft import _split
 
     rng = np.random.default_rng(n)
     boards = np.zeros((n, 2, 25), dtype=np.int8)

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.sim import pubeval
+from fastgen import pubeval
 import _pubeval_scores as oracle
-from fastgen.sim.pubeval import CONTACT_WEIGHTS as WC
-from fastgen.sim.pubeval import RACE_WEIGHTS as WR
+from fastgen.pubeval import CONTACT_WEIGHTS as WC
+from fastgen.pubeval import RACE_WEIGHTS as WR
 
 
 def empty():
@@ -130,7 +130,7 @@ def test_best_play_rejects_what_is_not_a_positions_plays():
 from hypothesis import given  # noqa: E402
 
 from fastgen.errors import InvalidArgumentError, InvalidBoardError, InvalidDiceError  # noqa: E402
-from fastgen.sim.workload import random_game_positions  # noqa: E402
+from fastgen.cli.workload import random_game_positions  # noqa: E402
 
 from strategies import positions  # noqa: E402
 

@@ -15,8 +15,8 @@ from hypothesis import given
 
 import fastgen
 from fastgen.core import _core
-from fastgen.sim import pubeval
-from fastgen.sim.workload import random_game_positions
+from fastgen import pubeval
+from fastgen.cli.workload import random_game_positions
 
 import pytest
 

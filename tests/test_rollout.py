@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.sim.pool import game_hash
-from fastgen.sim.rollout import rollout
+from fastgen.sim.rollout.pool import game_hash
+from fastgen.sim.rollout.front import rollout
 
 
 def same(a, b) -> bool:
@@ -28,7 +28,7 @@ def test_rollout_is_reproducible_by_seed_and_independent_of_batch_size():
 
 
 def _head(r, n):
-    from fastgen.sim.results import RolloutResult
+    from fastgen.sim.rollout.results import RolloutResult
 
     return RolloutResult(r.winner[:n], r.result[:n], r.turns[:n], r.points[:n], r.seed, r.policy)
 
@@ -52,7 +52,7 @@ def test_rollout_result_arrays():
 
 def test_R16_rollout_opening_rolls_are_uniform_non_doubles():
     # the first turn's dice come from the hash: check the 15 opening rolls over many games
-    from fastgen.sim.pool import _roll_dice
+    from fastgen.sim.rollout.pool import _roll_dice
 
     gid = np.arange(30000)
     dice = _roll_dice(3, gid, np.zeros_like(gid), np.ones(gid.shape, dtype=bool))
@@ -90,7 +90,7 @@ def test_user_policy_is_called_once_per_turn_for_all_games():
     # the same games in a slow loop over legal_plays, always the first play
     for i in range(5):
         board = fastgen.STARTING_BOARD.copy()
-        from fastgen.sim.pool import _roll_dice
+        from fastgen.sim.rollout.pool import _roll_dice
 
         t = 0
         while True:
@@ -237,7 +237,7 @@ def test_engine_argument_is_checked():
 
 
 def test_dice_rolled_in_the_core_follow_game_hash():
-    from fastgen.sim.pool import PURPOSE_DICE, PURPOSE_OPENING, _OPENING_DICE, _roll_dice, _uniform_index, game_hash
+    from fastgen.sim.rollout.pool import PURPOSE_DICE, PURPOSE_OPENING, _OPENING_DICE, _roll_dice, _uniform_index, game_hash
 
     rng = np.random.default_rng(3)
     gid = rng.integers(0, 10**9, 5000)

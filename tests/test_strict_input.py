@@ -451,8 +451,8 @@ def _seconds(func, arg) -> float:
 @pytest.mark.parametrize(
     "func, unit",
     [
-        (fastgen.formats.notation.parse_move_text, " "),
-        (fastgen.formats.notation.parse_move_text, "1"),
+        (fastgen.core.notation.parse_move_text, " "),
+        (fastgen.core.notation.parse_move_text, "1"),
         (lambda t: fastgen.parse_play(START, (3, 1), t), " ,"),
         (fastgen.board_from_position_id, "A"),
         (fastgen.match_state_from_id, "A"),

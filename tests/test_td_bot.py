@@ -1,5 +1,5 @@
 """examples/td_bot.py: TD(lambda) self-play with numpy trains a bot that clearly beats
-random, and the shipped baseline network (fastgen.bots.policies.baseline)."""
+random, and the shipped baseline network (fastgen.policies.baseline)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.bots.policies import TDNet, baseline, from_spec
+from fastgen.policies import TDNet, baseline, from_spec
 from fastgen.errors import InvalidArgumentError
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "td_bot.py"

@@ -1,4 +1,4 @@
-"""check_play and legal_steps (fastgen.formats.validate): exactly the legal plays, with reasons (R15)."""
+"""check_play and legal_steps (fastgen.core.validate): exactly the legal plays, with reasons (R15)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 
 import fastgen
 from fastgen.errors import IllegalPlayError, IllegalReason, InvalidMoveTextError
-from fastgen.formats.notation import Play
-from fastgen.formats.validate import check_play, legal_steps
+from fastgen.core.notation import Play
+from fastgen.core.validate import check_play, legal_steps
 
 from _positions import positions
 from test_notation import board_with

@@ -29,7 +29,7 @@ from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
 from fastgen.bearoff.index import side_index_trusted
 from fastgen.core.boards import as_boards
 from fastgen.errors import InvalidArgumentError, OutsideDatabaseError
-from fastgen.formats.ids import position_id
+from fastgen.core.ids import position_id
 
 __all__ = ["evaluate", "covered", "one_sided_probabilities"]
 

@@ -10,7 +10,7 @@ import argparse
 import re
 from typing import Any, Callable
 from fastgen.errors import FastgenError
-from fastgen.formats.ids import board_from_position_id
+from fastgen.core.ids import board_from_position_id
 
 __all__ = ["HelpFormatter", "add_subcommand", "int_in_range", "position_id_arg"]
 

@@ -29,7 +29,7 @@ from fastgen.bearoff.files import read_gnubg, write_gnubg
 from fastgen.bearoff.index import MAX_POINTS, in_database, index_position, side_index
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
 from fastgen.errors import FastgenError
-from fastgen.formats.ids import board_from_position_id, position_id
+from fastgen.core.ids import board_from_position_id, position_id
 
 __all__ = ["add_parser"]
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from fastgen._version import __version__
 from fastgen.core.generate import count_plays_batch, legal_plays, plays_batch, release_memory
-from fastgen.sim.workload import random_game_positions, vector_workload
+from fastgen.cli.workload import random_game_positions, vector_workload
 from fastgen import reference
 
 __all__ = ["Timing", "environment", "page_costs", "run_benchmarks", "GNUBG", "GNUBG_KEPT"]

@@ -19,10 +19,10 @@ import re
 import sys
 from typing import Any
 
-from fastgen.bots import evaluators
+from fastgen import evaluators
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
 from fastgen.errors import FastgenError
-from fastgen.sim.decide import rollout_plays
+from fastgen.sim.decide.front import rollout_plays
 
 __all__ = ["add_parser", "run_rollout_plays", "evaluator_arg", "dice_arg"]
 

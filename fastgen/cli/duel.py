@@ -7,7 +7,7 @@
     fastgen duel pubeval random --games 1000000 --workers 2   # on a local Dask cluster
 
 Policies: ``random``, ``pubeval``, ``gnubg[:N]``, ``gnubg-engine[:N]`` or
-``module:callable`` (see :func:`fastgen.bots.policies.from_spec`).
+``module:callable`` (see :func:`fastgen.policies.from_spec`).
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import json
 import sys
 from typing import Any
 
-from fastgen.bots.engines import GnubgEngine
-from fastgen.bots.policies import from_spec
+from fastgen.engines import GnubgEngine
+from fastgen.policies import from_spec
 from fastgen.cli.args import add_subcommand, int_in_range
 from fastgen.errors import FastgenError
-from fastgen.sim.duel import duel
+from fastgen.sim.duel.front import duel
 
 __all__ = ["add_parser", "run_duel"]
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
 from fastgen.core.boards import STARTING_BOARD
-from fastgen.formats.ids import position_id
-from fastgen.sim.perft import perft_run
+from fastgen.core.ids import position_id
+from fastgen.perft import perft_run
 
 __all__ = ["add_parser", "run_perft"]
 

@@ -23,9 +23,9 @@ from typing import Any, Callable, Optional
 
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
 from fastgen.errors import FastgenError, RolloutStoreError
-from fastgen.sim.rollout import DEFAULT_SEED, rollout
-from fastgen.sim.rollout_chunks import RolloutInterrupted
-from fastgen.sim.rollout_chunks import read_manifest
+from fastgen.sim.rollout.front import DEFAULT_SEED, rollout
+from fastgen.sim.rollout.chunks import RolloutInterrupted
+from fastgen.sim.rollout.chunks import read_manifest
 
 __all__ = ["add_parser", "run_rollout", "LEGEND"]
 

@@ -14,9 +14,9 @@ import argparse
 import sys
 from typing import Any
 
-from fastgen.bots.engines import GnubgEngine
-from fastgen.bots.external import serve_forever
-from fastgen.bots.policies import from_spec
+from fastgen.engines import GnubgEngine
+from fastgen.sim.duel.external import serve_forever
+from fastgen.policies import from_spec
 from fastgen.cli.args import add_subcommand, int_in_range
 from fastgen.errors import FastgenError
 

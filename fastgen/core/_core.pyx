@@ -47,7 +47,7 @@ inlines across them): this file holds the imports, the stop flag and one generat
 * _perft.pxi: perft's merge of a level and its last level (count_rolls).
 * _pubeval.pxi: pubeval, choosing as GNU Backgammon's pubeval player does.
 * _rules.pxi: single steps and the game value for other extensions (the RL kernel).
-* _duel.pxi: duels, two built-in policies in one game loop (fastgen.sim.duel).
+* _duel.pxi: duels, two built-in policies in one game loop (fastgen.sim.duel.front).
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t

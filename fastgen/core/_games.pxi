@@ -9,7 +9,7 @@
 #
 # Whole games inside the core for the uniform-random policy: per turn, generate the plays
 # into a small reused buffer (it stays in cache), pick one, turn the board over. Dice and
-# choices come from the same counter-based hash as fastgen.sim.rollout's Python loop
+# choices come from the same counter-based hash as fastgen.sim.rollout.front's Python loop
 # (splitmix64 of seed, game, turn and purpose), so both give identical games.
 
 cdef enum:
@@ -36,7 +36,7 @@ cdef inline uint64_t uniform_index(uint64_t h, uint64_t n) noexcept nogil:
 
 
 cdef inline uint64_t purpose_key(uint64_t seed, uint64_t purpose) noexcept nogil:
-    """The per-(seed, purpose) constant of the hash (fastgen.sim.rollout computes the same)."""
+    """The per-(seed, purpose) constant of the hash (fastgen.sim.rollout.front computes the same)."""
     return mix64(mix64(seed * GOLDEN + purpose) + GOLDEN)
 
 
@@ -142,7 +142,7 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
     cdef int64_t long_game = -1
     cdef const int* sp = flag_of(stop)
     if pubeval and not pub_loaded:
-        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.sim.pubeval loads them)")
+        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
     if lo < 0 or hi < lo or min(winner.shape[0], result.shape[0], turns.shape[0]) < hi - lo:
         raise ValueError(f"fastgen: games {lo!r}..{hi!r} do not fit outputs of length {winner.shape[0]!r}")
     c = ctx_new(0, 4096)

@@ -7,7 +7,7 @@
 # ---------------------------------------------------------------- pubeval at core speed
 #
 # Tesauro's pubeval chooses a play by scoring every candidate after the move with a linear
-# function of the position (fastgen/sim/pubeval.py describes the inputs and holds the
+# function of the position (fastgen/pubeval.py describes the inputs and holds the
 # published weights, loaded here once by pubeval_load). The play chosen must be the one
 # GNU Backgammon's pubeval player chooses, so the score that decides is computed in single
 # precision in exactly its order of operations (gnubg_score), and ties go to the play its
@@ -32,7 +32,7 @@ cdef float PUB_ALL_OFF = 99999999.0
 
 
 def pubeval_load(const double[::1] contact, const double[::1] race):
-    """Load Tesauro's published weights (122 each, as in fastgen.sim.pubeval)."""
+    """Load Tesauro's published weights (122 each, as in fastgen.pubeval)."""
     global pub_loaded
     cdef int r, i, k, n
     cdef double v
@@ -320,7 +320,7 @@ def pubeval_best_batch(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice
     cdef int k = 0, bad = -1
     cdef const int* sp = flag_of(stop)
     if not pub_loaded:
-        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.sim.pubeval loads them)")
+        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
     c = ctx_new(0, 4096)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
@@ -350,7 +350,7 @@ def pubeval_pick(const int8_t[:, :, ::1] before, const int8_t[:, ::1] dice,
     output for those positions, in its order)."""
     cdef Py_ssize_t g, n = before.shape[0]
     if not pub_loaded:
-        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.sim.pubeval loads them)")
+        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
     with nogil:
         for g in range(n):
             out[g] = pub_choose(&before[g, 0, 0], dice[g, 0], dice[g, 1], &cands[offsets[g], 0, 0],

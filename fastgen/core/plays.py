@@ -13,7 +13,7 @@ from typing import Iterator, SupportsIndex, overload
 import numpy as np
 
 from fastgen._typing import Float32Array, Int8Array, Int64Array
-from fastgen.formats.notation import Play
+from fastgen.core.notation import Play
 
 __all__ = ["Plays", "PlayBatch"]
 
@@ -23,7 +23,7 @@ class Plays:
 
     ``len(plays)`` is the number of plays K (at least 1: a lost turn is the single empty
     play, R14). ``plays.boards`` is (K, 2, 25) int8 and ``plays.moves`` is (K, 4, 2) int8.
-    Indexing and iteration give :class:`fastgen.formats.notation.Play` values (built on demand, so the
+    Indexing and iteration give :class:`fastgen.core.notation.Play` values (built on demand, so the
     arrays stay the cheap path). ``board`` and ``dice`` are the inputs. ``features`` is
     None, or the (K, F) float32 network inputs of the plays when the batch they come from
     was generated with ``encode=`` (see :class:`PlayBatch`).

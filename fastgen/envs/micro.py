@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.errors import InvalidMoveTextError
-from fastgen.formats.validate import legal_steps
+from fastgen.core.validate import legal_steps
 
 __all__ = ["NUM_MICRO_ACTIONS", "PASS", "action_of", "step_of", "micro_mask"]
 

@@ -19,7 +19,7 @@ from fastgen.core.plays import Plays
 from fastgen import svg
 from fastgen.board import Board
 from fastgen.core.generate import legal_plays
-from fastgen.sim import pubeval
+from fastgen import pubeval
 
 __all__ = ["BackgammonEnv", "OPPONENTS"]
 
@@ -32,7 +32,7 @@ class BackgammonEnv(gymnasium.Env):
 
     *opponent*: ``"random"`` (a uniformly random legal play), ``"pubeval"`` (Tesauro's
     public evaluation, choosing as GNU Backgammon's pubeval player:
-    :func:`fastgen.sim.pubeval.best_play`), or a callable ``f(board, dice,
+    :func:`fastgen.pubeval.best_play`), or a callable ``f(board, dice,
     afterstates) -> index`` given the opponent's view of the board (row 1 the opponent),
     the roll and the (K, 2, 25) resulting boards of its legal plays.
 

@@ -1,3 +1,4 @@
-"""Text and files: Position and Match IDs, move notation, checked move text
-(``parse_play``, ``check_play``), other programs' board layouts and ``.mat`` match files.
+"""Files and other programs' layouts: ``.mat`` match files (``matfile``) and board
+conversions (``convert``). Move text and IDs are the core's vocabulary
+(:mod:`fastgen.core.notation`, :mod:`fastgen.core.ids`); FIBS lines are :mod:`fastgen.fibs`.
 """

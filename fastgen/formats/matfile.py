@@ -47,7 +47,7 @@ import numpy as np
 from fastgen.errors import FastgenError, MatFileError
 from fastgen.games.game import BACKGAMMON, GAMMON, SINGLE, Game
 from fastgen.games.match import Match
-from fastgen.formats.notation import Play
+from fastgen.core.notation import Play
 
 __all__ = ["write_mat", "read_mat", "play_text", "match_play_text"]
 
@@ -66,7 +66,7 @@ _MAX_DIGITS = 6  # numbers in a .mat file (length, scores, points) are small
 def play_text(board, dice, moves_row, board_after) -> str:
     """Text of one play, e.g. ``"8/5 6/5"``; empty for a lost turn (R14).
 
-    Uses :class:`fastgen.formats.notation.Play`; a play it writes as no move falls back to a
+    Uses :class:`fastgen.core.notation.Play`; a play it writes as no move falls back to a
     minimal formatter writing each step as ``from/to`` (``bar``, ``off``, ``*`` for a hit).
     """
     text = str(Play.from_arrays(board, dice, moves_row, board_after))

@@ -55,10 +55,10 @@ from fastgen.errors import (
 from typing import TYPE_CHECKING, Any, Iterable
 from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
 from fastgen import svg
-from fastgen.formats.validate import check_play
+from fastgen.core.validate import check_play
 
 if TYPE_CHECKING:
-    from fastgen.formats.notation import Play
+    from fastgen.core.notation import Play
     from fastgen.core.plays import Plays
 
 __all__ = [

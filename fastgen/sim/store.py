@@ -1,7 +1,7 @@
 """A directory of finished chunks with a manifest: what ``out=DIR`` keeps of a long run.
 
-:func:`fastgen.rollout` (:mod:`fastgen.sim.rollout_chunks`) and :func:`fastgen.rollout_plays`
-(:mod:`fastgen.sim.decide_chunks`) both keep their finished chunks this way:
+:func:`fastgen.rollout` (:mod:`fastgen.sim.rollout.chunks`) and :func:`fastgen.rollout_plays`
+(:mod:`fastgen.sim.decide.chunks`) both keep their finished chunks this way:
 ``DIR/manifest.json`` records the run (its format name, the ``run`` fields a rerun must
 match, and options that may differ), and each finished chunk of items ``lo..hi-1`` is one
 ``DIR/part-<lo>-<hi>.npz``. Every file is written to a temporary name, synced and renamed,

@@ -22,7 +22,7 @@ with atheris.instrument_imports():
     import numpy as np
 
     import fastgen
-    from fastgen.formats.notation import parse_move_text
+    from fastgen.core.notation import parse_move_text
 
 BOARDS = [
     fastgen.STARTING_BOARD,

@@ -16,7 +16,7 @@ behaviour, not copied):
 Reading text (:func:`parse_move_text`) accepts that text back and the usual variants:
 ``25`` for ``bar``, ``0`` for ``off``, any case, extra spaces or commas, optional ``*``,
 ``8/5 8/5`` for ``8/5(2)``, merged hops such as ``13/7``. Only ASCII digits are numbers.
-It looks at no board: :func:`fastgen.formats.validate.parse_play` resolves a text against the
+It looks at no board: :func:`fastgen.core.validate.parse_play` resolves a text against the
 legal plays of a position. Malformed text raises
 :class:`~fastgen.errors.InvalidMoveTextError` quoting it; reading takes time linear in
 the text's length.
@@ -39,7 +39,7 @@ import numpy as np
 
 from fastgen.core.boards import as_board, as_dice
 from fastgen.errors import InvalidMoveTextError
-from fastgen.formats.ids import position_id
+from fastgen.core.ids import position_id
 from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
 
 __all__ = ["Play", "format_play", "parse_move_text", "step_value"]

@@ -1,7 +1,7 @@
 """External engines as policies: GNU Backgammon over its external-player protocol.
 
 GNU Backgammon's command ``external HOST:PORT`` (in ``gnubg -t``) listens on a TCP
-socket, reads one FIBS ``board:`` line per decision (:mod:`fastgen.formats.fibs`) and
+socket, reads one FIBS ``board:`` line per decision (:mod:`fastgen.fibs`) and
 answers with its play in move notation (``8/5 6/5``). :class:`GnubgEngine` starts the
 real program on 127.0.0.1 and a free port, sets its evaluation depth, and asks it for
 the play of each position with more than one legal play; every answer is read with
@@ -31,9 +31,9 @@ import numpy as np
 from fastgen.core.boards import as_board, as_dice
 from fastgen.core.generate import legal_plays
 from fastgen.errors import EngineError, FastgenError
-from fastgen.formats.fibs import format_board
-from fastgen.formats.notation import Play
-from fastgen.formats.validate import parse_play
+from fastgen.fibs import format_board
+from fastgen.core.notation import Play
+from fastgen.core.validate import parse_play
 from fastgen._typing import ArrayLike, DiceLike
 from fastgen._util import check_int
 

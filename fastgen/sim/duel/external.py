@@ -2,7 +2,7 @@
 
 In GNU Backgammon, ``set player N external HOST:PORT`` makes player N an external
 player: gnubg connects to HOST:PORT and, at each of that player's decisions, sends one
-FIBS ``board:`` line (:mod:`fastgen.formats.fibs`) and reads back the play. An
+FIBS ``board:`` line (:mod:`fastgen.fibs`) and reads back the play. An
 :class:`ExternalServer` listens on 127.0.0.1, reads each line (with a timeout), lets the
 policy choose among the legal plays and answers the play in GNU Backgammon's notation
 (``bar/22 13/8``). Cube decisions are not played: turn the cube off in gnubg (``set cube
@@ -26,8 +26,8 @@ import numpy as np
 
 from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.errors import FastgenError, InvalidArgumentError
-from fastgen.formats.fibs import parse_board
-from fastgen.sim.pool import _as_picks, resolve_policy
+from fastgen.fibs import parse_board
+from fastgen.sim.rollout.pool import _as_picks, resolve_policy
 from fastgen._util import check_int
 
 __all__ = ["ExternalServer", "play_text", "serve_forever"]

@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from fastgen.bots.evaluators import EQUITY_WEIGHTS
-from fastgen.formats.ids import position_id
-from fastgen.formats.notation import Play
+from fastgen.evaluators import EQUITY_WEIGHTS
+from fastgen.core.ids import position_id
+from fastgen.core.notation import Play
 
 __all__ = ["RolloutRow", "RolloutTable", "build_rows"]
 

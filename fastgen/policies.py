@@ -7,7 +7,7 @@
 * :func:`from_spec` -- a policy from a short text, as the command line takes it:
   ``random``, ``pubeval``, ``baseline``, ``gnubg`` / ``gnubg:N`` (gnubg-nn at N plies),
   ``gnubg-engine`` / ``gnubg-engine:N`` (the real GNU Backgammon program, see
-  :class:`fastgen.bots.engines.GnubgEngine`), or ``module:callable``.
+  :class:`fastgen.engines.GnubgEngine`), or ``module:callable``.
 
 Each policy takes ``(candidates, offsets, boards, dice)`` (it has ``wants_position =
 True``) and returns one index per game, relative to that game's candidates.
@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from fastgen.bots.engines import GnubgEngine, _index_of
+from fastgen.engines import GnubgEngine, _index_of
 from fastgen.core.boards import swap_sides
 from fastgen.core.features import encode
 from fastgen.errors import EngineError, InvalidArgumentError
@@ -44,7 +44,7 @@ class GnubgNN:
         try:
             import gnubg_nn  # lazy: the optional peers extra
         except ImportError:
-            raise EngineError("fastgen.bots.policies.gnubg needs gnubg-nn: pip install 'fastgen[peers]'") from None
+            raise EngineError("fastgen.policies.gnubg needs gnubg-nn: pip install 'fastgen[peers]'") from None
         self._nn = gnubg_nn
         self.plies = check_int(plies, "plies", 0, 3)
         self.name = self.__name__ = f"gnubg-nn-{self.plies}ply"

@@ -4,7 +4,7 @@ The compiled core answers "which plays are legal" in bulk; this module answers t
 questions a person asks while moving checkers one die at a time: *may I play this step*,
 and *if not, which rule forbids it* (docs/RULES.md R15). It works on plain lists (the side on
 roll's row ``mine`` and the opponent's row ``opp``, 25 counts each, index 24 = bar) and
-is private: :mod:`fastgen.formats.validate` and :mod:`fastgen.formats.notation` build on it.
+is private: :mod:`fastgen.core.validate` and :mod:`fastgen.core.notation` build on it.
 
 Points are in the mover's numbering: 1..24, 25 = bar, 0 = off. My point ``p`` is the
 opponent's point ``25 - p``, i.e. index ``24 - p`` of its row (R1).

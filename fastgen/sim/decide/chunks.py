@@ -3,7 +3,7 @@
 ``fastgen.rollout_plays(..., workers=N | scheduler=ADDRESS | client=CLIENT)`` comes here.
 The trials are cut into chunks of ``chunk_size`` consecutive trial ids (by default whole
 blocks of 36, about four chunks per worker); each chunk is one task that plays those
-trials of every candidate still rolled out (:func:`fastgen.sim.decide_trials.play_range`)
+trials of every candidate still rolled out (:func:`fastgen.sim.decide.trials.play_range`)
 and returns the per-trial values. Trial ``k``'s dice depend only on ``(seed, k, turn)``,
 so the values do not depend on the chunking, the workers or the order chunks finish in:
 with an evaluator that computes each position on its own in float64, the table equals the
@@ -19,7 +19,7 @@ identical table; a directory of another run raises
 caller vouches that a rerun uses the same one.
 
 The cluster is reached through :mod:`fastgen.sim.cluster` as
-:mod:`fastgen.sim.rollout_chunks` does: the job (start positions, evaluator, options) is
+:mod:`fastgen.sim.rollout.chunks` does: the job (start positions, evaluator, options) is
 pickled once with cloudpickle (NotPicklableError naming the evaluator otherwise) and sent
 with each task.
 """
@@ -35,7 +35,7 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
-from fastgen.sim.decide_trials import play_range
+from fastgen.sim.decide.trials import play_range
 from fastgen.sim.store import ChunkStore, read_manifest
 
 __all__ = ["TrialJob", "play_job", "trial_chunk", "default_chunk_size", "ClusterRunner", "TrialStore"]
@@ -51,7 +51,7 @@ CHUNKS_PER_WORKER = 4
 class TrialJob:
     """What every chunk of one rollout needs: the start positions (C, 2, 25) (side on roll
     in row 1), whose view the values take, the evaluator, the block size and
-    :func:`~fastgen.sim.decide_trials.simulate`'s options."""
+    :func:`~fastgen.sim.decide.trials.simulate`'s options."""
 
     starts: np.ndarray
     self_first: bool

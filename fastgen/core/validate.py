@@ -1,7 +1,7 @@
 """Reading, checking and guiding a play against a position (docs/RULES.md R15).
 
 :func:`parse_play` finds the legal play a move text describes (the text itself is read
-by :func:`fastgen.formats.notation.parse_move_text`); :func:`check_play` accepts exactly the legal plays (as returned by
+by :func:`fastgen.core.notation.parse_move_text`); :func:`check_play` accepts exactly the legal plays (as returned by
 ``fastgen.legal_plays``) and rejects anything else with an
 :class:`~fastgen.errors.IllegalPlayError` whose ``reason`` (an :class:`IllegalReason`)
 names the rule broken and whose ``step`` is the offending ``(from, to)`` step.
@@ -9,7 +9,7 @@ names the rule broken and whose ``step`` is the offending ``(from, to)`` step.
 end in a legal play; chaining it step by step reaches exactly the legal plays.
 
 The set of legal plays always comes from the compiled core; the single-step replay of
-:mod:`fastgen.formats._replay` is used only to explain a rejection and to walk a turn.
+:mod:`fastgen.core._replay` is used only to explain a rejection and to walk a turn.
 
 >>> import fastgen
 >>> check_play(fastgen.STARTING_BOARD, (3, 1), "8/5 6/5").moves
@@ -30,11 +30,11 @@ import itertools
 import numpy as np
 
 from fastgen._util import as_list
-from fastgen.formats import _replay
+from fastgen.core import _replay
 from fastgen.core.boards import as_board, as_dice
 from fastgen.errors import AmbiguousMoveError, IllegalPlayError, IllegalReason, InvalidMoveTextError
 from fastgen.core.generate import legal_plays
-from fastgen.formats.notation import BAR, OFF, Play, format_play, parse_move_text, step_value
+from fastgen.core.notation import BAR, OFF, Play, format_play, parse_move_text, step_value
 from fastgen.core.plays import Plays
 from fastgen._typing import ArrayLike, DiceLike, StepsLike
 

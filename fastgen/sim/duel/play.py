@@ -1,6 +1,6 @@
 """The games of a duel, games ``first .. first + games - 1``: inside the core for two
 built-in policies, else in the batched loop (the same games). Used by
-:func:`fastgen.sim.duel.duel` in this process and by :mod:`fastgen.sim.duel_chunks` on
+:func:`fastgen.sim.duel.front.duel` in this process and by :mod:`fastgen.sim.duel.chunks` on
 Dask workers.
 
 Game g: player a moves first when g is even. Mirrored, games 2k and 2k + 1 share the
@@ -15,8 +15,8 @@ import numpy as np
 
 from fastgen.core import _core
 from fastgen.core.generate import plays_batch
-from fastgen.sim import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
-from fastgen.sim.pool import (
+from fastgen import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
+from fastgen.sim.rollout.pool import (
     _OPENING_DICE,
     _WATCH_GAMES,
     MAX_TURNS,

@@ -19,8 +19,8 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
-from fastgen.sim.duel_play import play_duel_games
-from fastgen.sim.rollout_chunks import default_chunk_size
+from fastgen.sim.duel.play import play_duel_games
+from fastgen.sim.rollout.chunks import default_chunk_size
 
 __all__ = ["play_duel_chunk", "duel_chunked"]
 

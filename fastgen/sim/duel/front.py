@@ -12,7 +12,7 @@ the pairs' mean points, is smaller than over the same number of independent game
 Unmirrored, game g has its own dice and *a* moves first in the even games.
 
 Each game's dice and random choices depend only on ``(seed, game, turn)`` (the counter-
-based hash of :mod:`fastgen.sim.pool`), so the same seed gives the same games whatever
+based hash of :mod:`fastgen.sim.rollout.pool`), so the same seed gives the same games whatever
 *threads* or *batch_size*. Two built-in policies ("random", "pubeval") duel inside the
 compiled core at rollout speed; any other policy goes through the batched loop (one
 :func:`fastgen.plays_batch` call per turn for each side's games), with the batch
@@ -37,9 +37,9 @@ import numpy as np
 
 from fastgen.core.boards import STARTING_BOARD
 from fastgen.errors import InvalidArgumentError
-from fastgen.sim.duel_chunks import duel_chunked
-from fastgen.sim.duel_play import BUILTIN, play_duel_games
-from fastgen.sim.pool import check_start
+from fastgen.sim.duel.chunks import duel_chunked
+from fastgen.sim.duel.play import BUILTIN, play_duel_games
+from fastgen.sim.rollout.pool import check_start
 from fastgen._typing import ArrayLike
 from fastgen._util import check_int
 
@@ -206,8 +206,8 @@ def duel(
     ----------
     a, b:
         ``"random"``, ``"pubeval"``, or a batch policy callable (see the module
-        docstring): e.g. :func:`fastgen.bots.policies.gnubg`, a
-        :class:`fastgen.bots.engines.GnubgEngine`, :func:`fastgen.bots.policies.baseline`.
+        docstring): e.g. :func:`fastgen.policies.gnubg`, a
+        :class:`fastgen.engines.GnubgEngine`, :func:`fastgen.policies.baseline`.
     games:
         Number of games (at most MAX_GAMES); even when *mirrored* (pairs).
     seed:
@@ -231,7 +231,7 @@ def duel(
         batched loop even for built-in policies: the same games).
     workers, scheduler, client, chunk_size:
         Play the games on a Dask cluster (the ``dask`` extra), in chunks of *chunk_size*
-        games (see :mod:`fastgen.sim.duel_chunks`): *workers* starts a local cluster of
+        games (see :mod:`fastgen.sim.duel.chunks`): *workers* starts a local cluster of
         that many single-threaded processes, *scheduler* (``"tcp://host:8786"``) or
         *client* (a ``distributed.Client``) uses an existing one. The result equals the
         in-process one game for game.

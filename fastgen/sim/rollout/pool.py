@@ -20,9 +20,9 @@ from fastgen.core import _core
 from fastgen.core.boards import STARTING_BOARD, as_boards  # R3
 from fastgen.core.generate import plays_batch
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
-from fastgen.formats.ids import position_id
+from fastgen.core.ids import position_id
 from fastgen.games.game import OPENING_ROLLS
-from fastgen.sim.results import RolloutResult
+from fastgen.sim.rollout.results import RolloutResult
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15
@@ -113,7 +113,7 @@ def random_policy(seed: int):
 
 def pubeval_policy(seed: int = 0):
     """Tesauro's pubeval, as GNU Backgammon's pubeval player chooses (see
-    fastgen.sim.pubeval.pubeval_best): the highest score, race weights when the position
+    fastgen.pubeval.pubeval_best): the highest score, race weights when the position
     before the move is a race, ties to the play GNU Backgammon's generator lists first."""
     def choose(candidates, offsets, gid, turn, boards, dice):
         pick = np.empty(boards.shape[0], dtype=np.int64)
@@ -126,7 +126,7 @@ def pubeval_policy(seed: int = 0):
 
 def _user_policy(fn):
     """A user callable as the loop's policy: ``fn(candidates, offsets)``, or, when it has
-    a true attribute ``wants_position`` (engines such as fastgen.bots.engines.GnubgEngine
+    a true attribute ``wants_position`` (engines such as fastgen.engines.GnubgEngine
     that need the position and the roll), ``fn(candidates, offsets, boards, dice)`` with
     the (G, 2, 25) positions before the play (side on roll in row 1) and the (G, 2) dice."""
     name = getattr(fn, "__name__", type(fn).__name__)

@@ -1,7 +1,7 @@
 """Rollouts that decide: which play is best for this position and roll, by how much, how sure.
 
 :func:`rollout_plays` rolls out every candidate play of a position and roll with a
-0-ply player (:func:`fastgen.bots.evaluators.greedy` of the evaluator) for both sides;
+0-ply player (:func:`fastgen.evaluators.greedy` of the evaluator) for both sides;
 :func:`rollout_position` rolls out a position whose side on roll has not rolled yet.
 
 The machinery, for all trials of all candidates at once (the "pool"):
@@ -26,8 +26,8 @@ stays unbiased; when the evaluator is good, the luck explains most of the outcom
 
 Trials run in blocks of whole trials (all candidates together); results do not depend on
 the block size, the threads or the order of blocks. The stop rules and Ctrl-C act
-between blocks. The trials themselves are played by :mod:`fastgen.sim.decide_trials`;
-on a Dask cluster, in chunks of trials, by :mod:`fastgen.sim.decide_chunks`.
+between blocks. The trials themselves are played by :mod:`fastgen.sim.decide.trials`;
+on a Dask cluster, in chunks of trials, by :mod:`fastgen.sim.decide.chunks`.
 """
 
 from __future__ import annotations
@@ -41,18 +41,18 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from fastgen._util import check_int
-from fastgen.bots.evaluators import afterstate_probs, equity
+from fastgen.evaluators import afterstate_probs, equity
 from fastgen.core.boards import as_board, as_dice
 from fastgen.core.generate import legal_plays
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError
-from fastgen.formats.ids import position_id
-from fastgen.formats.notation import Play
-from fastgen.formats.validate import parse_play
-from fastgen.sim.decide_chunks import ClusterRunner, TrialJob, TrialStore, default_chunk_size, play_job
+from fastgen.core.ids import position_id
+from fastgen.core.notation import Play
+from fastgen.core.validate import parse_play
+from fastgen.sim.decide.chunks import ClusterRunner, TrialJob, TrialStore, default_chunk_size, play_job
 from fastgen.sim.store import MANIFEST
-from fastgen.sim.decide_trials import MAX_HALF_MOVES, block_size, simulate
-from fastgen.sim.pool import dead_positions
-from fastgen.sim.table import RolloutTable, build_rows
+from fastgen.sim.decide.trials import MAX_HALF_MOVES, block_size, simulate
+from fastgen.sim.rollout.pool import dead_positions
+from fastgen.sim.decide.table import RolloutTable, build_rows
 from fastgen._typing import ArrayLike, DiceLike
 
 __all__ = ["rollout_plays", "rollout_position", "simulate", "POOL_GAMES", "MAX_HALF_MOVES"]
@@ -345,8 +345,8 @@ def rollout_plays(
         The position, the side on roll in row 1, and its roll.
     evaluator:
         ``f(boards (N, 2, 25) int8) -> (N, 5)`` probabilities of the side on roll (see
-        :mod:`fastgen.bots.evaluators`). Both sides play its 0-ply choice
-        (:func:`~fastgen.bots.evaluators.greedy`); it also scores truncated trials and
+        :mod:`fastgen.evaluators`). Both sides play its 0-ply choice
+        (:func:`~fastgen.evaluators.greedy`); it also scores truncated trials and
         measures the luck of variance reduction.
     plays:
         None (every legal play), a list of :class:`fastgen.Play` values or move texts
@@ -394,7 +394,7 @@ def rollout_plays(
         Trials per chunk on a cluster or with *out* (else ignored).
     out:
         None, or a directory where every finished chunk of trials is saved (npz, next to
-        a manifest of the arguments; see :mod:`fastgen.sim.decide_chunks`). A rerun
+        a manifest of the arguments; see :mod:`fastgen.sim.decide.chunks`). A rerun
         with the same arguments loads the finished chunks and plays only the rest, to
         the same table; a directory of another run raises
         :class:`fastgen.errors.RolloutStoreError`. Not with *stop_se* / *stop_z*.
@@ -417,7 +417,7 @@ def rollout_plays(
     Examples
     --------
     >>> import fastgen
-    >>> from fastgen.bots import evaluators
+    >>> from fastgen import evaluators
     >>> t = rollout_plays(fastgen.STARTING_BOARD, (3, 1), evaluators.random_network(hidden=8),
     ...                   plays=["8/5 6/5", "24/21 6/5"], trials=72)
     >>> len(t.rows), t.rows[0].trials, t.rows[0].diff
@@ -491,7 +491,7 @@ def rollout_position(
     The options are :func:`rollout_plays`'s.
 
     >>> import fastgen
-    >>> from fastgen.bots import evaluators
+    >>> from fastgen import evaluators
     >>> t = rollout_position(fastgen.STARTING_BOARD, evaluators.random_network(hidden=8), trials=36)
     >>> len(t.rows), t.rows[0].play is None, t.dice is None
     (1, True, True)

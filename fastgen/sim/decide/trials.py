@@ -1,9 +1,9 @@
-"""The trials of rollouts that decide (:mod:`fastgen.sim.decide`): :func:`simulate` plays
+"""The trials of rollouts that decide (:mod:`fastgen.sim.decide.front`): :func:`simulate` plays
 trials of every start position at once, half-move by half-move, with the 0-ply player of
 the evaluator, measuring the luck of variance reduction; :func:`play_range` plays a range
 of trial ids in blocks of about *pool_games* games (what a Dask chunk runs).
 
-Trial ``k``'s dice depend only on ``(seed, k, turn)`` (:mod:`fastgen.sim.dice`), so a
+Trial ``k``'s dice depend only on ``(seed, k, turn)`` (:mod:`fastgen.sim.decide.dice`), so a
 trial's result does not depend on which block, chunk or worker played it.
 """
 
@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
-from fastgen.bots.evaluators import Afterstates, evaluate, flip, flip_diff, group_best
+from fastgen.evaluators import Afterstates, evaluate, flip, flip_diff, group_best
 from fastgen.core.generate import plays_batch
 from fastgen.errors import InvalidArgumentError, TurnLimitError
-from fastgen.formats.ids import position_id
-from fastgen.sim.dice import dice_at
+from fastgen.core.ids import position_id
+from fastgen.sim.decide.dice import dice_at
 
 __all__ = ["simulate", "play_range", "block_size", "MAX_HALF_MOVES", "ROLLS", "WEIGHTS"]
 

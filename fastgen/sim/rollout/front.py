@@ -1,5 +1,5 @@
 """Bulk cubeless rollouts: :func:`rollout`, the front that plays the games in this process
-(:mod:`fastgen.sim.pool`) or spreads them over a Dask cluster (:mod:`fastgen.sim.rollout_chunks`).
+(:mod:`fastgen.sim.rollout.pool`) or spreads them over a Dask cluster (:mod:`fastgen.sim.rollout.chunks`).
 
 Every turn, all unfinished games of the pool generate their plays in ONE
 :func:`fastgen.plays_batch` call, a vectorized policy picks one play per game, finished
@@ -24,9 +24,9 @@ from typing import Any, Callable
 
 from fastgen._typing import ArrayLike
 from fastgen._util import check_int
-from fastgen.sim.pool import play_in_process
-from fastgen.sim.results import RolloutResult
-from fastgen.sim.rollout_chunks import rollout_chunked
+from fastgen.sim.rollout.pool import play_in_process
+from fastgen.sim.rollout.results import RolloutResult
+from fastgen.sim.rollout.chunks import rollout_chunked
 
 
 #: The seed of :func:`rollout` (and of ``fastgen rollout``) when none is given.
@@ -89,7 +89,7 @@ def rollout(
         or *client* (a ``distributed.Client``) uses an existing one. Games go out in chunks
         of *chunk_size* and come back as arrays; the result equals the in-process one game
         for game. *out*, a directory, keeps finished chunks as they arrive and resumes an
-        interrupted run with the same arguments. See :mod:`fastgen.sim.rollout_chunks`.
+        interrupted run with the same arguments. See :mod:`fastgen.sim.rollout.chunks`.
 
     Returns
     -------
@@ -100,7 +100,7 @@ def rollout(
     -----
     Ctrl-C stops either engine within a turn (KeyboardInterrupt). A start position
     where no game can end raises :class:`fastgen.errors.DeadPositionError` before any
-    game is played (see :func:`fastgen.sim.pool.dead_positions`); a game reaching MAX_TURNS raises
+    game is played (see :func:`fastgen.sim.rollout.pool.dead_positions`); a game reaching MAX_TURNS raises
     :class:`fastgen.errors.TurnLimitError`.
     """
     seed = check_int(seed, "seed", 0, 2**64 - 1)
