@@ -56,7 +56,7 @@ class BackgammonEnv(gymnasium.Env):
     >>> from fastgen.envs import BackgammonEnv
     >>> env = BackgammonEnv(opponent="pubeval", action_mode="afterstate", observation="raw")
     >>> obs, info = env.reset(seed=3)
-    >>> obs.shape, info["afterstates"].shape[0] == info["action_mask"].sum()
+    >>> obs.shape, bool(info["afterstates"].shape[0] == info["action_mask"].sum())
     ((58,), True)
     """
 
