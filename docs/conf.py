@@ -33,6 +33,7 @@ extensions = [
     "sphinx.ext.doctest",
     "myst_parser",  # docs/RULES.md and docs/CONTRIBUTING.md stay Markdown, one source each
     "fastgen_docs",  # the board pictures, the core's file table, the public-name check
+    "fastgen_floors",  # the package's floors (docs/architecture.rst), which tests/test_layout.py checks
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
