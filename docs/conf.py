@@ -58,8 +58,14 @@ autodoc_mock_imports = [m for m in ("gymnasium", "pettingzoo", "dask", "distribu
 
 # -- Examples (sphinx-build -b doctest): every page's >>> blocks run, in page order.
 doctest_global_setup = """
+import importlib.util
+import shutil
 import numpy as np
 import fastgen
+# Examples that need an optional extra or program say so with :skipif: (CI has them all).
+HAVE_GNUBG_NN = importlib.util.find_spec("gnubg_nn") is not None
+HAVE_DASK = importlib.util.find_spec("distributed") is not None
+HAVE_GNUBG = shutil.which("gnubg") is not None or shutil.which("gnubg", path="/usr/games") is not None
 """
 # Pages whose examples need an optional extra: where one of its modules is absent, the
 # page's examples are shown but not run (fastgen_docs says so in the build's output).
