@@ -100,7 +100,7 @@ class DuelResult:
 
     @property
     def ppg(self) -> float:
-        """*a*'s mean points per game (negative: *b* is ahead)."""
+        """*a*'s mean points per game (negative when *b* is ahead)."""
         return float(self.points.mean()) if self.games else 0.0
 
     @property
