@@ -388,3 +388,17 @@ def test_performance_plots_are_drawn_at_build_time_with_their_commands(site):
         caption = html[caption_at : html.find("</p>", caption_at)]
         caption = " ".join(unescape(re.sub(r"<[^>]+>", "", caption.split(">", 1)[1])).split())
         assert caption.startswith(fig["command"]) and fig["date"] in caption, (key, caption)
+
+
+def test_api_pages_read_no_sentence_as_a_type(site):
+    """napoleon reads a one-line attribute docstring ``"X: Y"`` as type X; a sentence with
+    a colon in it (``"a's points (negative: b is ahead)"``) then shows half of itself as the
+    "Type" of the attribute. A type field must at least balance its parentheses."""
+    bad = []
+    for path in sorted((site / "api").glob("*.html")):
+        html = path.read_text(encoding="utf-8")
+        for m in re.finditer(r'<dt class="field-\w+">Type<span class="colon">:</span></dt>\s*<dd class="field-\w+">(.*?)</dd>', html, re.S):
+            text = " ".join(unescape(re.sub(r"<[^>]+>", "", m.group(1))).split())
+            if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
+                bad.append(f"api/{path.stem}: Type {text!r}")
+    assert not bad, "\n".join(bad)
