@@ -34,6 +34,8 @@ extensions = [
     "myst_parser",  # docs/RULES.md and docs/CONTRIBUTING.md stay Markdown, one source each
     "fastgen_docs",  # the board pictures, the core's file table, the public-name check
     "fastgen_floors",  # the package's floors (docs/architecture.rst), which tests/test_layout.py checks
+    "fastgen_plots",  # the performance page's plots, from docs/_data/bench.json (matplotlib)
+    "sphinx-mathjax-offline",  # MathJax shipped in the site (_static/mathjax): math renders offline
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
@@ -75,4 +77,4 @@ doctest_default_flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctes
 # -- HTML
 html_theme = "furo"
 html_title = f"fastgen {release}"
-html_static_path = []
+html_static_path = ["_static"]  # fastgen.css: the home page and the plots

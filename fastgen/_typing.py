@@ -13,9 +13,9 @@ import numpy.typing as npt
 
 __all__ = ["ArrayLike", "DiceLike", "StepsLike", "Int8Array", "Int64Array", "Float32Array"]
 
-#: A board (2, 25) or boards (N, 2, 25), or a batch of dice (N, 2): an array or nested lists.
+#: A board (2, 25) or boards (N, 2, 25), or a batch of dice (N, 2), as an array or nested lists.
 ArrayLike = npt.ArrayLike
-#: One roll ``(d1, d2)``: a tuple, list or array of two ints 1..6.
+#: One roll ``(d1, d2)``, as a tuple, list or array of two ints 1..6.
 DiceLike = Union[Sequence[SupportsIndex], npt.NDArray[Any]]
 #: Checker steps ``[(from, to), ...]`` in the mover's numbering (25 = bar, 0 = off).
 StepsLike = Union[Sequence[Sequence[SupportsIndex]], npt.NDArray[Any]]

@@ -197,7 +197,7 @@ class InvalidEnvOptionError(FastgenError, ValueError):
 
 
 # --------------------------------------------------------------------------- bots and engines
-# Raised by fastgen.fibs, fastgen.bots and fastgen.sim.duel.front.
+# Raised by fastgen.fibs, fastgen.engines, fastgen.policies and fastgen.sim.duel.
 
 
 class InvalidFibsBoardError(FastgenError, ValueError):

@@ -214,9 +214,57 @@ def untest_examples(app, doctree) -> None:
         block.replace_self(nodes.literal_block(block.rawsource, block.astext(), language="pycon"))
 
 
+_PARAM = re.compile(r"^:param (\w+):(.*)$")
+
+
+def say_shared_parameters_once(app, what, name, obj, options, lines) -> None:
+    """A numpydoc entry naming several parameters (``workers, scheduler, client:``) is
+    described once: napoleon gives each name its own entry with the whole text, and the
+    entries after the first of such a run now read "See *workers*." instead."""
+    blocks: list = []  # (start, end, name, text) of each ":param NAME:" entry
+    i = 0
+    while i < len(lines):
+        m = _PARAM.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].startswith(" "):
+            j += 1
+        text = " ".join([m.group(2)] + [ln.strip() for ln in lines[i + 1 : j]]).split()
+        blocks.append((i, j, m.group(1), " ".join(text)))
+        i = j
+    first = None
+    for k in range(len(blocks) - 1, -1, -1):  # from the end: the line numbers stay valid
+        start, end, pname, text = blocks[k]
+        run_start = k
+        while run_start > 0 and blocks[run_start - 1][3] == text and blocks[run_start - 1][1] == blocks[run_start][0]:
+            run_start -= 1
+        if run_start < k:
+            first = blocks[run_start][2]
+            lines[start:end] = [f":param {pname}: See *{first}*."]
+
+
+def _name_type_aliases_in_unions() -> None:
+    """``ArrayLike | None`` in a description reads ``fastgen._typing.ArrayLike | None``.
+
+    autodoc replaces a name of ``autodoc_type_aliases`` with a placeholder object whose
+    text is its name only where the alias is the whole annotation; inside a union the
+    placeholder's repr, ``TypeAliasForwardRef('...')``, reached the page. Its repr is made
+    the name, which the Python domain then links to the alias's entry.
+    """
+    from sphinx.util import inspect as sphinx_inspect
+
+    ref = getattr(sphinx_inspect, "TypeAliasForwardRef", None)
+    if ref is not None:
+        ref.__repr__ = lambda self: self.name
+
+
 def setup(app):
+    _name_type_aliases_in_unions()
     app.add_config_value("fastgen_doctest_needs", {}, "env")
     app.connect("doctree-read", untest_examples)
+    app.connect("autodoc-process-docstring", say_shared_parameters_once, priority=600)  # after napoleon
     app.add_directive("fastgen-board", BoardDirective)
     app.add_directive("fastgen-files", FilesDirective)
     app.connect("env-check-consistency", check_public_names)

@@ -30,7 +30,7 @@ from fastgen.core.validate import legal_steps
 
 __all__ = ["NUM_MICRO_ACTIONS", "PASS", "action_of", "step_of", "micro_mask"]
 
-#: Size of the micro-action space: 26 sources x 6 dice.
+#: Size of the micro-action space (26 sources x 6 dice).
 NUM_MICRO_ACTIONS = 156
 
 #: The pass / end-of-turn action.

@@ -380,12 +380,10 @@ def rollout_plays(
         database (exact there) or a one-sided one (its estimate). Needs an evaluator with
         a ``covers(boards)`` method; the count of such stops is ``stats["bearoff_stops"]``.
     workers, scheduler, client:
-        At most one: play the trials on a Dask cluster (the ``dask`` extra) -- a new
-        local cluster of *workers* processes on 127.0.0.1, a running scheduler's address,
-        or a ``distributed.Client``. The trials are cut into chunks of *chunk_size*
-        consecutive trials (default: whole blocks of 36, about four chunks per worker);
-        the table is the in-process one (trial k's dice depend only on the seed, k and
-        the turn), to the last bit with an evaluator computing each position on its own
+        At most one: play the trials on a Dask cluster (:ref:`cluster-arguments`), in
+        chunks of *chunk_size* consecutive trials (default: whole blocks of 36, about
+        four chunks per worker); the table is the in-process one (trial k's dice
+        depend only on the seed, k and the turn), to the last bit with an evaluator computing each position on its own
         in float64. The evaluator must pickle with cloudpickle
         (:class:`fastgen.errors.NotPicklableError` otherwise). With *stop_se* or
         *stop_z* the chunks go out one per worker at a time and the stop rules apply
@@ -411,8 +409,9 @@ def rollout_plays(
     Raises
     ------
     InvalidBoardError, InvalidDiceError, InvalidArgumentError
-        Bad input (quoted). :class:`fastgen.errors.DeadPositionError` when a candidate
-        leads to a position where no game can end.
+        Bad input (quoted).
+    DeadPositionError
+        A candidate leads to a position where no game can end.
 
     Examples
     --------

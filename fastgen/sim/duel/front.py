@@ -100,7 +100,7 @@ class DuelResult:
 
     @property
     def ppg(self) -> float:
-        """*a*'s mean points per game (negative: *b* is ahead)."""
+        """*a*'s mean points per game (negative when *b* is ahead)."""
         return float(self.points.mean()) if self.games else 0.0
 
     @property
@@ -230,17 +230,18 @@ def duel(
         ``"auto"`` (the core for two built-in policies), ``"native"`` or ``"python"`` (the
         batched loop even for built-in policies: the same games).
     workers, scheduler, client, chunk_size:
-        Play the games on a Dask cluster (the ``dask`` extra), in chunks of *chunk_size*
-        games (see :mod:`fastgen.sim.duel.chunks`): *workers* starts a local cluster of
-        that many single-threaded processes, *scheduler* (``"tcp://host:8786"``) or
-        *client* (a ``distributed.Client``) uses an existing one. The result equals the
-        in-process one game for game.
+        Play the games on a Dask cluster, in chunks of *chunk_size* games: see
+        :ref:`cluster-arguments`. The result equals the in-process one game for game.
 
     Returns
     -------
     DuelResult
+        Points per game of *a*, with its standard error and 95% interval.
 
-    Ctrl-C stops the duel promptly (KeyboardInterrupt).
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C, promptly.
     """
     _check_policy(a, "a")
     _check_policy(b, "b")

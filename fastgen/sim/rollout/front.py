@@ -84,12 +84,9 @@ def rollout(
         Index of the first game: the call plays games ``first_game .. first_game +
         games - 1`` of the run with this seed (a slice of a larger rollout).
     workers, scheduler, client, chunk_size, out:
-        Spread the games over a Dask cluster (the ``dask`` extra): *workers* starts a local
-        cluster of that many single-threaded processes, *scheduler* (``"tcp://host:8786"``)
-        or *client* (a ``distributed.Client``) uses an existing one. Games go out in chunks
-        of *chunk_size* and come back as arrays; the result equals the in-process one game
-        for game. *out*, a directory, keeps finished chunks as they arrive and resumes an
-        interrupted run with the same arguments. See :mod:`fastgen.sim.rollout.chunks`.
+        Spread the games over a Dask cluster, in chunks of *chunk_size* games; *out*, a
+        directory, keeps finished chunks and resumes an interrupted run: see
+        :ref:`cluster-arguments`. The result equals the in-process one game for game.
 
     Returns
     -------
