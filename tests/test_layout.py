@@ -143,7 +143,7 @@ LAYERS: list[list[str]] = [
     ["fastgen.evaluators"],
     ["fastgen.engines"],
     ["fastgen.policies"],
-    ["fastgen.sim.store", "fastgen.sim.cluster"],
+    ["fastgen.sim.store", "fastgen.sim.cluster", "fastgen.sim.hashing"],
     ["fastgen.sim.rollout"],
     ["fastgen.sim.decide", "fastgen.sim.duel", "fastgen.perft"],
     ["fastgen.envs"],
