@@ -17,6 +17,7 @@ from fastgen.core import _core
 from fastgen.core.generate import plays_batch
 from fastgen import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
 from fastgen.sim.hashing import OPENING_DICE, roll_dice
+from fastgen.sim.options import GameOptions
 from fastgen.sim.rollout.pool import _WATCH_GAMES, MAX_TURNS, _as_picks, _raise_bad_pick, _raise_turn_limit, resolve_policy
 from fastgen._util import run_game_ranges
 
@@ -26,10 +27,11 @@ __all__ = ["BUILTIN", "play_duel_games"]
 BUILTIN = {"random": 0, "pubeval": 1}
 
 
-def play_duel_games(a, b, games, first, seed, start, from_opening, mirrored, threads, batch_size, progress, engine):
+def play_duel_games(a, b, games, first, start, from_opening, mirrored, options: GameOptions, progress):
     """Games first..first+games-1 (*first* even when *mirrored*): (winner, result, turns,
     timings), winner 0 when *a* won. *start*: (K, 2, 25) int8 boards, checked."""
-    if engine != "python" and isinstance(a, str) and isinstance(b, str):
+    seed, threads, batch_size = options.seed, options.threads, options.batch_size
+    if options.engine != "python" and isinstance(a, str) and isinstance(b, str):
         return _duel_native(games, first, a, b, seed, start, from_opening, mirrored, threads, batch_size, progress)
     return _duel_python(games, first, a, b, seed, start, from_opening, mirrored, batch_size, threads, progress)
 

@@ -24,6 +24,7 @@ from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoard
 from fastgen.core.ids import position_id
 from fastgen.sim.hashing import OPENING_DICE, PURPOSE_CHOICE, game_hash, roll_dice
 from fastgen.sim.hashing import uniform_index as _uniform_index  # the name random_policy uses
+from fastgen.sim.options import GameOptions
 from fastgen.sim.rollout.results import RolloutResult
 
 #: A game reaching this many turns stops the rollout with TurnLimitError (both engines).
@@ -120,12 +121,10 @@ def resolve_policy(policy, seed):
 # --------------------------------------------------------------------------- the loop
 
 
-def rollout_native(
-    games, seed, start_boards, from_opening, threads, chunk, progress, first=0, policy="random"
-) -> RolloutResult:
+def rollout_native(games, start_boards, from_opening, first, policy, options: GameOptions, progress) -> RolloutResult:
     """Games first..first+games-1 played inside the core ("random" or "pubeval" policy),
-    *chunk* games per call, in threads."""
-    threads = check_int(threads, "threads", 1)
+    ``options.batch_size`` games per call, in ``options.threads`` threads."""
+    seed = options.seed
     stop = _core.StopFlag() if games >= _WATCH_GAMES else None
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
@@ -139,7 +138,7 @@ def rollout_native(
         )
 
     t0 = time.perf_counter()
-    long_games = run_game_ranges(games, threads, chunk, play_range, progress, stop)
+    long_games = run_game_ranges(games, options.threads, options.batch_size, play_range, progress, stop)
     seconds = time.perf_counter() - t0
     if long_games:
         g = min(long_games)
@@ -211,23 +210,12 @@ def check_start(start, games):
     return boards, games
 
 
-def play_in_process(
-    games: int | None,
-    policy,
-    seed: int,
-    start,
-    batch_size: int,
-    threads: int,
-    progress,
-    engine: str,
-    first_game: int,
-) -> RolloutResult:
-    """Games ``first_game .. first_game + games - 1`` of the run with *seed*, played in this
-    process: inside the core for ``"random"`` and ``"pubeval"`` (unless *engine* is
-    ``"python"``), else by the batched pool loop. The arguments are :func:`fastgen.rollout`'s
-    (*seed* already checked)."""
+def play_in_process(games: int | None, policy, start, first_game: int, options: GameOptions, progress) -> RolloutResult:
+    """Games ``first_game .. first_game + games - 1`` of the run with ``options.seed``,
+    played in this process: inside the core for ``"random"`` and ``"pubeval"`` (unless
+    ``options.engine`` is ``"python"``), else by the batched pool loop. The arguments are
+    :func:`fastgen.rollout`'s (*options* checked when built)."""
     first_game = check_int(first_game, "first_game", 0)
-    check_int(batch_size, "batch_size", 1)
     if start is None:
         start_boards = STARTING_BOARD[None]
         from_opening = True
@@ -237,17 +225,14 @@ def play_in_process(
     games = check_int(games, "games", 0)
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
-    if not isinstance(engine, str) or engine not in ("auto", "native", "python"):
-        raise InvalidArgumentError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
     native = isinstance(policy, str) and policy in ("random", "pubeval")
-    if engine == "native" and not native:
+    if options.engine == "native" and not native:
         raise InvalidArgumentError(
             f"the native engine plays the 'random' and 'pubeval' policies only, got policy {policy!r}"
         )
-    if engine != "python" and native:
-        return rollout_native(
-            games, seed, start_boards, from_opening, threads, batch_size, progress, first_game, policy
-        )
+    if options.engine != "python" and native:
+        return rollout_native(games, start_boards, from_opening, first_game, policy, options, progress)
+    seed, batch_size, threads = options.seed, options.batch_size, options.threads
     choose, name = resolve_policy(policy, seed)
     n_start = start_boards.shape[0]
 
