@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.errors import NotPicklableError, RolloutStoreError
-from fastgen.sim.rollout.chunks import RolloutInterrupted, read_manifest
+from fastgen.errors import InvalidArgumentError, NotPicklableError, RolloutStoreError
+from fastgen.sim.rollout.chunks import RolloutInterrupted, RolloutStore
 
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 pytest.importorskip("cloudpickle", reason="cloudpickle not installed: pip install '.[dask]'")
@@ -97,7 +97,7 @@ def test_unpicklable_policy_is_refused_before_any_work(client):
 
 
 def test_bad_cluster_arguments_are_refused():
-    with pytest.raises(ValueError, match="exactly one of"):
+    with pytest.raises(InvalidArgumentError, match="at most one of workers, scheduler or client"):
         fastgen.rollout(games=10, workers=1, scheduler="tcp://127.0.0.1:1")
     with pytest.raises(ValueError, match="workers"):
         fastgen.rollout(games=10, workers=0)
@@ -137,7 +137,7 @@ def test_out_saves_parts_and_resume_finishes_identically(client, tmp_path):
         fastgen.rollout(games=1500, seed=9, client=client, chunk_size=100, out=out, progress=stop_after_four)
     parts = sorted(p for p in os.listdir(out) if p.startswith("part-"))
     assert 4 <= len(parts) < 15
-    assert read_manifest(out)["run"]["chunk_size"] == 100
+    assert RolloutStore.read_run(out)["chunk_size"] == 100
     # damage one finished part: it is played again, not trusted
     with open(out / parts[0], "r+b") as f:
         f.truncate(10)

@@ -187,6 +187,21 @@ def test_the_floors_hold_on_a_known_upward_import(tmp_path):
     assert _floor("fastgen.sim.duel.play")[0] > _floor("fastgen.sim.rollout.front")[0]
 
 
+@pytest.mark.parametrize("name", ["default_chunk_size", "read_manifest", "game_hash", "mix", "uniform_index"])
+def test_each_shared_helper_of_the_simulations_is_defined_once(name):
+    # The chunking rule, the manifest reader and the game hash live in one module each of
+    # the floor under the simulations (fastgen.sim.cluster, .store, .hashing); the
+    # simulations import them rather than keep a copy.
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef) and node.name.lstrip("_") == name
+    ]
+    assert len(found) == 1, found
+    assert _floor(found[0].split(":")[0][:-3].replace("/", "."))[1] in ("fastgen.sim.cluster", "fastgen.sim.store", "fastgen.sim.hashing")
+
+
 def test_no_re_export_modules():
     for gone in ("_api_game.py", "_api_notation.py"):
         assert not (PACKAGE / gone).exists()

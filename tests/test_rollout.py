@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.sim.rollout.pool import game_hash
+from fastgen.sim.hashing import game_hash
 from fastgen.sim.rollout.front import rollout
 
 
@@ -52,10 +52,10 @@ def test_rollout_result_arrays():
 
 def test_R16_rollout_opening_rolls_are_uniform_non_doubles():
     # the first turn's dice come from the hash: check the 15 opening rolls over many games
-    from fastgen.sim.rollout.pool import _roll_dice
+    from fastgen.sim.hashing import roll_dice
 
     gid = np.arange(30000)
-    dice = _roll_dice(3, gid, np.zeros_like(gid), np.ones(gid.shape, dtype=bool))
+    dice = roll_dice(3, gid, np.zeros_like(gid), np.ones(gid.shape, dtype=bool))
     assert (dice[:, 0] > dice[:, 1]).all()
     counts = np.unique(dice[:, 0] * 10 + dice[:, 1], return_counts=True)[1]
     assert len(counts) == 15 and counts.min() > 1800 and counts.max() < 2200
@@ -90,11 +90,11 @@ def test_user_policy_is_called_once_per_turn_for_all_games():
     # the same games in a slow loop over legal_plays, always the first play
     for i in range(5):
         board = fastgen.STARTING_BOARD.copy()
-        from fastgen.sim.rollout.pool import _roll_dice
+        from fastgen.sim.hashing import roll_dice
 
         t = 0
         while True:
-            d = _roll_dice(2, np.array([i]), np.array([t]), np.array([t == 0]))[0]
+            d = roll_dice(2, np.array([i]), np.array([t]), np.array([t == 0]))[0]
             board = fastgen.legal_plays(board, (int(d[0]), int(d[1]))).boards[0]
             if not board[1].any():
                 break
@@ -237,15 +237,15 @@ def test_engine_argument_is_checked():
 
 
 def test_dice_rolled_in_the_core_follow_game_hash():
-    from fastgen.sim.rollout.pool import PURPOSE_DICE, PURPOSE_OPENING, _OPENING_DICE, _roll_dice, _uniform_index, game_hash
+    from fastgen.sim.hashing import OPENING_DICE, PURPOSE_DICE, PURPOSE_OPENING, game_hash, roll_dice, uniform_index
 
     rng = np.random.default_rng(3)
     gid = rng.integers(0, 10**9, 5000)
     turn = rng.integers(0, 300, 5000)
     opening = rng.random(5000) < 0.2
-    dice = _roll_dice(7, gid, turn, opening)
-    idx = _uniform_index(game_hash(7, gid, turn, PURPOSE_DICE), 36).astype(np.int64)
+    dice = roll_dice(7, gid, turn, opening)
+    idx = uniform_index(game_hash(7, gid, turn, PURPOSE_DICE), 36).astype(np.int64)
     want = np.stack([idx // 6 + 1, idx % 6 + 1], axis=1)
-    io = _uniform_index(game_hash(7, gid, turn, PURPOSE_OPENING), 15).astype(np.intp)
-    want[opening] = _OPENING_DICE[io[opening]]
+    io = uniform_index(game_hash(7, gid, turn, PURPOSE_OPENING), 15).astype(np.intp)
+    want[opening] = OPENING_DICE[io[opening]]
     np.testing.assert_array_equal(dice, want)

@@ -37,11 +37,10 @@ SHIPPED = [
     "fastgen/envs/_kernel.pyi",
     "fastgen/data/contact.csv",
     "fastgen/data/race.csv",
+    "fastgen/data/SOURCE.md",
     "tests/conftest.py",
     "tests/strategies.py",
     "tests/_positions.py",
-    "tests/data/contact.csv",
-    "tests/data/race.csv",
     "tests/test_rules.py",
     "tests/typing/generate_plays.py",
     "bench/conftest.py",
@@ -94,6 +93,7 @@ def test_sdist_contents_build_and_tests(tmp_path):
     assert "fastgen.data" not in log, [line for line in log.splitlines() if "fastgen.data" in line]
     (lib,) = (tree / "build").glob("lib*")  # build/lib or build/lib.<platform>
     assert (lib / "fastgen" / "data" / "contact.csv").is_file() and (lib / "fastgen" / "py.typed").is_file()
+    assert (lib / "fastgen" / "data" / "SOURCE.md").is_file()  # the vendored files' provenance travels with them
     # the compiled modules' type stubs go into wheels (package data)
     stubs = ["core/_core.pyi", "core/_features.pyi", "envs/_kernel.pyi"]
     assert not [name for name in stubs if not (lib / "fastgen" / name).is_file()]

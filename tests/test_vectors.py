@@ -1,8 +1,8 @@
-"""Perft-style external vectors: tests/data/contact.csv and race.csv (Position IDs).
+"""Perft-style external vectors: fastgen/data/contact.csv and race.csv (Position IDs).
 
 For each file, the number of distinct legal plays (R10; a lost turn counts 1, R14)
 summed over all positions for the 6 doubles and for the 15 non-doubles must equal the
-published totals (tests/data/SOURCE.md). The oracle must agree with the core position by
+published totals (fastgen/data/SOURCE.md). The oracle must agree with the core position by
 position on a fixed sample.
 
 These tests run first (tests/conftest.py puts this module at the front), so a core bug is
@@ -14,7 +14,7 @@ named by line, Position ID and roll, with both counts.
 
 from __future__ import annotations
 
-from pathlib import Path
+from importlib import resources
 
 import numpy as np
 import pytest
@@ -22,7 +22,8 @@ import pytest
 import fastgen
 from fastgen import reference
 
-DATA = Path(__file__).parent / "data"
+#: The package's copy of the vector files (the tested package, installed or in place).
+DATA = resources.files("fastgen").joinpath("data")
 
 #: (doubles, non-doubles) totals over every position of the file.
 PERFT = {

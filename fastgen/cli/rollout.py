@@ -24,8 +24,7 @@ from typing import Any, Callable, Optional
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
 from fastgen.errors import FastgenError, RolloutStoreError
 from fastgen.sim.rollout.front import DEFAULT_SEED, rollout
-from fastgen.sim.rollout.chunks import RolloutInterrupted
-from fastgen.sim.rollout.chunks import read_manifest
+from fastgen.sim.rollout.chunks import RolloutInterrupted, RolloutStore
 
 __all__ = ["add_parser", "run_rollout", "LEGEND"]
 
@@ -147,7 +146,7 @@ def run_rollout(args: argparse.Namespace) -> int:
 
 def _from_manifest(args: argparse.Namespace) -> None:
     """Set the run's arguments of *args* from the manifest of ``args.resume``."""
-    run = read_manifest(args.resume)["run"]
+    run = RolloutStore.read_run(args.resume)
     if run.get("policy") not in ("random", "pubeval") or run.get("first_game") != 0 or (
         run.get("start") is not None and len(run["start"]) != 1
     ):

@@ -1,7 +1,8 @@
 """Running fastgen work on a Dask cluster (the optional ``dask`` extra).
 
 Dask does placement, retries and data movement; this module only connects, checks that
-what is sent can be pickled, and hands tasks out and their results back as they finish:
+what is sent can be pickled, sizes the chunks, and hands tasks out and their results back
+as they finish:
 
 * :func:`connect` gives a ``distributed.Client``: a ``LocalCluster`` of *workers*
   single-threaded processes on the loopback interface, an existing scheduler at an
@@ -10,7 +11,9 @@ what is sent can be pickled, and hands tasks out and their results back as they 
   and raises :class:`fastgen.errors.NotPicklableError` when it cannot be sent;
 * :func:`as_finished` submits one task per argument tuple and yields the results in the
   order they finish; stopping early (Ctrl-C, an error) cancels what is left;
-* :func:`task_memory`, on the worker, lets a task reuse the memory it frees (see there).
+* :func:`task_memory`, on the worker, lets a task reuse the memory it frees (see there);
+* ``default_chunk_size`` sizes the chunks of a run by a ``ChunkRule`` (about so many
+  chunks per worker, within bounds).
 
 Tasks are pure functions of their arguments, so when a worker dies Dask recomputes its
 tasks elsewhere and the results do not change. This module imports ``dask`` and
@@ -25,15 +28,20 @@ import ctypes
 import functools
 import hashlib
 import logging
+import math
 import os
 import pickle
 import sys
 import threading
+from dataclasses import dataclass
 
 from fastgen.errors import NotPicklableError
 from fastgen._util import check_int
 
-__all__ = ["connect", "worker_count", "dumps_checked", "loads_cached", "as_finished", "task_memory"]
+__all__ = [
+    "connect", "worker_count", "dumps_checked", "loads_cached", "as_finished", "task_memory",
+    "ChunkRule", "GAME_CHUNKS", "default_chunk_size",
+]
 
 _INSTALL = "the cluster features need the dask extra: pip install 'fastgen[dask]'"
 
@@ -88,6 +96,40 @@ def connect(workers=None, scheduler=None, client=None):
         )
     with cluster, distributed.Client(cluster) as c:
         yield c
+
+
+@dataclass(frozen=True)
+class ChunkRule:
+    """How a run of items (games, trials) is cut into chunks by default: about
+    *per_worker* chunks per worker, rounded up to a multiple of *step*, within
+    *least* .. *most* items (no upper bound when None); with *at_most_items*, never more
+    than the run's items (and at least 1)."""
+
+    per_worker: int
+    step: int = 1
+    least: int = 1
+    most: int | None = None
+    at_most_items: bool = False
+
+
+#: Games of :func:`fastgen.rollout` and :func:`fastgen.duel`: about eight chunks per worker
+#: (balance, and little lost when a worker dies), 1,000 .. 100,000 games each.
+GAME_CHUNKS = ChunkRule(per_worker=8, least=1000, most=100_000, at_most_items=True)
+
+
+def default_chunk_size(items: int, workers: int, rule: ChunkRule = GAME_CHUNKS) -> int:
+    """Items per chunk for a run of *items* on *workers* workers, by *rule*.
+
+    >>> default_chunk_size(100_000, 2), default_chunk_size(500, 2), default_chunk_size(10**9, 2)
+    (6250, 500, 100000)
+    """
+    size = math.ceil(items / (rule.per_worker * max(1, workers)))
+    size = max(rule.least, rule.step * math.ceil(size / rule.step))
+    if rule.most is not None:
+        size = min(rule.most, size)
+    if rule.at_most_items:
+        size = max(1, min(items, size))
+    return size
 
 
 def worker_count(client) -> int:

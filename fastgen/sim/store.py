@@ -43,14 +43,33 @@ def _part_name(lo: int, hi: int) -> str:
 
 
 class ChunkStore:
-    """The directory *path* of the run *run* (format *fmt*, written by *what*): created with
-    its manifest (*options* recorded beside the run) when new, checked against *run* when
-    it exists (RolloutStoreError naming the fields that differ)."""
+    """The directory *path* of the run *run*: created with its manifest (*options* recorded
+    beside the run) when new, checked against *run* when it exists (RolloutStoreError
+    naming the fields that differ). Each kind of run is a subclass naming its manifest's
+    ``FORMAT`` and the function that writes it (``WHAT``)."""
 
-    def __init__(self, path: Any, fmt: str, what: str, run: dict, options: dict | None = None) -> None:
+    FORMAT: str = ""
+    WHAT: str = ""
+
+    @classmethod
+    def read_run(cls, path: Any) -> dict:
+        """The ``run`` of the manifest in directory *path*, or RolloutStoreError."""
+        return read_manifest(path, cls.FORMAT, cls.WHAT)["run"]
+
+    @classmethod
+    def stored_chunk_size(cls, path: Any) -> int | None:
+        """The chunk size recorded in directory *path* (a rerun that gives none keeps it),
+        or None when the directory holds no manifest (or records no valid size)."""
+        if not os.path.exists(os.path.join(os.fspath(path), MANIFEST)):
+            return None
+        size = cls.read_run(path).get("chunk_size")
+        return size if isinstance(size, int) and not isinstance(size, bool) and size >= 1 else None
+
+    def __init__(self, path: Any, run: dict, options: dict | None = None) -> None:
         self.path = os.fspath(path)
+        fmt = self.FORMAT
         if os.path.exists(os.path.join(self.path, MANIFEST)):
-            old = read_manifest(self.path, fmt, what)["run"]
+            old = self.read_run(self.path)
             if old != run:
                 diff = {k: (old.get(k), run.get(k)) for k in sorted(set(old) | set(run)) if old.get(k) != run.get(k)}
                 raise RolloutStoreError(f"{self.path!r} holds another rollout (field: (stored, asked)): {diff!r}")

@@ -26,38 +26,36 @@ with each task.
 
 from __future__ import annotations
 
-import math
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
-from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
+from fastgen.sim.cluster import ChunkRule, as_finished, dumps_checked, loads_cached, task_memory, worker_count
 from fastgen.sim.decide.trials import play_range
-from fastgen.sim.store import ChunkStore, read_manifest
+from fastgen.sim.options import ClusterOptions, TrialOptions
+from fastgen.sim.store import ChunkStore
 
-__all__ = ["TrialJob", "play_job", "trial_chunk", "default_chunk_size", "ClusterRunner", "TrialStore"]
+__all__ = ["TrialJob", "play_job", "trial_chunk", "TRIAL_CHUNKS", "ClusterRunner", "TrialStore"]
 
-FORMAT = "fastgen-decide-chunks/1"
-WHAT = "fastgen.rollout_plays"
-
-#: Default chunks per worker (balance against the per-task overhead).
-CHUNKS_PER_WORKER = 4
+#: Default chunks: about four per worker (balance against the per-task overhead), in
+#: whole blocks of 36 trials.
+TRIAL_CHUNKS = ChunkRule(per_worker=4, step=36, least=36)
 
 
 @dataclass(frozen=True)
 class TrialJob:
     """What every chunk of one rollout needs: the start positions (C, 2, 25) (side on roll
-    in row 1), whose view the values take, the evaluator, the block size and
-    :func:`~fastgen.sim.decide.trials.simulate`'s options."""
+    in row 1), whose view the values take, the evaluator, the block size and the trial
+    options."""
 
     starts: np.ndarray
     self_first: bool
     evaluator: Any
     pool_games: int
-    options: dict = field(default_factory=dict)
+    options: TrialOptions
 
 
 def play_job(job: TrialJob, rows: tuple, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, dict]:
@@ -66,7 +64,7 @@ def play_job(job: TrialJob, rows: tuple, lo: int, hi: int) -> tuple[np.ndarray, 
     stats: dict = {}
     t0 = time.perf_counter()
     raw, est = play_range(job.starts[list(rows)], job.self_first, job.evaluator, lo, hi,
-                          pool_games=job.pool_games, stats=stats, **job.options)
+                          pool_games=job.pool_games, stats=stats, **job.options.play())
     stats["chunk_seconds"] = time.perf_counter() - t0
     return raw, est, stats
 
@@ -77,18 +75,12 @@ def trial_chunk(blob: bytes, rows: tuple, lo: int, hi: int) -> tuple[np.ndarray,
         return play_job(loads_cached(blob), rows, lo, hi)
 
 
-def default_chunk_size(trials: int, workers: int) -> int:
-    """About CHUNKS_PER_WORKER chunks per worker, in whole blocks of 36 trials."""
-    size = math.ceil(trials / (CHUNKS_PER_WORKER * max(1, workers)))
-    return max(36, 36 * math.ceil(size / 36))
-
-
 class ClusterRunner:
     """The cluster for the duration of a ``with`` block: ``run`` plays chunks of trials."""
 
-    def __init__(self, job: TrialJob, name: str, workers=None, scheduler=None, client=None):
+    def __init__(self, job: TrialJob, name: str, cluster: ClusterOptions):
         self.blob = dumps_checked(job, f"evaluator {name!r}")
-        self._connect = connect(workers, scheduler, client)
+        self._connect = cluster.connect()
         self.workers = 1
         self._client: Any = None
 
@@ -114,13 +106,8 @@ class ClusterRunner:
 class TrialStore(ChunkStore):
     """A directory of finished chunks of trials with a manifest (see the module docstring)."""
 
-    def __init__(self, path, run: dict):
-        super().__init__(path, FORMAT, WHAT, run)
-
-    @staticmethod
-    def read(path) -> dict:
-        """The ``run`` of the manifest in *path*, or RolloutStoreError."""
-        return read_manifest(path, FORMAT, WHAT)["run"]
+    FORMAT = "fastgen-decide-chunks/1"
+    WHAT = "fastgen.rollout_plays"
 
     def load(self, grid: list, rows: int) -> dict:
         """``{lo: (hi, raw, estimate, {})}`` of the complete parts on *grid*; unreadable or

@@ -4,7 +4,7 @@ Trial ``k`` of a rollout with seed ``S`` throws the same dice for every candidat
 whatever the number of threads, the batch size or the workers: turn ``t`` of trial
 ``k`` is a pure function of ``(S, k, t)``, computed from the counter-based hash
 (splitmix64) that :func:`fastgen.rollout` uses for its games
-(:func:`fastgen.sim.rollout.pool.game_hash`). Turn 0 is the first roll after the candidate
+(:func:`fastgen.sim.hashing.game_hash`). Turn 0 is the first roll after the candidate
 play (the opponent's); for :func:`fastgen.rollout_position` it is the roll of the side on
 roll.
 
@@ -40,7 +40,7 @@ import numpy as np
 
 from fastgen._util import check_int
 from fastgen.errors import InvalidArgumentError
-from fastgen.sim.rollout.pool import PURPOSE_DICE, _uniform_index, game_hash
+from fastgen.sim.hashing import PURPOSE_DICE, game_hash, uniform_index
 
 __all__ = ["rollout_dice", "dice_at", "PURPOSE_FIRST", "PURPOSE_SECOND"]
 
@@ -71,7 +71,7 @@ def _roll_index(seed: int, trials: np.ndarray, turn: int, quasi_random: bool) ->
             return first
         return _perm_pick(seed, PURPOSE_SECOND, 36 * b + first, c)
     h = game_hash(seed, trials, np.full(trials.shape, turn, dtype=np.int64), PURPOSE_DICE)
-    return _uniform_index(h, 36).astype(np.int64)
+    return uniform_index(h, 36).astype(np.int64)
 
 
 def dice_at(seed: int, trials: np.ndarray, turn: int, quasi_random: bool = True) -> np.ndarray:

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import time
 from typing import Any, Callable, Sequence
 
@@ -48,9 +47,10 @@ from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoard
 from fastgen.core.ids import position_id
 from fastgen.core.notation import Play
 from fastgen.core.validate import parse_play
-from fastgen.sim.decide.chunks import ClusterRunner, TrialJob, TrialStore, default_chunk_size, play_job
-from fastgen.sim.store import MANIFEST
+from fastgen.sim.cluster import default_chunk_size
+from fastgen.sim.decide.chunks import TRIAL_CHUNKS, ClusterRunner, TrialJob, TrialStore, play_job
 from fastgen.sim.decide.trials import MAX_HALF_MOVES, block_size, simulate
+from fastgen.sim.options import ClusterOptions, TrialOptions
 from fastgen.sim.rollout.pool import dead_positions
 from fastgen.sim.decide.table import RolloutTable, build_rows
 from fastgen._typing import ArrayLike, DiceLike
@@ -68,21 +68,6 @@ def _check_evaluator(evaluator) -> str:
     if not callable(evaluator):
         raise InvalidArgumentError(f"evaluator must be a callable f(boards) -> (N, 5) probabilities, got {evaluator!r}")
     return getattr(evaluator, "__name__", type(evaluator).__name__)
-
-
-def _check_bool(value, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise InvalidArgumentError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
-
-
-def _check_positive(value, name: str) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(value) or value <= 0:
-        raise InvalidArgumentError(f"{name} must be None or a positive number, got {value!r}")
-    return float(value)
 
 
 def _check_board(board) -> np.ndarray:
@@ -149,8 +134,8 @@ def _progress_bar(progress, total: int):
 
 
 def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list, self_first: bool, evaluator,
-         name: str, *, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
-         min_trials, threads, truncate_bearoff, cluster, chunk_size, out, progress, stats) -> RolloutTable:
+         name: str, opts: TrialOptions, cluster: ClusterOptions, progress, stats: dict) -> RolloutTable:
+    trials = opts.trials
     n_rows = starts.shape[0]
     samples: list[list] = [[] for _ in range(n_rows)]
     raw: list[list] = [[] for _ in range(n_rows)]
@@ -158,10 +143,7 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
     done_trials = 0
     interrupted = False
     stopped = None
-    stops = stop_se is not None or stop_z is not None
-    min_trials = 36 if min_trials is None else min_trials
-    options = dict(seed=seed, variance_reduction=variance_reduction, quasi_random=quasi_random,
-                   truncate=truncate, threads=threads, truncate_bearoff=truncate_bearoff)
+    min_trials = 36 if opts.min_trials is None else opts.min_trials
     update, close = _progress_bar(progress, trials)
 
     def take(lo: int, hi: int, r: np.ndarray, s: np.ndarray, part_stats: dict) -> None:
@@ -177,35 +159,34 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
     t0 = time.perf_counter()
     try:
         with contextlib.ExitStack() as stack:
+            job = TrialJob(starts, self_first, evaluator, POOL_GAMES, opts)
             runner = None
-            if cluster is not None:
-                runner = stack.enter_context(
-                    ClusterRunner(TrialJob(starts, self_first, evaluator, POOL_GAMES, options), name, **cluster))
+            if cluster.on_cluster:
+                runner = stack.enter_context(ClusterRunner(job, name, cluster))
                 t0 = time.perf_counter()  # the cluster's start-up apart
                 stats["workers"] = runner.workers
             store, grid, size = None, [], 0
-            if runner is not None or out is not None:
+            if cluster.chunked:
                 workers = 1 if runner is None else runner.workers
-                if out is not None and chunk_size is None and os.path.exists(os.path.join(os.fspath(out), MANIFEST)):
-                    stored = TrialStore.read(out).get("chunk_size")
-                    chunk_size = stored if isinstance(stored, int) and stored >= 1 else None
-                size = chunk_size or default_chunk_size(trials, workers)
+                chunk_size = cluster.chunk_size
+                if cluster.out is not None and chunk_size is None:
+                    chunk_size = TrialStore.stored_chunk_size(cluster.out)
+                size = chunk_size or default_chunk_size(trials, workers, TRIAL_CHUNKS)
                 grid = [(lo, min(trials, lo + size)) for lo in range(0, trials, size)]
-                if out is not None:
-                    store = TrialStore(out, _manifest_run(board, dice, plays, self_first, name, trials, size, options))
-            job = TrialJob(starts, self_first, evaluator, POOL_GAMES, options)
+                if cluster.out is not None:
+                    store = TrialStore(cluster.out, _manifest_run(board, dice, plays, self_first, name, size, opts))
             while done_trials < trials and active:
                 if runner is None and store is None:
                     hi = min(trials, done_trials + block_size(POOL_GAMES, len(active)))
                     part: dict = {}
                     r, s = simulate(starts[active], self_first, evaluator, np.arange(done_trials, hi, dtype=np.int64),
-                                    stats=part, **options)
+                                    stats=part, **opts.play())
                     take(done_trials, hi, r, s, part)
                 else:
                     got: dict = {} if store is None else store.load(grid, len(active))
                     stats["chunks_loaded"] = stats.get("chunks_loaded", 0) + len(got)
                     ranges = [(lo, hi) for lo, hi in grid if lo >= done_trials and lo not in got]
-                    if stops and runner is not None:  # a round of one chunk per worker, then the stop rules
+                    if opts.stops and runner is not None:  # a round of one chunk per worker, then the stop rules
                         ranges = ranges[: runner.workers]
 
                     def save(lo: int, hi: int, r: np.ndarray, s: np.ndarray) -> None:
@@ -225,8 +206,8 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
                         while done_trials in got:
                             hi, r, s, part = got.pop(done_trials)
                             take(done_trials, hi, r, s, part)
-                if done_trials >= min_trials and stops:
-                    active, stopped = _apply_stops(active, samples, stop_se, stop_z, stopped)
+                if done_trials >= min_trials and opts.stops:
+                    active, stopped = _apply_stops(active, samples, opts.stop_se, opts.stop_z, stopped)
     except KeyboardInterrupt:
         interrupted, stopped = True, "interrupted"
     finally:
@@ -236,17 +217,18 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
     cat_raw = [np.concatenate(x) if x else np.zeros((0, 5)) for x in raw]
     rows = build_rows(plays, cat, cat_raw)
     stats["seconds_total"] = seconds
-    return RolloutTable(rows, board, dice, name, trials, seed, variance_reduction, quasi_random, truncate,
-                        interrupted, stopped, seconds, stats, truncate_bearoff)
+    return RolloutTable(rows, board, dice, name, trials, opts.seed, opts.variance_reduction, opts.quasi_random,
+                        opts.truncate, interrupted, stopped, seconds, stats, opts.truncate_bearoff)
 
 
-def _manifest_run(board, dice, plays, self_first, name, trials, chunk_size, options) -> dict:
+def _manifest_run(board, dice, plays, self_first, name, chunk_size, opts: TrialOptions) -> dict:
     """What an ``out`` directory records of the run (a rerun must match it)."""
     return {
         "position_id": position_id(board), "dice": None if dice is None else list(dice),
         "plays": [None if p is None else str(p) for p in plays], "self_first": bool(self_first),
-        "evaluator": name, "trials": trials, "chunk_size": chunk_size,
-        **{k: options[k] for k in ("seed", "variance_reduction", "quasi_random", "truncate", "truncate_bearoff")},
+        "evaluator": name, "trials": opts.trials, "chunk_size": chunk_size, "seed": opts.seed,
+        "variance_reduction": opts.variance_reduction, "quasi_random": opts.quasi_random,
+        "truncate": opts.truncate, "truncate_bearoff": opts.truncate_bearoff,
     }
 
 
@@ -269,49 +251,21 @@ def _apply_stops(active, samples, stop_se, stop_z, stopped):
     return active, stopped
 
 
-def _check_cluster(workers, scheduler, client) -> dict | None:
-    given = {k: v for k, v in (("workers", workers), ("scheduler", scheduler), ("client", client)) if v is not None}
-    if not given:
-        return None
-    if len(given) > 1:
-        raise InvalidArgumentError(f"give at most one of workers, scheduler or client, got {given!r}")
-    if workers is not None:
-        check_int(workers, "workers", 1)
-    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler):
-        raise InvalidArgumentError(f"scheduler must be an address such as 'tcp://host:8786', got {scheduler!r}")
-    return given
-
-
-def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z, min_trials, threads,
-            truncate_bearoff, workers=None, scheduler=None, client=None, chunk_size=None, out=None):
+def _options(evaluator, cluster: ClusterOptions, **trial) -> tuple[TrialOptions, str]:
+    """The trial options (checked), after the checks that involve the evaluator or the
+    cluster options too; and the evaluator's name."""
     name = _check_evaluator(evaluator)
-    if out is not None:
-        if not isinstance(out, (str, os.PathLike)) or not os.fspath(out):
-            raise InvalidArgumentError(f"out must be None or a directory path, got {out!r}")
-        if stop_se is not None or stop_z is not None:
-            raise InvalidArgumentError(
-                f"out={out!r} does not combine with stop_se / stop_z (the stored chunks hold every candidate)"
-            )
-    cluster = _check_cluster(workers, scheduler, client)
-    chunk_size = None if chunk_size is None else check_int(chunk_size, "chunk_size", 1)
-    truncate_bearoff = _check_bool(truncate_bearoff, "truncate_bearoff")
-    if truncate_bearoff and not callable(getattr(evaluator, "covers", None)):
+    if cluster.out is not None and (trial.get("stop_se") is not None or trial.get("stop_z") is not None):
+        raise InvalidArgumentError(
+            f"out={cluster.out!r} does not combine with stop_se / stop_z (the stored chunks hold every candidate)"
+        )
+    opts = TrialOptions(**trial)
+    if opts.truncate_bearoff and not callable(getattr(evaluator, "covers", None)):
         raise InvalidArgumentError(
             "truncate_bearoff=True needs an evaluator with a covers(boards) method, such as "
             f"evaluators.chain(evaluators.bearoff(db), net); got {evaluator!r}"
         )
-    trials = check_int(trials, "trials", 1, 2**40)
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
-    variance_reduction = _check_bool(variance_reduction, "variance_reduction")
-    quasi_random = _check_bool(quasi_random, "quasi_random")
-    truncate = None if truncate is None else check_int(truncate, "truncate", 0)
-    stop_se = _check_positive(stop_se, "stop_se")
-    stop_z = _check_positive(stop_z, "stop_z")
-    min_trials = None if min_trials is None else check_int(min_trials, "min_trials", 1)
-    threads = check_int(threads, "threads", 1)
-    return dict(trials=trials, seed=seed, variance_reduction=variance_reduction, quasi_random=quasi_random,
-                truncate=truncate, stop_se=stop_se, stop_z=stop_z, min_trials=min_trials, threads=threads,
-                truncate_bearoff=truncate_bearoff, cluster=cluster, chunk_size=chunk_size, out=out), name
+    return opts, name
 
 
 def rollout_plays(
@@ -422,8 +376,10 @@ def rollout_plays(
     >>> len(t.rows), t.rows[0].trials, t.rows[0].diff
     (2, 72, 0.0)
     """
-    opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
-                         min_trials, threads, truncate_bearoff, workers, scheduler, client, chunk_size, out)
+    cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
+    opts, name = _options(evaluator, cluster, trials=trials, seed=seed, variance_reduction=variance_reduction,
+                          quasi_random=quasi_random, truncate=truncate, truncate_bearoff=truncate_bearoff,
+                          stop_se=stop_se, stop_z=stop_z, min_trials=min_trials, threads=threads)
     board = _check_board(board)
     dice = as_dice(dice)
     stats: dict = {}
@@ -432,25 +388,25 @@ def rollout_plays(
     won = after[:, 1].sum(axis=1) == 0
     starts = np.ascontiguousarray(after[:, ::-1])
     if won.any():  # a play that ends the game: its value is exact, every trial the same
-        return _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts, progress, stats)
+        return _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts, cluster, progress, stats)
     _check_live(starts, [f"play {str(p)!r}" for p in cands])
-    return _run(board, dice, starts, cands, False, evaluator, name, progress=progress, stats=stats, **opts)
+    return _run(board, dice, starts, cands, False, evaluator, name, opts, cluster, progress, stats)
 
 
-def _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts, progress, stats) -> RolloutTable:
+def _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts: TrialOptions, cluster: ClusterOptions,
+                   progress, stats) -> RolloutTable:
     """Candidates that bear off the last checker score their exact result in every trial;
     the others are rolled out as usual."""
     live = np.flatnonzero(~won)
     if live.size:
         _check_live(starts[live], [f"play {str(cands[i])!r}" for i in live])
-        table = _run(board, dice, starts[live], [cands[i] for i in live], False, evaluator, name,
-                     progress=progress, stats=stats, **opts)
+        table = _run(board, dice, starts[live], [cands[i] for i in live], False, evaluator, name, opts, cluster,
+                     progress, stats)
         done = max((r.trials for r in table.rows), default=0)  # the trials played (stop_z may drop rows)
     else:
-        table = RolloutTable([], board, dice, name, opts["trials"], opts["seed"], opts["variance_reduction"],
-                             opts["quasi_random"], opts["truncate"], stats=stats,
-                             truncate_bearoff=opts["truncate_bearoff"])
-        done = opts["trials"]
+        table = RolloutTable([], board, dice, name, opts.trials, opts.seed, opts.variance_reduction,
+                             opts.quasi_random, opts.truncate, stats=stats, truncate_bearoff=opts.truncate_bearoff)
+        done = opts.trials
     samples = [r.samples for r in table.rows]
     raw = [r.raw_samples for r in table.rows]
     plays = [r.play for r in table.rows]
@@ -495,8 +451,10 @@ def rollout_position(
     >>> len(t.rows), t.rows[0].play is None, t.dice is None
     (1, True, True)
     """
-    opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, None,
-                         min_trials, threads, truncate_bearoff, workers, scheduler, client, chunk_size, out)
+    cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
+    opts, name = _options(evaluator, cluster, trials=trials, seed=seed, variance_reduction=variance_reduction,
+                          quasi_random=quasi_random, truncate=truncate, truncate_bearoff=truncate_bearoff,
+                          stop_se=stop_se, min_trials=min_trials, threads=threads)
     board = _check_board(board)
     _check_live(board[None], ["the position"])
-    return _run(board, None, board[None].copy(), [None], True, evaluator, name, progress=progress, stats={}, **opts)
+    return _run(board, None, board[None].copy(), [None], True, evaluator, name, opts, cluster, progress, {})

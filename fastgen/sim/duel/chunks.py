@@ -12,15 +12,17 @@ as a running GnubgEngine, raises :class:`fastgen.errors.NotPicklableError` first
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
-from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
+from fastgen.sim.cluster import GAME_CHUNKS, as_finished, default_chunk_size, dumps_checked, loads_cached
+from fastgen.sim.cluster import task_memory, worker_count
 from fastgen.sim.duel.play import play_duel_games
-from fastgen.sim.rollout.chunks import default_chunk_size
+from fastgen.sim.options import ClusterOptions, GameOptions
 
 __all__ = ["play_duel_chunk", "duel_chunked"]
 
@@ -31,37 +33,32 @@ class _DuelJob:
 
     a: Any
     b: Any
-    seed: int
     start: np.ndarray
     from_opening: bool
     mirrored: bool
-    batch_size: int
-    engine: str
+    options: GameOptions  # one thread per task: a worker is one process of one thread
 
 
 def play_duel_chunk(blob: bytes, lo: int, hi: int):
     """The Dask task: games lo..hi-1 of the pickled duel *blob* as (winner, result, turns)."""
     job = loads_cached(blob)
     with task_memory():
-        w, r, t, _ = play_duel_games(
-            job.a, job.b, hi - lo, lo, job.seed, job.start, job.from_opening, job.mirrored, 1, job.batch_size,
-            None, job.engine,
-        )
+        w, r, t, _ = play_duel_games(job.a, job.b, hi - lo, lo, job.start, job.from_opening, job.mirrored, job.options, None)
     return w, r, t
 
 
 def duel_chunked(
-    a, b, games: int, seed: int, start: np.ndarray, from_opening: bool, mirrored: bool, batch_size: int,
-    engine: str, progress: Callable[[int], object] | None, workers, scheduler, client, chunk_size: int | None,
+    a, b, games: int, start: np.ndarray, from_opening: bool, mirrored: bool, options: GameOptions,
+    cluster: ClusterOptions, progress: Callable[[int], object] | None,
 ):
     """The games of a duel on a cluster: (winner, result, turns, timings)."""
-    job = _DuelJob(a, b, seed, start, from_opening, mirrored, batch_size, engine)
+    job = _DuelJob(a, b, start, from_opening, mirrored, dataclasses.replace(options, threads=1))
     blob = dumps_checked(job, "the duel's policies")
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
-    with connect(workers, scheduler, client) as c:
-        size = chunk_size or default_chunk_size(games, worker_count(c))
+    with cluster.connect() as c:
+        size = cluster.chunk_size or default_chunk_size(games, worker_count(c), GAME_CHUNKS)
         size += size % 2 if mirrored else 0
         ranges = [(lo, min(lo + size, games)) for lo in range(0, games, size)]
         key = f"fastgen-duel-{uuid.uuid4().hex[:12]}"

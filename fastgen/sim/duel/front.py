@@ -12,7 +12,7 @@ the pairs' mean points, is smaller than over the same number of independent game
 Unmirrored, game g has its own dice and *a* moves first in the even games.
 
 Each game's dice and random choices depend only on ``(seed, game, turn)`` (the counter-
-based hash of :mod:`fastgen.sim.rollout.pool`), so the same seed gives the same games whatever
+based hash of :mod:`fastgen.sim.hashing`), so the same seed gives the same games whatever
 *threads* or *batch_size*. Two built-in policies ("random", "pubeval") duel inside the
 compiled core at rollout speed; any other policy goes through the batched loop (one
 :func:`fastgen.plays_batch` call per turn for each side's games), with the batch
@@ -39,6 +39,7 @@ from fastgen.core.boards import STARTING_BOARD
 from fastgen.errors import InvalidArgumentError
 from fastgen.sim.duel.chunks import duel_chunked
 from fastgen.sim.duel.play import BUILTIN, play_duel_games
+from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.sim.rollout.pool import check_start
 from fastgen._typing import ArrayLike
 from fastgen._util import check_int
@@ -245,10 +246,9 @@ def duel(
     """
     _check_policy(a, "a")
     _check_policy(b, "b")
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    options = GameOptions(seed=seed, batch_size=batch_size, threads=threads, engine=engine)
+    cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size)
     games = check_int(games, "games", 1, MAX_GAMES)
-    threads = check_int(threads, "threads", 1)
-    batch_size = check_int(batch_size, "batch_size", 1)
     if not isinstance(mirrored, (bool, np.bool_)):
         raise InvalidArgumentError(f"mirrored must be True or False, got {mirrored!r}")
     mirrored = bool(mirrored)
@@ -256,34 +256,19 @@ def duel(
         raise InvalidArgumentError(f"a mirrored duel plays pairs of games: games must be even, got {games!r}")
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
-    if not isinstance(engine, str) or engine not in ("auto", "native", "python"):
-        raise InvalidArgumentError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
-    native = isinstance(a, str) and isinstance(b, str)
-    if engine == "native" and not native:
+    if engine == "native" and not (isinstance(a, str) and isinstance(b, str)):
         raise InvalidArgumentError(f"the native engine duels 'random' and 'pubeval' only, got {a!r} and {b!r}")
     if start is None:
         start_boards, from_opening = np.ascontiguousarray(STARTING_BOARD[None]), True
     else:
         start_boards, _ = check_start(start, games)
         start_boards, from_opening = np.ascontiguousarray(start_boards, dtype=np.int8), False
-    given = [n for n, v in (("workers", workers), ("scheduler", scheduler), ("client", client)) if v is not None]
-    if len(given) > 1:
-        raise InvalidArgumentError(f"give at most one of workers, scheduler or client, got {given!r}")
-    if chunk_size is not None:
-        chunk_size = check_int(chunk_size, "chunk_size", 1)
     t0 = time.perf_counter()
-    if given:
-        if workers is not None:
-            check_int(workers, "workers", 1)
-        out = duel_chunked(
-            a, b, games, seed, start_boards, from_opening, mirrored, batch_size, engine, progress,
-            workers, scheduler, client, chunk_size,
-        )
+    if cluster.on_cluster:
+        out = duel_chunked(a, b, games, start_boards, from_opening, mirrored, options, cluster, progress)
     else:
-        out = play_duel_games(
-            a, b, games, 0, seed, start_boards, from_opening, mirrored, threads, batch_size, progress, engine
-        )
+        out = play_duel_games(a, b, games, 0, start_boards, from_opening, mirrored, options, progress)
     seconds = time.perf_counter() - t0
     winner, result, turns, timings = out
     timings = dict(timings, total=seconds)
-    return DuelResult(_name(a), _name(b), seed, mirrored, winner, result, turns, seconds, timings)
+    return DuelResult(_name(a), _name(b), options.seed, mirrored, winner, result, turns, seconds, timings)

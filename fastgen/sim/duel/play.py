@@ -16,16 +16,9 @@ import numpy as np
 from fastgen.core import _core
 from fastgen.core.generate import plays_batch
 from fastgen import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
-from fastgen.sim.rollout.pool import (
-    _OPENING_DICE,
-    _WATCH_GAMES,
-    MAX_TURNS,
-    _as_picks,
-    _raise_bad_pick,
-    _raise_turn_limit,
-    _roll_dice,
-    resolve_policy,
-)
+from fastgen.sim.hashing import OPENING_DICE, roll_dice
+from fastgen.sim.options import GameOptions
+from fastgen.sim.rollout.pool import _WATCH_GAMES, MAX_TURNS, _as_picks, _raise_bad_pick, _raise_turn_limit, resolve_policy
 from fastgen._util import run_game_ranges
 
 __all__ = ["BUILTIN", "play_duel_games"]
@@ -34,10 +27,11 @@ __all__ = ["BUILTIN", "play_duel_games"]
 BUILTIN = {"random": 0, "pubeval": 1}
 
 
-def play_duel_games(a, b, games, first, seed, start, from_opening, mirrored, threads, batch_size, progress, engine):
+def play_duel_games(a, b, games, first, start, from_opening, mirrored, options: GameOptions, progress):
     """Games first..first+games-1 (*first* even when *mirrored*): (winner, result, turns,
     timings), winner 0 when *a* won. *start*: (K, 2, 25) int8 boards, checked."""
-    if engine != "python" and isinstance(a, str) and isinstance(b, str):
+    seed, threads, batch_size = options.seed, options.threads, options.batch_size
+    if options.engine != "python" and isinstance(a, str) and isinstance(b, str):
         return _duel_native(games, first, a, b, seed, start, from_opening, mirrored, threads, batch_size, progress)
     return _duel_python(games, first, a, b, seed, start, from_opening, mirrored, batch_size, threads, progress)
 
@@ -50,7 +44,7 @@ def _duel_native(games, first, pol_a, pol_b, seed, start, from_opening, mirrored
 
     def play_range(lo, hi):  # relative to first
         return _core.duel_range(
-            start, from_opening, seed, _OPENING_DICE, first + lo, first + hi, BUILTIN[pol_a], BUILTIN[pol_b],
+            start, from_opening, seed, OPENING_DICE, first + lo, first + hi, BUILTIN[pol_a], BUILTIN[pol_b],
             mirrored, winner[lo:hi], result[lo:hi], turns[lo:hi], stop, MAX_TURNS,
         )
 
@@ -81,7 +75,7 @@ def _duel_python(games, first, a, b, seed, start, from_opening, mirrored, batch_
     next_game = first + k
     boards = np.ascontiguousarray(starts[gid % starts.shape[0]])
     turn = np.zeros(k, dtype=np.int64)
-    dice = _roll_dice(seed, _dice_ids(gid, mirrored), turn, np.full(k, from_opening))
+    dice = roll_dice(seed, _dice_ids(gid, mirrored), turn, np.full(k, from_opening))
     info = np.zeros(4, dtype=np.int64)
     t_gen = t_policy = 0.0
     while k:
@@ -112,11 +106,11 @@ def _duel_python(games, first, a, b, seed, start, from_opening, mirrored, batch_
         offsets = np.concatenate(offs)
         k = _core.pool_turn(
             src, offsets, np.concatenate(picks), boards, gid, turn, dice, winner, result, turns,
-            starts, first, next_game, first + games, MAX_TURNS, seed, from_opening, _OPENING_DICE, info,
+            starts, first, next_game, first + games, MAX_TURNS, seed, from_opening, OPENING_DICE, info,
         )
         next_game = int(info[3])
         if mirrored and k:  # pool_turn rolled game g's own dice: a pair shares game g // 2's
-            dice[:k] = _roll_dice(seed, gid[:k] // 2, turn[:k], from_opening & (turn[:k] == 0))
+            dice[:k] = roll_dice(seed, gid[:k] // 2, turn[:k], from_opening & (turn[:k] == 0))
         if progress is not None and info[0]:
             progress(int(info[0]))
         if info[2] >= 0:

@@ -22,8 +22,6 @@ the games of the chunks that had finished.
 
 from __future__ import annotations
 
-import math
-import os
 import time
 import uuid
 from dataclasses import dataclass
@@ -33,17 +31,14 @@ import numpy as np
 
 from fastgen._util import check_int
 from fastgen.core.ids import position_id
-from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
+from fastgen.sim.cluster import GAME_CHUNKS, as_finished, default_chunk_size, dumps_checked, loads_cached
+from fastgen.sim.cluster import task_memory, worker_count
+from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.sim.rollout.pool import check_start, play_in_process, resolve_policy
 from fastgen.sim.rollout.results import RolloutResult
-from fastgen.sim.store import MANIFEST, ChunkStore
-from fastgen.sim.store import read_manifest as read_chunk_manifest
+from fastgen.sim.store import ChunkStore
 
-__all__ = ["rollout_chunked", "RolloutInterrupted", "read_manifest", "play_chunk", "default_chunk_size"]
-
-FORMAT = "fastgen-rollout-chunks/1"
-#: Default chunks: about 8 per worker, at least MIN_CHUNK and at most MAX_CHUNK games.
-MIN_CHUNK, MAX_CHUNK = 1000, 100_000
+__all__ = ["rollout_chunked", "RolloutInterrupted", "RolloutStore", "play_chunk"]
 
 
 class RolloutInterrupted(KeyboardInterrupt):
@@ -62,16 +57,13 @@ class _Job:
     """What every chunk of one run needs (pickled once, sent with each task)."""
 
     policy: str | Callable[..., Any]
-    seed: int
     start: np.ndarray | None  # (K, 2, 25) int8 boards, or None for the opening
-    batch_size: int
-    threads: int
-    engine: str
+    options: GameOptions
 
 
 def _play(job: _Job, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     t0 = time.perf_counter()
-    r = play_in_process(hi - lo, job.policy, job.seed, job.start, job.batch_size, job.threads, None, job.engine, lo)
+    r = play_in_process(hi - lo, job.policy, job.start, lo, job.options, None)
     return r.winner, r.result, r.turns, time.perf_counter() - t0
 
 
@@ -82,25 +74,14 @@ def play_chunk(blob: bytes, lo: int, hi: int):
         return _play(loads_cached(blob), lo, hi)
 
 
-def default_chunk_size(games: int, workers: int) -> int:
-    """About eight chunks per worker (balance, and little lost when a worker dies), within
-    MIN_CHUNK..MAX_CHUNK games."""
-    return max(1, min(games, max(MIN_CHUNK, min(MAX_CHUNK, math.ceil(games / (8 * workers))))))
-
-
 # --------------------------------------------------------------------------- the store
 
 
-def read_manifest(path) -> dict:
-    """The manifest of a rollout output directory, or RolloutStoreError."""
-    return read_chunk_manifest(path, FORMAT, "fastgen.rollout")
-
-
-class _Store(ChunkStore):
+class RolloutStore(ChunkStore):
     """A directory of finished chunks of games (see the module docstring)."""
 
-    def __init__(self, path, run: dict, options: dict):
-        super().__init__(path, FORMAT, "fastgen.rollout", run, options)
+    FORMAT = "fastgen-rollout-chunks/1"
+    WHAT = "fastgen.rollout"
 
     def load(self, grid):
         """Yield ``(lo, hi, winner, result, turns)`` for every complete part on *grid*."""
@@ -112,23 +93,19 @@ class _Store(ChunkStore):
 # --------------------------------------------------------------------------- the driver
 
 
-def rollout_chunked(
-    games, policy, seed, start, batch_size, threads, progress, engine, first_game,
-    workers=None, scheduler=None, client=None, chunk_size=None, out=None,
-):
-    """:func:`fastgen.rollout` in chunks, on a Dask cluster when *workers*, *scheduler*
-    or *client* is given, else in this process; finished chunks kept in *out*."""
+def rollout_chunked(games, policy, start, first_game, options: GameOptions, cluster: ClusterOptions, progress):
+    """:func:`fastgen.rollout` in chunks, on a Dask cluster when *cluster* names one, else
+    in this process; finished chunks kept in ``cluster.out``."""
     start_boards = None
     if start is not None:
         start_boards, games = check_start(start, games)
     games = check_int(games, "games", 0)
     # Every argument check of the in-process call, before any work is sent out.
-    play_in_process(0, policy, seed, start_boards, batch_size, threads, None, engine, first_game)
+    play_in_process(0, policy, start_boards, first_game, options, None)
+    seed, out, chunk_size = options.seed, cluster.out, cluster.chunk_size
     name = resolve_policy(policy, seed)[1]
-    if chunk_size is not None:
-        chunk_size = check_int(chunk_size, "chunk_size", 1)
-    job = _Job(policy, int(seed), start_boards, int(batch_size), int(threads), engine)
-    on_cluster = any(v is not None for v in (workers, scheduler, client))
+    job = _Job(policy, start_boards, options)
+    on_cluster = cluster.on_cluster
     blob = b""  # the pickled job, for the cluster
     if on_cluster:
         blob = dumps_checked(job, f"policy {name!r}")
@@ -151,16 +128,14 @@ def rollout_chunked(
         size = chunk_size
         store = None
         if out is not None:
-            if size is None and os.path.exists(os.path.join(os.fspath(out), MANIFEST)):
-                size = read_manifest(out)["run"].get("chunk_size")
-            size = size or default_chunk_size(games, n_workers)
+            size = size or RolloutStore.stored_chunk_size(out) or default_chunk_size(games, n_workers, GAME_CHUNKS)
             run = {
-                "games": games, "first_game": first_game, "seed": int(seed), "policy": name,
+                "games": games, "first_game": first_game, "seed": seed, "policy": name,
                 "start": None if start_boards is None else [position_id(b) for b in start_boards],
                 "chunk_size": size,
             }
-            store = _Store(out, run, {"batch_size": int(batch_size), "engine": engine})
-        size = size or default_chunk_size(games, n_workers)
+            store = RolloutStore(out, run, {"batch_size": options.batch_size, "engine": options.engine})
+        size = size or default_chunk_size(games, n_workers, GAME_CHUNKS)
         grid = [(lo, min(lo + size, end)) for lo in range(first_game, end, size)]
         if store is not None:
             for lo, hi, w, r, t in store.load(grid):
@@ -179,7 +154,7 @@ def rollout_chunked(
     t0 = t_connect = time.perf_counter()
     try:
         if on_cluster:
-            with connect(workers, scheduler, client) as c:
+            with cluster.connect() as c:
                 n_workers = worker_count(c)
                 t0 = time.perf_counter()  # games/s counts from here: cluster start-up apart
                 size, grid, todo, store = plan(n_workers)

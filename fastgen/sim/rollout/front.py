@@ -23,7 +23,7 @@ import os
 from typing import Any, Callable
 
 from fastgen._typing import ArrayLike
-from fastgen._util import check_int
+from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.sim.rollout.pool import play_in_process
 from fastgen.sim.rollout.results import RolloutResult
 from fastgen.sim.rollout.chunks import rollout_chunked
@@ -100,11 +100,8 @@ def rollout(
     game is played (see :func:`fastgen.sim.rollout.pool.dead_positions`); a game reaching MAX_TURNS raises
     :class:`fastgen.errors.TurnLimitError`.
     """
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
-    if workers is not None or scheduler is not None or client is not None or out is not None:
-        return rollout_chunked(
-            games=games, policy=policy, seed=seed, start=start, batch_size=batch_size, threads=threads,
-            progress=progress, engine=engine, first_game=first_game, workers=workers, scheduler=scheduler,
-            client=client, chunk_size=chunk_size, out=out,
-        )
-    return play_in_process(games, policy, seed, start, batch_size, threads, progress, engine, first_game)
+    options = GameOptions(seed=seed, batch_size=batch_size, threads=threads, engine=engine)
+    cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
+    if cluster.chunked:
+        return rollout_chunked(games, policy, start, first_game, options, cluster, progress)
+    return play_in_process(games, policy, start, first_game, options, progress)

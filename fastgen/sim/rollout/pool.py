@@ -1,12 +1,13 @@
-"""The in-process rollout engine: the pool of games, the policies and the game hash.
+"""The in-process rollout engine: the pool of games and the policies.
 
 Every turn, all unfinished games of the pool generate their plays in ONE
 :func:`fastgen.plays_batch` call, a vectorized policy picks one play per game, and the core
 (``pool_turn``) records finished games, refills their slots and rolls the next dice. The
 policies ``"random"`` and ``"pubeval"`` can instead play whole games inside the core
-(:func:`rollout_native`). Each game's dice and random choices come from a counter-based
-hash (splitmix64) of ``(seed, game index, turn, purpose)``, so game ``i`` is the same game
-whatever the batch size, the threads or the order games finish in.
+(:func:`rollout_native`). Each game's dice and random choices come from the counter-based
+hash of :mod:`fastgen.sim.hashing`, a function of ``(seed, game index, turn, purpose)``, so
+game ``i`` is the same game whatever the batch size, the threads or the order games finish
+in.
 """
 
 from __future__ import annotations
@@ -21,20 +22,10 @@ from fastgen.core.boards import STARTING_BOARD, as_boards  # R3
 from fastgen.core.generate import plays_batch
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.core.ids import position_id
-from fastgen.games.game import OPENING_ROLLS
+from fastgen.sim.hashing import OPENING_DICE, PURPOSE_CHOICE, game_hash, roll_dice
+from fastgen.sim.hashing import uniform_index as _uniform_index  # the name random_policy uses
+from fastgen.sim.options import GameOptions
 from fastgen.sim.rollout.results import RolloutResult
-
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_U64_GAMMA = np.uint64(_GAMMA)
-_S30, _S27, _S31, _S32 = (np.uint64(s) for s in (30, 27, 31, 32))
-
-#: Purposes of the counter-based hash.
-PURPOSE_DICE, PURPOSE_OPENING, PURPOSE_CHOICE = 1, 2, 3
-
-_OPENING_DICE = np.array(OPENING_ROLLS, dtype=np.int8)  # (15, 2), larger die first
 
 #: A game reaching this many turns stops the rollout with TurnLimitError (both engines).
 #: Random games end within a few hundred turns.
@@ -43,57 +34,6 @@ MAX_TURNS = 1_000_000
 #: Native rollouts of at least this many games run in worker threads while the calling
 #: thread waits for Ctrl-C (fastgen._util.run_threads).
 _WATCH_GAMES = 64
-
-
-
-def _mix(z: np.ndarray) -> np.ndarray:
-    """The splitmix64 finalizer on a uint64 array (wrapping arithmetic)."""
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
-
-
-def _mix_int(x: int) -> int:
-    """The splitmix64 finalizer on a Python int (for per-call constants)."""
-    x &= _MASK
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
-    return x ^ (x >> 31)
-
-
-def game_hash(seed: int, games, turns, purpose: int) -> np.ndarray:
-    """64-bit hash of ``(seed, game, turn, purpose)`` for arrays of games and turns.
-
-    >>> int(game_hash(1, np.array([0]), np.array([0]), 1)[0]) == int(game_hash(1, np.array([0]), np.array([0]), 1)[0])
-    True
-    """
-    key = np.uint64(_mix_int(_mix_int(seed * _GAMMA + purpose) + _GAMMA))
-    g = np.asarray(games).astype(np.uint64)
-    t = np.asarray(turns).astype(np.uint64)
-    z = _mix(key + g * _U64_GAMMA)
-    return _mix(z + (t + np.uint64(1)) * _U64_GAMMA)
-
-
-def _uniform_index(h: np.ndarray, n) -> np.ndarray:
-    """Map 64-bit hashes to 0..n-1 (n < 2**32) from the high 32 bits, nearly unbiased."""
-    return ((h >> _S32) * np.asarray(n, dtype=np.uint64)) >> _S32
-
-
-def _roll_dice(seed: int, gid: np.ndarray, turn: np.ndarray, opening: np.ndarray) -> np.ndarray:
-    """(A, 2) int8 dice: a uniform roll of 36, or an opening roll (R16) where *opening*
-    (each side rolls one die, ties re-rolled, the higher starts with both: the first play
-    is uniform over the 15 non-double rolls). The hash is game_hash's, computed in the
-    core (the same numbers as ``_uniform_index(game_hash(...), 36)``)."""
-    dice = np.empty((gid.shape[0], 2), dtype=np.int8)
-    _core.roll_dice(
-        seed,
-        np.ascontiguousarray(gid, dtype=np.int64),
-        np.ascontiguousarray(turn, dtype=np.int64),
-        np.ascontiguousarray(opening, dtype=np.uint8),
-        _OPENING_DICE,
-        dice,
-    )
-    return dice
 
 
 # --------------------------------------------------------------------------- policies
@@ -181,12 +121,10 @@ def resolve_policy(policy, seed):
 # --------------------------------------------------------------------------- the loop
 
 
-def rollout_native(
-    games, seed, start_boards, from_opening, threads, chunk, progress, first=0, policy="random"
-) -> RolloutResult:
+def rollout_native(games, start_boards, from_opening, first, policy, options: GameOptions, progress) -> RolloutResult:
     """Games first..first+games-1 played inside the core ("random" or "pubeval" policy),
-    *chunk* games per call, in threads."""
-    threads = check_int(threads, "threads", 1)
+    ``options.batch_size`` games per call, in ``options.threads`` threads."""
+    seed = options.seed
     stop = _core.StopFlag() if games >= _WATCH_GAMES else None
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
@@ -195,12 +133,12 @@ def rollout_native(
 
     def play_range(lo, hi):  # lo, hi relative to first
         return _core.rollout_random_range(
-            start, from_opening, seed, _OPENING_DICE, first + lo, first + hi,
+            start, from_opening, seed, OPENING_DICE, first + lo, first + hi,
             winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
         )
 
     t0 = time.perf_counter()
-    long_games = run_game_ranges(games, threads, chunk, play_range, progress, stop)
+    long_games = run_game_ranges(games, options.threads, options.batch_size, play_range, progress, stop)
     seconds = time.perf_counter() - t0
     if long_games:
         g = min(long_games)
@@ -272,23 +210,12 @@ def check_start(start, games):
     return boards, games
 
 
-def play_in_process(
-    games: int | None,
-    policy,
-    seed: int,
-    start,
-    batch_size: int,
-    threads: int,
-    progress,
-    engine: str,
-    first_game: int,
-) -> RolloutResult:
-    """Games ``first_game .. first_game + games - 1`` of the run with *seed*, played in this
-    process: inside the core for ``"random"`` and ``"pubeval"`` (unless *engine* is
-    ``"python"``), else by the batched pool loop. The arguments are :func:`fastgen.rollout`'s
-    (*seed* already checked)."""
+def play_in_process(games: int | None, policy, start, first_game: int, options: GameOptions, progress) -> RolloutResult:
+    """Games ``first_game .. first_game + games - 1`` of the run with ``options.seed``,
+    played in this process: inside the core for ``"random"`` and ``"pubeval"`` (unless
+    ``options.engine`` is ``"python"``), else by the batched pool loop. The arguments are
+    :func:`fastgen.rollout`'s (*options* checked when built)."""
     first_game = check_int(first_game, "first_game", 0)
-    check_int(batch_size, "batch_size", 1)
     if start is None:
         start_boards = STARTING_BOARD[None]
         from_opening = True
@@ -298,17 +225,14 @@ def play_in_process(
     games = check_int(games, "games", 0)
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
-    if not isinstance(engine, str) or engine not in ("auto", "native", "python"):
-        raise InvalidArgumentError(f"engine must be 'auto', 'native' or 'python', got {engine!r}")
     native = isinstance(policy, str) and policy in ("random", "pubeval")
-    if engine == "native" and not native:
+    if options.engine == "native" and not native:
         raise InvalidArgumentError(
             f"the native engine plays the 'random' and 'pubeval' policies only, got policy {policy!r}"
         )
-    if engine != "python" and native:
-        return rollout_native(
-            games, seed, start_boards, from_opening, threads, batch_size, progress, first_game, policy
-        )
+    if options.engine != "python" and native:
+        return rollout_native(games, start_boards, from_opening, first_game, policy, options, progress)
+    seed, batch_size, threads = options.seed, options.batch_size, options.threads
     choose, name = resolve_policy(policy, seed)
     n_start = start_boards.shape[0]
 
@@ -326,7 +250,7 @@ def play_in_process(
     next_game += k
     boards = np.ascontiguousarray(start_boards[gid % n_start])
     turn = np.zeros(k, dtype=np.int64)
-    dice = _roll_dice(seed, gid, turn, np.full(k, from_opening))
+    dice = roll_dice(seed, gid, turn, np.full(k, from_opening))
     info = np.zeros(4, dtype=np.int64)
     t_gen = t_policy = 0.0
     t0 = time.perf_counter()
@@ -345,7 +269,7 @@ def play_in_process(
         # (seed, game, turn) only, so the order of the pool changes nothing).
         k = _core.pool_turn(
             batch.boards, batch.offsets, pick, boards, gid, turn, dice, winner, result, turns,
-            start_boards, first_game, next_game, end, MAX_TURNS, seed, from_opening, _OPENING_DICE, info,
+            start_boards, first_game, next_game, end, MAX_TURNS, seed, from_opening, OPENING_DICE, info,
         )
         if info[1] >= 0:
             _raise_bad_pick(picked, batch.offsets, int(info[1]), choose.__name__)
