@@ -40,6 +40,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from fastgen import specs
 from fastgen._util import check_int
 from fastgen.evaluators import afterstate_probs, equity
 from fastgen.core.boards import as_board, as_dice
@@ -65,8 +66,7 @@ POOL_GAMES = 512
 
 
 def _check_evaluator(evaluator) -> str:
-    if not callable(evaluator):
-        raise InvalidArgumentError(f"evaluator must be a callable f(boards) -> (N, 5) probabilities, got {evaluator!r}")
+    """The name of an evaluator already read by :func:`fastgen.specs.evaluator`."""
     return getattr(evaluator, "__name__", type(evaluator).__name__)
 
 
@@ -317,7 +317,7 @@ def _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate,
 def rollout_plays(
     board: ArrayLike,
     dice: DiceLike,
-    evaluator: Callable[[np.ndarray], Any],
+    evaluator: Callable[[np.ndarray], Any] | str,
     *,
     plays: None | int | Sequence[Play | str] = None,
     trials: int = 1296,
@@ -345,7 +345,8 @@ def rollout_plays(
         The position, the side on roll in row 1, and its roll.
     evaluator:
         ``f(boards (N, 2, 25) int8) -> (N, 5)`` probabilities of the side on roll (see
-        :mod:`fastgen.evaluators`). Both sides play its 0-ply choice
+        :mod:`fastgen.evaluators`), or its spec (:mod:`fastgen.specs`: ``"baseline"``,
+        ``"gnubg:0"``, a weights file, ``"mybot:evaluate"`` ...). Both sides play its 0-ply choice
         (:func:`~fastgen.evaluators.greedy`); it also scores truncated trials and
         measures the luck of variance reduction.
     plays:
@@ -423,6 +424,7 @@ def rollout_plays(
     >>> len(t.rows), t.rows[0].trials, t.rows[0].diff
     (2, 72, 0.0)
     """
+    evaluator = specs.evaluator(evaluator)
     opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, stop_z,
                          min_trials, threads, truncate_bearoff, workers, scheduler, client, chunk_size, out)
     board = _check_board(board)
@@ -468,7 +470,7 @@ def _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts, progr
 
 def rollout_position(
     board: ArrayLike,
-    evaluator: Callable[[np.ndarray], Any],
+    evaluator: Callable[[np.ndarray], Any] | str,
     *,
     trials: int = 1296,
     seed: int = 0,
@@ -496,6 +498,7 @@ def rollout_position(
     >>> len(t.rows), t.rows[0].play is None, t.dice is None
     (1, True, True)
     """
+    evaluator = specs.evaluator(evaluator)
     opts, name = _common(evaluator, trials, seed, variance_reduction, quasi_random, truncate, stop_se, None,
                          min_trials, threads, truncate_bearoff, workers, scheduler, client, chunk_size, out)
     board = _check_board(board)

@@ -34,7 +34,8 @@ import numpy as np
 from fastgen._util import check_int
 from fastgen.core.ids import position_id
 from fastgen.sim.cluster import as_finished, connect, dumps_checked, loads_cached, task_memory, worker_count
-from fastgen.sim.rollout.pool import check_start, play_in_process, resolve_policy
+from fastgen.sim.rollout.pool import check_start, play_in_process
+from fastgen.specs import resolve_policy
 from fastgen.sim.rollout.results import RolloutResult
 from fastgen.sim.store import MANIFEST, ChunkStore
 from fastgen.sim.store import read_manifest as read_chunk_manifest

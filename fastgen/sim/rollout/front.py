@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
+from fastgen import specs
 from fastgen._typing import ArrayLike
 from fastgen._util import check_int
 from fastgen.sim.rollout.pool import play_in_process
@@ -58,7 +59,9 @@ def rollout(
         Number of games. With *start* and ``games=None``: one game per start board.
     policy:
         ``"random"`` (uniform over the distinct plays), ``"pubeval"`` (Tesauro's
-        evaluation) or a callable ``f(candidate_boards (M, 2, 25), offsets (G+1,)) ->
+        evaluation), any other spec of :mod:`fastgen.specs` (``"baseline"``,
+        ``"gnubg:0"``, ``"mybot:policy"``, a weights file ...), a
+        :class:`fastgen.evaluators.Network` (it plays greedily) or a callable ``f(candidate_boards (M, 2, 25), offsets (G+1,)) ->
         (G,) indices`` relative to each game's range, called once per turn for all games
         (``f(candidates, offsets, boards, dice)`` when it has ``wants_position = True``:
         the positions before the play and their dice too).
@@ -104,6 +107,18 @@ def rollout(
     :class:`fastgen.errors.TurnLimitError`.
     """
     seed = check_int(seed, "seed", 0, 2**64 - 1)
+    given = policy
+    policy = specs.policy(policy)
+    try:
+        return _rollout(games, policy, seed, start, batch_size, threads, progress, engine, first_game, workers,
+                        scheduler, client, chunk_size, out)
+    finally:  # an engine process a spec started ends with the rollout
+        if isinstance(given, str) and policy is not given and callable(getattr(policy, "close", None)):
+            policy.close()
+
+
+def _rollout(games, policy, seed, start, batch_size, threads, progress, engine, first_game, workers, scheduler,
+             client, chunk_size, out) -> RolloutResult:
     if workers is not None or scheduler is not None or client is not None or out is not None:
         return rollout_chunked(
             games=games, policy=policy, seed=seed, start=start, batch_size=batch_size, threads=threads,

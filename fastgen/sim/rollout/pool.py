@@ -1,12 +1,13 @@
-"""The in-process rollout engine: the pool of games, the policies and the game hash.
+"""The in-process rollout engine: the pool of games.
 
 Every turn, all unfinished games of the pool generate their plays in ONE
 :func:`fastgen.plays_batch` call, a vectorized policy picks one play per game, and the core
 (``pool_turn``) records finished games, refills their slots and rolls the next dice. The
 policies ``"random"`` and ``"pubeval"`` can instead play whole games inside the core
 (:func:`rollout_native`). Each game's dice and random choices come from a counter-based
-hash (splitmix64) of ``(seed, game index, turn, purpose)``, so game ``i`` is the same game
-whatever the batch size, the threads or the order games finish in.
+hash (:mod:`fastgen.core.hashing`) of ``(seed, game index, turn, purpose)``, so game ``i``
+is the same game whatever the batch size, the threads or the order games finish in. The
+policies are read by :func:`fastgen.specs.resolve_policy`.
 """
 
 from __future__ import annotations
@@ -22,17 +23,9 @@ from fastgen.core.generate import plays_batch
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.core.ids import position_id
 from fastgen.games.game import OPENING_ROLLS
+from fastgen.policies import as_picks, raise_bad_pick
 from fastgen.sim.rollout.results import RolloutResult
-
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_U64_GAMMA = np.uint64(_GAMMA)
-_S30, _S27, _S31, _S32 = (np.uint64(s) for s in (30, 27, 31, 32))
-
-#: Purposes of the counter-based hash.
-PURPOSE_DICE, PURPOSE_OPENING, PURPOSE_CHOICE = 1, 2, 3
+from fastgen.specs import resolve_policy
 
 _OPENING_DICE = np.array(OPENING_ROLLS, dtype=np.int8)  # (15, 2), larger die first
 
@@ -45,45 +38,11 @@ MAX_TURNS = 1_000_000
 _WATCH_GAMES = 64
 
 
-
-def _mix(z: np.ndarray) -> np.ndarray:
-    """The splitmix64 finalizer on a uint64 array (wrapping arithmetic)."""
-    z = (z ^ (z >> _S30)) * _M1
-    z = (z ^ (z >> _S27)) * _M2
-    return z ^ (z >> _S31)
-
-
-def _mix_int(x: int) -> int:
-    """The splitmix64 finalizer on a Python int (for per-call constants)."""
-    x &= _MASK
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
-    return x ^ (x >> 31)
-
-
-def game_hash(seed: int, games, turns, purpose: int) -> np.ndarray:
-    """64-bit hash of ``(seed, game, turn, purpose)`` for arrays of games and turns.
-
-    >>> int(game_hash(1, np.array([0]), np.array([0]), 1)[0]) == int(game_hash(1, np.array([0]), np.array([0]), 1)[0])
-    True
-    """
-    key = np.uint64(_mix_int(_mix_int(seed * _GAMMA + purpose) + _GAMMA))
-    g = np.asarray(games).astype(np.uint64)
-    t = np.asarray(turns).astype(np.uint64)
-    z = _mix(key + g * _U64_GAMMA)
-    return _mix(z + (t + np.uint64(1)) * _U64_GAMMA)
-
-
-def _uniform_index(h: np.ndarray, n) -> np.ndarray:
-    """Map 64-bit hashes to 0..n-1 (n < 2**32) from the high 32 bits, nearly unbiased."""
-    return ((h >> _S32) * np.asarray(n, dtype=np.uint64)) >> _S32
-
-
 def _roll_dice(seed: int, gid: np.ndarray, turn: np.ndarray, opening: np.ndarray) -> np.ndarray:
     """(A, 2) int8 dice: a uniform roll of 36, or an opening roll (R16) where *opening*
     (each side rolls one die, ties re-rolled, the higher starts with both: the first play
     is uniform over the 15 non-double rolls). The hash is game_hash's, computed in the
-    core (the same numbers as ``_uniform_index(game_hash(...), 36)``)."""
+    core (the same numbers as ``uniform_index(game_hash(...), 36)`` of fastgen.core.hashing)."""
     dice = np.empty((gid.shape[0], 2), dtype=np.int8)
     _core.roll_dice(
         seed,
@@ -94,88 +53,6 @@ def _roll_dice(seed: int, gid: np.ndarray, turn: np.ndarray, opening: np.ndarray
         dice,
     )
     return dice
-
-
-# --------------------------------------------------------------------------- policies
-
-
-def random_policy(seed: int):
-    """Uniform choice over the distinct plays of each game, from the counter-based hash."""
-
-    def choose(candidates, offsets, gid, turn, boards, dice):
-        counts = np.diff(offsets)
-        h = game_hash(seed, gid, turn, PURPOSE_CHOICE)
-        return _uniform_index(h, counts).astype(np.int64)
-
-    choose.__name__ = "random"
-    return choose
-
-
-def pubeval_policy(seed: int = 0):
-    """Tesauro's pubeval, as GNU Backgammon's pubeval player chooses (see
-    fastgen.pubeval.pubeval_best): the highest score, race weights when the position
-    before the move is a race, ties to the play GNU Backgammon's generator lists first."""
-    def choose(candidates, offsets, gid, turn, boards, dice):
-        pick = np.empty(boards.shape[0], dtype=np.int64)
-        _core.pubeval_pick(boards, dice, candidates, offsets, pick)
-        return pick
-
-    choose.__name__ = "pubeval"
-    return choose
-
-
-def _user_policy(fn):
-    """A user callable as the loop's policy: ``fn(candidates, offsets)``, or, when it has
-    a true attribute ``wants_position`` (engines such as fastgen.engines.GnubgEngine
-    that need the position and the roll), ``fn(candidates, offsets, boards, dice)`` with
-    the (G, 2, 25) positions before the play (side on roll in row 1) and the (G, 2) dice."""
-    name = getattr(fn, "__name__", type(fn).__name__)
-
-    if getattr(fn, "wants_position", False):
-
-        def choose(candidates, offsets, gid, turn, boards, dice):
-            return fn(candidates, offsets, boards, dice)
-
-    else:
-
-        def choose(candidates, offsets, gid, turn, boards, dice):
-            return fn(candidates, offsets)
-
-    choose.__name__ = name
-    return choose
-
-
-def _as_picks(picked, g: int, name: str) -> np.ndarray:
-    """A policy's answer as (g,) int64 (the range of each index is checked in the core)."""
-    if type(picked) is np.ndarray and picked.dtype == np.int64 and picked.shape == (g,):
-        return np.ascontiguousarray(picked)
-    try:
-        idx = np.asarray(picked)
-    except (TypeError, ValueError):
-        idx = None
-    if idx is None or idx.shape != (g,) or idx.dtype.kind not in "iu":
-        raise InvalidArgumentError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
-    picks = np.ascontiguousarray(idx, dtype=np.int64)
-    if idx.dtype.kind == "u":  # values past int64 wrap to negatives: make them -1
-        picks[idx > np.iinfo(np.int64).max] = -1  # out of range anyway: the core names the game
-    return picks
-
-
-def _raise_bad_pick(picked, offsets: np.ndarray, i: int, name: str):
-    counts = np.diff(offsets)
-    raise InvalidArgumentError(
-        f"policy {name!r} returned index {int(np.asarray(picked)[i])} for game {i} which has {int(counts[i])} plays"
-    )
-
-
-def resolve_policy(policy, seed):
-    if callable(policy):
-        return _user_policy(policy), getattr(policy, "__name__", "custom")
-    if isinstance(policy, str) and policy == "random":
-        return random_policy(seed), "random"
-    if isinstance(policy, str) and policy == "pubeval":
-        return pubeval_policy(seed), "pubeval"
-    raise InvalidArgumentError(f"policy must be 'random', 'pubeval' or a callable, got {policy!r}")
 
 
 # --------------------------------------------------------------------------- the loop
@@ -338,7 +215,7 @@ def play_in_process(
         t3 = time.perf_counter()
         t_gen += t2 - t1
         t_policy += t3 - t2
-        pick = _as_picks(picked, k, choose.__name__)
+        pick = as_picks(picked, k, choose.__name__)
         # In the core: check the picks, turn each chosen position over (the other side is
         # on roll), record won games (R17), refill their slots with new games or close up
         # the pool, and roll the next turn's dice (each game's dice and choices depend on
@@ -348,7 +225,7 @@ def play_in_process(
             start_boards, first_game, next_game, end, MAX_TURNS, seed, from_opening, _OPENING_DICE, info,
         )
         if info[1] >= 0:
-            _raise_bad_pick(picked, batch.offsets, int(info[1]), choose.__name__)
+            raise_bad_pick(picked, batch.offsets, int(info[1]), choose.__name__)
         next_game = int(info[3])
         if progress is not None and info[0]:
             progress(int(info[0]))
