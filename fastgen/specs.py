@@ -150,7 +150,7 @@ def _load(spec: str, role: str) -> Any:
         try:
             return Network.load(spec, name=os.path.basename(spec))
         except InvalidArgumentError as exc:
-            raise InvalidSpecError(f"{role} {spec!r}: {exc}") from None
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {exc}") from None
     m = _NUMBERED.fullmatch(spec)
     if m:
         kind, number = m.group(1), int(m.group(2) or 0)
@@ -161,23 +161,23 @@ def _load(spec: str, role: str) -> Any:
                 return GnubgEngine(plies=number)
             return policies.gnubg(number) if role == "policy" else evaluators.gnubg(number)
         except (InvalidArgumentError, ImportError) as exc:
-            raise InvalidSpecError(f"{role} {spec!r}: {exc}") from None
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {exc}") from None
     module, _, attr = spec.partition(":")
     obj = _import(module, spec, role)
     for part in attr.split("."):
         try:
             obj = getattr(obj, part)
         except AttributeError:
-            raise InvalidSpecError(f"{role} {spec!r}: {type(obj).__name__} {obj!r} has no attribute {part!r}") from None
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {obj!r} has no attribute {part!r}") from None
     if not callable(obj):
         raise InvalidSpecError(f"{role} {spec!r} is not callable: {obj!r}")
     if _takes_no_arguments(obj):
         try:
             obj = obj()
         except Exception as exc:
-            raise InvalidSpecError(f"{role} {spec!r}: the factory raised {type(exc).__name__}: {exc}") from exc
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: its factory raised {type(exc).__name__}: {exc}") from exc
         if not callable(obj):
-            raise InvalidSpecError(f"{role} {spec!r}: the factory returned {obj!r}, which is not callable")
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: its factory returned {obj!r}, which is not callable")
     return obj
 
 
@@ -191,11 +191,14 @@ def _import(module: str, spec: str, role: str) -> Any:
     except ModuleNotFoundError as exc:
         if exc.name is not None and module.startswith(exc.name):
             raise InvalidSpecError(
-                f"{role} {spec!r}: no module named {exc.name!r} (looked in the current directory {cwd} and on sys.path)"
+                f"{role} {spec!r} cannot be loaded: no module named {exc.name!r} "
+                f"(looked in the current directory {cwd} and on sys.path)"
             ) from None
-        raise InvalidSpecError(f"{role} {spec!r}: importing {module!r} failed: {exc}") from exc
+        raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: importing {module!r} failed: {exc}") from exc
     except Exception as exc:
-        raise InvalidSpecError(f"{role} {spec!r}: importing {module!r} failed: {type(exc).__name__}: {exc}") from exc
+        raise InvalidSpecError(
+            f"{role} {spec!r} cannot be loaded: importing {module!r} failed: {type(exc).__name__}: {exc}"
+        ) from exc
 
 
 def _signature(obj: Any) -> inspect.Signature | None:

@@ -81,7 +81,9 @@ BAD_ARGUMENTS = [
     ["rollout", "--games", "1.5"],
     ["rollout", "--threads", "0"],
     ["rollout", "--batch-size", "x"],
-    ["rollout", "--policy", "gnubg"],
+    ["rollout", "--policy", "nosuch"],  # no such policy spec
+    ["rollout", "--policy", "gnubg:9"],
+    ["rollout", "--policy", "missing.npz"],
     ["perft", "--depth", "0"],
     ["perft", "--depth", "2", "--position", "AAAAAAAAAAAAAA"],
 ]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.sim.rollout.pool import game_hash
+from fastgen.core.hashing import game_hash
 from fastgen.sim.rollout.front import rollout
 
 
@@ -237,7 +237,8 @@ def test_engine_argument_is_checked():
 
 
 def test_dice_rolled_in_the_core_follow_game_hash():
-    from fastgen.sim.rollout.pool import PURPOSE_DICE, PURPOSE_OPENING, _OPENING_DICE, _roll_dice, _uniform_index, game_hash
+    from fastgen.core.hashing import PURPOSE_DICE, PURPOSE_OPENING, game_hash, uniform_index as _uniform_index
+    from fastgen.sim.rollout.pool import _OPENING_DICE, _roll_dice
 
     rng = np.random.default_rng(3)
     gid = rng.integers(0, 10**9, 5000)

@@ -18,7 +18,7 @@ import json
 import sys
 from typing import Any
 
-from fastgen.cli.args import add_subcommand, int_in_range, spec_arg
+from fastgen.cli.args import add_subcommand, int_in_range
 from fastgen.errors import FastgenError
 from fastgen.sim.duel.front import duel
 
@@ -26,6 +26,12 @@ __all__ = ["add_parser", "run_duel"]
 
 MAX_THREADS = 1024
 MAX_SEED = 2**64 - 1
+
+
+def _policy_arg(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("a policy must not be empty")
+    return text  # read by fastgen.specs when the duel starts: its errors are one line
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -38,8 +44,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "baseline, gnubg[:N] for gnubg-nn at N plies, gnubg-engine[:N] for the GNU Backgammon program, "
         "network:SEED, a weights file PATH.npz or module:callable) and report A's points per game.",
     )
-    parser.add_argument("a", type=spec_arg("policy"), help="policy A (the one the figures are about)")
-    parser.add_argument("b", type=spec_arg("policy"), help="policy B")
+    parser.add_argument("a", type=_policy_arg, help="policy A (the one the figures are about)")
+    parser.add_argument("b", type=_policy_arg, help="policy B")
     parser.add_argument("--games", type=int_in_range(2), default=10000, help="games (even when mirrored)")
     parser.add_argument("--seed", type=int_in_range(0, MAX_SEED), default=0, help="the same seed gives the same games")
     parser.add_argument("--unmirrored", action="store_true", help="independent dice for every game (no duplicate pairs)")
