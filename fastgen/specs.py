@@ -145,7 +145,7 @@ def _load(spec: str, role: str) -> Any:
     """The object *spec* names, for *role* ("policy" or "evaluator")."""
     check(spec, role)
     if spec == "baseline":
-        return evaluators.baseline()
+        return policies.baseline() if role == "policy" else evaluators.baseline()
     if spec.lower().endswith(".npz"):
         try:
             return Network.load(spec, name=os.path.basename(spec))
