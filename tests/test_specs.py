@@ -254,7 +254,7 @@ def test_envs_opponent_takes_a_spec():
     while not done:
         obs, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert reward in (-3.0, -2.0, -1.0, 1.0, 2.0, 3.0)
-    with pytest.raises(InvalidSpecError, match="'nobody'"):
+    with pytest.raises(fastgen.InvalidEnvOptionError, match="unknown policy 'nobody'"):
         BackgammonEnv(opponent="nobody")
 
 

@@ -14,7 +14,7 @@ from fastgen.core.boards import swap_sides
 from fastgen.envs import _kernel
 from fastgen.envs.engine import Games, scores
 from fastgen.envs.vector import action_space, observation_space
-from fastgen.errors import IllegalActionError, InvalidEnvOptionError
+from fastgen.errors import IllegalActionError, InvalidEnvOptionError, InvalidSpecError
 from fastgen.core.plays import Plays
 from fastgen import svg
 from fastgen.board import Board
@@ -72,7 +72,10 @@ class BackgammonEnv(gymnasium.Env):
                  render_mode=None, illegal_reward=-1.0):
         self._batch = None  # a batch policy read from a spec (or a network)
         if isinstance(opponent, (str, Network)) and opponent not in OPPONENTS:
-            self._batch = specs.policy(opponent)
+            try:
+                self._batch = specs.policy(opponent)
+            except InvalidSpecError as exc:
+                raise InvalidEnvOptionError(f"opponent: {exc}") from None
         elif not (callable(opponent) or opponent in OPPONENTS):
             raise InvalidEnvOptionError(
                 f"opponent must be one of {OPPONENTS!r}, a policy spec, a network or a callable, got {opponent!r}"

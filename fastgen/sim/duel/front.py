@@ -179,6 +179,8 @@ class DuelResult:
 def _resolve(policy, which: str, owned: list) -> Any:
     """*policy* read by :func:`fastgen.specs.policy`; what a string spec started (an
     engine process) joins *owned*, to be closed when the duel ends."""
+    if not isinstance(policy, str) and not callable(policy):
+        raise InvalidArgumentError(f"policy {which} must be a spec ({specs.GRAMMAR}) or a callable, got {policy!r}")
     try:
         found = specs.policy(policy)
     except InvalidSpecError:
