@@ -7,6 +7,8 @@ the vector environment uses.
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 
@@ -70,7 +72,7 @@ class BackgammonEnv(gymnasium.Env):
 
     def __init__(self, opponent="random", action_mode: str = "afterstate", observation: str = "tesauro198",
                  render_mode=None, illegal_reward=-1.0):
-        self._batch = None  # a batch policy read from a spec (or a network)
+        self._batch: Any = None  # a batch policy read from a spec (or a network)
         if isinstance(opponent, (str, Network)) and opponent not in OPPONENTS:
             try:
                 self._batch = specs.policy(opponent)

@@ -176,7 +176,7 @@ class DuelResult:
         return f"<DuelResult {self.a!r} vs {self.b!r} games={self.games} ppg={self.ppg:+.4f}>"
 
 
-def _resolve(policy, which: str, owned: list) -> Any:
+def _resolve(policy: Any, which: str, owned: list[Any]) -> Any:
     """*policy* read by :func:`fastgen.specs.policy`; what a string spec started (an
     engine process) joins *owned*, to be closed when the duel ends."""
     if not isinstance(policy, str) and not callable(policy):
@@ -255,7 +255,7 @@ def duel(
     Ctrl-C stops the duel promptly (KeyboardInterrupt).
     """
     names = (_name(a), _name(b))
-    owned: list = []
+    owned: list[Any] = []
     try:
         a = _resolve(a, "a", owned)
         b = _resolve(b, "b", owned)
@@ -302,5 +302,5 @@ def duel(
         timings = dict(timings, total=seconds)
         return DuelResult(names[0], names[1], seed, mirrored, winner, result, turns, seconds, timings)
     finally:
-        for engine in owned:
-            engine.close()
+        for started in owned:
+            started.close()

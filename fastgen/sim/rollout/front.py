@@ -107,14 +107,13 @@ def rollout(
     :class:`fastgen.errors.TurnLimitError`.
     """
     seed = check_int(seed, "seed", 0, 2**64 - 1)
-    given = policy
-    policy = specs.policy(policy)
+    found: Any = specs.policy(policy)
     try:
-        return _rollout(games, policy, seed, start, batch_size, threads, progress, engine, first_game, workers,
+        return _rollout(games, found, seed, start, batch_size, threads, progress, engine, first_game, workers,
                         scheduler, client, chunk_size, out)
     finally:  # an engine process a spec started ends with the rollout
-        if isinstance(given, str) and policy is not given and callable(getattr(policy, "close", None)):
-            policy.close()
+        if isinstance(policy, str) and found is not policy and callable(getattr(found, "close", None)):
+            found.close()
 
 
 def _rollout(games, policy, seed, start, batch_size, threads, progress, engine, first_game, workers, scheduler,
