@@ -1,9 +1,10 @@
 """A backgammon bot from scratch: TD(lambda) self-play with numpy only.
 
-The network (fastgen.policies.TDNet) reads Tesauro's 198 inputs of a position from
-the side to roll's view and has one hidden layer and three sigmoid outputs: the chances
-that side wins, wins a gammon, loses a gammon. It plays greedily: the play whose
-resulting position (an afterstate) is worst for the opponent, who rolls next.
+The network (fastgen.evaluators.Network with three outputs) reads Tesauro's 198 inputs
+of a position from the side to roll's view and has one hidden layer and three sigmoid
+outputs: the chances that side wins, wins a gammon, loses a gammon. It plays greedily:
+the play whose resulting position (an afterstate) is worst for the opponent, who rolls
+next (``fastgen.evaluators.greedy(net)``, which is what ``fastgen.duel(net, ...)`` plays).
 
 Self-play runs a pool of games side by side: each turn, ONE
 ``fastgen.plays_batch(boards, dice, encode="tesauro198")`` call gives every legal play of
@@ -17,7 +18,8 @@ on the cross-entropy between the outputs and those targets.
     python examples/td_bot.py --minutes 15 --out td_bot.npz
     python examples/td_bot.py --minutes 1 --duel-games 2000   # a quick run
 
-Then ``fastgen.duel(TDNet.load("td_bot.npz"), "pubeval", 10000)``.
+Then ``fastgen.duel(Network.load("td_bot.npz"), "pubeval", 10000)``, or from the command
+line ``fastgen duel td_bot.npz pubeval --games 10000``.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import time
 import numpy as np
 
 import fastgen
-from fastgen.policies import TDNet, _segment_argmin
+from fastgen.evaluators import Network, group_best
 
 OPENING = np.array(fastgen.OPENING_ROLLS, dtype=np.int8)
 
@@ -37,6 +39,13 @@ OPENING = np.array(fastgen.OPENING_ROLLS, dtype=np.int8)
 def flip(y: np.ndarray) -> np.ndarray:
     """Outputs (win, win gammon, lose gammon) seen by the other side."""
     return np.stack([1.0 - y[..., 0], y[..., 2], y[..., 1]], axis=-1)
+
+
+def untrained(hidden: int = 40, seed: int = 0, name: str = "td_bot") -> Network:
+    """A three-output network with small random weights (normal, 0.1) and zero biases."""
+    rng = np.random.default_rng(seed)
+    return Network(rng.normal(0, 0.1, (198, hidden)), np.zeros(hidden), rng.normal(0, 0.1, (hidden, 3)), np.zeros(3),
+                   name=name)
 
 
 class Adam:
@@ -58,7 +67,7 @@ class Adam:
             p -= (self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)).astype(p.dtype)
 
 
-def train_step(net: TDNet, opt: Adam, x: np.ndarray, target: np.ndarray) -> float:
+def train_step(net: Network, opt: Adam, x: np.ndarray, target: np.ndarray) -> float:
     """One minibatch step on cross-entropy(sigmoid outputs, targets); returns the loss."""
     h, y = net.forward(x)
     d2 = (y - target) / x.shape[0]  # d loss / d output pre-activation
@@ -87,7 +96,7 @@ def lambda_returns(ys: np.ndarray, final: np.ndarray, lam: float) -> np.ndarray:
     return out
 
 
-def self_play(net: TDNet, seconds: float, *, pool=256, lam=0.7, lr=1e-3, batch=256, buffer=8192, seed=0,
+def self_play(net: Network, seconds: float, *, pool=256, lam=0.7, lr=1e-3, batch=256, buffer=8192, seed=0,
               report=None, report_every=60.0, max_games=None):
     """Train *net* in place by self-play for *seconds* (or until *max_games* games have
     finished); returns (games, afterstates)."""
@@ -108,7 +117,7 @@ def self_play(net: TDNet, seconds: float, *, pool=256, lam=0.7, lr=1e-3, batch=2
             dice[first] = OPENING[rng.integers(0, 15, size=int(first.sum()))]
         b = fastgen.plays_batch(boards, dice, encode="tesauro198")
         _, y = net.forward(b.features)
-        pick = _segment_argmin(TDNet.equity(y), b.offsets) + b.offsets[:-1]
+        pick = group_best(-net.equity(y), b.offsets)  # the lowest equity for the next roller
         after = b.boards[pick]
         x_new, y_new = b.features[pick], y[pick]
         won = after[:, 1].sum(axis=1) == 0
@@ -161,8 +170,7 @@ def main(argv=None) -> int:
     p.add_argument("--duel-games", type=int, default=10000, help="games of the final duel against pubeval")
     p.add_argument("--json", help="write the training curve and the final duel to this file")
     args = p.parse_args(argv)
-    net = TDNet.random(args.hidden, seed=args.seed)
-    net.name = "td_bot"
+    net = untrained(args.hidden, seed=args.seed)
     curve = []
     spent = [0.0]  # seconds spent in curve duels (not training)
 

@@ -48,6 +48,7 @@ from fastgen.errors import (
     InvalidBoardError,
     InvalidDiceError,
     InvalidEnvOptionError,
+    InvalidSpecError,
     InvalidFibsBoardError,
     InvalidMatchIDError,
     InvalidMatchStateError,
@@ -98,7 +99,7 @@ from fastgen.sim.decide.dice import rollout_dice
 from fastgen.sim.decide.table import RolloutTable
 from fastgen import evaluators  # the evaluator protocol, gnubg, greedy (gnubg-nn only when asked)
 from fastgen.sim.duel.front import DuelResult, duel
-from fastgen import engines, policies  # GnubgEngine; gnubg(plies), from_spec
+from fastgen import engines, policies, specs  # GnubgEngine; gnubg(plies), baseline; the spec grammar
 from fastgen.core.validate import check_play, legal_steps, parse_play
 
 __all__ = [
@@ -161,6 +162,7 @@ __all__ = [
     "DuelResult",
     "engines",
     "policies",
+    "specs",
     # exceptions
     "FastgenError",
     "InvalidArgumentError",
@@ -199,6 +201,7 @@ __all__ = [
     "InvalidEnvOptionError",
     "InvalidFibsBoardError",
     "EngineError",
+    "InvalidSpecError",
     "fibs",
     "pubeval_best",
     "perft",

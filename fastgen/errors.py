@@ -209,6 +209,12 @@ class EngineError(FastgenError, ValueError):
     or did not answer in time; the message names the position (its FIBS line)."""
 
 
+class InvalidSpecError(InvalidArgumentError):
+    """A policy or evaluator spec (``"baseline"``, ``"gnubg:0"``, ``"mybot:policy"``, a
+    weights file ...) that names nothing known, cannot be loaded, or gives an object that
+    cannot be called the way a policy or an evaluator is; the message quotes the spec."""
+
+
 # --------------------------------------------------------------------------- bear-off databases
 
 

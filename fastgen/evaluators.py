@@ -19,8 +19,8 @@ Built in:
   a two-sided one covers the position.
 * :func:`chain` -- exact evaluators where they apply (anything with a ``covers(boards)``
   mask, such as :func:`bearoff`), another evaluator elsewhere.
-* :class:`NumpyNetwork` / :func:`random_network` -- the documented example: a one hidden
-  layer network in numpy over :func:`fastgen.encode` features.
+* :class:`Network` / :func:`random_network` -- a one hidden layer network in numpy over
+  :func:`fastgen.encode` features; :func:`baseline` is the one shipped with fastgen.
 * :func:`constant` -- the same probabilities for every position (a zero-cost evaluator
   for timing the machinery around it).
 
@@ -39,15 +39,17 @@ equity for the mover; ties go to the first play in generation order. It is a
 
 from __future__ import annotations
 
+import io
 import math
 import time
+from importlib import resources
 from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
 from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
 from fastgen.core.features import encode_trusted, scheme_width
-from fastgen.errors import InvalidArgumentError
+from fastgen.errors import EngineError, InvalidArgumentError
 from fastgen._typing import ArrayLike
 from fastgen._util import check_int
 
@@ -59,8 +61,10 @@ __all__ = [
     "chain",
     "bearoff",
     "constant",
-    "NumpyNetwork",
+    "Network",
     "random_network",
+    "baseline",
+    "sigmoid",
     "greedy",
     "evaluate",
     "afterstate_probs",
@@ -386,17 +390,32 @@ def constant(probs: Sequence[float] = (0.5, 0.15, 0.01, 0.15, 0.01)) -> Callable
     return evaluate_constant
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
+def sigmoid(x: np.ndarray) -> np.ndarray:
+    """``1 / (1 + exp(-x))`` in the dtype of *x*, with *x* clipped to [-40, 40] first
+    (no overflow; beyond that the value is 0 or 1 to float32 precision anyway)."""
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))
 
 
-class NumpyNetwork:
+#: Where a network's outputs go among the evaluator's five: five outputs are the five
+#: probabilities; three are P(win), P(win gammon), P(lose gammon) (no backgammons).
+_OUTPUT_COLUMNS = {5: [0, 1, 2, 3, 4], 3: [0, 1, 3]}
+
+
+class Network:
     """A one hidden layer network in numpy, as an evaluator.
 
     Inputs: :func:`fastgen.encode` of each board under every scheme of *schemes*, side by
     side (``("tesauro198",)`` gives 198 inputs; ``("tesauro198", "raw")`` 250, the size
-    of GNU Backgammon's contact net). Hidden units and the five outputs are sigmoids:
-    ``sigmoid(sigmoid(x @ w1 + b1) @ w2 + b2)``, float32 throughout.
+    of GNU Backgammon's contact net). The forward pass is
+    ``sigmoid(sigmoid(x @ w1 + b1) @ w2 + b2)`` in float32 (:func:`sigmoid`). It has
+    five outputs (the evaluator's five probabilities) or three: P(win), P(win gammon),
+    P(lose gammon), as the network ``examples/td_bot.py`` trains; called as an evaluator,
+    a three-output network answers 0 for both backgammons.
+
+    A network is an evaluator: ``net(boards) -> (N, 5)``; :func:`greedy` of it is its
+    player. :meth:`save` and :meth:`load` write and read its weights (an ``.npz`` file,
+    which the spec grammar of :mod:`fastgen.specs` takes as a path); :func:`baseline`
+    is the network shipped with fastgen.
 
     >>> import fastgen
     >>> net = random_network(hidden=8, seed=0)
@@ -406,7 +425,9 @@ class NumpyNetwork:
     """
 
     def __init__(self, w1: ArrayLike, b1: ArrayLike, w2: ArrayLike, b2: ArrayLike,
-                 schemes: Sequence[str] = ("tesauro198",)) -> None:
+                 schemes: Sequence[str] = ("tesauro198",), name: str | None = None) -> None:
+        if isinstance(schemes, str):
+            schemes = (schemes,)
         self.schemes = tuple(schemes)
         width = sum(scheme_width(s) for s in self.schemes)
         self.w1 = np.ascontiguousarray(w1, dtype=np.float32)
@@ -414,13 +435,20 @@ class NumpyNetwork:
         self.w2 = np.ascontiguousarray(w2, dtype=np.float32)
         self.b2 = np.ascontiguousarray(b2, dtype=np.float32)
         hidden = self.w1.shape[1] if self.w1.ndim == 2 else -1
-        if (self.w1.shape != (width, hidden) or self.b1.shape != (hidden,)
-                or self.w2.shape != (hidden, 5) or self.b2.shape != (5,)):
+        outputs = self.w2.shape[1] if self.w2.ndim == 2 else -1
+        if (self.w1.shape != (width, hidden) or self.b1.shape != (hidden,) or outputs not in _OUTPUT_COLUMNS
+                or self.w2.shape != (hidden, outputs) or self.b2.shape != (outputs,)):
             raise InvalidArgumentError(
-                f"weights must be w1 ({width}, H), b1 (H,), w2 (H, 5), b2 (5,) for schemes {self.schemes!r}, "
-                f"got {self.w1.shape}, {self.b1.shape}, {self.w2.shape}, {self.b2.shape}"
+                f"network weights must be w1 ({width}, H), b1 (H,), w2 (H, K), b2 (K,) with K = 5 or 3 outputs "
+                f"for schemes {self.schemes!r}, got {self.w1.shape}, {self.b1.shape}, {self.w2.shape}, {self.b2.shape}"
             )
-        self.__name__ = f"network({'+'.join(self.schemes)}, {hidden} hidden)"
+        self.outputs = outputs
+        self.__name__ = name if name is not None else f"network({'+'.join(self.schemes)}, {hidden} hidden)"
+
+    @property
+    def hidden(self) -> int:
+        """The number of hidden units."""
+        return int(self.w1.shape[1])
 
     def features(self, boards: np.ndarray) -> np.ndarray:
         """(N, inputs) float32 inputs of (N, 2, 25) boards."""
@@ -428,27 +456,105 @@ class NumpyNetwork:
         parts = [encode_trusted(boards, s) for s in self.schemes]
         return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(hidden activations (N, H), outputs (N, K)) of inputs *x* (N, inputs), float32."""
+        hidden = sigmoid(x @ self.w1 + self.b1)
+        return hidden, sigmoid(hidden @ self.w2 + self.b2)
+
+    def probs(self, outputs: np.ndarray) -> np.ndarray:
+        """The evaluator's (N, 5) probabilities of outputs (N, K) (0 where the network has
+        no output: the backgammons of a three-output network)."""
+        if self.outputs == 5:
+            return outputs
+        out = np.zeros((outputs.shape[0], 5), dtype=outputs.dtype)
+        out[:, _OUTPUT_COLUMNS[self.outputs]] = outputs
+        return out
+
+    def equity(self, outputs: np.ndarray) -> np.ndarray:
+        """(N,) cubeless equity of outputs (N, K) for the side on roll, in their dtype:
+        ``2 win - 1 + win_gammon - lose_gammon`` (+ the backgammons with five outputs)."""
+        if self.outputs == 3:
+            return 2.0 * outputs[:, 0] - 1.0 + outputs[:, 1] - outputs[:, 2]
+        return 2.0 * outputs[:, 0] - 1.0 + outputs[:, 1] + outputs[:, 2] - outputs[:, 3] - outputs[:, 4]
+
     def __call__(self, boards: np.ndarray) -> np.ndarray:
-        hidden = _sigmoid(self.features(boards) @ self.w1 + self.b1)
-        return _sigmoid(hidden @ self.w2 + self.b2)
+        return self.probs(self.forward(self.features(boards))[1])
+
+    def choose(self, candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        """The network's greedy player (what :func:`greedy` of it plays): for each game,
+        the index (relative to its range ``offsets[g]:offsets[g+1]``) of the play whose
+        resulting position is worst for the opponent, ties to the first. A five-output
+        network plays as :func:`greedy` does for any evaluator (float64 equity, a play that
+        wins scored exactly). A three-output network plays as ``examples/td_bot.py``
+        trained it to: every play, one that wins included, is scored by the network's
+        own outputs, the cubeless equity in float32."""
+        if self.outputs == 5:
+            return _greedy_choose(self, candidates, offsets)
+        offsets = np.asarray(offsets, dtype=np.int64)
+        cand = np.ascontiguousarray(candidates, dtype=np.int8)
+        opponent = self.equity(self.forward(self.features(cand[:, ::-1]))[1])
+        return group_best(-opponent, offsets) - offsets[:-1]
+
+    def save(self, path: Any) -> None:
+        """Write the weights and the input schemes as a compressed ``.npz`` file (a path
+        or a binary file object); :meth:`load` reads it back."""
+        np.savez_compressed(path, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, schemes=np.array(self.schemes))
+
+    @classmethod
+    def load(cls, source: Any, name: str | None = None) -> "Network":
+        """The network of an ``.npz`` file (a path or a binary file object) written by
+        :meth:`save` (a file without ``schemes`` reads Tesauro's 198 inputs). A file that is
+        not such a file raises :class:`~fastgen.errors.InvalidArgumentError` naming it."""
+        try:
+            with np.load(source, allow_pickle=False) as z:
+                schemes = tuple(str(s) for s in z["schemes"]) if "schemes" in z.files else ("tesauro198",)
+                return cls(z["w1"], z["b1"], z["w2"], z["b2"], schemes, name=name)
+        except (OSError, KeyError, ValueError, EOFError) as exc:
+            if isinstance(exc, InvalidArgumentError):
+                raise
+            raise InvalidArgumentError(f"{source!r} is not a network weights file (.npz with w1, b1, w2, b2): {exc}") from None
 
     def __repr__(self) -> str:
-        return f"<NumpyNetwork {self.__name__}>"
+        return f"<Network {self.__name__}>"
 
 
-def random_network(hidden: int = 128, schemes: Sequence[str] = ("tesauro198",), seed: int = 0) -> NumpyNetwork:
-    """A :class:`NumpyNetwork` with random weights (normal, scaled by 1/sqrt(fan-in))."""
+def random_network(hidden: int = 128, schemes: Sequence[str] = ("tesauro198",), seed: int = 0,
+                   outputs: int = 5) -> Network:
+    """A :class:`Network` with random weights (normal, scaled by 1/sqrt(fan-in)) and
+    *outputs* outputs (5 or 3)."""
     hidden = check_int(hidden, "hidden", 1)
     seed = check_int(seed, "seed", 0)
+    if outputs not in _OUTPUT_COLUMNS:
+        raise InvalidArgumentError(f"outputs must be 5 or 3, got {outputs!r}")
     width = sum(scheme_width(s) for s in schemes)
     rng = np.random.default_rng(seed)
-    return NumpyNetwork(
+    return Network(
         rng.normal(0, 1 / np.sqrt(width), (width, hidden)), rng.normal(0, 0.1, hidden),
-        rng.normal(0, 1 / np.sqrt(hidden), (hidden, 5)), rng.normal(0, 0.1, 5), schemes,
+        rng.normal(0, 1 / np.sqrt(hidden), (hidden, outputs)), rng.normal(0, 0.1, outputs), schemes,
     )
 
 
+def baseline() -> Network:
+    """The network shipped with fastgen (package data ``fastgen/data/baseline.npz``: 198
+    inputs, 40 hidden units, three outputs), trained from scratch by TD(lambda) self-play
+    with ``examples/td_bot.py``; its player is :func:`fastgen.policies.baseline`."""
+    data = resources.files("fastgen").joinpath("data").joinpath("baseline.npz")
+    try:
+        raw = data.read_bytes()
+    except FileNotFoundError:
+        raise EngineError("the baseline network is not shipped with this build of fastgen") from None
+    return Network.load(io.BytesIO(raw), name="baseline")
+
+
 # --------------------------------------------------------------------------- the player
+
+
+def _greedy_choose(evaluator: Callable[[np.ndarray], Any], candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """:func:`greedy`'s choice for any evaluator (see there)."""
+    cand = np.ascontiguousarray(candidates, dtype=np.int8)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    values = -equity(opponent_probs(evaluator, cand))
+    return group_best(values, offsets) - offsets[:-1]
 
 
 def greedy(evaluator: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
@@ -457,7 +563,8 @@ def greedy(evaluator: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray, np.n
     ties to the first play in generation order.
 
     The result is a policy ``f(candidate_boards (M, 2, 25), offsets (G+1,)) -> (G,)``
-    indices relative to each game's range, as :func:`fastgen.rollout` takes.
+    indices relative to each game's range, as :func:`fastgen.rollout` takes. Of a
+    :class:`Network` it is the network's own player, :meth:`Network.choose`.
 
     >>> import fastgen
     >>> r = fastgen.rollout(games=4, policy=greedy(random_network(hidden=4)), seed=1)
@@ -466,12 +573,16 @@ def greedy(evaluator: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray, np.n
     """
     if not callable(evaluator):
         raise InvalidArgumentError(f"greedy needs an evaluator (a callable), got {evaluator!r}")
+    if isinstance(evaluator, Network):
+        net = evaluator
 
-    def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-        cand = np.ascontiguousarray(candidates, dtype=np.int8)
-        offsets = np.asarray(offsets, dtype=np.int64)
-        values = -equity(opponent_probs(evaluator, cand))
-        return group_best(values, offsets) - offsets[:-1]
+        def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+            return net.choose(candidates, offsets)
+
+    else:
+
+        def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+            return _greedy_choose(evaluator, candidates, offsets)
 
     choose.__name__ = f"greedy({_name(evaluator)})"
     return choose

@@ -2,35 +2,33 @@
 
 * :func:`gnubg` -- GNU Backgammon's neural net through gnubg-nn's ``best_move`` (the
   ``peers`` extra), at 0 or more plies, in-process;
-* :class:`TDNet` -- a one-hidden-layer network on Tesauro's 198 inputs (numpy only),
-  as trained by ``examples/td_bot.py``; :func:`baseline` loads the shipped one;
-* :func:`from_spec` -- a policy from a short text, as the command line takes it:
-  ``random``, ``pubeval``, ``baseline``, ``gnubg`` / ``gnubg:N`` (gnubg-nn at N plies),
-  ``gnubg-engine`` / ``gnubg-engine:N`` (the real GNU Backgammon program, see
-  :class:`fastgen.engines.GnubgEngine`), or ``module:callable``.
+* :func:`baseline` -- the player of the network shipped with fastgen
+  (:func:`fastgen.evaluators.greedy` of :func:`fastgen.evaluators.baseline`);
+* the built-in ``"random"`` and ``"pubeval"`` and the adapter of any batch policy, as
+  the game loops of :func:`fastgen.rollout` and :func:`fastgen.duel` call them.
 
-Each policy takes ``(candidates, offsets, boards, dice)`` (it has ``wants_position =
-True``) and returns one index per game, relative to that game's candidates.
+A batch policy takes ``(candidates, offsets)`` (or ``(candidates, offsets, boards,
+dice)`` when it has ``wants_position = True``) and returns one index per game, relative
+to that game's candidates. Spec strings (``"baseline"``, ``"gnubg:1"``,
+``"mybot:policy"`` ...) are read by :mod:`fastgen.specs`.
 """
 
 from __future__ import annotations
 
-import importlib
-import io
-import os
-import re
-from importlib import resources
-from typing import Any
+from typing import Any, Callable, NoReturn
 
 import numpy as np
 
-from fastgen.engines import GnubgEngine, _index_of
-from fastgen.core.boards import swap_sides
-from fastgen.core.features import encode
+from fastgen import evaluators
+from fastgen import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
+from fastgen.core import _core
+from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
+from fastgen.engines import _index_of
 from fastgen.errors import EngineError, InvalidArgumentError
+from fastgen.evaluators import greedy
 from fastgen._util import check_int
 
-__all__ = ["GnubgNN", "gnubg", "TDNet", "baseline", "from_spec"]
+__all__ = ["GnubgNN", "gnubg", "baseline"]
 
 
 class GnubgNN:
@@ -79,132 +77,96 @@ def gnubg(plies: int = 0) -> GnubgNN:
     return GnubgNN(plies)
 
 
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+def baseline() -> Any:
+    """The player of the network shipped with fastgen (:func:`fastgen.evaluators.baseline`,
+    package data ``fastgen/data/baseline.npz``), trained from scratch by TD(lambda)
+    self-play with ``examples/td_bot.py``: :func:`fastgen.evaluators.greedy` of it. See
+    docs/guides/duels.rst for how and for its duel figures.
 
-
-class TDNet:
-    """A network ``198 -> hidden (sigmoid) -> 3 (sigmoid)`` on Tesauro's inputs
-    (``fastgen.encode(board, "tesauro198")``) of a position, from the side to roll's
-    view: the chances that it wins, wins a gammon (or backgammon), loses a gammon (or
-    backgammon). As a policy it plays the move whose resulting position is worst for the
-    opponent, who rolls next (lowest cubeless equity ``2 win - 1 + win_g - lose_g``).
-
-    Parameters
-    ----------
-    w1, b1, w2, b2:
-        Weights (198, H), (H,), (H, 3), (3,); float32.
+    >>> import fastgen
+    >>> fastgen.duel(baseline(), "random", 20, seed=1).games
+    20
     """
-
-    def __init__(self, w1: Any, b1: Any, w2: Any, b2: Any, name: str = "tdnet") -> None:
-        arrays = [np.ascontiguousarray(x, dtype=np.float32) for x in (w1, b1, w2, b2)]
-        w1, b1, w2, b2 = arrays
-        h = w1.shape[1] if w1.ndim == 2 else -1
-        if w1.shape != (198, h) or b1.shape != (h,) or w2.shape != (h, 3) or b2.shape != (3,):
-            raise InvalidArgumentError(
-                f"TDNet weights must be (198, H), (H,), (H, 3), (3,), got {[x.shape for x in arrays]!r}"
-            )
-        self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
-        self.name = self.__name__ = name
-
-    @classmethod
-    def random(cls, hidden: int = 80, seed: int = 0) -> "TDNet":
-        """Small random weights (an untrained network)."""
-        rng = np.random.default_rng(seed)
-        return cls(rng.normal(0, 0.1, (198, hidden)), np.zeros(hidden), rng.normal(0, 0.1, (hidden, 3)), np.zeros(3))
-
-    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(hidden activations, outputs) of features *x* (N, 198)."""
-        h = _sigmoid(x @ self.w1 + self.b1)
-        return h, _sigmoid(h @ self.w2 + self.b2)
-
-    @staticmethod
-    def equity(y: np.ndarray) -> np.ndarray:
-        """Cubeless equity of outputs *y* (N, 3) for the side to roll."""
-        return 2.0 * y[:, 0] - 1.0 + y[:, 1] - y[:, 2]
-
-    def choose_from_features(self, features: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-        """For each game, the index (relative to its range) of the candidate whose
-        features (each from the opponent's view) give the opponent the lowest equity."""
-        e = self.equity(self.forward(features)[1])
-        return _segment_argmin(e, offsets)
-
-    def __call__(self, candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-        """The batch policy of :func:`fastgen.rollout` / :func:`fastgen.duel`."""
-        feats = encode(swap_sides(candidates), "tesauro198")
-        return self.choose_from_features(feats, np.asarray(offsets))
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the weights as a compressed .npz file."""
-        np.savez_compressed(path, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2)
-
-    @classmethod
-    def load(cls, source: Any, name: str = "tdnet") -> "TDNet":
-        """Weights from an .npz file (a path or a binary file object) written by :meth:`save`."""
-        with np.load(source) as z:
-            return cls(z["w1"], z["b1"], z["w2"], z["b2"], name=name)
-
-    def __repr__(self) -> str:
-        return f"<TDNet {self.name!r} hidden={self.w1.shape[1]}>"
+    choose = greedy(evaluators.baseline())
+    choose.__name__ = "baseline"
+    return choose
 
 
-def _segment_argmin(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Per segment offsets[g]:offsets[g+1] of *values*, the index of its minimum (the
-    first on ties), relative to the segment's start; every segment is non-empty."""
-    starts = offsets[:-1]
-    mins = np.minimum.reduceat(values, starts)
-    seg = np.repeat(np.arange(starts.size), np.diff(offsets))
-    hit = np.flatnonzero(values <= mins[seg])
-    first = np.full(starts.size, -1, dtype=np.int64)
-    first[seg[hit][::-1]] = hit[::-1]  # the first hit of each segment wins
-    return first - starts
+# --------------------------------------------------------------------------- the registry
+# What the game loops of fastgen.rollout, fastgen.duel and the external-player server call:
+# a "step" policy ``choose(candidates, offsets, gid, turn, boards, dice) -> picks``.
 
 
-def baseline() -> TDNet:
-    """The network shipped with fastgen (package data ``fastgen/data/baseline.npz``),
-    trained from scratch by TD(lambda) self-play with ``examples/td_bot.py``; see
-    docs/guides/duels.rst for how and for its duel figures."""
-    data = resources.files("fastgen").joinpath("data").joinpath("baseline.npz")
+def random_policy(seed: int) -> Callable[..., np.ndarray]:
+    """Uniform choice over the distinct plays of each game, from the counter-based hash
+    of ``(seed, game, turn)`` (:func:`fastgen.core.hashing.game_hash`)."""
+
+    def choose(candidates, offsets, gid, turn, boards, dice):
+        counts = np.diff(offsets)
+        h = game_hash(seed, gid, turn, PURPOSE_CHOICE)
+        return uniform_index(h, counts).astype(np.int64)
+
+    choose.__name__ = "random"
+    return choose
+
+
+def pubeval_policy(seed: int = 0) -> Callable[..., np.ndarray]:
+    """Tesauro's pubeval, as GNU Backgammon's pubeval player chooses (see
+    fastgen.pubeval.pubeval_best): the highest score, race weights when the position
+    before the move is a race, ties to the play GNU Backgammon's generator lists first."""
+    def choose(candidates, offsets, gid, turn, boards, dice):
+        pick = np.empty(boards.shape[0], dtype=np.int64)
+        _core.pubeval_pick(boards, dice, candidates, offsets, pick)
+        return pick
+
+    choose.__name__ = "pubeval"
+    return choose
+
+
+def step_policy(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """A batch policy as the loops call it: ``fn(candidates, offsets)``, or, when it has a
+    true attribute ``wants_position`` (engines such as fastgen.engines.GnubgEngine that
+    need the position and the roll), ``fn(candidates, offsets, boards, dice)`` with the
+    (G, 2, 25) positions before the play (side on roll in row 1) and the (G, 2) dice."""
+    name = getattr(fn, "__name__", type(fn).__name__)
+
+    if getattr(fn, "wants_position", False):
+
+        def choose(candidates, offsets, gid, turn, boards, dice):
+            return fn(candidates, offsets, boards, dice)
+
+    else:
+
+        def choose(candidates, offsets, gid, turn, boards, dice):
+            return fn(candidates, offsets)
+
+    choose.__name__ = name
+    return choose
+
+
+def as_picks(picked: Any, g: int, name: str) -> np.ndarray:
+    """A policy's answer as (g,) int64 (the range of each index is checked in the core)."""
+    if type(picked) is np.ndarray and picked.dtype == np.int64 and picked.shape == (g,):
+        return np.ascontiguousarray(picked)
     try:
-        raw = data.read_bytes()
-    except FileNotFoundError:
-        raise EngineError("the baseline network is not shipped with this build of fastgen") from None
-    return TDNet.load(io.BytesIO(raw), name="baseline")
+        idx = np.asarray(picked)
+    except (TypeError, ValueError):
+        idx = None
+    if idx is None or idx.shape != (g,) or idx.dtype.kind not in "iu":
+        raise InvalidArgumentError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
+    picks = np.ascontiguousarray(idx, dtype=np.int64)
+    if idx.dtype.kind == "u":  # values past int64 wrap to negatives: make them -1
+        picks[idx > np.iinfo(np.int64).max] = -1  # out of range anyway: the core names the game
+    return picks
 
 
-_SPEC = re.compile(r"(gnubg|gnubg-engine)(?::([0-9]))?")
+def raise_bad_pick(picked: Any, offsets: np.ndarray, i: int, name: str) -> NoReturn:
+    """Raise InvalidArgumentError for game *i*, whose pick is out of its range."""
+    counts = np.diff(offsets)
+    raise InvalidArgumentError(
+        f"policy {name!r} returned index {int(np.asarray(picked)[i])} for game {i} which has {int(counts[i])} plays"
+    )
 
 
-def from_spec(text: str) -> Any:
-    """A policy from its command-line text (see the module docstring). A
-    ``gnubg-engine`` policy starts a GNU Backgammon process: close it when done.
-
-    >>> from_spec("pubeval")
-    'pubeval'
-    >>> from_spec("gnubg:1").plies  # doctest: +SKIP
-    1
-    """
-    if not isinstance(text, str) or not text:
-        raise InvalidArgumentError(f"a policy must be a non-empty text, got {text!r}")
-    if text in ("random", "pubeval"):
-        return text
-    if text == "baseline":
-        return baseline()
-    m = _SPEC.fullmatch(text)
-    if m:
-        plies = int(m.group(2) or 0)
-        return gnubg(plies) if m.group(1) == "gnubg" else GnubgEngine(plies=plies)
-    module, sep, attr = text.partition(":")
-    if not sep or not module or not attr:
-        raise InvalidArgumentError(
-            f"policy {text!r}: expected random, pubeval, baseline, gnubg[:N], gnubg-engine[:N] or module:callable"
-        )
-    try:
-        obj: Any = importlib.import_module(module)
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError) as exc:
-        raise InvalidArgumentError(f"policy {text!r} cannot be loaded: {exc}") from None
-    if not callable(obj):
-        raise InvalidArgumentError(f"policy {text!r} is not callable: {obj!r}")
-    return obj
+#: The policies the game loops have built in (played inside the core where it can).
+BUILTIN = {"random": random_policy, "pubeval": pubeval_policy}

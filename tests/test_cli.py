@@ -81,7 +81,12 @@ BAD_ARGUMENTS = [
     ["rollout", "--games", "1.5"],
     ["rollout", "--threads", "0"],
     ["rollout", "--batch-size", "x"],
-    ["rollout", "--policy", "gnubg"],
+    ["rollout", "--policy", "nosuch"],  # no such policy spec
+    ["rollout", "--policy", "gnubg:9"],
+    ["rollout", "--policy", "missing.npz"],
+    ["rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31", "--evaluator", "random"],  # a policy
+    ["rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31", "--evaluator", "nobody"],
+    ["serve-external", "--policy", "nobody"],
     ["perft", "--depth", "0"],
     ["perft", "--depth", "2", "--position", "AAAAAAAAAAAAAA"],
 ]
@@ -141,6 +146,24 @@ def test_rollout_text_says_what_its_numbers_are(capsys):
     assert main(["rollout", "--games", "30", "--json"]) == 0
     legend = json.loads(capsys.readouterr().out)["legend"]
     assert "Wilson" in legend["intervals"] and "backgammons" in legend["gammon"]
+
+
+def test_rollout_and_rollout_plays_take_the_baseline(capsys, tmp_path):
+    # One grammar: the shipped network is a policy for rollout, an evaluator for rollout-plays.
+    assert main(["rollout", "--games", "8", "--policy", "baseline", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    want = rollout_module.rollout(games=8, policy="baseline").summary()
+    assert data["policy"] == "baseline" and data["win"] == list(want.win)
+    argv = ["rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31", "--plays", "2", "--trials", "36", "--json"]
+    assert main(argv + ["--evaluator", "baseline"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    api = fastgen.rollout_plays(fastgen.STARTING_BOARD, (3, 1), "baseline", plays=2, trials=36)
+    assert table["evaluator"] == "baseline" and [r["equity"] for r in table["rows"]] == [r.equity for r in api.rows]
+    net = fastgen.evaluators.random_network(hidden=4, seed=1)
+    net.save(tmp_path / "net.npz")
+    assert main(argv + ["--evaluator", str(tmp_path / "net.npz")]) == 0
+    assert json.loads(capsys.readouterr().out)["evaluator"] == "net.npz"
+    assert main(["rollout", "--games", "4", "--policy", str(tmp_path / "net.npz")]) == 0
 
 
 def test_rollout_from_a_position_id(capsys):

@@ -35,7 +35,12 @@ def test_duel_text_and_unmirrored(capsys):
 
 def test_duel_module_callable(capsys):
     assert main(["duel", "test_cli_duel:first_play", "pubeval", "--games", "20", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["a"] == "first_play"
+    assert json.loads(capsys.readouterr().out)["a"] == "test_cli_duel:first_play"  # named by its spec
+
+
+def one_argument(boards):
+    """An evaluator's signature, refused as a policy."""
+    return boards
 
 
 def first_play(candidates, offsets):
@@ -43,10 +48,74 @@ def first_play(candidates, offsets):
     return [0] * (len(offsets) - 1)
 
 
+MYBOT = """
+import numpy as np
+
+def policy(candidates, offsets):
+    return np.zeros(len(offsets) - 1, dtype=np.int64)
+
+def make():
+    from fastgen import evaluators
+    return evaluators.greedy(evaluators.random_network(hidden=4, seed=7))
+
+def evaluate(boards):
+    return np.full((boards.shape[0], 5), 0.25)
+"""
+
+#: Runs the command line the way the installed ``fastgen`` script does: the script's own
+#: folder, not the current directory, is first on sys.path (unlike ``python -m``).
+LAUNCHER = "import sys\nfrom fastgen.cli.main import main\nsys.exit(main())\n"
+
+
+def _fastgen_in(folder, *argv):
+    launcher = folder.parent / f"{folder.name}_bin" / "fastgen_script.py"
+    launcher.parent.mkdir(exist_ok=True)
+    launcher.write_text(LAUNCHER)
+    env = child_env()
+    assert str(folder) not in env["PYTHONPATH"].split(os.pathsep)
+    return subprocess.run([sys.executable, str(launcher), *argv], cwd=folder, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_duel_finds_a_module_of_the_current_directory(tmp_path):
+    folder = tmp_path / "bots"
+    folder.mkdir()
+    (folder / "mybot.py").write_text(MYBOT)
+    done = _fastgen_in(folder, "duel", "mybot:policy", "baseline", "--games", "20", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["a"] == "mybot:policy" and data["b"] == "baseline" and data["games"] == 20
+    done = _fastgen_in(folder, "duel", "mybot:make", "pubeval", "--games", "20", "--json")  # a factory
+    assert done.returncode == 0, done.stderr
+    want = duel(fastgen.evaluators.greedy(fastgen.evaluators.random_network(hidden=4, seed=7)), "pubeval", 20)
+    assert json.loads(done.stdout)["ppg"] == want.ppg
+    done = _fastgen_in(folder, "rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31",
+                       "--evaluator", "mybot:evaluate", "--plays", "2", "--trials", "36", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["evaluator"] == "evaluate"
+    done = _fastgen_in(folder, "duel", "mybot:nothing", "pubeval", "--games", "2")
+    assert done.returncode == 2 and "has no attribute 'nothing'" in done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_duel_weights_file_and_baseline(tmp_path, capsys):
+    net = fastgen.evaluators.random_network(hidden=4, seed=2)
+    path = tmp_path / "net.npz"
+    net.save(path)
+    assert main(["duel", str(path), "baseline", "--games", "20", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    want = duel(fastgen.evaluators.greedy(net), fastgen.policies.baseline(), 20)
+    assert data["ppg"] == want.ppg and data["b"] == "baseline"
+
+
 @pytest.mark.parametrize(
     "argv, words",
     [
         (["duel", "pubeval", "nobody"], "policy 'nobody'"),
+        (["duel", "pubeval", "gnubg:7"], "plies must be 0 to 3"),
+        (["duel", "pubeval", "missing.npz"], "no such weights file"),
+        (["duel", "pubeval", "test_cli_duel:MYBOT"], "is not callable"),
+        (["duel", "pubeval", "test_cli_duel:one_argument"], "cannot be called as f(candidates, offsets)"),
         (["duel", "pubeval", "no_such_module_x:f"], "cannot be loaded"),
         (["duel", "pubeval", "random", "--games", "11"], "games must be even"),
     ],

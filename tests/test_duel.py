@@ -125,14 +125,15 @@ def test_progress_counts_every_game():
 @pytest.mark.parametrize(
     "kwargs, words",
     [
-        (dict(a="gnubg"), "policy a must be"),
+        (dict(a="nobody"), "unknown policy 'nobody'"),
+        (dict(a=len), r"policy a: .* cannot be called as f\(candidates, offsets\)"),
         (dict(b=3), "policy b must be"),
         (dict(games=11), "games must be even"),
         (dict(games=0), "games must be"),
         (dict(seed=-1), "seed"),
         (dict(mirrored="yes"), "mirrored"),
         (dict(engine="gpu"), "engine"),
-        (dict(a=len, engine="native"), "native engine"),
+        (dict(a=lambda candidates, offsets: [0] * (len(offsets) - 1), engine="native"), "native engine"),
         (dict(progress=5), "progress"),
     ],
 )

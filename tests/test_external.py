@@ -27,6 +27,17 @@ def test_play_text():
     assert play_text([]) == ""
 
 
+def test_answer_of_a_policy_spec():
+    # The server reads its policy with the one grammar: the baseline network's play.
+    with ExternalServer("baseline") as server:
+        text = server.answer(OPENING_31)
+    plays = fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1))
+    pick = fastgen.policies.baseline()(plays.boards, np.array([0, len(plays)]))[0]
+    assert np.array_equal(fastgen.parse_play(fastgen.STARTING_BOARD, (3, 1), text).board_after, plays.boards[int(pick)])
+    with pytest.raises(fastgen.InvalidSpecError, match="'nobody'"):
+        ExternalServer("nobody")
+
+
 def test_answer_is_pubevals_legal_play():
     with ExternalServer("pubeval") as server:
         text = server.answer(OPENING_31)
@@ -85,8 +96,8 @@ def test_bad_arguments():
         ExternalServer("random", port=70000)
     with pytest.raises(InvalidArgumentError, match="timeout"):
         ExternalServer("random", timeout=-1)
-    with pytest.raises(InvalidArgumentError, match="policy"):
-        ExternalServer("gnubg")
+    with pytest.raises(InvalidArgumentError, match="policy 'gnubg:9'"):
+        ExternalServer("gnubg:9")
 
 
 def test_gnubg_controls_a_3_point_match(tmp_path):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.sim.hashing import game_hash
+from fastgen.core.hashing import game_hash
 from fastgen.sim.rollout.front import rollout
 
 
@@ -52,7 +52,7 @@ def test_rollout_result_arrays():
 
 def test_R16_rollout_opening_rolls_are_uniform_non_doubles():
     # the first turn's dice come from the hash: check the 15 opening rolls over many games
-    from fastgen.sim.hashing import roll_dice
+    from fastgen.core.hashing import roll_dice
 
     gid = np.arange(30000)
     dice = roll_dice(3, gid, np.zeros_like(gid), np.ones(gid.shape, dtype=bool))
@@ -90,7 +90,7 @@ def test_user_policy_is_called_once_per_turn_for_all_games():
     # the same games in a slow loop over legal_plays, always the first play
     for i in range(5):
         board = fastgen.STARTING_BOARD.copy()
-        from fastgen.sim.hashing import roll_dice
+        from fastgen.core.hashing import roll_dice
 
         t = 0
         while True:
@@ -237,7 +237,7 @@ def test_engine_argument_is_checked():
 
 
 def test_dice_rolled_in_the_core_follow_game_hash():
-    from fastgen.sim.hashing import OPENING_DICE, PURPOSE_DICE, PURPOSE_OPENING, game_hash, roll_dice, uniform_index
+    from fastgen.core.hashing import OPENING_DICE, PURPOSE_DICE, PURPOSE_OPENING, game_hash, roll_dice, uniform_index
 
     rng = np.random.default_rng(3)
     gid = rng.integers(0, 10**9, 5000)

@@ -1,5 +1,6 @@
 """examples/td_bot.py: TD(lambda) self-play with numpy trains a bot that clearly beats
-random, and the shipped baseline network (fastgen.policies.baseline)."""
+random, and the shipped baseline network (fastgen.evaluators.baseline, its player
+fastgen.policies.baseline)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.policies import TDNet, baseline, from_spec
+from fastgen import evaluators, policies, specs
+from fastgen.evaluators import Network
 from fastgen.errors import InvalidArgumentError
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "td_bot.py"
@@ -30,7 +32,7 @@ def test_training_beats_random_clearly():
     +1.80]). The untrained net of the same seed scores +0.97 [+0.88, +1.07] on the same
     games, so the bound fails without learning."""
     td = _example()
-    net = TDNet.random(40, seed=0)
+    net = td.untrained(40, seed=0)
     games, states = td.self_play(net, 600.0, seed=0, max_games=8_000)
     assert games >= 8_000 and states > 20 * games
     r = fastgen.duel(net, "random", 1000, seed=5)
@@ -47,22 +49,25 @@ def test_lambda_returns_flip_sides():
     assert np.allclose(g1[2], final) and np.allclose(g1[1], [1.0, 1.0, 0.0]) and np.allclose(g1[0], final)
 
 
-def test_tdnet_policy_and_weights_round_trip(tmp_path):
-    net = TDNet.random(8, seed=1)
+def test_network_policy_and_weights_round_trip(tmp_path):
+    net = _example().untrained(8, seed=1)
     path = tmp_path / "w.npz"
     net.save(path)
-    again = TDNet.load(path)
-    assert np.array_equal(again.w1, net.w1)
+    again = Network.load(path)
+    assert np.array_equal(again.w1, net.w1) and again.outputs == 3 and again.schemes == ("tesauro198",)
     r1, r2 = fastgen.duel(net, "pubeval", 20, seed=2), fastgen.duel(again, "pubeval", 20, seed=2)
     assert np.array_equal(r1.winner, r2.winner)
-    with pytest.raises(InvalidArgumentError, match="TDNet weights"):
-        TDNet(np.zeros((10, 4)), np.zeros(4), np.zeros((4, 3)), np.zeros(3))
+    r3 = fastgen.duel(str(path), "pubeval", 20, seed=2)  # the weights file as a spec
+    assert np.array_equal(r1.winner, r3.winner)
+    with pytest.raises(InvalidArgumentError, match="network weights"):
+        Network(np.zeros((10, 4)), np.zeros(4), np.zeros((4, 3)), np.zeros(3))
 
 
 def test_baseline_is_shipped_and_beats_random():
-    try:
-        net = baseline()
-    except fastgen.EngineError as exc:
-        pytest.skip(str(exc))
-    assert from_spec("baseline").w1.shape == net.w1.shape
-    assert fastgen.duel(net, "random", 200, seed=1).ci95[0] > 1.5
+    net = evaluators.baseline()
+    assert (net.w1.shape, net.outputs, net.__name__) == ((198, 40), 3, "baseline")
+    assert specs.evaluator("baseline").w1.shape == net.w1.shape
+    r = fastgen.duel(policies.baseline(), "random", 200, seed=1)
+    assert r.ci95[0] > 1.5
+    assert np.array_equal(fastgen.duel("baseline", "random", 200, seed=1).winner, r.winner)
+    assert np.array_equal(fastgen.duel(net, "random", 200, seed=1).winner, r.winner)

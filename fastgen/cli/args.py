@@ -11,6 +11,7 @@ import re
 from typing import Any, Callable
 from fastgen.errors import FastgenError
 from fastgen.core.ids import board_from_position_id
+from fastgen.specs import check
 
 __all__ = ["HelpFormatter", "add_subcommand", "int_in_range", "position_id_arg"]
 
@@ -54,6 +55,19 @@ def int_in_range(minimum: int, maximum: int | None = None) -> Callable[[str], in
         return value
 
     parse.__name__ = "integer"  # argparse names the type in some messages
+    return parse
+
+
+def spec_arg(role: str) -> Callable[[str], str]:
+    """An argparse type: a policy or evaluator spec (:func:`fastgen.specs.check`: its form
+    only; it is loaded when the command runs)."""
+
+    def parse(text: str) -> str:
+        try:
+            return check(text, role)
+        except FastgenError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
     return parse
 
 

@@ -19,8 +19,8 @@ import re
 import sys
 from typing import Any
 
-from fastgen import evaluators
-from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
+from fastgen import specs
+from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg, spec_arg
 from fastgen.errors import FastgenError
 from fastgen.sim.decide.front import rollout_plays
 
@@ -37,15 +37,8 @@ def dice_arg(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def evaluator_arg(text: str) -> tuple[str, int]:
-    """An argparse type: ``gnubg:PLIES`` (0..2) or ``network:SEED``."""
-    m = re.fullmatch(r"(gnubg|network)(?::([0-9]{1,9}))?", text)
-    if not m:
-        raise argparse.ArgumentTypeError(f"expected gnubg:PLIES or network:SEED, got {text!r}")
-    kind, number = m.group(1), int(m.group(2) or 0)
-    if kind == "gnubg" and number > 2:
-        raise argparse.ArgumentTypeError(f"gnubg plies must be 0, 1 or 2, got {text!r}")
-    return kind, number
+#: An argparse type: an evaluator spec of fastgen.specs (``gnubg:0``, ``baseline``, ...).
+evaluator_arg = spec_arg("evaluator")
 
 
 def _positive_float(text: str) -> float:
@@ -70,8 +63,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--position", metavar="POSITION_ID", type=position_id_arg, required=True,
                         help="GNU Backgammon Position ID, the side on roll first")
     parser.add_argument("--dice", type=dice_arg, required=True, help="the roll, e.g. 31")
-    parser.add_argument("--evaluator", type=evaluator_arg, default=("gnubg", 0),
-                        help="gnubg:PLIES or network:SEED (default: gnubg:0)")
+    parser.add_argument("--evaluator", type=evaluator_arg, default="gnubg:0",
+                        help="baseline, gnubg:PLIES, network:SEED, PATH.npz or module:callable (default: gnubg:0)")
     parser.add_argument("--trials", type=int_in_range(1), default=1296, help="trials per candidate")
     parser.add_argument("--plays", type=int_in_range(1), help="roll out only the K best plays at 0 ply")
     parser.add_argument("--seed", type=int_in_range(0, MAX_SEED), default=0, help="dice seed")
@@ -86,18 +79,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _evaluator(spec: tuple[str, int]):
-    kind, number = spec
-    if kind == "gnubg":
-        return evaluators.gnubg(number)
-    return evaluators.random_network(seed=number)
-
-
 def run_rollout_plays(args: argparse.Namespace) -> int:
     """Run the rollout from parsed arguments and print the table; returns the exit code."""
     try:
-        evaluator = _evaluator(args.evaluator)
-    except ImportError as exc:
+        evaluator = specs.evaluator(args.evaluator)
+    except FastgenError as exc:
         print(f"fastgen rollout-plays: error: {exc}", file=sys.stderr)
         return 2
     show_bar = sys.stderr.isatty() and not args.json

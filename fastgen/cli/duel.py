@@ -6,8 +6,9 @@
     fastgen duel mybot:policy pubeval                   # any importable batch policy
     fastgen duel pubeval random --games 1000000 --workers 2   # on a local Dask cluster
 
-Policies: ``random``, ``pubeval``, ``gnubg[:N]``, ``gnubg-engine[:N]`` or
-``module:callable`` (see :func:`fastgen.policies.from_spec`).
+Policies: ``random``, ``pubeval``, ``baseline``, ``gnubg[:N]``, ``gnubg-engine[:N]``,
+``network:SEED``, a weights file ``PATH.npz`` or ``module:callable`` (the grammar of
+:mod:`fastgen.specs`; ``module`` may be a ``module.py`` in the current directory).
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ import json
 import sys
 from typing import Any
 
-from fastgen.engines import GnubgEngine
-from fastgen.policies import from_spec
 from fastgen.cli.args import add_subcommand, int_in_range
 from fastgen.errors import FastgenError
 from fastgen.sim.duel.front import duel
@@ -32,7 +31,7 @@ MAX_SEED = 2**64 - 1
 def _policy_arg(text: str) -> str:
     if not text:
         raise argparse.ArgumentTypeError("a policy must not be empty")
-    return text
+    return text  # read by fastgen.specs when the duel starts: its errors are one line
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -42,8 +41,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "duel",
         help="two policies play cubeless games; points per game with a 95%% interval",
         description="Play cubeless money games between policies A and B (random, pubeval, "
-        "gnubg[:N] for gnubg-nn at N plies, gnubg-engine[:N] for the GNU Backgammon program, "
-        "or module:callable) and report A's points per game.",
+        "baseline, gnubg[:N] for gnubg-nn at N plies, gnubg-engine[:N] for the GNU Backgammon program, "
+        "network:SEED, a weights file PATH.npz or module:callable) and report A's points per game.",
     )
     parser.add_argument("a", type=_policy_arg, help="policy A (the one the figures are about)")
     parser.add_argument("b", type=_policy_arg, help="policy B")
@@ -61,19 +60,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_duel(args: argparse.Namespace) -> int:
     """Run a duel from parsed arguments and print the result; returns the exit status."""
-    engines = []
-    try:
-        a, b = from_spec(args.a), from_spec(args.b)
-        engines = [p for p in (a, b) if isinstance(p, GnubgEngine)]
+    try:  # duel reads the specs and closes the engines they start
         result = duel(
-            a, b, args.games, seed=args.seed, mirrored=not args.unmirrored, threads=args.threads,
+            args.a, args.b, args.games, seed=args.seed, mirrored=not args.unmirrored, threads=args.threads,
             workers=args.workers, scheduler=args.scheduler,
         )
     except FastgenError as exc:
         print(f"fastgen duel: error: {exc}", file=sys.stderr)
         return 2 if "policy" in str(exc) or "games" in str(exc) else 1
-    finally:
-        for engine in engines:
-            engine.close()
     print(json.dumps(result.to_dict(), indent=2) if args.json else result)
     return 0

@@ -21,8 +21,8 @@ import sys
 from typing import Any, Callable, Optional
 
 
-from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
-from fastgen.errors import FastgenError, RolloutStoreError
+from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg, spec_arg
+from fastgen.errors import FastgenError, InvalidSpecError, RolloutStoreError
 from fastgen.sim.rollout.front import DEFAULT_SEED, rollout
 from fastgen.sim.rollout.chunks import RolloutInterrupted, RolloutStore
 
@@ -53,7 +53,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         epilog="Output: " + "; ".join(LEGEND.values()) + ".",
     )
     parser.add_argument("--games", type=int_in_range(1), default=10000, help="number of games")
-    parser.add_argument("--policy", choices=("random", "pubeval"), default="random", help="move policy")
+    parser.add_argument("--policy", type=spec_arg("policy"), default="random",
+                        help="move policy: random, pubeval, baseline, gnubg[:N], network:SEED, PATH.npz or module:callable")
     parser.add_argument(
         "--seed",
         type=int_in_range(0, MAX_SEED),
@@ -121,6 +122,9 @@ def run_rollout(args: argparse.Namespace) -> int:
         )
     except RolloutInterrupted as exc:
         interrupted, result = exc, exc.result
+    except InvalidSpecError as exc:  # the policy's spec could not be loaded
+        print(f"fastgen rollout: error: {exc}", file=sys.stderr)
+        return 2
     except (ValueError, RuntimeError, MemoryError) as exc:
         # Found only while playing (e.g. a position where no game can end).
         print(f"fastgen rollout: error: {exc or type(exc).__name__}", file=sys.stderr)

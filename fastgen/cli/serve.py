@@ -3,7 +3,8 @@
     fastgen serve-external --port 4711 --policy pubeval
 
 then in ``gnubg -t``: ``set player 1 external 127.0.0.1:4711`` and ``new match 3``.
-Policies: ``random``, ``pubeval``, ``gnubg[:N]`` (gnubg-nn) or ``module:callable``.
+Policies: any policy spec of :mod:`fastgen.specs` but ``gnubg-engine`` (``pubeval``,
+``baseline``, ``gnubg[:N]`` for gnubg-nn, ``module:callable`` ...).
 Listens on 127.0.0.1 only; one line per question and answer goes to stderr (unless
 ``--quiet``); Ctrl-C stops it (exit status 130).
 """
@@ -16,8 +17,8 @@ from typing import Any
 
 from fastgen.engines import GnubgEngine
 from fastgen.sim.duel.external import serve_forever
-from fastgen.policies import from_spec
-from fastgen.cli.args import add_subcommand, int_in_range
+from fastgen.cli.args import add_subcommand, int_in_range, spec_arg
+from fastgen.specs import policy as load_policy
 from fastgen.errors import FastgenError
 
 __all__ = ["add_parser", "run_serve"]
@@ -33,7 +34,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "an external player (gnubg: set player 1 external 127.0.0.1:PORT).",
     )
     parser.add_argument("--port", type=int_in_range(0, 65535), default=0, help="TCP port (0: any free port, printed)")
-    parser.add_argument("--policy", default="pubeval", help="random, pubeval, gnubg[:N] or module:callable")
+    parser.add_argument("--policy", type=spec_arg("policy"), default="pubeval",
+                        help="random, pubeval, baseline, gnubg[:N], network:SEED, PATH.npz or module:callable")
     parser.add_argument("--seed", type=int_in_range(0, 2**64 - 1), default=0, help="seed of the random policy")
     parser.add_argument("--timeout", type=int_in_range(1, 86400), default=120, help="seconds to wait for each line")
     parser.add_argument("--quiet", action="store_true", help="do not log questions and answers")
@@ -44,7 +46,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_serve(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C (KeyboardInterrupt goes up to fastgen.cli.main: status 130)."""
     try:
-        policy = from_spec(args.policy)
+        policy = load_policy(args.policy)
         if isinstance(policy, GnubgEngine):
             raise FastgenError("serve-external cannot answer gnubg with gnubg-engine; use gnubg[:N] (gnubg-nn)")
         serve_forever(policy, args.port, timeout=args.timeout, seed=args.seed, log=None if args.quiet else sys.stderr)

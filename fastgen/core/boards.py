@@ -31,6 +31,10 @@ _START_ROW[[23, 12, 7, 5]] = [2, 5, 3, 5]  # R3: 24, 13, 8 and 6 points
 STARTING_BOARD: Int8Array = np.stack([_START_ROW, _START_ROW])
 STARTING_BOARD.setflags(write=False)
 
+#: The 15 opening rolls (R16: each side rolls one die, ties are rolled again, the higher
+#: die moves first with both), larger die first.
+OPENING_ROLLS = tuple((hi, lo) for hi in range(2, 7) for lo in range(1, hi))
+
 # Messages for the error codes of _core.validate_boards (kept beside the code numbers).
 _BOARD_ERRORS = {
     1: "a negative checker count",

@@ -7,6 +7,8 @@ the vector environment uses.
 
 from __future__ import annotations
 
+from typing import Any
+
 import gymnasium
 import numpy as np
 
@@ -14,12 +16,14 @@ from fastgen.core.boards import swap_sides
 from fastgen.envs import _kernel
 from fastgen.envs.engine import Games, scores
 from fastgen.envs.vector import action_space, observation_space
-from fastgen.errors import IllegalActionError, InvalidEnvOptionError
+from fastgen.errors import IllegalActionError, InvalidEnvOptionError, InvalidSpecError
 from fastgen.core.plays import Plays
 from fastgen import svg
 from fastgen.board import Board
 from fastgen.core.generate import legal_plays
-from fastgen import pubeval
+from fastgen import pubeval, specs
+from fastgen.evaluators import Network
+from fastgen.policies import as_picks
 
 __all__ = ["BackgammonEnv", "OPPONENTS"]
 
@@ -32,9 +36,12 @@ class BackgammonEnv(gymnasium.Env):
 
     *opponent*: ``"random"`` (a uniformly random legal play), ``"pubeval"`` (Tesauro's
     public evaluation, choosing as GNU Backgammon's pubeval player:
-    :func:`fastgen.pubeval.best_play`), or a callable ``f(board, dice,
-    afterstates) -> index`` given the opponent's view of the board (row 1 the opponent),
-    the roll and the (K, 2, 25) resulting boards of its legal plays.
+    :func:`fastgen.pubeval.best_play`), any other policy spec of :mod:`fastgen.specs`
+    (``"baseline"``, ``"gnubg:0"``, ``"mybot:policy"``, a weights file ...: a batch
+    policy, called for one game at a time) or a :class:`fastgen.evaluators.Network`
+    (it plays greedily), or a callable ``f(board, dice, afterstates) -> index`` given the
+    opponent's view of the board (row 1 the opponent), the roll and the (K, 2, 25)
+    resulting boards of its legal plays.
 
     *action_mode*: ``"afterstate"`` (the action is the index of one of the turn's legal
     plays, ``Discrete(MAX_PLAYS)`` with a mask; ``info["afterstates"]`` holds their
@@ -65,8 +72,16 @@ class BackgammonEnv(gymnasium.Env):
 
     def __init__(self, opponent="random", action_mode: str = "afterstate", observation: str = "tesauro198",
                  render_mode=None, illegal_reward=-1.0):
-        if not (callable(opponent) or (isinstance(opponent, str) and opponent in OPPONENTS)):
-            raise InvalidEnvOptionError(f"opponent must be one of {OPPONENTS!r} or a callable, got {opponent!r}")
+        self._batch: Any = None  # a batch policy read from a spec (or a network)
+        if isinstance(opponent, (str, Network)) and opponent not in OPPONENTS:
+            try:
+                self._batch = specs.policy(opponent)
+            except InvalidSpecError as exc:
+                raise InvalidEnvOptionError(f"opponent: {exc}") from None
+        elif not (callable(opponent) or opponent in OPPONENTS):
+            raise InvalidEnvOptionError(
+                f"opponent must be one of {OPPONENTS!r}, a policy spec, a network or a callable, got {opponent!r}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise InvalidEnvOptionError(
                 f"render_mode must be None or one of {self.metadata['render_modes']!r}, got {render_mode!r}"
@@ -91,10 +106,24 @@ class BackgammonEnv(gymnasium.Env):
             return int(self.np_random.integers(k))
         if self.opponent == "pubeval":
             return pubeval.best_play(plays)
-        choice = self.opponent(plays.board.copy(), plays.dice, plays.boards.copy())
+        if self._batch is not None:
+            choice = self._batch_choice(plays)
+        else:
+            choice = self.opponent(plays.board.copy(), plays.dice, plays.boards.copy())
         if isinstance(choice, bool) or not isinstance(choice, (int, np.integer)) or not 0 <= choice < k:
             raise IllegalActionError(f"the opponent policy chose {choice!r}, not an index 0..{k - 1}")
         return int(choice)
+
+    def _batch_choice(self, plays: Plays) -> int:
+        """The batch policy's pick among the K plays of one position."""
+        policy = self._batch
+        offsets = np.array([0, len(plays)], dtype=np.int64)
+        boards = np.ascontiguousarray(plays.boards)
+        if getattr(policy, "wants_position", False):
+            picked = policy(boards, offsets, plays.board[None].copy(), np.array([plays.dice], dtype=np.int8))
+        else:
+            picked = policy(boards, offsets)
+        return int(as_picks(picked, 1, getattr(policy, "__name__", "opponent"))[0])
 
     def _opponent_turns(self) -> float:
         """Let the opponent play until the agent must act or the game is over; returns

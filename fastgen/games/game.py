@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fastgen._util import as_list
-from fastgen.core.boards import STARTING_BOARD, as_board, as_dice  # R3: the starting position
+from fastgen.core.boards import OPENING_ROLLS, STARTING_BOARD, as_board, as_dice  # R3, R16
 from fastgen.core.generate import legal_plays
 from fastgen.errors import (
     CrawfordDoubleError,
@@ -74,9 +74,6 @@ __all__ = [
 #: Result types (R17): the multiplier of the cube value.
 SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
 RESULT_NAMES = {SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
-
-#: The 15 unordered opening rolls (R16): never a double; larger die first.
-OPENING_ROLLS = tuple((hi, lo) for hi in range(2, 7) for lo in range(1, hi))
 
 
 

@@ -4,7 +4,7 @@ Trial ``k`` of a rollout with seed ``S`` throws the same dice for every candidat
 whatever the number of threads, the batch size or the workers: turn ``t`` of trial
 ``k`` is a pure function of ``(S, k, t)``, computed from the counter-based hash
 (splitmix64) that :func:`fastgen.rollout` uses for its games
-(:func:`fastgen.sim.hashing.game_hash`). Turn 0 is the first roll after the candidate
+(:func:`fastgen.core.hashing.game_hash`). Turn 0 is the first roll after the candidate
 play (the opponent's); for :func:`fastgen.rollout_position` it is the roll of the side on
 roll.
 
@@ -40,7 +40,7 @@ import numpy as np
 
 from fastgen._util import check_int
 from fastgen.errors import InvalidArgumentError
-from fastgen.sim.hashing import PURPOSE_DICE, game_hash, uniform_index
+from fastgen.core.hashing import PURPOSE_DICE, game_hash, uniform_index
 
 __all__ = ["rollout_dice", "dice_at", "PURPOSE_FIRST", "PURPOSE_SECOND"]
 

@@ -39,6 +39,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from fastgen import specs
 from fastgen._util import check_int
 from fastgen.evaluators import afterstate_probs, equity
 from fastgen.core.boards import as_board, as_dice
@@ -65,8 +66,7 @@ POOL_GAMES = 512
 
 
 def _check_evaluator(evaluator) -> str:
-    if not callable(evaluator):
-        raise InvalidArgumentError(f"evaluator must be a callable f(boards) -> (N, 5) probabilities, got {evaluator!r}")
+    """The name of an evaluator already read by :func:`fastgen.specs.evaluator`."""
     return getattr(evaluator, "__name__", type(evaluator).__name__)
 
 
@@ -271,7 +271,7 @@ def _options(evaluator, cluster: ClusterOptions, **trial) -> tuple[TrialOptions,
 def rollout_plays(
     board: ArrayLike,
     dice: DiceLike,
-    evaluator: Callable[[np.ndarray], Any],
+    evaluator: Callable[[np.ndarray], Any] | str,
     *,
     plays: None | int | Sequence[Play | str] = None,
     trials: int = 1296,
@@ -299,7 +299,8 @@ def rollout_plays(
         The position, the side on roll in row 1, and its roll.
     evaluator:
         ``f(boards (N, 2, 25) int8) -> (N, 5)`` probabilities of the side on roll (see
-        :mod:`fastgen.evaluators`). Both sides play its 0-ply choice
+        :mod:`fastgen.evaluators`), or its spec (:mod:`fastgen.specs`: ``"baseline"``,
+        ``"gnubg:0"``, a weights file, ``"mybot:evaluate"`` ...). Both sides play its 0-ply choice
         (:func:`~fastgen.evaluators.greedy`); it also scores truncated trials and
         measures the luck of variance reduction.
     plays:
@@ -376,6 +377,7 @@ def rollout_plays(
     >>> len(t.rows), t.rows[0].trials, t.rows[0].diff
     (2, 72, 0.0)
     """
+    evaluator = specs.evaluator(evaluator)
     cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
     opts, name = _options(evaluator, cluster, trials=trials, seed=seed, variance_reduction=variance_reduction,
                           quasi_random=quasi_random, truncate=truncate, truncate_bearoff=truncate_bearoff,
@@ -423,7 +425,7 @@ def _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts: Trial
 
 def rollout_position(
     board: ArrayLike,
-    evaluator: Callable[[np.ndarray], Any],
+    evaluator: Callable[[np.ndarray], Any] | str,
     *,
     trials: int = 1296,
     seed: int = 0,
@@ -451,6 +453,7 @@ def rollout_position(
     >>> len(t.rows), t.rows[0].play is None, t.dice is None
     (1, True, True)
     """
+    evaluator = specs.evaluator(evaluator)
     cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
     opts, name = _options(evaluator, cluster, trials=trials, seed=seed, variance_reduction=variance_reduction,
                           quasi_random=quasi_random, truncate=truncate, truncate_bearoff=truncate_bearoff,

@@ -27,7 +27,8 @@ import numpy as np
 from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.errors import FastgenError, InvalidArgumentError
 from fastgen.fibs import parse_board
-from fastgen.sim.rollout.pool import _as_picks, resolve_policy
+from fastgen.policies import as_picks
+from fastgen.specs import resolve_policy
 from fastgen._util import check_int
 
 __all__ = ["ExternalServer", "play_text", "serve_forever"]
@@ -49,7 +50,8 @@ class ExternalServer:
     Parameters
     ----------
     policy:
-        ``"random"``, ``"pubeval"`` or a batch policy callable (the protocol of
+        A policy or its spec (:mod:`fastgen.specs`: ``"pubeval"``, ``"baseline"``,
+        ``"mybot:policy"`` ...), or a batch policy callable (the protocol of
         :func:`fastgen.rollout`).
     port:
         The port (0: the OS picks a free one; see :attr:`port` after construction).
@@ -100,7 +102,7 @@ class ExternalServer:
         batch = plays_batch(board[None], dice)
         picked = self._choose(batch.boards, batch.offsets, np.zeros(1, np.int64), np.array([self.questions]),
                               board[None], dice)
-        pick = int(_as_picks(picked, 1, self.policy_name)[0])
+        pick = int(as_picks(picked, 1, self.policy_name)[0])
         if not 0 <= pick < batch.offsets[1]:
             raise InvalidArgumentError(f"policy {self.policy_name!r} returned index {pick} for {line!r}")
         after = batch.boards[pick]

@@ -12,7 +12,7 @@ the pairs' mean points, is smaller than over the same number of independent game
 Unmirrored, game g has its own dice and *a* moves first in the even games.
 
 Each game's dice and random choices depend only on ``(seed, game, turn)`` (the counter-
-based hash of :mod:`fastgen.sim.hashing`), so the same seed gives the same games whatever
+based hash of :mod:`fastgen.core.hashing`), so the same seed gives the same games whatever
 *threads* or *batch_size*. Two built-in policies ("random", "pubeval") duel inside the
 compiled core at rollout speed; any other policy goes through the batched loop (one
 :func:`fastgen.plays_batch` call per turn for each side's games), with the batch
@@ -36,9 +36,10 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen.core.boards import STARTING_BOARD
-from fastgen.errors import InvalidArgumentError
+from fastgen import specs
+from fastgen.errors import InvalidArgumentError, InvalidSpecError
 from fastgen.sim.duel.chunks import duel_chunked
-from fastgen.sim.duel.play import BUILTIN, play_duel_games
+from fastgen.sim.duel.play import play_duel_games
 from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.sim.rollout.pool import check_start
 from fastgen._typing import ArrayLike
@@ -46,7 +47,7 @@ from fastgen._util import check_int
 
 __all__ = ["duel", "DuelResult", "Policy"]
 
-#: A policy: "random", "pubeval" or a batch callable (see the module docstring).
+#: A policy: a spec of fastgen.specs ("random", "pubeval", "baseline" ...) or a batch callable.
 Policy = Any
 
 _Z95 = 1.959963984540054
@@ -176,12 +177,20 @@ class DuelResult:
         return f"<DuelResult {self.a!r} vs {self.b!r} games={self.games} ppg={self.ppg:+.4f}>"
 
 
-def _check_policy(policy, which: str) -> None:
-    if isinstance(policy, str):
-        if policy not in BUILTIN:
-            raise InvalidArgumentError(f"policy {which} must be 'random', 'pubeval' or a callable, got {policy!r}")
-    elif not callable(policy):
-        raise InvalidArgumentError(f"policy {which} must be 'random', 'pubeval' or a callable, got {policy!r}")
+def _resolve(policy: Any, which: str, owned: list[Any]) -> Any:
+    """*policy* read by :func:`fastgen.specs.policy`; what a string spec started (an
+    engine process) joins *owned*, to be closed when the duel ends."""
+    if not isinstance(policy, str) and not callable(policy):
+        raise InvalidArgumentError(f"policy {which} must be a spec ({specs.GRAMMAR}) or a callable, got {policy!r}")
+    try:
+        found = specs.policy(policy)
+    except InvalidSpecError:
+        raise
+    except InvalidArgumentError as exc:
+        raise InvalidArgumentError(f"policy {which}: {exc}") from None
+    if isinstance(policy, str) and found is not policy and callable(getattr(found, "close", None)):
+        owned.append(found)
+    return found
 
 
 def duel(
@@ -206,9 +215,12 @@ def duel(
     Parameters
     ----------
     a, b:
-        ``"random"``, ``"pubeval"``, or a batch policy callable (see the module
-        docstring): e.g. :func:`fastgen.policies.gnubg`, a
-        :class:`fastgen.engines.GnubgEngine`, :func:`fastgen.policies.baseline`.
+        A policy spec (:mod:`fastgen.specs`: ``"random"``, ``"pubeval"``,
+        ``"baseline"``, ``"gnubg:1"``, ``"mybot:policy"`` ...) or a batch policy callable
+        (see the module docstring): e.g. :func:`fastgen.policies.gnubg`, a
+        :class:`fastgen.engines.GnubgEngine`, :func:`fastgen.policies.baseline`, a
+        :class:`fastgen.evaluators.Network` (it plays greedily). An engine a spec starts
+        is closed when the duel ends.
     games:
         Number of games (at most MAX_GAMES); even when *mirrored* (pairs).
     seed:
@@ -244,31 +256,37 @@ def duel(
     KeyboardInterrupt
         On Ctrl-C, promptly.
     """
-    _check_policy(a, "a")
-    _check_policy(b, "b")
+    names = (_name(a), _name(b))
     options = GameOptions(seed=seed, batch_size=batch_size, threads=threads, engine=engine)
     cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size)
     games = check_int(games, "games", 1, MAX_GAMES)
-    if not isinstance(mirrored, (bool, np.bool_)):
-        raise InvalidArgumentError(f"mirrored must be True or False, got {mirrored!r}")
-    mirrored = bool(mirrored)
-    if mirrored and games % 2:
-        raise InvalidArgumentError(f"a mirrored duel plays pairs of games: games must be even, got {games!r}")
-    if progress is not None and not callable(progress):
-        raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
-    if engine == "native" and not (isinstance(a, str) and isinstance(b, str)):
-        raise InvalidArgumentError(f"the native engine duels 'random' and 'pubeval' only, got {a!r} and {b!r}")
-    if start is None:
-        start_boards, from_opening = np.ascontiguousarray(STARTING_BOARD[None]), True
-    else:
-        start_boards, _ = check_start(start, games)
-        start_boards, from_opening = np.ascontiguousarray(start_boards, dtype=np.int8), False
-    t0 = time.perf_counter()
-    if cluster.on_cluster:
-        out = duel_chunked(a, b, games, start_boards, from_opening, mirrored, options, cluster, progress)
-    else:
-        out = play_duel_games(a, b, games, 0, start_boards, from_opening, mirrored, options, progress)
-    seconds = time.perf_counter() - t0
-    winner, result, turns, timings = out
-    timings = dict(timings, total=seconds)
-    return DuelResult(_name(a), _name(b), options.seed, mirrored, winner, result, turns, seconds, timings)
+    owned: list[Any] = []  # engines the specs started: closed when the duel ends
+    try:
+        a = _resolve(a, "a", owned)
+        b = _resolve(b, "b", owned)
+        if not isinstance(mirrored, (bool, np.bool_)):
+            raise InvalidArgumentError(f"mirrored must be True or False, got {mirrored!r}")
+        mirrored = bool(mirrored)
+        if mirrored and games % 2:
+            raise InvalidArgumentError(f"a mirrored duel plays pairs of games: games must be even, got {games!r}")
+        if progress is not None and not callable(progress):
+            raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
+        if engine == "native" and not (isinstance(a, str) and isinstance(b, str)):
+            raise InvalidArgumentError(f"the native engine duels 'random' and 'pubeval' only, got {a!r} and {b!r}")
+        if start is None:
+            start_boards, from_opening = np.ascontiguousarray(STARTING_BOARD[None]), True
+        else:
+            start_boards, _ = check_start(start, games)
+            start_boards, from_opening = np.ascontiguousarray(start_boards, dtype=np.int8), False
+        t0 = time.perf_counter()
+        if cluster.on_cluster:
+            out = duel_chunked(a, b, games, start_boards, from_opening, mirrored, options, cluster, progress)
+        else:
+            out = play_duel_games(a, b, games, 0, start_boards, from_opening, mirrored, options, progress)
+        seconds = time.perf_counter() - t0
+        winner, result, turns, timings = out
+        timings = dict(timings, total=seconds)
+        return DuelResult(names[0], names[1], options.seed, mirrored, winner, result, turns, seconds, timings)
+    finally:
+        for started in owned:
+            started.close()

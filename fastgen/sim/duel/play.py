@@ -16,9 +16,11 @@ import numpy as np
 from fastgen.core import _core
 from fastgen.core.generate import plays_batch
 from fastgen import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
-from fastgen.sim.hashing import OPENING_DICE, roll_dice
+from fastgen.core.hashing import OPENING_DICE, roll_dice
+from fastgen.policies import as_picks, raise_bad_pick
 from fastgen.sim.options import GameOptions
-from fastgen.sim.rollout.pool import _WATCH_GAMES, MAX_TURNS, _as_picks, _raise_bad_pick, _raise_turn_limit, resolve_policy
+from fastgen.sim.rollout.pool import _WATCH_GAMES, MAX_TURNS, _raise_turn_limit
+from fastgen.specs import resolve_policy
 from fastgen._util import run_game_ranges
 
 __all__ = ["BUILTIN", "play_duel_games"]
@@ -94,11 +96,11 @@ def _duel_python(games, first, a, b, seed, start, from_opening, mirrored, batch_
             picked = choose(batch.boards, batch.offsets, gid[lo:hi], turn[lo:hi], boards[lo:hi], dice[lo:hi])
             t_policy += time.perf_counter() - t2
             t_gen += t2 - t1
-            pick = _as_picks(picked, hi - lo, choose.__name__)
+            pick = as_picks(picked, hi - lo, choose.__name__)
             counts = np.diff(batch.offsets)
             bad = np.flatnonzero((pick < 0) | (pick >= counts))
             if bad.size:
-                _raise_bad_pick(picked, batch.offsets, int(bad[0]), choose.__name__)
+                raise_bad_pick(picked, batch.offsets, int(bad[0]), choose.__name__)
             srcs.append(batch.boards)
             offs.append(np.asarray(batch.offsets[1:], dtype=np.int64) + offs[-1][-1])
             picks.append(pick)

@@ -34,7 +34,8 @@ from fastgen.core.ids import position_id
 from fastgen.sim.cluster import GAME_CHUNKS, as_finished, default_chunk_size, dumps_checked, loads_cached
 from fastgen.sim.cluster import task_memory, worker_count
 from fastgen.sim.options import ClusterOptions, GameOptions
-from fastgen.sim.rollout.pool import check_start, play_in_process, resolve_policy
+from fastgen.sim.rollout.pool import check_start, play_in_process
+from fastgen.specs import resolve_policy
 from fastgen.sim.rollout.results import RolloutResult
 from fastgen.sim.store import ChunkStore
 

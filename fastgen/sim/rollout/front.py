@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
+from fastgen import specs
 from fastgen._typing import ArrayLike
 from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.sim.rollout.pool import play_in_process
@@ -58,7 +59,9 @@ def rollout(
         Number of games. With *start* and ``games=None``: one game per start board.
     policy:
         ``"random"`` (uniform over the distinct plays), ``"pubeval"`` (Tesauro's
-        evaluation) or a callable ``f(candidate_boards (M, 2, 25), offsets (G+1,)) ->
+        evaluation), any other spec of :mod:`fastgen.specs` (``"baseline"``,
+        ``"gnubg:0"``, ``"mybot:policy"``, a weights file ...), a
+        :class:`fastgen.evaluators.Network` (it plays greedily) or a callable ``f(candidate_boards (M, 2, 25), offsets (G+1,)) ->
         (G,) indices`` relative to each game's range, called once per turn for all games
         (``f(candidates, offsets, boards, dice)`` when it has ``wants_position = True``:
         the positions before the play and their dice too).
@@ -102,6 +105,11 @@ def rollout(
     """
     options = GameOptions(seed=seed, batch_size=batch_size, threads=threads, engine=engine)
     cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
-    if cluster.chunked:
-        return rollout_chunked(games, policy, start, first_game, options, cluster, progress)
-    return play_in_process(games, policy, start, first_game, options, progress)
+    found: Any = specs.policy(policy)
+    try:
+        if cluster.chunked:
+            return rollout_chunked(games, found, start, first_game, options, cluster, progress)
+        return play_in_process(games, found, start, first_game, options, progress)
+    finally:  # an engine process a spec started ends with the rollout
+        if isinstance(policy, str) and found is not policy and callable(getattr(found, "close", None)):
+            found.close()

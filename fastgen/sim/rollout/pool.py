@@ -1,13 +1,13 @@
-"""The in-process rollout engine: the pool of games and the policies.
+"""The in-process rollout engine: the pool of games.
 
 Every turn, all unfinished games of the pool generate their plays in ONE
 :func:`fastgen.plays_batch` call, a vectorized policy picks one play per game, and the core
 (``pool_turn``) records finished games, refills their slots and rolls the next dice. The
 policies ``"random"`` and ``"pubeval"`` can instead play whole games inside the core
-(:func:`rollout_native`). Each game's dice and random choices come from the counter-based
-hash of :mod:`fastgen.sim.hashing`, a function of ``(seed, game index, turn, purpose)``, so
-game ``i`` is the same game whatever the batch size, the threads or the order games finish
-in.
+(:func:`rollout_native`). Each game's dice and random choices come from a counter-based
+hash (:mod:`fastgen.core.hashing`) of ``(seed, game index, turn, purpose)``, so game ``i``
+is the same game whatever the batch size, the threads or the order games finish in. The
+policies are read by :func:`fastgen.specs.resolve_policy`.
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ from fastgen.core.boards import STARTING_BOARD, as_boards  # R3
 from fastgen.core.generate import plays_batch
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.core.ids import position_id
-from fastgen.sim.hashing import OPENING_DICE, PURPOSE_CHOICE, game_hash, roll_dice
-from fastgen.sim.hashing import uniform_index as _uniform_index  # the name random_policy uses
+from fastgen.core.hashing import OPENING_DICE, roll_dice
+from fastgen.policies import as_picks, raise_bad_pick
 from fastgen.sim.options import GameOptions
 from fastgen.sim.rollout.results import RolloutResult
+from fastgen.specs import resolve_policy
 
 #: A game reaching this many turns stops the rollout with TurnLimitError (both engines).
 #: Random games end within a few hundred turns.
@@ -36,86 +37,6 @@ MAX_TURNS = 1_000_000
 _WATCH_GAMES = 64
 
 
-# --------------------------------------------------------------------------- policies
-
-
-def random_policy(seed: int):
-    """Uniform choice over the distinct plays of each game, from the counter-based hash."""
-
-    def choose(candidates, offsets, gid, turn, boards, dice):
-        counts = np.diff(offsets)
-        h = game_hash(seed, gid, turn, PURPOSE_CHOICE)
-        return _uniform_index(h, counts).astype(np.int64)
-
-    choose.__name__ = "random"
-    return choose
-
-
-def pubeval_policy(seed: int = 0):
-    """Tesauro's pubeval, as GNU Backgammon's pubeval player chooses (see
-    fastgen.pubeval.pubeval_best): the highest score, race weights when the position
-    before the move is a race, ties to the play GNU Backgammon's generator lists first."""
-    def choose(candidates, offsets, gid, turn, boards, dice):
-        pick = np.empty(boards.shape[0], dtype=np.int64)
-        _core.pubeval_pick(boards, dice, candidates, offsets, pick)
-        return pick
-
-    choose.__name__ = "pubeval"
-    return choose
-
-
-def _user_policy(fn):
-    """A user callable as the loop's policy: ``fn(candidates, offsets)``, or, when it has
-    a true attribute ``wants_position`` (engines such as fastgen.engines.GnubgEngine
-    that need the position and the roll), ``fn(candidates, offsets, boards, dice)`` with
-    the (G, 2, 25) positions before the play (side on roll in row 1) and the (G, 2) dice."""
-    name = getattr(fn, "__name__", type(fn).__name__)
-
-    if getattr(fn, "wants_position", False):
-
-        def choose(candidates, offsets, gid, turn, boards, dice):
-            return fn(candidates, offsets, boards, dice)
-
-    else:
-
-        def choose(candidates, offsets, gid, turn, boards, dice):
-            return fn(candidates, offsets)
-
-    choose.__name__ = name
-    return choose
-
-
-def _as_picks(picked, g: int, name: str) -> np.ndarray:
-    """A policy's answer as (g,) int64 (the range of each index is checked in the core)."""
-    if type(picked) is np.ndarray and picked.dtype == np.int64 and picked.shape == (g,):
-        return np.ascontiguousarray(picked)
-    try:
-        idx = np.asarray(picked)
-    except (TypeError, ValueError):
-        idx = None
-    if idx is None or idx.shape != (g,) or idx.dtype.kind not in "iu":
-        raise InvalidArgumentError(f"policy {name!r} must return {g} integer indices, got {picked!r}")
-    picks = np.ascontiguousarray(idx, dtype=np.int64)
-    if idx.dtype.kind == "u":  # values past int64 wrap to negatives: make them -1
-        picks[idx > np.iinfo(np.int64).max] = -1  # out of range anyway: the core names the game
-    return picks
-
-
-def _raise_bad_pick(picked, offsets: np.ndarray, i: int, name: str):
-    counts = np.diff(offsets)
-    raise InvalidArgumentError(
-        f"policy {name!r} returned index {int(np.asarray(picked)[i])} for game {i} which has {int(counts[i])} plays"
-    )
-
-
-def resolve_policy(policy, seed):
-    if callable(policy):
-        return _user_policy(policy), getattr(policy, "__name__", "custom")
-    if isinstance(policy, str) and policy == "random":
-        return random_policy(seed), "random"
-    if isinstance(policy, str) and policy == "pubeval":
-        return pubeval_policy(seed), "pubeval"
-    raise InvalidArgumentError(f"policy must be 'random', 'pubeval' or a callable, got {policy!r}")
 
 
 # --------------------------------------------------------------------------- the loop
@@ -262,7 +183,7 @@ def play_in_process(games: int | None, policy, start, first_game: int, options: 
         t3 = time.perf_counter()
         t_gen += t2 - t1
         t_policy += t3 - t2
-        pick = _as_picks(picked, k, choose.__name__)
+        pick = as_picks(picked, k, choose.__name__)
         # In the core: check the picks, turn each chosen position over (the other side is
         # on roll), record won games (R17), refill their slots with new games or close up
         # the pool, and roll the next turn's dice (each game's dice and choices depend on
@@ -272,7 +193,7 @@ def play_in_process(games: int | None, policy, start, first_game: int, options: 
             start_boards, first_game, next_game, end, MAX_TURNS, seed, from_opening, OPENING_DICE, info,
         )
         if info[1] >= 0:
-            _raise_bad_pick(picked, batch.offsets, int(info[1]), choose.__name__)
+            raise_bad_pick(picked, batch.offsets, int(info[1]), choose.__name__)
         next_game = int(info[3])
         if progress is not None and info[0]:
             progress(int(info[0]))

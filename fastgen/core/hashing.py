@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.core import _core
-from fastgen.games.game import OPENING_ROLLS
+from fastgen.core.boards import OPENING_ROLLS
 
 __all__ = [
     "game_hash", "mix", "uniform_index", "roll_dice", "OPENING_DICE",

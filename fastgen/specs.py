@@ -1,0 +1,245 @@
+"""One grammar for naming a policy or an evaluator, in Python and on the command line.
+
+Every function and command that takes a policy (:func:`fastgen.rollout`,
+:func:`fastgen.duel`, ``BackgammonEnv(opponent=...)``, ``fastgen duel``, ``fastgen
+rollout``, ``fastgen serve-external``) or an evaluator (:func:`fastgen.rollout_plays`,
+:func:`fastgen.rollout_position`, ``fastgen rollout-plays``, ``fastgen
+rollout-position``) reads it with :func:`policy` or :func:`evaluator`, so a spec means the
+same everywhere:
+
+=========================  ==============================================  =========================================
+spec                       as a policy                                     as an evaluator
+=========================  ==============================================  =========================================
+``random``                 a uniformly random play (inside the core)       --
+``pubeval``                Tesauro's pubeval (inside the core)             --
+``baseline``               :func:`fastgen.policies.baseline`               :func:`fastgen.evaluators.baseline`
+``gnubg`` / ``gnubg:N``    :func:`fastgen.policies.gnubg` at N plies       :func:`fastgen.evaluators.gnubg` at N plies
+``gnubg-engine[:N]``       :class:`fastgen.engines.GnubgEngine` (N plies)  --
+``network:SEED``           greedy of the random network below              :func:`fastgen.evaluators.random_network`
+``PATH.npz``               greedy of the network below                     :meth:`fastgen.evaluators.Network.load`
+``module:callable``        the callable (or what its factory returns)      the callable (or what its factory returns)
+=========================  ==============================================  =========================================
+
+A network is an evaluator, and :func:`fastgen.evaluators.greedy` of it its policy: a
+:class:`~fastgen.evaluators.Network` (or a spec naming one) given where a policy is
+wanted plays greedily.
+
+``module:callable`` imports *module* (dotted names allowed, ``pkg.mod:obj.attr``) with
+the current directory importable, as ``python -m`` has it (the directory is put first on
+``sys.path`` when it is not there), so ``fastgen duel mybot:policy pubeval`` finds
+``mybot.py`` in the folder it is run from. The callable is used as it is when it can be
+called the way its role is called: ``f(candidates, offsets)`` for a policy (``f(candidates,
+offsets, boards, dice)`` with ``wants_position = True``), ``f(boards)`` for an evaluator.
+A callable that takes no arguments at all (a function ``make()``, a class whose
+constructor needs none) is a factory: it is called once and what it returns is the policy
+or evaluator. Anything else raises :class:`fastgen.InvalidSpecError` quoting the spec
+(and so does an unknown name, a missing module or attribute, or a bad weights file).
+
+>>> policy("pubeval")
+'pubeval'
+>>> evaluator("network:1").hidden
+128
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import re
+import sys
+from typing import Any, Callable
+
+from fastgen import evaluators, policies
+from fastgen.engines import GnubgEngine
+from fastgen.errors import InvalidArgumentError, InvalidSpecError
+from fastgen.evaluators import Network, greedy
+
+__all__ = ["policy", "evaluator", "check", "resolve_policy", "GRAMMAR"]
+
+#: The forms of a spec, for error messages.
+GRAMMAR = "random, pubeval, baseline, gnubg[:N], gnubg-engine[:N], network:SEED, PATH.npz or module:callable"
+
+_NUMBERED = re.compile(r"(gnubg|gnubg-engine|network)(?::([0-9]{1,9}))?")
+
+#: The most plies of each numbered kind, by role (gnubg-nn's best_move, its evaluation,
+#: the GNU Backgammon program).
+_MAX_PLIES = {("gnubg", "policy"): 3, ("gnubg", "evaluator"): 4, ("gnubg-engine", "policy"): 4}
+
+#: How each role is called, for the signature check and its messages.
+_CALLS = {"policy": ("candidates", "offsets"), "evaluator": ("boards",)}
+
+
+def policy(spec: Any) -> Any:
+    """The policy *spec* names (a string of the grammar above), or *spec* itself when it is
+    already one: ``"random"`` and ``"pubeval"`` stay strings (the loops play them inside the
+    core), a :class:`~fastgen.evaluators.Network` becomes its greedy player, and any other
+    callable is checked to take ``(candidates, offsets)`` (``(candidates, offsets, boards,
+    dice)`` with ``wants_position = True``). A ``gnubg-engine`` spec starts a GNU Backgammon
+    process: close it when done (it is also closed when garbage collected)."""
+    if isinstance(spec, str):
+        if spec in policies.BUILTIN:
+            return spec
+        return _as_policy(_load(spec, "policy"), spec)
+    return _as_policy(spec, None)
+
+
+def evaluator(spec: Any) -> Callable[..., Any]:
+    """The evaluator *spec* names (a string of the grammar above), or *spec* itself when it
+    is already a callable that takes ``(boards)``."""
+    if isinstance(spec, str):
+        return _check_call(_load(spec, "evaluator"), "evaluator", spec)
+    return _check_call(spec, "evaluator", None)
+
+
+def resolve_policy(spec: Any, seed: int) -> tuple[Callable[..., Any], str]:
+    """The step policy the game loops call (``choose(candidates, offsets, gid, turn, boards,
+    dice)``) for *spec* and its name (the spec itself for a string)."""
+    found = policy(spec)
+    if isinstance(found, str):
+        return policies.BUILTIN[found](seed), found
+    name = spec if isinstance(spec, str) else getattr(found, "__name__", "custom")
+    return policies.step_policy(found), name
+
+
+def check(spec: str, role: str = "policy") -> str:
+    """*spec* itself when its form is one of the grammar's for *role* (``"policy"`` or
+    ``"evaluator"``), without loading anything (no import, no process started: what the
+    command line checks before any work); else :class:`fastgen.InvalidSpecError`. A
+    weights file must exist."""
+    if role not in _CALLS:
+        raise InvalidArgumentError(f"role must be 'policy' or 'evaluator', got {role!r}")
+    if not isinstance(spec, str) or not spec:
+        raise InvalidSpecError(f"a {role} spec must be a non-empty text ({GRAMMAR}), got {spec!r}")
+    if spec in policies.BUILTIN:
+        if role == "evaluator":
+            raise InvalidSpecError(f"{spec!r} is a policy, not an evaluator (an evaluator is f(boards) -> probabilities)")
+        return spec
+    if spec == "baseline":
+        return spec
+    if spec.lower().endswith(".npz"):
+        if not os.path.isfile(spec):
+            raise InvalidSpecError(f"{role} {spec!r}: no such weights file")
+        return spec
+    m = _NUMBERED.fullmatch(spec)
+    if m:
+        kind, number = m.group(1), int(m.group(2) or 0)
+        if kind == "network":
+            return spec
+        most = _MAX_PLIES.get((kind, role))
+        if most is None:
+            raise InvalidSpecError(f"{spec!r} is a policy (the GNU Backgammon program picks plays), not an evaluator")
+        if number > most:
+            raise InvalidSpecError(f"{role} {spec!r}: plies must be 0 to {most}")
+        return spec
+    module, sep, attr = spec.partition(":")
+    if not sep or not all(p.isidentifier() for p in module.split(".") + attr.split(".")):
+        raise InvalidSpecError(f"unknown {role} {spec!r}: expected {GRAMMAR}")
+    return spec
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _load(spec: str, role: str) -> Any:
+    """The object *spec* names, for *role* ("policy" or "evaluator")."""
+    check(spec, role)
+    if spec == "baseline":
+        return policies.baseline() if role == "policy" else evaluators.baseline()
+    if spec.lower().endswith(".npz"):
+        try:
+            return Network.load(spec, name=os.path.basename(spec))
+        except InvalidArgumentError as exc:
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {exc}") from None
+    m = _NUMBERED.fullmatch(spec)
+    if m:
+        kind, number = m.group(1), int(m.group(2) or 0)
+        try:
+            if kind == "network":
+                return evaluators.random_network(seed=number)
+            if kind == "gnubg-engine":
+                return GnubgEngine(plies=number)
+            return policies.gnubg(number) if role == "policy" else evaluators.gnubg(number)
+        except (InvalidArgumentError, ImportError) as exc:
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {exc}") from None
+    module, _, attr = spec.partition(":")
+    obj = _import(module, spec, role)
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {obj!r} has no attribute {part!r}") from None
+    if not callable(obj):
+        raise InvalidSpecError(f"{role} {spec!r} is not callable: {obj!r}")
+    if _takes_no_arguments(obj):
+        try:
+            obj = obj()
+        except Exception as exc:
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: its factory raised {type(exc).__name__}: {exc}") from exc
+        if not callable(obj):
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: its factory returned {obj!r}, which is not callable")
+    return obj
+
+
+def _import(module: str, spec: str, role: str) -> Any:
+    """*module* imported with the current directory first on sys.path (as ``python -m``)."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.insert(0, cwd)
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and module.startswith(exc.name):
+            raise InvalidSpecError(
+                f"{role} {spec!r} cannot be loaded: no module named {exc.name!r} "
+                f"(looked in the current directory {cwd} and on sys.path)"
+            ) from None
+        raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: importing {module!r} failed: {exc}") from exc
+    except Exception as exc:
+        raise InvalidSpecError(
+            f"{role} {spec!r} cannot be loaded: importing {module!r} failed: {type(exc).__name__}: {exc}"
+        ) from exc
+
+
+def _signature(obj: Any) -> inspect.Signature | None:
+    try:
+        return inspect.signature(obj)
+    except (TypeError, ValueError):  # some builtins have none: trust them
+        return None
+
+
+def _takes_no_arguments(obj: Any) -> bool:
+    """True for a callable that can be called with no arguments (a factory)."""
+    sig = _signature(obj)
+    if sig is None:
+        return False
+    try:
+        sig.bind()
+    except TypeError:
+        return False
+    return True
+
+
+def _check_call(obj: Any, role: str, spec: str | None) -> Any:
+    """*obj*, checked to be callable the way *role* is called."""
+    what = f"{role} {spec!r}" if spec is not None else f"{role} {obj!r}"
+    error = InvalidSpecError if spec is not None else InvalidArgumentError
+    if not callable(obj):
+        raise error(f"{what} must be a callable or one of {GRAMMAR}")
+    args: tuple[str, ...] = _CALLS[role]
+    if role == "policy" and getattr(obj, "wants_position", False):
+        args = args + ("boards", "dice")
+    sig = _signature(obj)
+    if sig is not None:
+        try:
+            sig.bind(*args)
+        except TypeError:
+            raise error(f"{what} cannot be called as f({', '.join(args)}): its signature is {sig}") from None
+    return obj
+
+
+def _as_policy(obj: Any, spec: str | None) -> Any:
+    """A loaded or given object as a policy: a network plays greedily."""
+    if isinstance(obj, Network):
+        return greedy(obj)
+    return _check_call(obj, "policy", spec)
