@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from fastgen._util import check_int, run_game_ranges
-from fastgen.core import _core
+from fastgen.core import _core, _play
 from fastgen.core.boards import STARTING_BOARD, as_boards  # R3
 from fastgen.core.generate import plays_batch
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
@@ -85,7 +85,7 @@ def _roll_dice(seed: int, gid: np.ndarray, turn: np.ndarray, opening: np.ndarray
     is uniform over the 15 non-double rolls). The hash is game_hash's, computed in the
     core (the same numbers as ``_uniform_index(game_hash(...), 36)``)."""
     dice = np.empty((gid.shape[0], 2), dtype=np.int8)
-    _core.roll_dice(
+    _play.roll_dice(
         seed,
         np.ascontiguousarray(gid, dtype=np.int64),
         np.ascontiguousarray(turn, dtype=np.int64),
@@ -117,7 +117,7 @@ def pubeval_policy(seed: int = 0):
     before the move is a race, ties to the play GNU Backgammon's generator lists first."""
     def choose(candidates, offsets, gid, turn, boards, dice):
         pick = np.empty(boards.shape[0], dtype=np.int64)
-        _core.pubeval_pick(boards, dice, candidates, offsets, pick)
+        _play.pubeval_pick(boards, dice, candidates, offsets, pick)
         return pick
 
     choose.__name__ = "pubeval"
@@ -194,7 +194,7 @@ def rollout_native(
     start = np.ascontiguousarray(start_boards, dtype=np.int8)
 
     def play_range(lo, hi):  # lo, hi relative to first
-        return _core.rollout_random_range(
+        return _play.rollout_random_range(
             start, from_opening, seed, _OPENING_DICE, first + lo, first + hi,
             winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
         )
@@ -343,7 +343,7 @@ def play_in_process(
         # on roll), record won games (R17), refill their slots with new games or close up
         # the pool, and roll the next turn's dice (each game's dice and choices depend on
         # (seed, game, turn) only, so the order of the pool changes nothing).
-        k = _core.pool_turn(
+        k = _play.pool_turn(
             batch.boards, batch.offsets, pick, boards, gid, turn, dice, winner, result, turns,
             start_boards, first_game, next_game, end, MAX_TURNS, seed, from_opening, _OPENING_DICE, info,
         )
