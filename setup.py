@@ -1,4 +1,5 @@
-"""Build the compiled core (fastgen.core._core).
+"""Build the compiled modules: the move generator (fastgen.core._core), the simulation
+loops (fastgen.core._play), the network encoders, the bear-off builders, the RL kernel.
 
 Environment:
   FASTGEN_DEBUG=1   build with -O0 -g, C assertions on, Cython bounds/wraparound checks on.
@@ -47,13 +48,12 @@ directives = {
 }
 
 # the files fastgen/core/_core.pyx includes (one job each; see its docstring)
-CORE_PARTS = [
-    f"fastgen/core/_{name}.pxi"
-    for name in (
-        "bits", "ctx", "doubles", "nondoubles", "count", "validate", "batch", "games", "perft", "pubeval", "rules",
-        "duel",
-    )
-]
+CORE_PARTS = [f"fastgen/core/_{name}.pxi" for name in ("ctx", "doubles", "nondoubles", "count", "validate", "batch", "rules")]
+# the generator's declarations, the shared bit helpers and the platform header: every
+# extension that cimports the generator is rebuilt when they change
+CORE_DECLS = ["fastgen/core/_core.pxd", "fastgen/core/_bits.pxd", "fastgen/core/_platform.h"]
+# the files fastgen/core/_play.pyx includes (one job each; see its docstring)
+PLAY_PARTS = [f"fastgen/core/_{name}.pxi" for name in ("games", "perft", "pubeval", "duel")]
 
 extensions = [
     Extension(
@@ -61,10 +61,21 @@ extensions = [
         ["fastgen/core/_core.pyx"],
         # the included job files, the declarations and the platform header: rebuilt on
         # change, and shipped in the sdist
-        depends=["fastgen/core/_core.pxd", "fastgen/core/_platform.h"] + CORE_PARTS,
+        depends=CORE_DECLS + CORE_PARTS,
         include_dirs=[numpy.get_include()],
         extra_compile_args=compile_args,
         define_macros=macros,
+    ),
+    # the simulation and policy loops (native games, the rollout pool, duels, perft's steps,
+    # pubeval): plain C loops over the generator's generate(), which it cimports from
+    # fastgen/core/_core.pxd; no numpy C API
+    Extension(
+        "fastgen.core._play",
+        ["fastgen/core/_play.pyx"],
+        include_dirs=["fastgen/core"],
+        depends=CORE_DECLS + PLAY_PARTS,
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
     # network input encoders (fastgen.core.features): plain C loops, no numpy C API
     Extension(
@@ -81,17 +92,19 @@ extensions = [
         ["fastgen/bearoff/_build.pyx"],
         include_dirs=["fastgen/core"],
         # its job files (included) and the core's declarations: rebuilt on change
-        depends=["fastgen/core/_core.pxd", "fastgen/core/_platform.h"]
+        depends=CORE_DECLS
         + [f"fastgen/bearoff/_{name}.pxi" for name in ("children", "one_sided", "two_sided", "evaluate")],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
     # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API; its
-    # rules are the core's (it cimports them from fastgen/core/_core.pxd)
+    # rules are the core's (it cimports them from fastgen/core/_core.pxd) and its bit
+    # helpers too (fastgen/core/_bits.pxd, over _platform.h)
     Extension(
         "fastgen.envs._kernel",
         ["fastgen/envs/_kernel.pyx"],
-        depends=["fastgen/core/_core.pxd"],
+        include_dirs=["fastgen/core"],
+        depends=CORE_DECLS,
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

@@ -20,8 +20,7 @@ from typing import Any, Callable, NoReturn
 import numpy as np
 
 from fastgen import evaluators
-from fastgen import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
-from fastgen.core import _core
+from fastgen.core import _play
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
 from fastgen.engines import _index_of
 from fastgen.errors import EngineError, InvalidArgumentError
@@ -116,7 +115,7 @@ def pubeval_policy(seed: int = 0) -> Callable[..., np.ndarray]:
     before the move is a race, ties to the play GNU Backgammon's generator lists first."""
     def choose(candidates, offsets, gid, turn, boards, dice):
         pick = np.empty(boards.shape[0], dtype=np.int64)
-        _core.pubeval_pick(boards, dice, candidates, offsets, pick)
+        _play.pubeval_pick(boards, dice, candidates, offsets, pick)
         return pick
 
     choose.__name__ = "pubeval"

@@ -12,7 +12,7 @@ import pytest
 
 import fastgen
 from fastgen import evaluators
-from fastgen.core import _core
+from fastgen.core import _play
 from fastgen.errors import InvalidArgumentError, InvalidBoardError
 from fastgen.sim.duel.front import DuelResult, duel
 
@@ -93,7 +93,7 @@ def test_user_policies():
 
     def pub(candidates, offsets, boards, dice):
         out = np.empty(boards.shape[0], dtype=np.int64)
-        _core.pubeval_pick(boards, dice, candidates, offsets, out)
+        _play.pubeval_pick(boards, dice, candidates, offsets, out)
         return out
 
     pub.wants_position = True

@@ -77,7 +77,7 @@ def test_children_are_merged_exactly_in_the_core(name):
     distinct child (turned over) once with the summed weight of its copies, finished games
     counted but dropped, and the sort key equal for children with the same opponent row
     only."""
-    from fastgen.core import _core
+    from fastgen.core import _play
     from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(40, seed=3)
@@ -91,7 +91,7 @@ def test_children_are_merged_exactly_in_the_core(name):
     row_w = np.arange(1, n * len(ROLLS) + 1, dtype=np.int64)
     m = batch.boards.shape[0]
     kids, w, key = np.empty((m, 2, 25), np.int8), np.empty(m, np.int64), np.empty(m, np.uint64)
-    u, total = _core.merge_children(batch.boards, batch.offsets, row_w, kids, w, key)
+    u, total = _play.merge_children(batch.boards, batch.offsets, row_w, kids, w, key)
 
     want = collections.Counter()
     counts = np.diff(batch.offsets)
@@ -114,20 +114,20 @@ def test_children_are_merged_exactly_in_the_core(name):
 def test_last_level_counts_every_roll_in_one_pass():
     """count_rolls (each board read once for its 21 rolls) against count_plays_batch over
     the repeated boards; an invalid board is reported by index, and perft refuses it."""
-    from fastgen.core import _core
+    from fastgen.core import _play
     from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(300, seed=9)
     n = boards.shape[0]
     want = fastgen.count_plays_batch(np.repeat(boards, len(ROLLS), axis=0), np.tile(ROLLS, (n, 1)))
     got = np.empty((n, len(ROLLS)), dtype=np.int64)
-    assert _core.count_rolls(boards, ROLLS, got) == -1
+    assert _play.count_rolls(boards, ROLLS, got) == -1
     assert np.array_equal(got, want.reshape(n, len(ROLLS)))
     bad = boards.copy()
     bad[7, 1, 3] += 1  # 16 checkers
-    assert _core.count_rolls(bad, ROLLS, got) == 7
+    assert _play.count_rolls(bad, ROLLS, got) == 7
     with pytest.raises(ValueError, match="dice 1..6"):
-        _core.count_rolls(boards, np.array([[0, 1]], dtype=np.int8), got[:, :1].copy())
+        _play.count_rolls(boards, np.array([[0, 1]], dtype=np.int8), got[:, :1].copy())
     mod = importlib.import_module("fastgen.perft")
     with pytest.raises(InvalidBoardError):
         mod._roll_counts(bad, 1)

@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import given
 
 import fastgen
-from fastgen.core import _core
+from fastgen.core import _play
 from fastgen import pubeval
 from fastgen.cli.workload import random_game_positions
 
@@ -104,7 +104,7 @@ def test_tie_order_of_non_doubles_is_gnubg_generator_order():
         for a, b in ((d1, d2), (d2, d1)):
             first = _first_listed(board, a, b)
             i, j = rng.choice(len(plays), 2, replace=False)
-            got = _core.pubeval_egg_first(board, a, b, plays.boards, np.array([i, j], dtype=np.int32))
+            got = _play.pubeval_egg_first(board, a, b, plays.boards, np.array([i, j], dtype=np.int32))
             assert got == (i if first[keys[i]] < first[keys[j]] else j), (fastgen.position_id(board), (a, b))
             checked += 1
     assert checked > 3_000

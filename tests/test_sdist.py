@@ -27,12 +27,15 @@ SHIPPED = [
     "setup.py",
     "fastgen/core/_core.pyx",
     "fastgen/core/_core.pxd",
+    "fastgen/core/_play.pyx",
+    "fastgen/core/_bits.pxd",
     "fastgen/core/_duel.pxi",
     "fastgen/core/_platform.h",
-    # the job files _core.pyx includes: without them the sdist does not build
+    # the job files _core.pyx and _play.pyx include: without them the sdist does not build
     *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "fastgen" / "core").glob("_*.pxi")),
     "fastgen/py.typed",
     "fastgen/core/_core.pyi",
+    "fastgen/core/_play.pyi",
     "fastgen/core/_features.pyi",
     "fastgen/envs/_kernel.pyi",
     "fastgen/data/contact.csv",

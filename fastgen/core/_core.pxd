@@ -1,4 +1,6 @@
-# Declarations of the nogil move-generation engine (bodies in _core.pyx).
+# Declarations of the nogil move-generation engine (bodies in _core.pyx), cimported by
+# the extensions built on it: the simulation loops (fastgen/core/_play.pyx), the bear-off
+# builders (fastgen/bearoff/_build.pyx) and the RL kernel (fastgen/envs/_kernel.pyx).
 #
 # A generation context owns a working board, the dedup table and growable output
 # buffers. One context is used by one thread at a time.
@@ -40,9 +42,42 @@ ctypedef struct Ctx:
     int64_t cap
     int64_t base         # first play of the current generation
 
+cdef class StopFlag:
+    # Asks the loops of one call to stop (set from any thread, polled with _platform.h's
+    # fg_stopped between positions or turns).
+    cdef int flag
+
 cdef Ctx* ctx_new(int count_only, int64_t cap) noexcept nogil
 cdef void ctx_free(Ctx* c) noexcept nogil
 cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil
+
+# A board check and the counting batch (bodies in _validate.pxi, _count.pxi): for the
+# pubeval batch and perft's last level (fastgen/core/_play.pyx).
+cdef int board_check(const int8_t* b) noexcept nogil
+cdef Ctx* counting_ctx() except NULL
+cdef Py_ssize_t count_range(Ctx* c, const int8_t* boards, const int8_t* dice, int own_dice, Py_ssize_t nrolls,
+                            int64_t* out, Py_ssize_t lo, Py_ssize_t hi, const int* stop) noexcept nogil
+
+# The end of a game (R17), inline: every turn of the simulation loops (_play.pyx) asks it,
+# and game_value below is it for the RL kernel.
+cdef inline int8_t win_of(const int8_t* b) noexcept nogil:
+    """0 while the side that just moved (row OWN of b) has checkers left, else its win
+    (R17): 1 single, 2 gammon (the loser has borne off none), 3 backgammon (and still has
+    one on the bar or in the winner's home board, the loser's indices 18..24)."""
+    cdef int i, left = 0, loser = 0
+    for i in range(25):
+        left |= b[OWN + i]
+    if left:
+        return 0
+    for i in range(25):
+        loser += b[i]
+    if loser < 15:
+        return 1
+    for i in range(18, 25):
+        if b[i]:
+            return 3
+    return 2
+
 
 # The rules one step at a time, for extensions outside the search (the RL environments'
 # kernel): bodies in _rules.pxi.

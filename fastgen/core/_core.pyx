@@ -35,19 +35,21 @@ Files
 -----
 One extension, its source cut by job into files included here (so the C compiler still
 inlines across them): this file holds the imports, the stop flag and one generation
-(generate); _core.pxd the context (Ctx) and the functions other extensions cimport.
+(generate); _core.pxd the context (Ctx), the stop flag and the functions other extensions
+cimport (the simulation loops of _play.pyx, the bear-off builders, the RL kernel).
 
-* _bits.pxi: bit and word helpers (C inline functions).
+* _bits.pxd: bit and word helpers (C inline functions, cimported: shared with _play.pyx
+  and the RL kernel).
 * _ctx.pxi: the context and its output buffers, one step, the leaves (dedup, admission).
 * _doubles.pxi, _nondoubles.pxi: writing the plays of a double, of a non-double.
 * _count.pxi: counting without writing (closed forms, bear-off tables), Counter.
 * _validate.pxi: board and dice checks (R4).
 * _batch.pxi: single-position calls, batch parts and their merge, two-thread batches.
-* _games.pxi: whole games (native rollouts, the rollout pool's turn, the rollout hash).
-* _perft.pxi: perft's merge of a level and its last level (count_rolls).
-* _pubeval.pxi: pubeval, choosing as GNU Backgammon's pubeval player does.
 * _rules.pxi: single steps and the game value for other extensions (the RL kernel).
-* _duel.pxi: duels, two built-in policies in one game loop (fastgen.sim.duel.front).
+
+Whole games (native rollouts, the rollout pool, duels), perft's merges and pubeval are
+the simulation extension's (fastgen.core._play), which calls generate() through
+_core.pxd.
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
@@ -75,7 +77,10 @@ cdef extern from "_platform.h":
 cdef extern from "assert.h":
     void c_assert "assert"(bint condition) noexcept nogil
 
-include "_bits.pxi"
+from fastgen.core._bits cimport (
+    BAR_BIT, POINTS, fg_highest, fg_step_word, fg_put_moves, fg_popcount, fg_popcount24, fg_load8, fg_rev8,
+    fg_nonzero8, fg_atleast2_8, fg_atleast3_8, fg_atleast16_8, fg_nibbles8, fg_bytesum8,
+)
 
 
 # ---------------------------------------------------------------- stopping long calls
@@ -86,8 +91,8 @@ include "_bits.pxi"
 # return within one position or turn.
 
 cdef class StopFlag:
-    """Asks the core loops of one call to stop; set from any thread."""
-    cdef int flag
+    """Asks the core loops of one call to stop; set from any thread (its flag is declared
+    in _core.pxd, so the simulation loops of fastgen.core._play read it too)."""
 
     def set(self):
         """Ask the loops reading this flag to stop."""
@@ -213,8 +218,4 @@ cdef inline int memcmp_board(const int8_t* x, const int8_t* y) noexcept nogil:
 
 include "_validate.pxi"
 include "_batch.pxi"
-include "_games.pxi"
-include "_perft.pxi"
-include "_pubeval.pxi"
 include "_rules.pxi"
-include "_duel.pxi"

@@ -1,8 +1,10 @@
-# Duels inside the core (included at the end of _core.pyx): two built-in policies, each
-# the uniform-random choice (0) or pubeval's (1), play whole games against each other in
-# one loop, as play_games plays one policy against itself. Dice come from roll_of and
-# random choices from the same counter-based hash, so fastgen.sim.duel.front's batched loop
-# plays the same games.
+# Part of the simulation extension: included into fastgen/core/_play.pyx (one extension,
+# so the C compiler can inline across files); the names and imports are _play.pyx's.
+#
+# Duels: two built-in policies, each the uniform-random choice (0) or pubeval's (1), play
+# whole games against each other in one loop, as play_games plays one policy against
+# itself. Dice come from roll_of and random choices from the same counter-based hash, so
+# fastgen.sim.duel.front's batched loop plays the same games.
 #
 # Game g: player a moves first when g is even, player b when g is odd. Mirrored, the
 # pair g // 2 gives both games of the pair the same dice (roll_of of game g // 2) and the
@@ -71,8 +73,6 @@ def duel_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
     cdef const int* sp = flag_of(stop)
     if pol_a not in (0, 1) or pol_b not in (0, 1):
         raise ValueError(f"fastgen: duel policies must be 0 (random) or 1 (pubeval), got {pol_a!r}, {pol_b!r}")
-    if (pol_a or pol_b) and not pub_loaded:
-        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
     if lo < 0 or hi < lo or min(winner.shape[0], result.shape[0], turns.shape[0]) < hi - lo:
         raise ValueError(f"fastgen: games {lo!r}..{hi!r} do not fit outputs of length {winner.shape[0]!r}")
     if start.shape[0] == 0 or opening_rolls.shape[0] != 15 or opening_rolls.shape[1] != 2:

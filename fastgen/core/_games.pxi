@@ -1,8 +1,8 @@
-# Part of the compiled core: included into fastgen/core/_core.pyx (one extension, so
-# the C compiler can inline across files); the names and imports are _core.pyx's.
+# Part of the simulation extension: included into fastgen/core/_play.pyx (one extension,
+# so the C compiler can inline across files); the names and imports are _play.pyx's.
 #
-# Whole games in the core: the rollout hash (dice and choices), the end of a game
-# (R17), native random or pubeval games, and the batched rollout pool's turn.
+# Whole games: the rollout hash (dice and choices), native random or pubeval games, and
+# the batched rollout pool's turn (the end of a game, R17, is _core.pxd's win_of).
 
 
 # ---------------------------------------------------------------- native random rollouts
@@ -54,25 +54,6 @@ cdef inline void roll_of(int8_t* out, uint64_t kd, uint64_t ko, uint64_t game, u
         idx = uniform_index(game_hash(kd, game, turn), 36)
         out[0] = <int8_t> (idx // 6 + 1)
         out[1] = <int8_t> (idx % 6 + 1)
-
-
-cdef inline int8_t win_of(const int8_t* b) noexcept nogil:
-    """0 while the side that just moved (row OWN of b) has checkers left, else its win
-    (R17): 1 single, 2 gammon (the loser has borne off none), 3 backgammon (and still has
-    one on the bar or in the winner's home board, the loser's indices 18..24)."""
-    cdef int i, left = 0, loser = 0
-    for i in range(25):
-        left |= b[OWN + i]
-    if left:
-        return 0
-    for i in range(25):
-        loser += b[i]
-    if loser < 15:
-        return 1
-    for i in range(18, 25):
-        if b[i]:
-            return 3
-    return 2
 
 
 cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
@@ -141,8 +122,6 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
     cdef int r
     cdef int64_t long_game = -1
     cdef const int* sp = flag_of(stop)
-    if pubeval and not pub_loaded:
-        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
     if lo < 0 or hi < lo or min(winner.shape[0], result.shape[0], turns.shape[0]) < hi - lo:
         raise ValueError(f"fastgen: games {lo!r}..{hi!r} do not fit outputs of length {winner.shape[0]!r}")
     c = ctx_new(0, 4096)

@@ -1,5 +1,5 @@
-# Part of the compiled core: included into fastgen/core/_core.pyx (one extension, so
-# the C compiler can inline across files); the names and imports are _core.pyx's.
+# Part of the simulation extension: included into fastgen/core/_play.pyx (one extension,
+# so the C compiler can inline across files); the names and imports are _play.pyx's.
 #
 # perft's compiled steps: merging identical children of a level, and counting
 # every roll of a board (the last level).

@@ -1,5 +1,5 @@
-# Part of the compiled core: included into fastgen/core/_core.pyx (one extension, so
-# the C compiler can inline across files); the names and imports are _core.pyx's.
+# Part of the simulation extension: included into fastgen/core/_play.pyx (one extension,
+# so the C compiler can inline across files); the names and imports are _play.pyx's.
 #
 # Tesauro's pubeval at core speed, choosing as GNU Backgammon's pubeval player does.
 
@@ -7,8 +7,9 @@
 # ---------------------------------------------------------------- pubeval at core speed
 #
 # Tesauro's pubeval chooses a play by scoring every candidate after the move with a linear
-# function of the position (fastgen/pubeval.py describes the inputs and holds the
-# published weights, loaded here once by pubeval_load). The play chosen must be the one
+# function of the position (fastgen/pubeval.py describes the inputs; the published
+# weights are compiled in below, and pub_tables fills the tables from them when the
+# module loads, so nothing has to be imported first). The play chosen must be the one
 # GNU Backgammon's pubeval player chooses, so the score that decides is computed in single
 # precision in exactly its order of operations (gnubg_score), and ties go to the play its
 # generator finds first (egg_first). Scoring every candidate that way is slow, so:
@@ -24,23 +25,57 @@
 # Generation is unchanged: the candidates are generated into the context's small buffer,
 # which stays in cache, and scored there.
 
+cdef extern from *:
+    """
+    /* Tesauro's published weights (pubeval.c, 1993), 122 each: wc (contact), wr (race) */
+    static const double fg_pub_contact[122] = {
+        .25696, -.66937, -1.66135, -2.02487, -2.53398, -.16092, -1.11725, -1.06654, -.92830, -1.99558,
+        -1.10388, -.80802, .09856, -.62086, -1.27999, -.59220, -.73667, .89032, -.38933, -1.59847,
+        -1.50197, -.60966, 1.56166, -.47389, -1.80390, -.83425, -.97741, -1.41371, .24500, .10970,
+        -1.36476, -1.05572, 1.15420, .11069, -.38319, -.74816, -.59244, .81116, -.39511, .11424,
+        -.73169, -.56074, 1.09792, .15977, .13786, -1.18435, -.43363, 1.06169, -.21329, .04798,
+        -.94373, -.22982, 1.22737, -.13099, -.06295, -.75882, -.13658, 1.78389, .30416, .36797,
+        -.69851, .13003, 1.23070, .40868, -.21081, -.64073, .31061, 1.59554, .65718, .25429,
+        -.80789, .08240, 1.78964, .54304, .41174, -1.06161, .07851, 2.01451, .49786, .91936,
+        -.90750, .05941, 1.83120, .58722, 1.28777, -.83711, -.33248, 2.64983, .52698, .82132,
+        -.58897, -1.18223, 3.35809, .62017, .57353, -.07276, -.36214, 4.37655, .45481, .21746,
+        .10504, -.61977, 3.54001, .04612, -.18108, .63211, -.87046, 2.47673, -.48016, -1.27157,
+        .86505, -1.11342, 1.24612, -.82385, -2.77082, 1.23606, -1.59529, .10438, -1.30206, -4.11520,
+        5.62596, -2.75800
+    };
+    static const double fg_pub_race[122] = {
+        .00000, -.17160, .27010, .29906, -.08471, .00000, -1.40375, -1.05121, .07217, -.01351,
+        .00000, -1.29506, -2.16183, .13246, -1.03508, .00000, -2.29847, -2.34631, .17253, .08302,
+        .00000, -1.27266, -2.87401, -.07456, -.34240, .00000, -1.34640, -2.46556, -.13022, -.01591,
+        .00000, .27448, .60015, .48302, .25236, .00000, .39521, .68178, .05281, .09266,
+        .00000, .24855, -.06844, -.37646, .05685, .00000, .17405, .00430, .74427, .00576,
+        .00000, .12392, .31202, -.91035, -.16270, .00000, .01418, -.10839, -.02781, -.88035,
+        .00000, 1.07274, 2.00366, 1.16242, .22520, .00000, .85631, 1.06349, 1.49549, .18966,
+        .00000, .37183, -.50352, -.14818, .12039, .00000, .13681, .13978, 1.11245, -.12707,
+        .00000, -.22082, .20178, -.06285, -.52728, .00000, -.13597, -.19412, -.09308, -1.26062,
+        .00000, 3.05454, 5.16874, 1.50680, 5.35000, .00000, 2.19605, 3.85390, .88296, 2.30052,
+        .00000, .92321, 1.08744, -.11696, -.78560, .00000, -.09795, -.83050, -1.09167, -4.94251,
+        .00000, -1.00316, -3.66465, -2.56906, -9.67677, .00000, -2.77982, -7.26713, -3.40177, -12.32252,
+        .00000, 3.42040
+    };
+    """
+    const double fg_pub_contact[122]
+    const double fg_pub_race[122]
+
+
 cdef float PW[2][122]        # single-precision weights as GNU Backgammon holds them
 cdef double PM[2][24][32]    # PM[race][i][n + 15]: the term of the mover's index i holding n
-cdef bint pub_loaded = 0
 cdef double PUB_MARGIN = 1e-2
 cdef float PUB_ALL_OFF = 99999999.0
 
 
-def pubeval_load(const double[::1] contact, const double[::1] race):
-    """Load Tesauro's published weights (122 each, as in fastgen.pubeval)."""
-    global pub_loaded
+cdef void pub_tables() noexcept nogil:
+    """Fill PW and PM from the published weights (run once, when the module loads)."""
     cdef int r, i, k, n
     cdef double v
     cdef const double* w
-    if contact.shape[0] != 122 or race.shape[0] != 122:
-        raise ValueError("pubeval weights must have 122 entries each")
     for r in range(2):
-        w = &race[0] if r else &contact[0]
+        w = &fg_pub_race[0] if r else &fg_pub_contact[0]
         # The inputs (n - 3) / 2, opponent's bar / 2 and checkers off / 15 are folded
         # into their weights, rounded to single precision as GNU Backgammon does.
         for i in range(120):
@@ -63,7 +98,14 @@ def pubeval_load(const double[::1] contact, const double[::1] race):
                 else:
                     v = 0.0
                 PM[r][23 - k][n + 15] = v
-    pub_loaded = 1
+
+
+pub_tables()
+
+
+def pubeval_weights():
+    """Tesauro's published weights as compiled in: (contact, race), 122 floats each."""
+    return [fg_pub_contact[i] for i in range(122)], [fg_pub_race[i] for i in range(122)]
 
 
 cdef extern from *:
@@ -209,7 +251,7 @@ cdef int egg_first(const int8_t* board, int d0, int d1, const int8_t* cands,
                 if not egg_step(two, p2, b):
                     continue
                 for j in range(ntied):
-                    if memcmp_board(two, cands + tied[j] * BOARD_BYTES) == 0:
+                    if memcmp(two, cands + tied[j] * BOARD_BYTES, BOARD_BYTES) == 0:
                         return tied[j]
     return -1
 
@@ -319,8 +361,6 @@ def pubeval_best_batch(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice
     cdef Ctx* c
     cdef int k = 0, bad = -1
     cdef const int* sp = flag_of(stop)
-    if not pub_loaded:
-        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
     c = ctx_new(0, 4096)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
@@ -328,7 +368,7 @@ def pubeval_best_batch(const int8_t[:, :, ::1] boards, const int8_t[:, ::1] dice
         for i in range(n):
             if fg_stopped(sp):
                 break
-            if board_error(&boards[i, 0, 0]):
+            if board_check(&boards[i, 0, 0]):
                 bad = i
                 break
             c.n = 0
@@ -349,8 +389,6 @@ def pubeval_pick(const int8_t[:, :, ::1] before, const int8_t[:, ::1] dice,
     cands[offsets[g]:offsets[g+1]] of position before[g] with dice[g] (plays_batch's
     output for those positions, in its order)."""
     cdef Py_ssize_t g, n = before.shape[0]
-    if not pub_loaded:
-        raise RuntimeError("fastgen: pubeval weights not loaded (fastgen.pubeval loads them)")
     with nogil:
         for g in range(n):
             out[g] = pub_choose(&before[g, 0, 0], dice[g, 0], dice[g, 1], &cands[offsets[g], 0, 0],

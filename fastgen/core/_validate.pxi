@@ -6,6 +6,57 @@
 
 # ---------------------------------------------------------------- validation
 
+cdef extern from *:
+    """
+    /* Bit-reversed bytes, and the 24 low bits of m in reverse order. */
+    #define FG_R2(n) n, n + 2 * 64, n + 1 * 64, n + 3 * 64
+    #define FG_R4(n) FG_R2(n), FG_R2(n + 2 * 16), FG_R2(n + 1 * 16), FG_R2(n + 3 * 16)
+    #define FG_R6(n) FG_R4(n), FG_R4(n + 2 * 4), FG_R4(n + 1 * 4), FG_R4(n + 3 * 4)
+    static const unsigned char fg_rev_bits8[256] = { FG_R6(0), FG_R6(2), FG_R6(1), FG_R6(3) };
+    static inline unsigned int fg_rev24(unsigned int m) {
+        return ((unsigned int) fg_rev_bits8[m & 255u] << 16) | ((unsigned int) fg_rev_bits8[(m >> 8) & 255u] << 8)
+               | fg_rev_bits8[(m >> 16) & 255u];
+    }
+    /* board_error (R4) with SSE2, 16 bytes at a time (reads only the 50 bytes of the board);
+       FG_SSE2_CHECK is 0 and board_error_plain below is used without SSE2. */
+    #ifdef FG_CORE_SSE2
+    #define FG_SSE2_CHECK 1
+    static const signed char fg_opp_tail[16] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0};
+    static inline int fg_board_error_sse2(const signed char* b) {
+        const __m128i z = _mm_setzero_si128(), f15 = _mm_set1_epi8(15);
+        __m128i x0 = _mm_loadu_si128((const __m128i*) b), x1 = _mm_loadu_si128((const __m128i*) (b + 16));
+        __m128i x2 = _mm_loadu_si128((const __m128i*) (b + 32)), x3 = _mm_loadu_si128((const __m128i*) (b + 34));
+        __m128i tail = _mm_loadu_si128((const __m128i*) fg_opp_tail), so, sm;
+        unsigned int mine, theirs;
+        int opp, own;
+        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3))))
+            return 1;  /* a negative count */
+        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpgt_epi8(x0, f15), _mm_cmpgt_epi8(x1, f15)),
+                                           _mm_or_si128(_mm_cmpgt_epi8(x2, f15), _mm_cmpgt_epi8(x3, f15)))))
+            return 2;  /* over 15 on one point */
+        /* side totals: the opponent's bytes 0..24, the mover's 25..49 */
+        so = _mm_add_epi64(_mm_sad_epu8(x0, z), _mm_sad_epu8(_mm_and_si128(x1, tail), z));
+        sm = _mm_add_epi64(_mm_sad_epu8(_mm_andnot_si128(tail, x1), z), _mm_sad_epu8(x2, z));
+        opp = _mm_cvtsi128_si32(so) + _mm_cvtsi128_si32(_mm_srli_si128(so, 8));
+        own = _mm_cvtsi128_si32(sm) + _mm_cvtsi128_si32(_mm_srli_si128(sm, 8)) + b[48] + b[49];
+        if (opp > 15 || own > 15)
+            return 2;
+        /* both sides on one physical point: my index t is the opponent's index 23 - t */
+        mine = (unsigned int) _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_loadu_si128((const __m128i*) (b + 25)), z))
+               | ((unsigned int) _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_loadu_si128((const __m128i*) (b + 33)), z)) << 8);
+        theirs = (unsigned int) _mm_movemask_epi8(_mm_cmpgt_epi8(x0, z))
+                 | ((unsigned int) _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_loadu_si128((const __m128i*) (b + 8)), z)) << 8);
+        return (mine & fg_rev24(theirs) & 0xFFFFFFu) ? 3 : 0;
+    }
+    #else
+    #define FG_SSE2_CHECK 0
+    static inline int fg_board_error_sse2(const signed char* b) { (void) b; return 0; }
+    #endif
+    """
+    bint FG_SSE2_CHECK
+    int fg_board_error_sse2(const int8_t* b) noexcept nogil
+
+
 cdef inline int board_error(const int8_t* b) noexcept nogil:
     """0 for a valid board (R4), else 1 negative, 2 over 15 on a side, 3 shared point."""
     if FG_SSE2_CHECK:
@@ -51,6 +102,12 @@ def board_error_variants(const int8_t[:, ::1] board):
 def validate_board(const int8_t[:, ::1] board):
     """Error code of one (2, 25) board: 0 valid, 1 negative, 2 over 15, 3 shared point."""
     return board_error(&board[0, 0])
+
+
+cdef int board_check(const int8_t* b) noexcept nogil:
+    """board_error for other extensions (declared in _core.pxd; the simulation's pubeval
+    batch checks each board with it)."""
+    return board_error(b)
 
 
 cdef extern from *:

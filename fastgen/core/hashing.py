@@ -5,7 +5,7 @@ Each game's (or trial's) dice and random choices come from a hash (splitmix64) o
 ``i`` is the same game whatever the batch size, the threads, the chunking or the order
 games finish in. :func:`fastgen.rollout`, :func:`fastgen.duel` and the rollouts that
 decide (:func:`fastgen.rollout_dice`) all draw from this one hash; the compiled core
-computes the same numbers for the games it plays itself (:func:`roll_dice`).
+computes the same numbers for the games it plays itself (:func:`roll_dice`, in the compiled ``_play`` extension).
 
 >>> g = np.arange(4)
 >>> bool((game_hash(1, g, np.zeros(4), PURPOSE_DICE) == game_hash(1, g, np.zeros(4), PURPOSE_DICE)).all())
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen.core import _core
+from fastgen.core import _play
 from fastgen.core.boards import OPENING_ROLLS
 
 __all__ = [
@@ -78,7 +78,7 @@ def roll_dice(seed: int, gid: np.ndarray, turn: np.ndarray, opening: np.ndarray)
     is uniform over the 15 non-double rolls). The hash is game_hash's, computed in the
     core (the same numbers as ``uniform_index(game_hash(...), 36)``)."""
     dice = np.empty((gid.shape[0], 2), dtype=np.int8)
-    _core.roll_dice(
+    _play.roll_dice(
         seed,
         np.ascontiguousarray(gid, dtype=np.int64),
         np.ascontiguousarray(turn, dtype=np.int64),

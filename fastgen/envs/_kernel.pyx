@@ -26,23 +26,12 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, uint8_t, int64_t, uint64_t
 
 from fastgen.core._core cimport Ctx, ctx_new, ctx_free, playable_steps, play_step, game_value
+from fastgen.core._bits cimport fg_highest  # highest set bit, with _platform.h's portable paths
 
 cdef int NA = 156
 
 
 ctypedef unsigned int bits
-
-cdef extern from *:
-    """
-    /* highest set bit of a nonzero word: a compiler builtin where there is one */
-    #if defined(__GNUC__) || defined(__clang__)
-    static inline int fg_top_bit(unsigned int m) { return 31 - __builtin_clz(m); }
-    #else
-    static inline int fg_top_bit(unsigned int m) { int s = 31; while (!(m >> s)) s--; return s; }
-    #endif
-    """
-    int fg_top_bit(unsigned int m) noexcept nogil
-
 
 cdef inline bits sources(Ctx* c, const int8_t *b, int v) noexcept nogil:
     """Bit set of the points (bit p = point p, 25 the bar) a step with die v may start
@@ -112,7 +101,7 @@ cdef void mask_one(Ctx* c, const int8_t *b, int8_t *left, int todo, int forced, 
                 # larger one also bears off gives the same play: allowed too
                 m &= sources(c, b, forced) & ((2u << v) - 1u)
             while m:
-                s = fg_top_bit(m)
+                s = fg_highest(m)
                 m ^= 1u << s
                 out[s * 6 + v - 1] = 1
                 lst[0] += 1

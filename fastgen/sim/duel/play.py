@@ -13,9 +13,8 @@ import time
 
 import numpy as np
 
-from fastgen.core import _core
+from fastgen.core import _core, _play
 from fastgen.core.generate import plays_batch
-from fastgen import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
 from fastgen.core.hashing import OPENING_DICE, roll_dice
 from fastgen.policies import as_picks, raise_bad_pick
 from fastgen.sim.options import GameOptions
@@ -45,7 +44,7 @@ def _duel_native(games, first, pol_a, pol_b, seed, start, from_opening, mirrored
     turns = np.zeros(games, dtype=np.int32)
 
     def play_range(lo, hi):  # relative to first
-        return _core.duel_range(
+        return _play.duel_range(
             start, from_opening, seed, OPENING_DICE, first + lo, first + hi, BUILTIN[pol_a], BUILTIN[pol_b],
             mirrored, winner[lo:hi], result[lo:hi], turns[lo:hi], stop, MAX_TURNS,
         )
@@ -106,7 +105,7 @@ def _duel_python(games, first, a, b, seed, start, from_opening, mirrored, batch_
             picks.append(pick)
         src = np.ascontiguousarray(np.concatenate(srcs) if len(srcs) > 1 else srcs[0])
         offsets = np.concatenate(offs)
-        k = _core.pool_turn(
+        k = _play.pool_turn(
             src, offsets, np.concatenate(picks), boards, gid, turn, dice, winner, result, turns,
             starts, first, next_game, first + games, MAX_TURNS, seed, from_opening, OPENING_DICE, info,
         )

@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 from fastgen._util import check_int, run_game_ranges
-from fastgen.core import _core
+from fastgen.core import _core, _play
 from fastgen.core.boards import STARTING_BOARD, as_boards  # R3
 from fastgen.core.generate import plays_batch
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
@@ -53,7 +53,7 @@ def rollout_native(games, start_boards, from_opening, first, policy, options: Ga
     start = np.ascontiguousarray(start_boards, dtype=np.int8)
 
     def play_range(lo, hi):  # lo, hi relative to first
-        return _core.rollout_random_range(
+        return _play.rollout_random_range(
             start, from_opening, seed, OPENING_DICE, first + lo, first + hi,
             winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
         )
@@ -188,7 +188,7 @@ def play_in_process(games: int | None, policy, start, first_game: int, options: 
         # on roll), record won games (R17), refill their slots with new games or close up
         # the pool, and roll the next turn's dice (each game's dice and choices depend on
         # (seed, game, turn) only, so the order of the pool changes nothing).
-        k = _core.pool_turn(
+        k = _play.pool_turn(
             batch.boards, batch.offsets, pick, boards, gid, turn, dice, winner, result, turns,
             start_boards, first_game, next_game, end, MAX_TURNS, seed, from_opening, OPENING_DICE, info,
         )

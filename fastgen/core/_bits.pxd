@@ -1,8 +1,18 @@
-# Part of the compiled core: included into fastgen/core/_core.pyx (one extension, so
-# the C compiler can inline across files); the names and imports are _core.pyx's.
+# Bit and word helpers of the compiled modules (C inline functions): masks of the 24
+# points, popcounts, byte tricks over 8 board bytes at a time, move lists as words.
 #
-# Bit and word helpers (C inline functions): masks of the 24 points, popcounts,
-# byte tricks over 8 board bytes at a time, move lists as words.
+# Cimported by the move generator (_core.pyx), the simulation loops (_play.pyx) and the
+# RL environments' kernel (fastgen/envs/_kernel.pyx): each gets its own copy of these
+# inline functions, so one definition serves all three. The word and bit builtins are
+# _platform.h's, each with its portable fallback (FASTGEN_PORTABLE=1 builds only those);
+# a module cimporting this file needs fastgen/core on its include path.
+
+from libc.stdint cimport int8_t, uint32_t, uint64_t
+
+cdef extern from "_platform.h":
+    int fg_clz32(uint32_t m) noexcept nogil       # m != 0
+    int fg_ctz32(uint32_t m) noexcept nogil       # m != 0
+    uint64_t fg_bswap64(uint64_t x) noexcept nogil
 
 
 # ---------------------------------------------------------------- bit tricks
@@ -10,53 +20,10 @@
 cdef extern from *:
     """
     #include <string.h>
+    /* SSE2 where the compiler targets it (the core's board check, pubeval's changed points) */
     #if defined(__SSE2__) && !defined(FG_PORTABLE) && !defined(FG_CORE_SSE2)
     #define FG_CORE_SSE2 1
     #include <emmintrin.h>
-    #endif
-    /* Bit-reversed bytes, and the 24 low bits of m in reverse order. */
-    #define FG_R2(n) n, n + 2 * 64, n + 1 * 64, n + 3 * 64
-    #define FG_R4(n) FG_R2(n), FG_R2(n + 2 * 16), FG_R2(n + 1 * 16), FG_R2(n + 3 * 16)
-    #define FG_R6(n) FG_R4(n), FG_R4(n + 2 * 4), FG_R4(n + 1 * 4), FG_R4(n + 3 * 4)
-    static const unsigned char fg_rev_bits8[256] = { FG_R6(0), FG_R6(2), FG_R6(1), FG_R6(3) };
-    static inline unsigned int fg_rev24(unsigned int m) {
-        return ((unsigned int) fg_rev_bits8[m & 255u] << 16) | ((unsigned int) fg_rev_bits8[(m >> 8) & 255u] << 8)
-               | fg_rev_bits8[(m >> 16) & 255u];
-    }
-    /* board_error (R4) with SSE2, 16 bytes at a time (reads only the 50 bytes of the board);
-       FG_SSE2_CHECK is 0 and the plain C version in _core.pyx is used without SSE2. */
-    #ifdef FG_CORE_SSE2
-    #define FG_SSE2_CHECK 1
-    static const signed char fg_opp_tail[16] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0};
-    static inline int fg_board_error_sse2(const signed char* b) {
-        const __m128i z = _mm_setzero_si128(), f15 = _mm_set1_epi8(15);
-        __m128i x0 = _mm_loadu_si128((const __m128i*) b), x1 = _mm_loadu_si128((const __m128i*) (b + 16));
-        __m128i x2 = _mm_loadu_si128((const __m128i*) (b + 32)), x3 = _mm_loadu_si128((const __m128i*) (b + 34));
-        __m128i tail = _mm_loadu_si128((const __m128i*) fg_opp_tail), so, sm;
-        unsigned int mine, theirs;
-        int opp, own;
-        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3))))
-            return 1;  /* a negative count */
-        if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpgt_epi8(x0, f15), _mm_cmpgt_epi8(x1, f15)),
-                                           _mm_or_si128(_mm_cmpgt_epi8(x2, f15), _mm_cmpgt_epi8(x3, f15)))))
-            return 2;  /* over 15 on one point */
-        /* side totals: the opponent's bytes 0..24, the mover's 25..49 */
-        so = _mm_add_epi64(_mm_sad_epu8(x0, z), _mm_sad_epu8(_mm_and_si128(x1, tail), z));
-        sm = _mm_add_epi64(_mm_sad_epu8(_mm_andnot_si128(tail, x1), z), _mm_sad_epu8(x2, z));
-        opp = _mm_cvtsi128_si32(so) + _mm_cvtsi128_si32(_mm_srli_si128(so, 8));
-        own = _mm_cvtsi128_si32(sm) + _mm_cvtsi128_si32(_mm_srli_si128(sm, 8)) + b[48] + b[49];
-        if (opp > 15 || own > 15)
-            return 2;
-        /* both sides on one physical point: my index t is the opponent's index 23 - t */
-        mine = (unsigned int) _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_loadu_si128((const __m128i*) (b + 25)), z))
-               | ((unsigned int) _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_loadu_si128((const __m128i*) (b + 33)), z)) << 8);
-        theirs = (unsigned int) _mm_movemask_epi8(_mm_cmpgt_epi8(x0, z))
-                 | ((unsigned int) _mm_movemask_epi8(_mm_cmpgt_epi8(_mm_loadu_si128((const __m128i*) (b + 8)), z)) << 8);
-        return (mine & fg_rev24(theirs) & 0xFFFFFFu) ? 3 : 0;
-    }
-    #else
-    #define FG_SSE2_CHECK 0
-    static inline int fg_board_error_sse2(const signed char* b) { (void) b; return 0; }
     #endif
     /* Move lists as words: byte k of a move list (4 steps of from, to as point numbers,
        unused -1) is bits 8k..8k+7 of the word. The non-doubles keep their path in a
@@ -133,8 +100,6 @@ cdef extern from *:
     uint64_t fg_step_word(int k, int a, int b) noexcept nogil
     void fg_put_moves(int8_t* dst, uint64_t x) noexcept nogil
     int fg_popcount(unsigned int m) noexcept nogil
-    bint FG_SSE2_CHECK
-    int fg_board_error_sse2(const int8_t* b) noexcept nogil
     int fg_popcount24(unsigned int m) noexcept nogil   # m < 2**24
     uint64_t fg_load8(const int8_t* p) noexcept nogil
     uint64_t fg_rev8(uint64_t x) noexcept nogil
