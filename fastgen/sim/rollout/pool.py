@@ -19,6 +19,7 @@ from fastgen._util import check_int, run_game_ranges
 from fastgen.core import _core
 from fastgen.core.boards import STARTING_BOARD, as_boards  # R3
 from fastgen.core.generate import plays_batch
+from fastgen import pubeval as _pubeval  # noqa: F401  (loads pubeval's weights into the core)
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.core.ids import position_id
 from fastgen.games.game import OPENING_ROLLS
