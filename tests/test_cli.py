@@ -9,6 +9,7 @@ import pytest
 
 import fastgen
 from fastgen.cli.main import build_parser, main
+from fastgen.cli.output import finite_or_none
 
 from _child import run_python
 
@@ -180,3 +181,23 @@ def test_python_dash_m_fastgen():
     )
     ok = run_python(*run, "rollout", "--games", "10", "--json", timeout=60)
     assert ok.returncode == 0 and json.loads(ok.stdout)["games"] == 10
+
+
+# --------------------------------------------------------------------------- JSON output
+
+
+def _strict_json(text: str):
+    """*text* parsed as strict JSON: NaN and Infinity, which JSON does not have, fail."""
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the JSON output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_output_is_strict_json(capsys):
+    # A single game has no interval of its points per game: null, not Infinity.
+    assert main(["rollout", "--games", "1", "--json"]) == 0
+    data = _strict_json(capsys.readouterr().out)
+    assert data["points_per_game_interval"] == [None, None] and data["games"] == 1
+    assert finite_or_none({"a": (1.5, float("nan")), "b": [float("-inf")], "c": "x", "d": 2}) == {
+        "a": [1.5, None], "b": [None], "c": "x", "d": 2}

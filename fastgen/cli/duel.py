@@ -13,13 +13,13 @@ Policies: ``random``, ``pubeval``, ``gnubg[:N]``, ``gnubg-engine[:N]`` or
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from fastgen.engines import GnubgEngine
 from fastgen.policies import from_spec
 from fastgen.cli.args import add_subcommand, int_in_range
+from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
 from fastgen.sim.duel.front import duel
 
@@ -75,5 +75,5 @@ def run_duel(args: argparse.Namespace) -> int:
     finally:
         for engine in engines:
             engine.close()
-    print(json.dumps(result.to_dict(), indent=2) if args.json else result)
+    print(json_text(result.to_dict(), indent=2) if args.json else result)
     return 0

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 from importlib import import_module
-import json
 import sys
 from typing import Any, Sequence
 
 from fastgen.cli.args import HelpFormatter, add_subcommand, int_in_range
+from fastgen.cli.output import json_text
 from fastgen._version import __version__
 from fastgen.cli.bench import run_benchmarks
 
@@ -29,7 +29,7 @@ def _bench(args: argparse.Namespace) -> int:
         workload=args.workload,
     )
     if args.json:
-        print(json.dumps(result, indent=2))
+        print(json_text(result, indent=2))
         return 0
     env, work = result["environment"], result["workload"]
     print(f"fastgen {env['fastgen']} | Python {env['python']} | numpy {env['numpy']}")
