@@ -7,8 +7,10 @@ row 1 the side on roll, index i = own point i + 1, index 24 = bar.
 >>> len(fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1)))
 16
 
-Each public name is imported here from the module that defines it. The optional extras
-(``rl``, ``dask``, ``pgx``, ``peers``) are never imported by ``import fastgen``.
+Each public name comes from the module that defines it: the generator and its readable
+layer are imported with the package, the rest (games, rollouts, duels, evaluators,
+bear-off databases ...) on first use, so ``import fastgen`` stays quick. The optional
+extras (``rl``, ``dask``, ``pgx``, ``peers``) are never imported by ``import fastgen``.
 """
 
 import importlib.util as _importlib_util
@@ -22,6 +24,11 @@ if any(_importlib_util.find_spec(f"fastgen.core.{m}") is None for m in ("_core",
         "so that the installed fastgen is imported."
     )
 del _importlib_util
+
+import sys as _sys
+from importlib import import_module as _import_module
+from types import ModuleType as _ModuleType
+from typing import TYPE_CHECKING
 
 from fastgen._version import __version__
 from fastgen.board import Board
@@ -68,10 +75,6 @@ from fastgen.errors import (
     UnknownSchemeError,
 )
 from fastgen.core.features import encode
-from fastgen import fibs  # FIBS board: lines (parse_board, format_board)
-from fastgen import svg  # fastgen.svg.board: boards as SVG (standard library only)
-from fastgen import bearoff  # fastgen.bearoff: bear-off databases (gnubg's .bd files)
-from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
 from fastgen.core.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.core.ids import (
     GameState,
@@ -86,21 +89,77 @@ from fastgen.core.ids import (
     position_id,
     xgid,
 )
-from fastgen.games.match import Match
-from fastgen.formats.matfile import read_mat, write_mat
 from fastgen.core.notation import Play, format_play
 from fastgen.core.plays import PlayBatch, Plays
-from fastgen.perft import perft, perft_weighted  # the game-tree count; Dask only when asked
-from fastgen.pubeval import pubeval_best
-from fastgen.sim.rollout.results import RolloutResult, RolloutSummary, summarize
-from fastgen.sim.rollout.front import rollout
-from fastgen.sim.decide.front import rollout_plays, rollout_position
-from fastgen.sim.decide.dice import rollout_dice
-from fastgen.sim.decide.table import RolloutTable
-from fastgen import evaluators  # the evaluator protocol, gnubg, greedy (gnubg-nn only when asked)
-from fastgen.sim.duel.front import DuelResult, duel
-from fastgen import engines, policies, specs  # GnubgEngine; gnubg(plies), baseline; the spec grammar
 from fastgen.core.validate import check_play, legal_steps, parse_play
+
+#: The public names imported on first use (PEP 562), each from the module that defines
+#: it: games, .mat files, rollouts, duels, evaluators, engines and policies, bear-off
+#: databases, FIBS lines and pubeval are loaded when a program first asks for one.
+_LAZY_NAMES: dict[str, str] = {
+    **dict.fromkeys(("BACKGAMMON", "GAMMON", "OPENING_ROLLS", "SINGLE", "Game", "GameAction", "result_type"),
+                    "fastgen.games.game"),
+    "Match": "fastgen.games.match",
+    "read_mat": "fastgen.formats.matfile",
+    "write_mat": "fastgen.formats.matfile",
+    "pubeval_best": "fastgen.pubeval",
+    "perft": "fastgen.perft",
+    "perft_weighted": "fastgen.perft",
+    "RolloutResult": "fastgen.sim.rollout.results",
+    "RolloutSummary": "fastgen.sim.rollout.results",
+    "summarize": "fastgen.sim.rollout.results",
+    "rollout": "fastgen.sim.rollout.front",
+    "rollout_plays": "fastgen.sim.decide.front",
+    "rollout_position": "fastgen.sim.decide.front",
+    "rollout_dice": "fastgen.sim.decide.dice",
+    "RolloutTable": "fastgen.sim.decide.table",
+    "duel": "fastgen.sim.duel.front",
+    "DuelResult": "fastgen.sim.duel.front",
+}
+#: Submodules and subpackages reached as attributes (``fastgen.bearoff.build_one_sided``),
+#: imported on first use too.
+_LAZY_MODULES = ("bearoff", "engines", "envs", "evaluators", "fibs", "games", "policies", "pubeval", "sim", "specs")
+
+if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
+    from fastgen import bearoff, engines, envs, evaluators, fibs, games, policies, pubeval, sim, specs
+    from fastgen.formats.matfile import read_mat, write_mat
+    from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
+    from fastgen.games.match import Match
+    from fastgen.perft import perft, perft_weighted
+    from fastgen.pubeval import pubeval_best
+    from fastgen.sim.decide.dice import rollout_dice
+    from fastgen.sim.decide.front import rollout_plays, rollout_position
+    from fastgen.sim.decide.table import RolloutTable
+    from fastgen.sim.duel.front import DuelResult, duel
+    from fastgen.sim.rollout.front import rollout
+    from fastgen.sim.rollout.results import RolloutResult, RolloutSummary, summarize
+else:
+
+    def __getattr__(name: str) -> object:
+        """Import a lazily loaded public name or submodule on first use (PEP 562)."""
+        if name in _LAZY_NAMES:
+            value = getattr(_import_module(_LAZY_NAMES[name]), name)
+        elif name in _LAZY_MODULES:
+            value = _import_module(f"{__name__}.{name}")
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals()[name] = value  # found directly from now on
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(__all__) | set(_LAZY_MODULES))
+
+    class _Package(_ModuleType):
+        """The package's module type: the import system sets each submodule it loads as an
+        attribute of its package, and the module fastgen.perft would so replace the public
+        function of its name; the function keeps it."""
+
+        def __setattr__(self, name: str, value: object) -> None:
+            if name in _LAZY_NAMES and isinstance(value, _ModuleType):
+                return
+            super().__setattr__(name, value)
+
+    _sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "__version__",

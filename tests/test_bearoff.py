@@ -9,6 +9,7 @@ enumeration of the positions, and exhaustive recursions over the reference oracl
 from __future__ import annotations
 
 import itertools
+import json
 from fractions import Fraction
 from functools import lru_cache
 
@@ -341,3 +342,23 @@ def test_a_stop_request_ends_the_compiled_loops_early():
     values = np.zeros((20, 20, 4), np.uint16)
     assert _build.two_sided(values, offsets, kids, 0, 20, 0, 1, -1, stop) == 0
     assert not values.any()
+
+
+def test_cli_eval_json_names_the_database_it_used(tmp_path, capsys):
+    from fastgen.cli.main import main
+
+    path = str(tmp_path / "os3.bd")
+    size = bearoff.write_gnubg(path, bearoff.build_one_sided(3))
+    board = board_of([1, 1], [2])
+    pid = fastgen.position_id(board)
+    assert main(["bearoff", "eval", pid, "--database", path, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["database"] == {"path": path, "kind": "one-sided", "points": 3, "checkers": 15,
+                                "positions": bearoff.n_positions(3, 15), "bytes": size}
+    assert data["position"] == pid
+    assert data["P(win)"] == bearoff.evaluate(board[None], bearoff.read_gnubg(path))[0, 0]
+    # The default, built in memory: no file.
+    assert main(["bearoff", "eval", pid, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["database"] == {"path": None, "kind": "two-sided", "points": 6, "checkers": 6,
+                                "positions": bearoff.n_positions(6, 6), "bytes": None}

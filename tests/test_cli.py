@@ -4,13 +4,19 @@ import argparse
 import importlib
 import inspect
 import json
+import os
+import subprocess
+import sys
+import tempfile
 
 import pytest
 
 import fastgen
-from fastgen.cli.main import build_parser, main
+from fastgen import bearoff
+from fastgen.cli.main import BROKEN_PIPE_STATUS, build_parser, main
+from fastgen.cli.output import finite_or_none
 
-from _child import run_python
+from _child import child_env, run_python
 
 # The module (fastgen.sim.rollout.front is also the name of the function in the package namespace).
 rollout_module = importlib.import_module("fastgen.sim.rollout.front")
@@ -203,3 +209,134 @@ def test_python_dash_m_fastgen():
     )
     ok = run_python(*run, "rollout", "--games", "10", "--json", timeout=60)
     assert ok.returncode == 0 and json.loads(ok.stdout)["games"] == 10
+
+
+# --------------------------------------------------------------------------- a closed pipe
+
+
+def _small_pipe() -> tuple[int, int]:
+    """A pipe that holds 4 KiB (Linux's F_SETPIPE_SZ), so a command writing more blocks
+    until its reader reads on or goes away."""
+    fcntl = pytest.importorskip("fcntl", reason="needs fcntl (a Unix system) to size a pipe")
+    if not hasattr(fcntl, "F_SETPIPE_SZ"):
+        pytest.skip("needs Linux's F_SETPIPE_SZ to make a pipe that a command's output fills")
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)
+    return read_end, write_end
+
+
+def test_a_reader_that_stops_after_the_first_line_ends_the_command_quietly():
+    # ``fastgen rollout-plays ... --json | head -1``: the 16 rows are 12 KB, three times what
+    # the pipe holds, so the command is still writing when its reader closes the pipe.
+    read_end, write_end = _small_pipe()
+    argv = ["-m", "fastgen", "rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31",
+            "--evaluator", "network:1", "--trials", "1", "--truncate", "1", "--json"]
+    proc = subprocess.Popen([sys.executable, *argv], stdout=write_end, stderr=subprocess.PIPE,
+                            cwd=tempfile.gettempdir(), env=child_env())
+    os.close(write_end)
+    line = b""
+    while not line.endswith(b"\n"):  # one byte at a time: nothing read past the first line
+        byte = os.read(read_end, 1)
+        if not byte:
+            break
+        line += byte
+    os.close(read_end)
+    err = proc.communicate(timeout=300)[1].decode()
+    assert line == b"{\n"
+    assert "Traceback" not in err and "Error" not in err and err == "", err
+    assert proc.returncode == BROKEN_PIPE_STATUS == 141
+
+
+def _bearoff_file(tmp_path) -> str:
+    path = str(tmp_path / "os3.bd")
+    bearoff.write_gnubg(path, bearoff.build_one_sided(3))
+    return path
+
+
+CLOSED_PIPE_COMMANDS = [
+    ["--version"],
+    ["-h"],
+    ["bench", "-h"],
+    ["rollout", "--games", "10"],
+    ["rollout", "--games", "10", "--json"],
+    ["perft", "--depth", "1"],
+    ["bearoff", "build", "-o", "2", "-f", "{tmp}/os2.bd"],
+    ["bearoff", "dump", "{bd}", "5"],
+    ["bearoff", "eval", "AwAAKAAAAAAAAA", "--database", "{bd}", "--json"],
+    ["rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31", "--evaluator", "network:1",
+     "--trials", "1", "--truncate", "1", "--plays", "1"],
+    ["duel", "pubeval", "random", "--games", "2"],
+    ["serve-external", "-h"],
+]
+
+
+@pytest.mark.parametrize("argv", CLOSED_PIPE_COMMANDS, ids=lambda a: " ".join(a[:2]))
+def test_every_subcommand_ends_quietly_on_a_closed_pipe(argv, tmp_path):
+    # The reader has gone before the command writes anything: its first write fails.
+    argv = [a.format(tmp=tmp_path, bd=_bearoff_file(tmp_path)) for a in argv]
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "fastgen", *argv], stdout=write_end, stderr=subprocess.PIPE,
+                              cwd=tempfile.gettempdir(), env=child_env(), timeout=300)
+    finally:
+        os.close(write_end)
+    err = proc.stderr.decode()
+    # argparse ignores a failed write of its help or version (status 0) when stdout is
+    # unbuffered; when buffered, the flush at the end fails and stops the command.
+    expected = {0, BROKEN_PIPE_STATUS} if {"-h", "--version"} & set(argv) else {BROKEN_PIPE_STATUS}
+    assert err == "" and proc.returncode in expected, (proc.returncode, err)
+
+
+# --------------------------------------------------------------------------- JSON output
+
+
+def _strict_json(text: str):
+    """*text* parsed as strict JSON: NaN and Infinity, which JSON does not have, fail."""
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the JSON output")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_output_is_strict_json(capsys):
+    # A single game has no interval of its points per game: null, not Infinity.
+    assert main(["rollout", "--games", "1", "--json"]) == 0
+    data = _strict_json(capsys.readouterr().out)
+    assert data["points_per_game_interval"] == [None, None] and data["games"] == 1
+    assert finite_or_none({"a": (1.5, float("nan")), "b": [float("-inf")], "c": "x", "d": 2}) == {
+        "a": [1.5, None], "b": [None], "c": "x", "d": 2}
+
+
+# --------------------------------------------------------------------------- lean start
+
+
+def test_a_subcommand_imports_only_its_own_modules(tmp_path):
+    # A fresh interpreter: fastgen bearoff build loads no rollout, duel, evaluator or
+    # benchmark code, and none of the other subcommands' modules.
+    code = (
+        "import sys; from fastgen.cli.main import main; "
+        f"assert main(['bearoff', 'build', '-o', '2', '-f', {str(tmp_path / 'os2.bd')!r}]) == 0; "
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('fastgen'))))"
+    )
+    done = run_python("-c", code, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.splitlines()[-1].split())
+    assert "fastgen.bearoff.build" in loaded and "fastgen.cli.bearoff" in loaded
+    unwanted = {m for m in loaded if m.startswith(("fastgen.sim", "fastgen.evaluators", "fastgen.engines",
+                                                   "fastgen.policies", "fastgen.games", "fastgen.perft"))}
+    others = {m for m in loaded if m.startswith("fastgen.cli.")} - {
+        "fastgen.cli.main", "fastgen.cli.args", "fastgen.cli.bearoff", "fastgen.cli.output"}
+    assert not unwanted and not others, (unwanted, others)
+
+
+def test_the_parser_of_one_subcommand_is_the_full_parsers_part():
+    # main() registers only the subcommand named on the command line: its parser and help
+    # are the ones of the parser that registers them all.
+    full = _subcommands()
+    for name in full:
+        alone = next(a for a in build_parser(name)._actions if isinstance(a, argparse._SubParsersAction)).choices
+        assert list(alone) == [name]
+        assert alone[name].format_help() == full[name].format_help()
+    assert list(next(a for a in build_parser("nope")._actions
+                      if isinstance(a, argparse._SubParsersAction)).choices) == list(full)

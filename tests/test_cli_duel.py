@@ -152,3 +152,15 @@ def test_serve_external_answers_and_stops_on_ctrl_c():
             proc.kill()
             proc.wait()
         proc.stderr.close()
+
+
+def test_duel_json_of_one_pair_is_strict_json(capsys):
+    # One mirrored pair has no standard error: null in the JSON (JSON has no Infinity).
+    assert main(["duel", "pubeval", "random", "--games", "2", "--json"]) == 0
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} in the JSON output")
+
+    data = json.loads(capsys.readouterr().out, parse_constant=refuse)
+    assert data["pairs"] == 1 and data["ppg_se"] is None and data["ci95"] == [None, None]
+    assert duel("pubeval", "random", 2).ppg_se == float("inf")  # the API keeps the float

@@ -19,7 +19,7 @@ from fastgen import evaluators as ev
 from fastgen.errors import InvalidArgumentError, InvalidBoardError, InvalidDiceError
 from fastgen.sim.decide import front as D
 from fastgen.pubeval import is_race
-from fastgen.sim.decide.table import build_rows
+from fastgen.sim.decide.table import PROBABILITIES_CLIPPED, RolloutTable, build_rows
 
 START = fastgen.STARTING_BOARD
 
@@ -263,6 +263,52 @@ def test_table_text_and_json():
     text = str(t)
     assert "equity" in text and str(t.rows[0].play) in text
     assert abs(sum(r.p_best for r in t.rows) - 1) < 1e-9
+
+
+def _shown_probabilities(text: str, row: int) -> list[float]:
+    """The five probability columns of row *row* (1 = best) of a printed table."""
+    line = next(ln for ln in text.splitlines() if ln.startswith(f"{row:>2} "))
+    return [float(line[25 + 7 * k: 32 + 7 * k]) for k in range(5)]
+
+
+def test_the_printed_table_shows_probabilities_within_0_and_1():
+    # Variance-reduced per-trial estimates can fall outside [0, 1]; so can their mean.
+    plays = list(fastgen.legal_plays(START, (3, 1)))[:3]
+    over = np.array([[1.02, 0.30, -0.01, 0.02, -0.004], [0.99, 0.28, -0.02, 0.0, -0.002]])
+    inside = np.array([[0.4, 0.1, 0.01, 0.1, 0.01], [0.5, 0.1, 0.01, 0.1, 0.01]])
+    none = np.zeros((0, 5))  # a row without trials: NaN, printed as nan, not clipped
+    table = RolloutTable(build_rows(plays, [over, inside, none], [over, inside, none]), START, (3, 1),
+                         "test", 2, 0, True, True, None)
+    raw = table.to_dict()["rows"][0]["probabilities"]
+    assert raw["win"] == pytest.approx(1.005) and raw["win_backgammon"] == pytest.approx(-0.015)
+    assert raw["lose_backgammon"] == pytest.approx(-0.003)  # to_dict keeps the estimates
+    text = str(table)
+    assert _shown_probabilities(text, 1) == [1.0, 0.29, 0.0, 0.01, 0.0]
+    assert _shown_probabilities(text, 2) == [0.45, 0.1, 0.01, 0.1, 0.01]
+    assert "nan" in text.splitlines()[-2] and text.splitlines()[-1] == PROBABILITIES_CLIPPED
+    assert table.rows[0].equity == pytest.approx(float(np.mean(over @ ev.EQUITY_WEIGHTS - 1)))
+    # Within [0, 1] everywhere: no footnote.
+    plain = RolloutTable(build_rows(plays[1:], [inside, none], [inside, none]), START, (3, 1),
+                         "test", 2, 0, True, True, None)
+    assert PROBABILITIES_CLIPPED not in str(plain) and str(plain).splitlines()[-1].startswith(" 2 ")
+
+
+def test_cli_rollout_plays_prints_probabilities_within_0_and_1(capsys):
+    # A random network over a short race: variance reduction puts the mean estimates of
+    # the only candidate outside [0, 1] (win 1.003, the backgammons and lose gammon -0.002
+    # to -0.004 with seed 0 and 36 trials).
+    from fastgen.cli.main import main
+
+    args = ["rollout-plays", "--position", "27YwGAB3tw0AAA", "--dice", "31", "--evaluator", "network:7",
+            "--trials", "36", "--plays", "1", "--seed", "0"]
+    assert main(args + ["--json"]) == 0
+    raw = list(json.loads(capsys.readouterr().out)["rows"][0]["probabilities"].values())
+    assert min(raw) < 0 and max(raw) > 1
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    shown = _shown_probabilities(text, 1)
+    assert all(0 <= p <= 1 for p in shown) and shown == [min(max(round(p, 3), 0.0), 1.0) for p in raw]
+    assert text.splitlines()[-1] == PROBABILITIES_CLIPPED
 
 
 def test_build_rows_paired_difference_uses_common_trials():

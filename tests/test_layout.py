@@ -7,6 +7,7 @@ has already imported cannot hide a cycle.
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 import subprocess
 import sys
@@ -226,6 +227,56 @@ def test_import_fastgen_loads_no_extra():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "", f"import fastgen imported extras: {done.stdout.strip()}"
+
+
+#: Loaded on first use, not by ``import fastgen`` (fastgen/__init__.py, PEP 562).
+LAZY = ["fastgen.sim", "fastgen.bearoff", "fastgen.evaluators", "fastgen.engines", "fastgen.policies",
+        "fastgen.games", "fastgen.perft", "fastgen.pubeval", "fastgen.fibs", "fastgen.formats.matfile",
+        "fastgen.envs", "fastgen.cli"]
+
+
+def test_import_fastgen_loads_the_generator_and_nothing_above_it():
+    done = _run(
+        "import sys, fastgen; fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1)); "
+        f"print(' '.join(sorted(m for m in sys.modules if m.startswith(tuple({LAZY!r})))))"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "", f"import fastgen imported {done.stdout.strip()}"
+
+
+def test_lazy_public_names_load_on_first_use():
+    # In a fresh interpreter: every public name resolves, to the object its defining
+    # module holds; dir() lists them; the function perft keeps its name when the module
+    # fastgen.perft is imported by another (here the perft subcommand's).
+    done = _run(
+        "import importlib, fastgen; import fastgen.cli.perft; "
+        "assert fastgen.perft is importlib.import_module('fastgen.perft').perft, fastgen.perft; "
+        "assert set(fastgen.__all__) <= set(dir(fastgen)) and 'bearoff' in dir(fastgen); "
+        "from fastgen import rollout_plays, Game, bearoff; "
+        "assert rollout_plays.__module__ == 'fastgen.sim.decide.front' and Game.__module__ == 'fastgen.games.game'; "
+        "assert bearoff.build_one_sided.__module__ == 'fastgen.bearoff.build'; "
+        "[getattr(fastgen, n) for n in fastgen.__all__]; "
+        "assert fastgen.perft.__module__ == 'fastgen.perft' and callable(fastgen.perft); "
+        "print(fastgen.rollout(games=4, policy='pubeval', seed=1).summary().games)"
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "4"
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        fastgen.nope  # noqa: B018
+    for name, module in fastgen._LAZY_NAMES.items():
+        value = getattr(fastgen, name)
+        assert value is getattr(importlib.import_module(module), name), name
+        if hasattr(value, "__module__"):
+            assert value.__module__ == module, name
+
+
+def test_type_checkers_see_every_lazy_name():
+    # The TYPE_CHECKING block of fastgen/__init__.py imports what __getattr__ loads, so
+    # mypy knows each name's type: the two lists are the same.
+    tree = ast.parse((PACKAGE / "__init__.py").read_text())
+    block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    seen = {a.asname or a.name for n in block.body if isinstance(n, ast.ImportFrom) for a in n.names}
+    assert seen == set(fastgen._LAZY_NAMES) | set(fastgen._LAZY_MODULES)
 
 
 @pytest.mark.parametrize("name", ["fastgen.sim.rollout.front", "fastgen.games.game", "fastgen.formats.matfile", "fastgen.cli.main"])

@@ -11,7 +11,6 @@ import re
 from typing import Any, Callable
 from fastgen.errors import FastgenError
 from fastgen.core.ids import board_from_position_id
-from fastgen.specs import check
 
 __all__ = ["HelpFormatter", "add_subcommand", "int_in_range", "position_id_arg"]
 
@@ -63,6 +62,8 @@ def spec_arg(role: str) -> Callable[[str], str]:
     only; it is loaded when the command runs)."""
 
     def parse(text: str) -> str:
+        from fastgen.specs import check  # lazy: the spec grammar loads the players; only sub-commands taking a spec need it
+
         try:
             return check(text, role)
         except FastgenError as exc:

@@ -14,7 +14,7 @@ default built in memory: two-sided 6x6 where both sides fit it, else one-sided 6
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import re
 import sys
 import time
@@ -28,6 +28,7 @@ from fastgen.bearoff.evaluate import covered, evaluate
 from fastgen.bearoff.files import read_gnubg, write_gnubg
 from fastgen.bearoff.index import MAX_POINTS, in_database, index_position, side_index
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
+from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
 from fastgen.core.ids import board_from_position_id, position_id
 
@@ -173,6 +174,19 @@ def run_dump(args: argparse.Namespace) -> int:
     return 0
 
 
+def _database_json(db: OneSidedDatabase | TwoSidedDatabase) -> dict[str, Any]:
+    """What ``eval --json`` says of the database it used: its file (path and size in
+    bytes; both null for a database built in memory), kind and dimensions."""
+    return {
+        "path": db.source,
+        "kind": db.kind,
+        "points": db.points,
+        "checkers": db.checkers,
+        "positions": db.size,  # per side
+        "bytes": None if db.source is None else os.path.getsize(db.source),
+    }
+
+
 def run_eval(args: argparse.Namespace) -> int:
     """Print the five outputs for a Position ID; returns the exit code."""
     board = args.position[None]
@@ -188,7 +202,8 @@ def run_eval(args: argparse.Namespace) -> int:
         print(f"fastgen bearoff eval: error: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps({"position": position_id(board[0]), "database": repr(used), **dict(zip(OUTPUTS, probs.tolist()))}))
+        print(json_text({"position": position_id(board[0]), "database": _database_json(used),
+                          **dict(zip(OUTPUTS, probs.tolist()))}))
         return 0
     print(f"{position_id(board[0])} ({used.kind} {used.points}x{used.checkers})")
     for name, p in zip(OUTPUTS, probs):

@@ -14,13 +14,13 @@ A progress bar (tqdm) is shown when stderr is a terminal and ``--json`` is not g
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from typing import Any
 
 from fastgen import specs
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg, spec_arg
+from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
 from fastgen.sim.decide.front import rollout_plays
 
@@ -98,7 +98,7 @@ def run_rollout_plays(args: argparse.Namespace) -> int:
         print(f"fastgen rollout-plays: error: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(table.to_dict(), indent=2))
+        print(json_text(table.to_dict(), indent=2))
     else:
         print(table)
     return 130 if table.interrupted else 0

@@ -14,11 +14,11 @@ Policies: ``random``, ``pubeval``, ``baseline``, ``gnubg[:N]``, ``gnubg-engine[:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from fastgen.cli.args import add_subcommand, int_in_range
+from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
 from fastgen.sim.duel.front import duel
 
@@ -68,5 +68,5 @@ def run_duel(args: argparse.Namespace) -> int:
     except FastgenError as exc:
         print(f"fastgen duel: error: {exc}", file=sys.stderr)
         return 2 if "policy" in str(exc) or "games" in str(exc) else 1
-    print(json.dumps(result.to_dict(), indent=2) if args.json else result)
+    print(json_text(result.to_dict(), indent=2) if args.json else result)
     return 0

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import argparse
 from importlib import import_module
-import json
+import os
 import sys
 from typing import Any, Sequence
 
 from fastgen.cli.args import HelpFormatter, add_subcommand, int_in_range
+from fastgen.cli.output import json_text
 from fastgen._version import __version__
-from fastgen.cli.bench import run_benchmarks
 
 __all__ = ["main", "build_parser"]
 
@@ -21,6 +21,8 @@ def _bench(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"  timed {name}", file=sys.stderr, flush=True)
 
+    from fastgen.cli.bench import run_benchmarks  # lazy: the workload and the generator load only when bench runs
+
     result = run_benchmarks(
         repeat=args.repeat,
         oracle_sample=args.oracle_sample,
@@ -29,7 +31,7 @@ def _bench(args: argparse.Namespace) -> int:
         workload=args.workload,
     )
     if args.json:
-        print(json.dumps(result, indent=2))
+        print(json_text(result, indent=2))
         return 0
     env, work = result["environment"], result["workload"]
     print(f"fastgen {env['fastgen']} | Python {env['python']} | numpy {env['numpy']}")
@@ -63,12 +65,22 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-# Subcommands other than ``bench`` live in their own modules, each with a function
-# ``add_parser(subparsers)`` that registers the subcommand and its handler (``func``).
-_SUBCOMMAND_MODULES = (
-    "fastgen.cli.rollout", "fastgen.cli.perft", "fastgen.cli.bearoff", "fastgen.cli.decide", "fastgen.cli.duel",
-    "fastgen.cli.serve",
-)
+#: Subcommands other than ``bench`` and their modules, each with a function
+#: ``add_parser(subparsers)`` that registers the subcommand and its handler (``func``).
+#: Only the module of the subcommand being run is imported (all of them for the help
+#: that lists them), so ``fastgen bearoff build`` loads no rollout or duel code.
+SUBCOMMANDS = {
+    "rollout": "fastgen.cli.rollout",
+    "perft": "fastgen.cli.perft",
+    "bearoff": "fastgen.cli.bearoff",
+    "rollout-plays": "fastgen.cli.decide",
+    "duel": "fastgen.cli.duel",
+    "serve-external": "fastgen.cli.serve",
+}
+
+#: The exit status after the reader of the output went away (``fastgen ... | head``):
+#: 128 + SIGPIPE, as a shell reports a Unix tool that a closed pipe stopped.
+BROKEN_PIPE_STATUS = 141
 
 MAX_THREADS = 1024
 
@@ -100,33 +112,54 @@ def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:
     return bench
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``fastgen`` argument parser with every subcommand registered."""
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``fastgen`` argument parser: with every subcommand registered, or only *command*
+    when that names one (the modules of the others are then not imported)."""
 
     parser = argparse.ArgumentParser(
         prog="fastgen", description="Fast, correct backgammon move generation.", formatter_class=HelpFormatter
     )
     parser.add_argument("--version", action="version", version=f"fastgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    add_bench_parser(sub)
-    for name in _SUBCOMMAND_MODULES:
-        import_module(name).add_parser(sub)
+    every = command != "bench" and command not in SUBCOMMANDS
+    if every or command == "bench":
+        add_bench_parser(sub)
+    for name, module in SUBCOMMANDS.items():
+        if every or command == name:
+            import_module(module).add_parser(sub)
     return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand *argv* names: its first argument that is not an option (the options
+    before it, ``-h`` and ``--version``, take no value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with *argv* (default ``sys.argv[1:]``); returns the exit status.
 
     Bad arguments exit with status 2 and a one-line usage error before any work starts;
-    Ctrl-C exits with status 130.
+    Ctrl-C exits with status 130; when the reader of the output goes away (``fastgen ...
+    | head``) the command stops quietly with status 141, as Unix tools do.
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    parser = build_parser(_command(sys.argv[1:] if argv is None else argv))
     try:
-        status: int = args.func(args)
+        try:
+            args = parser.parse_args(argv)  # may print help and exit
+            status: int = args.func(args)
+        finally:
+            sys.stdout.flush()  # a closed pipe shows here, not in the flush at exit
     except KeyboardInterrupt:
         print("fastgen: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Python's "Note on SIGPIPE": point stdout at the null device, so that the flush
+        # at exit of what is still buffered raises no second error.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return BROKEN_PIPE_STATUS
     return status
 
 

@@ -11,11 +11,11 @@ time; cluster start-up excluded).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
+from fastgen.cli.output import json_text
 from fastgen.core.boards import STARTING_BOARD
 from fastgen.core.ids import position_id
 from fastgen.perft import perft_run
@@ -72,7 +72,7 @@ def run_perft(args: argparse.Namespace) -> int:
     if args.json:
         out = {"position": position_id(board), "rows": rows, "seconds": seconds, "nodes_per_second": total / seconds if seconds else None,
                "workers": run.workers, "split_depth": run.split_depth, "tasks": run.tasks, "task_seconds": run.task_seconds}
-        print(json.dumps(out, indent=2))
+        print(json_text(out, indent=2))
         return 0
     print(f"perft from {position_id(board)} ({place})")
     head = f"{'depth':>5} {'nodes':>22}" + (f" {'expected nodes':>18}" if weighted is not None else "")

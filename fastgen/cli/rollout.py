@@ -16,12 +16,12 @@ A progress bar (tqdm, when importable) is shown only when stdout is a terminal a
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, Callable, Optional
 
 
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg, spec_arg
+from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError, InvalidSpecError, RolloutStoreError
 from fastgen.sim.rollout.front import DEFAULT_SEED, rollout
 from fastgen.sim.rollout.chunks import RolloutInterrupted, RolloutStore
@@ -140,7 +140,7 @@ def run_rollout(args: argparse.Namespace) -> int:
         data = summary.as_dict()
         data["timings"] = result.timings
         data["legend"] = LEGEND
-        print(json.dumps(data, indent=2))
+        print(json_text(data, indent=2))
     else:
         print(summary)
         for line in LEGEND.values():

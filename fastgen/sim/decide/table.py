@@ -17,6 +17,10 @@ From them:
 
 With quasi-random dice the trials are stratified, not independent; the standard errors
 above treat them as independent and so err on the large side.
+
+A variance-reduced probability can fall a little outside [0, 1] (each trial's outcome is
+corrected by the evaluator's luck terms). The printed table (``str``) shows each within
+[0, 1] and says so in a line under the rows; ``to_dict()`` keeps the estimates as computed.
 """
 
 from __future__ import annotations
@@ -88,6 +92,21 @@ class RolloutRow:
             "diff_se": _num(self.diff_se),
             "p_best": _num(self.p_best),
         }
+
+
+#: The footnote of a printed table in which a probability estimate fell outside [0, 1].
+PROBABILITIES_CLIPPED = (
+    "probabilities shown within [0, 1]: variance reduction put an estimate outside "
+    "(to_dict() and --json give it as computed)"
+)
+
+
+def _shown_probability(x: float) -> float:
+    """*x* as the printed table shows it: within [0, 1] (NaN, a row without trials, kept).
+
+    A variance-reduced estimate is the mean of per-trial outcomes each corrected by the
+    evaluator's luck terms, so it can fall a little below 0 or above 1."""
+    return x if math.isnan(x) else min(max(x, 0.0), 1.0)
 
 
 def _num(x: float) -> float | None:
@@ -202,13 +221,17 @@ class RolloutTable:
             f"{'#':>2} {'play':<22}{'win':>7}{'wg':>7}{'wbg':>7}{'lg':>7}{'lbg':>7}"
             f"{'equity':>9}{'(se)':>8}{'diff':>9}{'(se)':>8}{'p_best':>8}{'trials':>8}"
         )
+        clipped = False
         for i, r in enumerate(self.rows, 1):
             name = "(position)" if r.play is None else (str(r.play) or "(no move)")
-            p = r.probabilities
+            p = [_shown_probability(x) for x in r.probabilities]
+            clipped = clipped or any(x < 0.0 or x > 1.0 for x in r.probabilities)
             head.append(
                 f"{i:>2} {name:<22}" + "".join(f"{x:7.3f}" for x in p)
                 + f"{r.equity:+9.3f}{r.equity_se:8.3f}{r.diff:+9.3f}{r.diff_se:8.3f}{r.p_best:8.3f}{r.trials:8d}"
             )
+        if clipped:
+            head.append(PROBABILITIES_CLIPPED)
         return "\n".join(head)
 
     def __repr__(self) -> str:
