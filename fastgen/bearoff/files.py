@@ -25,7 +25,7 @@ import io
 import os
 import re
 import stat
-from typing import BinaryIO
+from typing import IO
 
 import numpy as np
 
@@ -64,7 +64,7 @@ def _tables(db: OneSidedDatabase) -> list[np.ndarray]:
     return [db.rolls] + ([gammon] if gammon is not None else [])
 
 
-def _write_one_sided_compressed(f: BinaryIO, db: OneSidedDatabase) -> None:
+def _write_one_sided_compressed(f: IO[bytes], db: OneSidedDatabase) -> None:
     """The index, then the runs, a chunk of positions at a time (a straight copy of a
     database built or read in this layout)."""
     runs = db.runs
@@ -105,7 +105,7 @@ def _write_one_sided_compressed(f: BinaryIO, db: OneSidedDatabase) -> None:
         f.write(data.tobytes())
 
 
-def _write(f: BinaryIO, db: OneSidedDatabase | TwoSidedDatabase, compress: bool, header: bool) -> None:
+def _write(f: IO[bytes], db: OneSidedDatabase | TwoSidedDatabase, compress: bool, header: bool) -> None:
     if isinstance(db, OneSidedDatabase):
         if header:
             f.write(_header(f"gnubg-OS-{db.points:02d}-15-{int(db.gammons)}-{int(bool(compress))}-0"))
@@ -242,7 +242,9 @@ def _one_sided_fault(name: str, db: OneSidedDatabase, x: int, fault: int, got: i
 
 
 def _verify_one_sided(name: str, db: OneSidedDatabase, values: bool, stored: int) -> None:
-    x, fault, got = _build.verify_one_sided(*db.storage(), n_positions(db.points, 14), int(values))
+    rolls, gammon, offset, nz, ioff, nzg, ioffg, data = db.storage()
+    x, fault, got = _build.verify_one_sided(rolls, gammon, offset, nz, ioff, nzg, ioffg, data,
+                                            n_positions(db.points, 14), int(values))
     if fault:
         raise _one_sided_fault(name, db, x, fault, got, stored)
 
