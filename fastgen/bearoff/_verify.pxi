@@ -16,7 +16,8 @@
 #   row 0) and one whose opponent has none left has lost (0 in column 0 below row 0).
 
 cdef enum:
-    # one-sided value faults (the first-checker ones are these + GAMMON_FAULT)
+    # one-sided value faults; those of a first-checker distribution or run (values and
+    # index alike) are the code + GAMMON_FAULT
     BAD_SUM = 1          # got = the sum
     BAD_ZERO = 2         # got = the stored probability of 0 rolls
     BAD_RUN_END = 3      # got = the roll whose value is 0 at an end of the run
