@@ -93,7 +93,7 @@ extensions = [
         include_dirs=["fastgen/core"],
         # its job files (included) and the core's declarations: rebuilt on change
         depends=CORE_DECLS
-        + [f"fastgen/bearoff/_{name}.pxi" for name in ("children", "one_sided", "two_sided", "evaluate")],
+        + [f"fastgen/bearoff/_{name}.pxi" for name in ("children", "one_sided", "two_sided", "evaluate", "verify")],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

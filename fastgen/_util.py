@@ -1,9 +1,13 @@
-"""Small shared helpers: argument checks and running work in threads."""
+"""Small shared helpers: argument checks, writing files whole, running work in threads."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
+import tempfile
 import threading
-from typing import Any
+from typing import IO, Any, Iterator
 
 import numpy as np
 
@@ -37,6 +41,63 @@ def as_list(items: Any, error: type[ValueError], expected: str) -> list[Any]:
         return list(items)
     except TypeError:
         raise error(f"{expected}, got {items!r}") from None
+
+
+def _umask() -> int:
+    """The process's file-creation mask (read from /proc where it can be, else set and
+    restored at once)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike[str], mode: str = "wb", **open_args: Any) -> Iterator[IO[Any]]:
+    """Write the file *path* whole or not at all: the ``with`` body writes a temporary
+    file beside it (same directory, so same file system), which on success is flushed to
+    disk and renamed over *path* (os.replace). A reader that has the old file open or
+    memory-mapped keeps the old file; an exception (or a crash) leaves *path* as it was
+    and removes the temporary file (a crash may leave it behind, named
+    ``.NAME.XXXXXXXX.tmp``). *mode* is ``"w"`` or ``"wb"``; *open_args* (encoding,
+    newline) go to the file as to open().
+
+    The new file gets the old one's permission bits, or for a new file those open()
+    would give (0o666 less the umask). A symbolic link is kept: the file it points to
+    is replaced. A *path* that exists but is not a regular file (a FIFO, /dev/stdout) is
+    written in place: there is nothing to rename over.
+    """
+    if mode not in ("w", "wb", "wt"):
+        raise InvalidArgumentError(f"atomic_write writes a new file: mode must be 'w' or 'wb', got {mode!r}")
+    target = os.path.realpath(os.fspath(path))
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        with open(target, mode, **open_args) as f:
+            yield f
+        return
+    bits = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+    directory, base = os.path.split(target)
+    fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, mode, **open_args) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, bits)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 #: Seconds the waiting thread sleeps between looks at pending signals (Ctrl-C).

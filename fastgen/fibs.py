@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -190,12 +191,14 @@ class FibsBoard:
         return format_board(self)
 
 
+#: A numeric field: ASCII digits (at most 6) with an optional sign, nothing around them.
+_INT_RE = re.compile(r"[+-]?[0-9]{1,6}", re.ASCII)
+
+
 def _int(field: str, name: str, text: str) -> int:
-    s = field.strip()
-    body = s[1:] if s[:1] in "+-" else s
-    if not body.isdigit() or not body.isascii() or len(body) > 6:
+    if not _INT_RE.fullmatch(field):
         raise InvalidFibsBoardError(f"FIBS board {name} must be an integer, got {field!r} in {_quote(text)}")
-    return int(s)
+    return int(field)
 
 
 def _check(ok: bool, what: str, text: str) -> None:
@@ -207,7 +210,9 @@ def parse_board(text: str) -> FibsBoard:
     """Read a FIBS ``board:`` line (a trailing line ending is allowed).
 
     Raises :class:`~fastgen.errors.InvalidFibsBoardError` quoting the line when a field is
-    missing, not a number, out of range, or the position is impossible (a side with
+    missing, not a number (ASCII digits with an optional sign, nothing else), out of
+    range (a score at or above the match length; an unlimited match is written as
+    :data:`UNLIMITED`, 9999), or the position is impossible (a side with
     other than 15 checkers on the board, on the bar and borne off together, a bar count
     that disagrees with the bar entry, a checker on a
     side's own home entry). The borne-off and bar counts may also be 0 whatever the
@@ -245,6 +250,8 @@ def parse_board(text: str) -> FibsBoard:
      me_off, opp_off, me_bar, opp_bar, can_move, forced, crawford, redoubles) = v[29:50]
     _check(length >= 1, f"match length {length} is not positive", line)
     _check(s_me >= 0 and s_opp >= 0, f"negative score {s_me}, {s_opp}", line)
+    _check(s_me < length and s_opp < length,
+           f"score {s_me}-{s_opp} in a {length}-point match: a score is below the match length", line)
     _check(turn in (-1, 0, 1), f"turn {turn} is not -1, 0 or 1", line)
     for who, (a, b) in (("player", (pd1, pd2)), ("opponent", (od1, od2))):
         _check((a, b) == (0, 0) or (1 <= a <= 6 and 1 <= b <= 6), f"{who} dice {a}-{b} are not 0-0 or 1..6", line)
@@ -305,6 +312,11 @@ def format_board(board: FibsBoard | ArrayLike, dice: Any = (0, 0), **fields_: An
     (the player in row 1) with *dice* and the keyword fields of
     :meth:`FibsBoard.from_board`. Keyword fields given with a FibsBoard replace its own.
 
+    The line is checked as :func:`parse_board` checks one, so what is written reads
+    back: InvalidFibsBoardError quoting a field that is not an integer (a float, a
+    string) or a line that breaks a rule (a cube that is not a power of two, a score at
+    or above the match length).
+
     >>> import fastgen
     >>> format_board(fastgen.STARTING_BOARD, (3, 1), player="You", opponent="gnubg")[:40]
     'board:You:gnubg:9999:0:0:0:-2:0:0:0:0:5:'
@@ -318,11 +330,24 @@ def format_board(board: FibsBoard | ArrayLike, dice: Any = (0, 0), **fields_: An
             raise InvalidFibsBoardError(f"format_board: {exc}") from None
         except (InvalidBoardError, InvalidDiceError):
             raise
+    for name in ("player", "opponent"):
+        if not isinstance(getattr(fb, name), str):
+            raise InvalidFibsBoardError(f"FIBS board {name} must be a str, got {getattr(fb, name)!r}")
     out = ["board", fb.player, fb.opponent]
     for f in fields(FibsBoard)[2:]:
         value = getattr(fb, f.name)
-        if isinstance(value, tuple):
-            out.extend(str(int(x)) for x in value)
-        else:
-            out.append(str(int(value)))
-    return ":".join(out)
+        for x in value if isinstance(value, tuple) else (value,):
+            out.append(_field_text(x, f.name))
+    line = ":".join(out)
+    parse_board(line)  # every field checked, as for a line read: what is written reads back
+    return line
+
+
+def _field_text(value: Any, name: str) -> str:
+    """The text of a numeric field: an int (a bool for a flag, a numpy integer), never
+    a float or a string, which int() would round or read."""
+    if isinstance(value, (bool, np.bool_)):
+        return str(int(value))
+    if not isinstance(value, (int, np.integer)):
+        raise InvalidFibsBoardError(f"FIBS board {name} must be an integer, got {value!r}")
+    return str(int(value))

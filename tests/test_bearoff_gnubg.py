@@ -23,6 +23,7 @@ import os
 import shutil
 import subprocess
 
+import numpy as np
 import pytest
 
 from fastgen import bearoff
@@ -39,6 +40,8 @@ TS_6X6_MD5 = "44b6040b49b46cb9dd2ce8caa947044d"
 #: Debian's /usr/share/gnubg/gnubg_os0.bd, which makebearoff -o 6 writes: 1,465,788 bytes.
 OS_6_MD5 = "3dc7b833c4670849cee00479a9e21b49"
 SHIPPED_OS = "/usr/share/gnubg/gnubg_os0.bd"
+#: Debian's gnubg package writes the 6x6 two-sided database here when it is installed.
+SHIPPED_TS = "/var/lib/gnubg/gnubg_ts0.bd"
 
 
 def makebearoff(tmp_path, *args: str) -> bytes:
@@ -96,6 +99,32 @@ def test_six_points_is_the_shipped_file():
         pytest.skip(f"{SHIPPED_OS} not installed (apt-get install gnubg-data): MD5 compared only")
     with open(SHIPPED_OS, "rb") as f:
         assert got == f.read()
+
+
+def _pairs(db, count: int) -> np.ndarray:
+    """(count, 2, 25) boards of position pairs spread over *db*'s table."""
+    pick = np.linspace(0, db.size * db.size - 1, count).astype(np.int64)
+    me, opp = np.divmod(pick, db.size)
+    boards = np.zeros((count, 2, 25), np.int8)
+    boards[:, 1, : db.points] = bearoff.index_position(me, db.points, db.checkers)
+    boards[:, 0, : db.points] = bearoff.index_position(opp, db.points, db.checkers)
+    return boards
+
+
+@pytest.mark.parametrize("path, build", [(SHIPPED_OS, lambda: one_sided(6, True)),
+                                         (SHIPPED_TS, lambda: bearoff.build_two_sided(6, 6))])
+def test_debians_files_pass_the_checks_and_evaluate_as_built(path, build):
+    """The files gnubg installs hold what read_gnubg checks (distributions summing to
+    65535, finished games won or lost, the compressed index) and evaluate exactly as
+    fastgen's own build of the same database, checked or not."""
+    if not os.path.exists(path):
+        pytest.skip(f"{path} not installed (apt-get install gnubg)")
+    checked, unchecked, built = bearoff.read_gnubg(path), bearoff.read_gnubg(path, verify=False), build()
+    boards = _pairs(built, 20_000)
+    want = bearoff.evaluate(boards, built)
+    assert np.array_equal(bearoff.evaluate(boards, checked), want)
+    assert np.array_equal(bearoff.evaluate(boards, unchecked), want)
+    assert ((want >= 0) & (want <= 1)).all()
 
 
 SMALL_TWO_SIDED = [(p, c) for p in range(1, 7) for c in range(1, 7) if p * c <= 20]

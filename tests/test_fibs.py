@@ -86,17 +86,67 @@ def _with(field_index: int, value: str) -> str:
         (_with(47, "1"), "player_on_bar 1 differs"),
         (_with(45, "3"), "player has 15 checkers in play and 3 borne off"),
         (_with(49, "5"), "can_move 5"),
+        # numeric fields are ASCII digits with an optional sign, nothing else (no int() leniency)
+        (_with(3, "\n3"), r"match_length must be an integer, got '\\n3'"),
+        (_with(3, "3\r\n"), r"match_length must be an integer, got '3\\r\\n'"),
+        (_with(3, "\x0b3"), r"match_length must be an integer, got '\\x0b3'"),
+        (_with(4, "\x1c0"), r"player_score must be an integer, got '\\x1c0'"),
+        (_with(37, "1\u2028"), r"cube must be an integer, got '1\\u2028'"),
+        (_with(37, " 1"), r"cube must be an integer, got ' 1'"),
+        (_with(37, "1_0"), r"cube must be an integer, got '1_0'"),
+        (_with(37, "\uff11"), r"cube must be an integer"),  # a fullwidth digit
+        # a score is below the match length
+        (_with(4, "5"), "score 5-0 in a 3-point match"),
+        (_with(5, "3"), "score 0-3 in a 3-point match"),
     ],
 )
 def test_bad_lines_are_rejected_quoting_them(line, words):
     with pytest.raises(InvalidFibsBoardError, match=words) as info:
         parse_board(line)
-    assert line[:30] in str(info.value)
+    assert repr(line)[1:31] in str(info.value)  # quoted as repr() shows it
 
 
 def test_not_a_str():
     with pytest.raises(InvalidFibsBoardError, match="must be a str"):
         parse_board(b"board:")
+
+
+def test_signs_and_unlimited_matches():
+    assert parse_board(_with(4, "+2")).player_score == 2
+    assert parse_board(_with(7, "-2")) == parse_board(FIBS_EXAMPLE)  # the field already reads -2
+    # an unlimited match is written with match length 9999: scores count up below it
+    money = parse_board(_with(3, "9999").replace(":9999:0:0:", ":9999:9998:17:"))
+    assert (money.match_length, money.player_score, money.opponent_score) == (9999, 9998, 17)
+    with pytest.raises(InvalidFibsBoardError, match="score 9999-0 in a 9999-point match"):
+        parse_board(_with(3, "9999").replace(":9999:0:0:", ":9999:9999:0:"))
+
+
+@pytest.mark.parametrize("field, value", [("match_length", "abc"), ("match_length", 2.7), ("cube", 2.0),
+                                          ("player_score", "1"), ("redoubles", None)])
+def test_format_rejects_fields_that_are_not_integers(field, value):
+    fb = parse_board(FIBS_EXAMPLE)
+    with pytest.raises(InvalidFibsBoardError, match=f"{field} must be an integer, got {value!r}"):
+        format_board(fb, **{field: value})
+    with pytest.raises(InvalidFibsBoardError, match=f"{field} must be an integer, got {value!r}"):
+        format_board(fastgen.STARTING_BOARD, (3, 1), **{field: value})
+    assert format_board(fb, **{field: np.int64(1) if field != "redoubles" else 0}).startswith("board:You:")
+
+
+@pytest.mark.parametrize("fields_, words", [
+    (dict(cube=3), "cube 3 is not a power of 2"),
+    (dict(cube=0), "cube 0 is not a power of 2"),
+    (dict(player_score=5, match_length=3), "score 5-0 in a 3-point match"),
+    (dict(match_length=0), "match length 0"),
+    (dict(player="a:b"), "fields"),
+])
+def test_format_writes_only_lines_parse_reads(fields_, words):
+    fb = parse_board(FIBS_EXAMPLE)
+    with pytest.raises(InvalidFibsBoardError, match=words):
+        format_board(fb, **fields_)
+    with pytest.raises(InvalidFibsBoardError, match=words):
+        format_board(fastgen.STARTING_BOARD, (3, 1), **fields_)
+    for ok in (dict(cube=1), dict(cube=64), dict(player_score=2)):
+        assert parse_board(format_board(fb, **ok)) == dataclasses.replace(fb, **ok)
 
 
 def test_format_rejects_unknown_fields():

@@ -281,6 +281,18 @@ def test_read_mat_raises_only_mat_file_error_for_bad_sources(tmp_path):
     assert read_mat(write_mat(random_match(3, 1)).encode()).length == 3
 
 
+def test_write_mat_replaces_the_file_whole(tmp_path):
+    """write_mat writes a temporary file beside the old one and renames it into place: a
+    reader holding the old file keeps it, and no temporary file is left."""
+    path = tmp_path / "m.mat"
+    first = write_mat(random_match(3, 1), path)
+    with open(path, encoding="utf-8") as held:
+        second = write_mat(random_match(5, 2), path)
+        assert held.read() == first != second
+    assert path.read_text(encoding="utf-8") == second
+    assert [p.name for p in tmp_path.iterdir()] == ["m.mat"]
+
+
 def test_write_mat_rejects_names_it_cannot_read_back():
     for name in ("a:b", "", " padded", "two\nlines"):
         m = Match(3, names=(name, "B"))

@@ -140,3 +140,4 @@ include "_children.pxi"    # the plays of a position: the core's generate(), cac
 include "_one_sided.pxi"   # the one-sided builder (compressed layout) and its expansion
 include "_two_sided.pxi"   # the two-sided builder
 include "_evaluate.pxi"    # reading: side numbers of boards, one-sided outputs of pairs
+include "_verify.pxi"      # checking a file as it is opened: the first bad position

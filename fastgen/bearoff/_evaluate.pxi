@@ -54,7 +54,10 @@ def one_sided_outputs(const int64_t[::1] me, const int64_t[::1] opp, double[:, :
     (offset, the runs' counts and first rolls nz/ioff and nzg/ioffg (empty without
     gammons), data). With A, B the two roll distributions (integers in 1/65535),
     P(win) = sum_i A_i P(B >= i); P(win gammon) = sum_i A_i P(G_B >= i) and P(lose gammon) =
-    sum_j B_j P(G_A > j) from the first-checker distributions G; exact integer sums."""
+    sum_j B_j P(G_A > j) from the first-checker distributions G; exact integer sums. Each
+    sum is at most 65535 x 65535 when the distributions sum to 65535 (read_gnubg checks
+    that); one of an unchecked file (verify=False) is capped there, so no output leaves
+    [0, 1]."""
     cdef Py_ssize_t k, n = me.shape[0]
     cdef int i
     cdef int gam = gammon.shape[0] > 0 if rolls.shape[0] > 0 else nzg.shape[0] > 0
@@ -63,6 +66,7 @@ def one_sided_outputs(const int64_t[::1] me, const int64_t[::1] opp, double[:, :
     cdef uint32_t ga[NDIST]
     cdef uint32_t gb[NDIST]
     cdef uint64_t tail, s0, s1, s3
+    cdef uint64_t full = <uint64_t> 65535 * 65535
     cdef double scale = 1.0 / (65535.0 * 65535.0)
     with nogil:
         for k in range(n):
@@ -73,7 +77,7 @@ def one_sided_outputs(const int64_t[::1] me, const int64_t[::1] opp, double[:, :
             for i in range(NDIST - 1, -1, -1):   # tail = P(B >= i)
                 tail += b[i]
                 s0 += <uint64_t> a[i] * tail
-            out[k, 0] = s0 * scale
+            out[k, 0] = (s0 if s0 < full else full) * scale
             out[k, 1] = 0.0
             out[k, 2] = 0.0
             out[k, 3] = 0.0
@@ -95,5 +99,5 @@ def one_sided_outputs(const int64_t[::1] me, const int64_t[::1] opp, double[:, :
                 for i in range(NDIST - 1, -1, -1):   # tail = P(G_A > i)
                     s3 += <uint64_t> b[i] * tail
                     tail += ga[i]
-                out[k, 1] = s1 * scale
-                out[k, 3] = s3 * scale
+                out[k, 1] = (s1 if s1 < full else full) * scale
+                out[k, 3] = (s3 if s3 < full else full) * scale

@@ -15,6 +15,9 @@ gnubg counts them.
   the database was built, so these are the one-sided database's numbers, not a perfect
   player's (a two-sided database is exact).
 - No backgammons: a bear-off has no checker in the winner's home board or on the bar.
+
+Every output is in [0, 1]: a file's distributions are checked as it is read
+(:func:`fastgen.bearoff.read_gnubg`), and the sums of one read unchecked are capped at 1.
 """
 
 from __future__ import annotations

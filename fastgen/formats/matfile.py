@@ -44,6 +44,7 @@ from typing import cast
 
 import numpy as np
 
+from fastgen._util import atomic_write
 from fastgen.errors import FastgenError, MatFileError
 from fastgen.games.game import BACKGAMMON, GAMMON, SINGLE, Game
 from fastgen.games.match import Match
@@ -203,7 +204,8 @@ def _check_name(name: str) -> None:
 
 
 def write_mat(match: Match, path: str | os.PathLike[str] | None = None) -> str:
-    """Return *match* as ``.mat`` text; also write it to *path* when given.
+    """Return *match* as ``.mat`` text; also write it to *path* when given (whole: a
+    temporary file beside it renamed over it, see :func:`fastgen._util.atomic_write`).
 
     Raises :class:`MatFileError` when a player name cannot be read back (a colon, a line
     break, surrounding spaces).
@@ -251,7 +253,7 @@ def write_mat(match: Match, path: str | os.PathLike[str] | None = None) -> str:
         lines.append("")
     text = "\n".join(lines) + "\n"
     if path is not None:
-        with open(path, "w", encoding="utf-8") as fh:
+        with atomic_write(path, "w", encoding="utf-8") as fh:
             fh.write(text)
     return text
 
