@@ -88,17 +88,16 @@ sphinx-build -q -b doctest docs "$VENV_DIR/docs-doctest"
 
 # Each README set-up command in a virtualenv of its own holding only what `python -m venv`
 # gives, an upgraded pip and what the command installs; run from the root of a clean copy
-# of the repository (its tracked files as they are now: `git stash create` records
-# uncommitted edits without touching the tree), so no in-place build or stage above leaks
-# in. Tests whose extra the command does not install skip, each with its reason (-rs).
-TREE=$(git stash create)
-TREE=${TREE:-HEAD}
+# of the repository (a git clone, as a new user has it, with any uncommitted edits of
+# tracked files applied), so no in-place build or stage above leaks in. Tests whose extra
+# the command does not install skip, each with its reason (-rs).
 n=0
 for cmd in "${SETUP[@]}"; do
     n=$((n + 1))
     dir=$VENV_DIR/readme-$n
-    mkdir -p "$dir/fastgen"
-    git archive "$TREE" | tar -x -C "$dir/fastgen"
+    mkdir -p "$dir"
+    git clone -q --no-hardlinks "$ROOT" "$dir/fastgen"
+    if ! git diff --quiet HEAD; then git diff --binary HEAD | git -C "$dir/fastgen" apply; fi
     say "3/3 ($n/${#SETUP[@]}): README command \`$cmd\` (fresh virtualenv, clean copy at $dir/fastgen)"
     $PY -m venv "$dir/venv"
     (

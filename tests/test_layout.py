@@ -225,8 +225,10 @@ def _tracked_sources() -> list[Path]:
     done = subprocess.run(["git", "ls-files"], capture_output=True, text=True, cwd=REPO)
     if done.returncode == 0 and done.stdout.strip():
         paths = [REPO / line for line in done.stdout.split("\n") if line]
-    else:  # an unpacked sdist: the source folders and the files at the top
+    else:  # an unpacked sdist: the source folders and the files at the top, without the
+        # C that Cython writes beside each .pyx when the package is built there
         paths = [p for d in SOURCE_DIRS for p in (REPO / d).rglob("*")] + list(REPO.glob("*"))
+        paths = [p for p in paths if not (p.suffix == ".c" and p.with_suffix(".pyx").exists())]
     return [p for p in paths if p.suffix in SOURCE_SUFFIXES and p.is_file()]
 
 
