@@ -1,24 +1,47 @@
 #!/usr/bin/env bash
-# CI: a fresh virtualenv; the package built in debug mode (core tests), then with Cython
-# bounds checks on (all tests), then the README's test command on the normal build.
+# CI: a fresh virtualenv; the package built in debug mode (core tests), then portable,
+# then with Cython bounds checks on (all tests, every extra installed); then each of the
+# README's two set-up commands as a new user runs it: in a fresh virtualenv of its own,
+# in a clean copy of the repository, from its root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
+PY=${PYTHON:-python3}
+say() { printf '== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }  # time since CI started
+PATH_BEFORE=$PATH  # the README commands run without this script's virtualenv on PATH
+
+# The README's set-up commands: the lines of README.md's first code block (```bash), read now so
+# that a README whose block changed shape fails before any build. Each line must be
+# `pip install TARGET && COMMAND`, no other shell operator; there must be two.
+mapfile -t SETUP < <(awk '/^```/ { if (inblock || $0 != "```bash") exit; inblock = 1; next } inblock' README.md)
+if [ "${#SETUP[@]}" != 2 ]; then
+    echo "ci/test.sh: README.md's first code block must be a \`\`\`bash block of the two set-up commands;" \
+        "read ${#SETUP[@]} lines from it" >&2
+    [ "${#SETUP[@]}" = 0 ] || printf '  %s\n' "${SETUP[@]}" >&2
+    exit 1
+fi
+shape='^pip install [^;&|<>`$()]+ && [^;&|<>`$()]+$'
+for cmd in "${SETUP[@]}"; do
+    if ! [[ $cmd =~ $shape ]]; then
+        echo "ci/test.sh: README.md's set-up command is not \`pip install TARGET && COMMAND\`: $cmd" >&2
+        exit 1
+    fi
+done
+
 VENV_DIR=$(mktemp -d /tmp/fastgen-ci-XXXXXX)
 VENV=$VENV_DIR/venv
-trap 'rm -rf "$VENV_DIR"' EXIT  # the temporary virtualenv goes when CI ends, pass or fail
-PY=${PYTHON:-python3}
+trap 'rm -rf "$VENV_DIR"' EXIT  # the temporary virtualenvs go when CI ends, pass or fail
 # Real programs the tests compare against (GNU Backgammon, a headless browser): Debian packages.
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     missing=""
     [ -x /usr/games/gnubg ] || missing="$missing gnubg"
     command -v chromium >/dev/null || missing="$missing chromium"
     if [ -n "$missing" ]; then
-        echo "== apt-get install$missing"
+        say "apt-get install$missing"
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
     fi
 fi
-echo "== fresh virtualenv at $VENV ($($PY --version))"
+say "fresh virtualenv at $VENV ($($PY --version))"
 $PY -m venv "$VENV"
 # shellcheck disable=SC1091
 . "$VENV/bin/activate"
@@ -26,19 +49,19 @@ python -m pip install -q --upgrade pip
 cd "$ROOT"
 rm -rf build fastgen/core/_*.c fastgen/core/_*.so fastgen/envs/_*.c fastgen/envs/_*.so  # in-place builds
 
-echo "== 1/3: debug build (FASTGEN_DEBUG=1: -O0 -g, C assertions, bounds checks), core tests"
+say "1/3: debug build (FASTGEN_DEBUG=1: -O0 -g, C assertions, bounds checks), core tests"
 FASTGEN_DEBUG=1 python -m pip install -q --no-cache-dir ".[test]"
 FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x tests/test_vectors.py tests/test_rules.py tests/test_generate_api.py tests/test_rollout.py
 rm -rf build
 
-echo "== portable build (FASTGEN_PORTABLE=1: only the fallbacks of fastgen/core/_platform.h), core tests"
+say "portable build (FASTGEN_PORTABLE=1: only the fallbacks of fastgen/core/_platform.h), core tests"
 # tests/test_platform.py also compiles the header with clang and tcc (a compiler without
 # GCC builtins), imitating the MSVC and no-mmap paths: Debian packages.
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     ccs=""
     for cc in clang tcc; do command -v $cc >/dev/null || ccs="$ccs $cc"; done
     if [ -n "$ccs" ]; then
-        echo "== apt-get install$ccs"
+        say "apt-get install$ccs"
         (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $ccs >/dev/null) \
             || echo "could not install$ccs: their tests/test_platform.py cases will skip"
     fi
@@ -49,20 +72,41 @@ FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x tests/test_vectors.py tests/test_rule
     tests/test_rollout.py tests/test_interrupt.py tests/test_platform.py tests/test_encode.py
 rm -rf build
 
-echo "== 2/3: build with bounds checks on (FASTGEN_CHECKS=1), run all the tests and build the docs"
+say "2/3: build with bounds checks on (FASTGEN_CHECKS=1), run all the tests and build the docs"
 FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers,rl,dask,docs]"
 (cd /tmp && python -c "import fastgen, sys; print('fastgen', fastgen.__version__, 'from', fastgen.__file__)")
 # The package's own type check ([tool.mypy] in pyproject.toml; every extra installed, so
 # their types are read too): mypy comes with the test extra.
-echo "== mypy -p fastgen"
+say "mypy -p fastgen"
 mypy -p fastgen
-# Every test but two that exercise no compiled code of their own and are the slowest: the
-# rollouts against the real gnubg (2.5 min) and the sdist build (40 s); stage 3 runs them.
-FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x --ignore=tests/test_decide_gnubg.py --ignore=tests/test_sdist.py
-echo "== docs: the site with warnings as errors, then every example of its pages"
+# Every test but the sdist build (40 s), which exercises no compiled code of its own:
+# stage 3 runs it (its build tools come with the test extra).
+FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x --ignore=tests/test_sdist.py
+say "docs: the site with warnings as errors, then every example of its pages"
 sphinx-build -q -W -b html docs "$VENV_DIR/docs-html"
 sphinx-build -q -b doctest docs "$VENV_DIR/docs-doctest"
 
-echo "== 3/3: the README's test command (normal build)"
-rm -rf build
-pip install ".[test]" && FASTGEN_HYPOTHESIS_PROFILE=ci pytest
+# Each README set-up command in a virtualenv of its own holding only what `python -m venv`
+# gives, an upgraded pip and what the command installs; run from the root of a clean copy
+# of the repository (a git clone, as a new user has it, with any uncommitted edits of
+# tracked files applied), so no in-place build or stage above leaks in. Tests whose extra
+# the command does not install skip, each with its reason (-rs).
+n=0
+for cmd in "${SETUP[@]}"; do
+    n=$((n + 1))
+    dir=$VENV_DIR/readme-$n
+    mkdir -p "$dir"
+    git clone -q --no-hardlinks "$ROOT" "$dir/fastgen"
+    if ! git diff --quiet HEAD; then git diff --binary HEAD | git -C "$dir/fastgen" apply; fi
+    say "3/3 ($n/${#SETUP[@]}): README command \`$cmd\` (fresh virtualenv, clean copy at $dir/fastgen)"
+    $PY -m venv "$dir/venv"
+    (
+        export PATH="$dir/venv/bin:$PATH_BEFORE" VIRTUAL_ENV="$dir/venv"
+        unset PYTHONPATH PYTHONHOME
+        export FASTGEN_HYPOTHESIS_PROFILE=ci  # derandomized Hypothesis, as in every test run of CI
+        python -m pip install -q --upgrade pip
+        cd "$dir/fastgen"
+        bash -euo pipefail -c "$cmd"
+    )
+done
+say "CI passed"

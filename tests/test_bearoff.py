@@ -53,7 +53,7 @@ def test_index_both_ways_matches_a_plain_enumeration(points, checkers):
 
 
 def test_index_is_the_same_as_gnubg_nn():
-    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed")
+    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
     for i in range(1, bearoff.n_positions(6, 15), 997):
         assert list(gnubg_nn.bearoff_id_2_pos(i)) == bearoff.index_position(i, 6).tolist()
 
@@ -178,7 +178,7 @@ def test_gammons_from_the_first_checker_distributions():
 
 
 def test_evaluate_agrees_with_gnubg_nn_probabilities():
-    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed")
+    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
     rng = np.random.default_rng(17)
     one, two = bearoff.build_one_sided(6), bearoff.build_two_sided(6, 6)
     boards = []
@@ -196,7 +196,7 @@ def test_evaluate_agrees_with_gnubg_nn_probabilities():
 
 
 def test_one_sided_distributions_agree_with_gnubg_nn():
-    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed")
+    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
     db = bearoff.build_one_sided(6)
     for i in range(1, db.size, 331):
         want = gnubg_nn.bearoff_probabilities(i)  # P(1 roll), P(2 rolls), ...

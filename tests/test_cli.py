@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import re
 
 import pytest
 
@@ -53,10 +54,56 @@ def test_bench_warms_up_before_timing():
     assert len(bench_module._time(lambda: calls.append(1), 2, warmup=0)) == 2 and len(calls) == 2
 
 
+QUICK_BENCH = ["bench", "--repeat", "1", "--oracle-sample", "21"]
+MEDIAN = r"\d+\.\d{3} us"
+
+
 def test_bench_text_output(capsys):
-    assert main(["bench", "--repeat", "1", "--oracle-sample", "21"]) == 0
+    assert main(QUICK_BENCH) == 0
     out = capsys.readouterr().out
     assert "positions/s" in out and "speed-up vs reference oracle" in out
+
+
+def _speedup(lines: list[str], base: str, name: str) -> str:
+    """The figure of row *name* in the table "speed-up vs *base*" of bench's text output."""
+    start = lines.index(f"speed-up vs {base} (median time ratio, higher is faster):")
+    row = next(line for line in lines[start + 1 :] if line.split()[0] == name)
+    return row.split()[-1]
+
+
+def test_bench_headline_gives_the_ratio_to_gnubg(capsys):
+    pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
+    assert main(QUICK_BENCH) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # The headline comes first and again last, with the ratios of the gnubg table.
+    assert lines[0] == lines[-1]
+    found = re.fullmatch(
+        rf"headline: plays_batch {MEDIAN} per position, (\d+\.\d)x GNU Backgammon's generator "
+        rf"\(gnubg_nn\.moves loop\); count_plays_batch {MEDIAN}, (\d+\.\d)x",
+        lines[0],
+    )
+    assert found, lines[0]
+    base = "gnubg_nn.moves loop"
+    assert found.group(1) + "x" == _speedup(lines, base, "plays_batch")
+    assert found.group(2) + "x" == _speedup(lines, base, "count_plays_batch")
+
+
+def test_bench_without_gnubg_nn_names_the_peers_extra():
+    # gnubg-nn made unimportable in a child (None in sys.modules: "import gnubg_nn" fails).
+    code = (
+        "import sys; sys.modules['gnubg_nn'] = None; from fastgen.cli.main import main; "
+        f"sys.exit(main({QUICK_BENCH!r}))"
+    )
+    done = run_python("-c", code, timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == lines[-1]
+    assert re.fullmatch(
+        rf"headline: plays_batch {MEDIAN} per position; count_plays_batch {MEDIAN}; the ratio to GNU Backgammon's "
+        r"generator needs gnubg-nn, the peers extra: pip install \"\.\[peers\]\" && fastgen bench",
+        lines[0],
+    ), lines[0]
+    assert "gnubg_nn.moves" not in done.stdout and "speed-up vs reference oracle" in done.stdout
 
 
 @pytest.mark.parametrize("argv", [["bench", "--repeat", "0"], ["bench", "--workload", "nope"], ["frobnicate"], []])

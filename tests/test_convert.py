@@ -58,7 +58,7 @@ def test_batch_shapes():
 
 
 def test_pubeval_scores_agree_with_gnubg():
-    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg_nn (GNU Backgammon bindings) not installed")
+    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn (GNU Backgammon's bindings) not installed: pip install '.[peers]'")
     # Only a smoke test: gnubg's pub_eval_score takes a TanBoard; our 28-vector is the
     # pos[] array the same pubeval reads, so equal boards must give equal scores.
     score = gnubg_nn.pub_eval_score(START.tolist())

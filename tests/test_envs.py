@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-gymnasium = pytest.importorskip("gymnasium", reason="gymnasium not installed: pip install 'fastgen[rl]'")
+gymnasium = pytest.importorskip("gymnasium", reason="gymnasium not installed: pip install '.[rl]'")
 
 import fastgen  # noqa: E402
 from fastgen.envs import MAX_PLAYS, BackgammonEnv, VectorBackgammon, micro_mask  # noqa: E402
@@ -232,7 +232,7 @@ def test_vector_afterstate_turns_follow_legal_plays():
 
 @pytest.mark.parametrize("mode", MODES)
 def test_pettingzoo_api_and_seed_tests(mode):
-    pytest.importorskip("pettingzoo", reason="pettingzoo not installed: pip install 'fastgen[rl]'")
+    pytest.importorskip("pettingzoo", reason="pettingzoo not installed: pip install '.[rl]'")
     from pettingzoo.test import api_test, seed_test
 
     from fastgen.envs import backgammon_v0
@@ -242,7 +242,7 @@ def test_pettingzoo_api_and_seed_tests(mode):
 
 
 def test_pettingzoo_game_to_the_end():
-    pytest.importorskip("pettingzoo", reason="pettingzoo not installed: pip install 'fastgen[rl]'")
+    pytest.importorskip("pettingzoo", reason="pettingzoo not installed: pip install '.[rl]'")
     from fastgen.envs import backgammon_v0
 
     env = backgammon_v0.env(action_mode="micro", observation="raw")

@@ -27,10 +27,18 @@ def test_ci_profile_is_derandomized_and_default_is_not():
 def test_ci_script_runs_every_pytest_with_the_ci_profile():
     if not CI_SCRIPT.exists():
         pytest.skip("ci/test.sh is not part of this copy (an sdist)")
-    runs = [line for line in CI_SCRIPT.read_text().splitlines() if re.search(r"(^|[\s&;(])pytest(\s|$)", line)]
+    lines = [line for line in CI_SCRIPT.read_text().splitlines() if not line.lstrip().startswith("#")]
+    runs = [line for line in lines if re.search(r"(^|[\s&;(])pytest(\s|$)", line)]
     assert runs, "ci/test.sh runs no pytest"
     for line in runs:
         assert re.search(r"FASTGEN_HYPOTHESIS_PROFILE=ci pytest", line), line
+    # The README's set-up commands (read from README.md, one of them runs pytest) run in a
+    # subshell that exports the profile first.
+    stripped = [line.strip() for line in lines]
+    run = stripped.index('bash -euo pipefail -c "$cmd"')
+    start = max(i for i, line in enumerate(stripped[:run]) if line == "(")
+    assert any(line.startswith("export FASTGEN_HYPOTHESIS_PROFILE=ci") for line in stripped[start:run])
+    assert not any("FASTGEN_HYPOTHESIS_PROFILE" in line for line in stripped[start:run] if "export" not in line)
 
 
 def test_vector_tests_are_collected_first(request):

@@ -80,7 +80,7 @@ def test_position_id_round_trip_many_random_positions():
 
 
 def test_position_id_matches_gnubg():
-    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg_nn (GNU Backgammon bindings) not installed")
+    gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn (GNU Backgammon's bindings) not installed: pip install '.[peers]'")
     for board in random_boards(2, 1500):
         pid = position_id(board)
         assert gnubg_nn.position_id(board.tolist()) == pid
@@ -332,7 +332,7 @@ def test_bad_xgids(bad):
 
 
 def test_match_id_matches_gnubg():
-    gnubg = pytest.importorskip("gnubg", reason="gnubg (GNU Backgammon Python module) not installed")
+    gnubg = pytest.importorskip("gnubg", reason="gnubg (GNU Backgammon's Python module) not installed: pip install '.[peers]'")
     rng = random.Random(7)
     for _ in range(2000):
         state = random_state(rng)

@@ -289,7 +289,7 @@ def test_random_boards_are_valid():
 
 def test_text_matches_gnubg_formatmove():
     # The `gnubg` package embeds GNU Backgammon; movetupletostring is its FormatMove.
-    gnubg = pytest.importorskip("gnubg", reason="gnubg (GNU Backgammon Python module) not installed")
+    gnubg = pytest.importorskip("gnubg", reason="gnubg (GNU Backgammon's Python module) not installed: pip install '.[peers]'")
     checked = 0
     for board, dice in positions(seed=13, n=4000):
         plays = fastgen.legal_plays(board, dice)

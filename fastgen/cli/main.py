@@ -16,6 +16,29 @@ from fastgen._version import __version__
 __all__ = ["main", "build_parser"]
 
 
+#: The command that adds GNU Backgammon's generator (gnubg-nn, the peers extra) as a baseline.
+PEERS_COMMAND = 'pip install ".[peers]" && fastgen bench'
+
+
+def _headline(result: dict) -> str:
+    """One line: the batch generators' median time per position and their speed-up against
+    GNU Backgammon's generator, or, without gnubg-nn, the command that adds that baseline."""
+    from fastgen.cli.bench import GNUBG  # lazy: the benchmark module loads only when bench runs
+
+    median = {t["name"]: t["per_position"]["median"] * 1e6 for t in result["timings"]}
+    gnubg = result["speedup_vs"].get(GNUBG)
+    plays, count = "plays_batch", "count_plays_batch"
+    if gnubg is None:
+        return (
+            f"headline: {plays} {median[plays]:.3f} us per position; {count} {median[count]:.3f} us; "
+            f"the ratio to GNU Backgammon's generator needs gnubg-nn, the peers extra: {PEERS_COMMAND}"
+        )
+    return (
+        f"headline: {plays} {median[plays]:.3f} us per position, {gnubg[plays]:.1f}x GNU Backgammon's "
+        f"generator ({GNUBG}); {count} {median[count]:.3f} us, {gnubg[count]:.1f}x"
+    )
+
+
 def _bench(args: argparse.Namespace) -> int:
     def progress(name: str) -> None:
         if not args.json:
@@ -34,6 +57,9 @@ def _bench(args: argparse.Namespace) -> int:
         print(json_text(result, indent=2))
         return 0
     env, work = result["environment"], result["workload"]
+    headline = _headline(result)
+    print(headline)
+    print()
     print(f"fastgen {env['fastgen']} | Python {env['python']} | numpy {env['numpy']}")
     print(f"CPU: {env['cpu']} ({env['cores']} cores) | {env['platform']}")
     print(
@@ -60,8 +86,8 @@ def _bench(args: argparse.Namespace) -> int:
         f"fresh memory: {mem['first_touch_us_per_page']:.2f} us per 4 KiB page written the first time, "
         f"{mem['rewrite_us_per_page']:.2f} us written again"
     )
-    if "gnubg_nn.moves loop" not in result["speedup_vs"]:
-        print("gnubg_nn not installed: `pip install gnubg-nn` adds GNU Backgammon's generator as a baseline")
+    print()
+    print(headline)  # again at the end, where the terminal stops
     return 0
 
 
