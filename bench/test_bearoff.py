@@ -1,7 +1,7 @@
 """Bear-off databases: fastgen against GNU Backgammon's makebearoff, timed in the same run.
 
 Run with ``pytest bench/test_bearoff.py`` (never part of the tests). Each build is one
-run (the issue's measure: one thread, the same machine, the same file): fastgen builds
+run (one thread, the same machine, the same file for both): fastgen builds
 the database (the one-sided one in the compressed layout of the file, as ``fastgen
 bearoff build`` does) and encodes the .bd bytes in memory, makebearoff writes its file to a
 temporary directory; the bytes must be identical. The ratios printed at the end are

@@ -1,7 +1,7 @@
 """Duel throughput against its baseline, rollout(policy="pubeval"), timed in the same run.
 
 Group ``duel``: ``duel("pubeval", "random")`` (two built-in policies in one game loop in
-the core) and ``rollout(policy="pubeval")``, per game. The issue's bar: the duel reaches
+the core) and ``rollout(policy="pubeval")``, per game. The target: the duel reaches
 at least 80% of the rollout's games per second. ``test_duel_speed_ratio`` times the two
 interleaved (five rounds each, medians) and asserts that ratio; the machine may be
 shared, so compare medians, not single runs.

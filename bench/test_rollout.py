@@ -144,7 +144,7 @@ def test_pubeval_gnubg_nn(benchmark, gnubg, pubeval_positions):
 
 
 def _first_play(cands, offsets):
-    """The trivial user policy of issue 9: always the first candidate."""
+    """The trivial user policy: always the first candidate."""
     return np.zeros(len(offsets) - 1, dtype=np.int64)
 
 
