@@ -36,8 +36,7 @@ from fastgen.fibs import format_board
 from fastgen.core.notation import Play
 from fastgen.core.validate import parse_play
 from fastgen._typing import ArrayLike, DiceLike
-from fastgen._process import popen_tied
-from fastgen._util import check_int
+from fastgen._util import check_int, popen_tied
 
 __all__ = ["GnubgEngine", "find_gnubg", "free_port"]
 

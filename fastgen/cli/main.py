@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from fastgen.cli.args import HelpFormatter, add_subcommand, int_in_range
 from fastgen.cli.output import json_text
-from fastgen._process import Terminated, signals_as_interrupt
+from fastgen._util import Terminated, signals_as_interrupt
 from fastgen._version import __version__
 
 __all__ = ["main", "build_parser"]

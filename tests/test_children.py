@@ -1,5 +1,5 @@
 """Children fastgen starts end when the Python process that started them dies, however
-it dies (fastgen._process.popen_tied, both methods; Dask's local workers), and SIGTERM /
+it dies (fastgen._util.popen_tied, both methods; Dask's local workers), and SIGTERM /
 SIGHUP become a KeyboardInterrupt inside signals_as_interrupt. Each test starts a parent
 Python process, reads its child's PID, kills the parent and polls for the child's end
 (bounded); whatever is still alive at the end is killed by PID."""
@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from fastgen._process import PDEATHSIG_AVAILABLE, Terminated, popen_tied, signals_as_interrupt
+from fastgen._util import PDEATHSIG_AVAILABLE, Terminated, popen_tied, signals_as_interrupt
 from fastgen.errors import InvalidArgumentError
 
 from _children import alive, kill_leftovers, start_parent, wait_gone
@@ -25,7 +25,7 @@ METHODS = [pytest.param("pdeathsig", marks=pytest.mark.skipif(not PDEATHSIG_AVAI
 
 SLEEPER = """
     import sys, time
-    from fastgen._process import popen_tied
+    from fastgen._util import popen_tied
     child = popen_tied([sys.executable, "-c", "import os, time; print(os.getpid(), flush=True); time.sleep(120)"],
                        method={method!r})
     print(child.pid, flush=True)  # the program itself, or (pipe) its watcher
