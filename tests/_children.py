@@ -7,10 +7,11 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from _child import child_env
 
 
 def alive(pid: int) -> bool:
@@ -47,10 +48,10 @@ def kill_leftovers(pids) -> None:
 
 
 def start_parent(code: str, lines: int, timeout: float = 60.0):
-    """A Python process running *code* (with this tree first on sys.path) and the first
+    """A Python process running *code* (on the fastgen under test, see _child) and the first
     *lines* integers it prints (PIDs), read within *timeout* seconds."""
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, text=True, env=env)
+    parent = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], stdout=subprocess.PIPE, text=True,
+                              env=child_env(), cwd=tempfile.gettempdir())
     pids: list[int] = []
     deadline = time.monotonic() + timeout
     try:
