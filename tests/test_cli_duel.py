@@ -199,3 +199,23 @@ def test_duel_stops_on_sigterm_and_sighup_and_closes_the_engine(tmp_path, signum
             proc.wait()
         proc.stderr.close()
         kill_leftovers(pids)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_serve_external_stops_on_sigterm_and_sighup(signum):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastgen", "serve-external", "--port", "0", "--policy", "pubeval"],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=child_env(), cwd=tempfile.gettempdir(),
+    )
+    try:
+        first = proc.stderr.readline().decode()
+        assert "answering GNU Backgammon on 127.0.0.1:" in first, first
+        time.sleep(0.3)
+        proc.send_signal(signum)
+        assert proc.wait(timeout=10) == 128 + signum
+        assert f"terminated by {signal.Signals(signum).name}" in proc.stderr.read().decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
