@@ -10,8 +10,9 @@ SIGKILL, which no handler sees):
   survives the exec (it is cleared only for set-user-ID programs), and the process is the
   program itself (``proc.pid`` is its PID). This is done by a small Python starter,
   not by ``preexec_fn``, which is unsafe in a process with threads. The kernel counts
-  the *thread* that started the child as its parent: start such children from a thread
-  that lives as long as they do (the main thread, or the thread that owns the engine);
+  the *thread* that forked the child as its parent, so every such child is forked by one
+  thread of fastgen's that lasts as long as the process (not by the calling thread,
+  whose end would end the child);
 * elsewhere (or with ``method="pipe"``) a small Python watcher runs the program and
   holds the read end of a pipe whose write end only this process holds; when this
   process dies the pipe closes and the watcher kills the program. Signals sent to the
@@ -299,8 +300,8 @@ def popen_tied(args: Sequence[str], *, method: str | None = None, **kwargs: Any)
             raise InvalidArgumentError(f"popen_tied does not accept {name}={kwargs[name]!r}")
     argv = [os.fspath(a) for a in args]
     if method == "pdeathsig":
-        return subprocess.Popen([sys.executable, "-I", "-S", "-c", _PDEATHSIG_STARTER, str(os.getpid()), *argv],
-                                **kwargs)
+        command = [sys.executable, "-I", "-S", "-c", _PDEATHSIG_STARTER, str(os.getpid()), *argv]
+        return _from_spawner(lambda: subprocess.Popen(command, **kwargs))
     read_end, write_end = os.pipe()
     try:
         proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _PIPE_WATCHER, str(read_end), *argv],
@@ -313,6 +314,53 @@ def popen_tied(args: Sequence[str], *, method: str | None = None, **kwargs: Any)
     os.set_inheritable(write_end, False)
     weakref.finalize(proc, os.close, write_end)
     return proc
+
+
+_spawner_lock = threading.Lock()
+_spawner: tuple[int, Any] | None = None  # (the PID it serves, its queue of requests)
+
+
+def _spawner_loop(requests: Any) -> None:
+    while True:
+        start, future = requests.get()
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(start())
+            except BaseException as exc:  # handed to the caller
+                future.set_exception(exc)
+
+
+def _from_spawner(start: Any) -> subprocess.Popen:
+    """``start()`` (a Popen) run on the one thread of this process that starts children:
+    it lasts as long as the process, so the kernel, which counts the thread that forked a
+    child as its parent for PR_SET_PDEATHSIG, does not end the child when the thread
+    that asked for it ends."""
+    global _spawner
+    import concurrent.futures  # lazy: only when a child is started
+    import queue  # lazy: only when a child is started
+
+    with _spawner_lock:
+        if _spawner is None or _spawner[0] != os.getpid():  # none yet, or a forked copy
+            requests: Any = queue.SimpleQueue()
+            threading.Thread(target=_spawner_loop, args=(requests,), name="fastgen-spawner", daemon=True).start()
+            _spawner = (os.getpid(), requests)
+        requests = _spawner[1]
+    future: Any = concurrent.futures.Future()
+    requests.put((start, future))
+    try:
+        return future.result()
+    except BaseException:
+        if not future.done():  # interrupted while waiting: end the child once it exists
+            future.add_done_callback(_kill_started)
+        raise
+
+
+def _kill_started(future: Any) -> None:
+    """End the child a finished request started (its caller stopped waiting)."""
+    if future.exception() is None:
+        proc = future.result()
+        proc.kill()
+        proc.wait()
 
 
 class Terminated(KeyboardInterrupt):

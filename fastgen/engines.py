@@ -107,9 +107,8 @@ class GnubgEngine:
     first use otherwise, and the process is ended when the engine is closed, garbage
     collected, on an error and on Ctrl-C; and when this Python process dies without
     closing it (SIGTERM, SIGHUP, SIGKILL), the program ends too: on Linux the kernel
-    kills it (``PR_SET_PDEATHSIG``, which counts the *thread* that started the engine as
-    its parent: start an engine from a thread that outlives it), elsewhere a watcher on
-    a pipe does. An illegal or unreadable answer, a crash or a
+    kills it (``PR_SET_PDEATHSIG``), elsewhere a watcher on a pipe does. An engine may
+    be started from any thread. An illegal or unreadable answer, a crash or a
     timeout raises :class:`~fastgen.errors.EngineError` naming the position (its FIBS
     line) and closes the engine.
     """

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -122,3 +123,19 @@ def test_dask_local_workers_end_with_their_parent():
         parent.kill()
         parent.wait()
         kill_leftovers(pids)
+
+
+def test_a_child_started_by_a_thread_outlives_the_thread():
+    """The kernel counts the forking thread as the parent (PR_SET_PDEATHSIG): children
+    are forked by a thread that lasts, so the end of the thread that asked changes nothing."""
+    got = []
+    t = threading.Thread(target=lambda: got.append(popen_tied([sys.executable, "-c", "import time; time.sleep(60)"])))
+    t.start()
+    t.join(30)
+    (proc,) = got
+    try:
+        time.sleep(0.5)
+        assert proc.poll() is None, f"the child ended with its thread (status {proc.returncode})"
+    finally:
+        proc.kill()
+        proc.wait()
