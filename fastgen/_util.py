@@ -17,7 +17,9 @@ SIGKILL, which no handler sees):
   holds the read end of a pipe whose write end only this process holds; when this
   process dies the pipe closes and the watcher kills the program. Signals sent to the
   watcher (``proc.terminate()``) are passed on to the program. The write end is closed,
-  and the program killed, when the ``Popen`` object is garbage collected.
+  and the program killed, when the ``Popen`` object is garbage collected. (A copy of
+  this process made by ``os.fork`` holds the write end too, and keeps the program alive
+  while it lives; programs it executes do not inherit it.)
 
 :func:`signals_as_interrupt` turns SIGTERM and SIGHUP into :class:`Terminated` (a
 ``KeyboardInterrupt``) for the length of a ``with`` block, so that a long call is
