@@ -1,13 +1,43 @@
-"""Small shared helpers: argument checks, writing files whole, running work in threads."""
+"""Small shared helpers: argument checks, writing files whole, running work in threads,
+child processes tied to this one.
+
+Child processes: :func:`popen_tied` starts a program (``subprocess.Popen``'s arguments) so that it ends
+when this process ends, however this process ends (an exception, SIGTERM, SIGHUP, even
+SIGKILL, which no handler sees):
+
+* on Linux the child first asks the kernel for SIGKILL when its parent dies
+  (``prctl(PR_SET_PDEATHSIG, SIGKILL)``), then executes the program: the setting
+  survives the exec (it is cleared only for set-user-ID programs), and the process is the
+  program itself (``proc.pid`` is its PID). This is done by a small Python starter,
+  not by ``preexec_fn``, which is unsafe in a process with threads. The kernel counts
+  the *thread* that forked the child as its parent, so every such child is forked by one
+  thread of fastgen's that lasts as long as the process (not by the calling thread,
+  whose end would end the child);
+* elsewhere (or with ``method="pipe"``) a small Python watcher runs the program and
+  holds the read end of a pipe whose write end only this process holds; when this
+  process dies the pipe closes and the watcher kills the program. Signals sent to the
+  watcher (``proc.terminate()``) are passed on to the program. The write end is closed,
+  and the program killed, when the ``Popen`` object is garbage collected. (A copy of
+  this process made by ``os.fork`` holds the write end too, and keeps the program alive
+  while it lives; programs it executes do not inherit it.)
+
+:func:`signals_as_interrupt` turns SIGTERM and SIGHUP into :class:`Terminated` (a
+``KeyboardInterrupt``) for the length of a ``with`` block, so that a long call is
+stopped as Ctrl-C stops it: engines closed, workers cancelled, a prompt exit.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import stat
+import subprocess
+import sys
 import tempfile
 import threading
-from typing import IO, Any, Iterator
+import weakref
+from typing import IO, Any, Iterator, Sequence
 
 import numpy as np
 
@@ -209,3 +239,160 @@ def run_game_ranges(games: int, threads: int, chunk: int, play_range, progress=N
 
     run_threads(work, max(1, min(threads, len(chunks))), stop)
     return long_games
+
+
+# --------------------------------------------------------------------------- child processes
+
+#: Whether the kernel can end a child when its parent dies (Linux's PR_SET_PDEATHSIG).
+PDEATHSIG_AVAILABLE = sys.platform.startswith("linux")
+
+# The starter: set PR_SET_PDEATHSIG (1) to SIGKILL, make sure the parent did not die
+# before that (then the parent is no longer the one given), and become the program.
+_PDEATHSIG_STARTER = """\
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.prctl(1, 9, 0, 0, 0) != 0:
+    sys.exit("fastgen: prctl(PR_SET_PDEATHSIG) failed: " + os.strerror(ctypes.get_errno()))
+if os.getppid() != int(sys.argv[1]):
+    os._exit(1)
+os.execvp(sys.argv[2], sys.argv[2:])
+"""
+
+# The watcher: run the program, pass signals on, kill it when the pipe closes (read gives
+# b"" once every write end is closed: the parent's is the only one), exit as it exits.
+_PIPE_WATCHER = """\
+import os, signal, subprocess, sys, threading
+lifeline = int(sys.argv[1])
+child = subprocess.Popen(sys.argv[2:])
+def forward(signum, frame):
+    child.send_signal(signum)
+for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+    signal.signal(s, forward)
+def watch():
+    try:
+        while os.read(lifeline, 64):
+            pass
+    except OSError:
+        pass
+    child.kill()
+threading.Thread(target=watch, daemon=True).start()
+code = child.wait()
+if code < 0:
+    signal.signal(-code, signal.SIG_DFL)
+    os.kill(os.getpid(), -code)
+sys.exit(code)
+"""
+
+
+def popen_tied(args: Sequence[str], *, method: str | None = None, **kwargs: Any) -> subprocess.Popen:
+    """``subprocess.Popen(args, **kwargs)`` for a child that ends when this process ends.
+
+    *method* is ``"pdeathsig"`` (Linux; the default there) or ``"pipe"`` (the portable
+    watcher; the default elsewhere). *args* is a list (no shell); ``preexec_fn`` and
+    ``pass_fds`` are not accepted. See the module's text for how each method works.
+    """
+    if method is None:
+        method = "pdeathsig" if PDEATHSIG_AVAILABLE else "pipe"
+    if method not in ("pdeathsig", "pipe"):
+        raise InvalidArgumentError(f"method must be 'pdeathsig' or 'pipe', got {method!r}")
+    if method == "pdeathsig" and not PDEATHSIG_AVAILABLE:
+        raise InvalidArgumentError(f"method 'pdeathsig' needs Linux, this is {sys.platform!r}")
+    for name in ("preexec_fn", "pass_fds", "shell"):
+        if kwargs.get(name):
+            raise InvalidArgumentError(f"popen_tied does not accept {name}={kwargs[name]!r}")
+    argv = [os.fspath(a) for a in args]
+    if method == "pdeathsig":
+        command = [sys.executable, "-I", "-S", "-c", _PDEATHSIG_STARTER, str(os.getpid()), *argv]
+        return _from_spawner(lambda: subprocess.Popen(command, **kwargs))
+    read_end, write_end = os.pipe()
+    try:
+        proc = subprocess.Popen([sys.executable, "-I", "-S", "-c", _PIPE_WATCHER, str(read_end), *argv],
+                                pass_fds=(read_end,), **kwargs)
+    except BaseException:
+        os.close(write_end)
+        raise
+    finally:
+        os.close(read_end)
+    os.set_inheritable(write_end, False)
+    weakref.finalize(proc, os.close, write_end)
+    return proc
+
+
+_spawner_lock = threading.Lock()
+_spawner: tuple[int, Any] | None = None  # (the PID it serves, its queue of requests)
+
+
+def _spawner_loop(requests: Any) -> None:
+    while True:
+        start, future = requests.get()
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(start())
+            except BaseException as exc:  # handed to the caller
+                future.set_exception(exc)
+
+
+def _from_spawner(start: Any) -> subprocess.Popen:
+    """``start()`` (a Popen) run on the one thread of this process that starts children:
+    it lasts as long as the process, so the kernel, which counts the thread that forked a
+    child as its parent for PR_SET_PDEATHSIG, does not end the child when the thread
+    that asked for it ends."""
+    global _spawner
+    import concurrent.futures  # lazy: only when a child is started
+    import queue  # lazy: only when a child is started
+
+    with _spawner_lock:
+        if _spawner is None or _spawner[0] != os.getpid():  # none yet, or a forked copy
+            requests: Any = queue.SimpleQueue()
+            threading.Thread(target=_spawner_loop, args=(requests,), name="fastgen-spawner", daemon=True).start()
+            _spawner = (os.getpid(), requests)
+        requests = _spawner[1]
+    future: Any = concurrent.futures.Future()
+    requests.put((start, future))
+    try:
+        return future.result()
+    except BaseException:
+        if not future.done():  # interrupted while waiting: end the child once it exists
+            future.add_done_callback(_kill_started)
+        raise
+
+
+def _kill_started(future: Any) -> None:
+    """End the child a finished request started (its caller stopped waiting)."""
+    if future.exception() is None:
+        proc = future.result()
+        proc.kill()
+        proc.wait()
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived inside :func:`signals_as_interrupt`; ``signum`` says which.
+    A ``KeyboardInterrupt``, so that the code that stops cleanly on Ctrl-C stops on it."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"terminated by {signal.Signals(signum).name}")
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def signals_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM and SIGHUP raise :class:`Terminated` in the main thread.
+    A signal that was ignored (``nohup``) or had a handler of the program's own is left
+    as it was; off the main thread nothing is changed. Handlers are restored at the end."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) is signal.SIG_DFL:
+            previous[signum] = signal.signal(signum, _raise_terminated)
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

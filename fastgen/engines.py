@@ -17,6 +17,7 @@ An engine is a batch policy for :func:`fastgen.duel` and :func:`fastgen.rollout`
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import socket
@@ -30,12 +31,12 @@ import numpy as np
 
 from fastgen.core.boards import as_board, as_dice
 from fastgen.core.generate import legal_plays
-from fastgen.errors import EngineError, FastgenError
+from fastgen.errors import EngineError, FastgenError, InvalidArgumentError
 from fastgen.fibs import format_board
 from fastgen.core.notation import Play
 from fastgen.core.validate import parse_play
 from fastgen._typing import ArrayLike, DiceLike
-from fastgen._util import check_int
+from fastgen._util import check_int, popen_tied
 
 __all__ = ["GnubgEngine", "find_gnubg", "free_port"]
 
@@ -104,7 +105,10 @@ class GnubgEngine:
 
     Use it as a context manager (or call :meth:`start` and :meth:`close`); it starts on
     first use otherwise, and the process is ended when the engine is closed, garbage
-    collected, on an error and on Ctrl-C. An illegal or unreadable answer, a crash or a
+    collected, on an error and on Ctrl-C; and when this Python process dies without
+    closing it (SIGTERM, SIGHUP, SIGKILL), the program ends too: on Linux the kernel
+    kills it (``PR_SET_PDEATHSIG``), elsewhere a watcher on a pipe does. An engine may
+    be started from any thread. An illegal or unreadable answer, a crash or a
     timeout raises :class:`~fastgen.errors.EngineError` naming the position (its FIBS
     line) and closes the engine.
     """
@@ -124,8 +128,9 @@ class GnubgEngine:
         self.plies = check_int(plies, "plies", 0, 4)
         self.cubeful = bool(cubeful)
         for name, value in (("timeout", timeout), ("startup_timeout", startup_timeout)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-                raise EngineError(f"{name} must be a positive number of seconds, got {value!r}")
+            if (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0
+                    or not math.isfinite(value)):
+                raise InvalidArgumentError(f"{name} must be a finite positive number of seconds, got {value!r}")
         self.timeout = float(timeout)
         self.startup_timeout = float(startup_timeout)
         self.name = self.__name__ = f"gnubg-engine-{self.plies}ply"
@@ -144,14 +149,19 @@ class GnubgEngine:
         return self._sock is not None and self._proc is not None and self._proc.poll() is None
 
     def start(self) -> "GnubgEngine":
-        """Start gnubg and connect to it (a new free port is tried up to 3 times)."""
+        """Start gnubg and connect to it: a new free port is tried up to 3 times (another
+        program may take the port between its choice and gnubg's listening), all within
+        *startup_timeout* seconds in total."""
         if self.running:
             return self
         self.close()
+        deadline = time.monotonic() + self.startup_timeout
         last: Exception | None = None
         for _ in range(3):
+            if last is not None and time.monotonic() >= deadline:
+                break
             try:
-                self._launch()
+                self._launch(deadline)
                 return self
             except EngineError as exc:
                 last = exc
@@ -159,15 +169,17 @@ class GnubgEngine:
         assert last is not None
         raise last
 
-    def _launch(self) -> None:
+    def _launch(self, deadline: float) -> None:
         self.port = free_port()
         self._log = tempfile.TemporaryFile()
-        self._proc = subprocess.Popen(
+        # Tied to this process: ended by the kernel if this one dies without closing it
+        # (SIGKILL, SIGTERM); in its own session so that Ctrl-C reaches us, and we end it.
+        self._proc = popen_tied(
             [self.path, "-t", "-q"],
             stdin=subprocess.PIPE,
             stdout=self._log,
             stderr=subprocess.STDOUT,
-            start_new_session=True,  # Ctrl-C reaches us, and we end it
+            start_new_session=True,
         )
         self._finalizer = weakref.finalize(self, _stop_process, self._proc, None, self._log)
         commands = [
@@ -178,15 +190,14 @@ class GnubgEngine:
         assert self._proc.stdin is not None
         self._proc.stdin.write(("\n".join(commands) + "\n").encode())
         self._proc.stdin.flush()
-        deadline = time.monotonic() + self.startup_timeout
         while True:
             if self._proc.poll() is not None:
                 raise EngineError(f"GNU Backgammon ({self.path}) exited at startup: {self._output()!r}")
             try:
-                sock = socket.create_connection((_HOST, self.port), timeout=1.0)
+                sock = socket.create_connection((_HOST, self.port), timeout=max(0.05, min(1.0, deadline - time.monotonic())))
                 break
             except OSError:
-                if time.monotonic() > deadline:
+                if time.monotonic() >= deadline:
                     raise EngineError(
                         f"GNU Backgammon did not accept a connection on {_HOST}:{self.port} within "
                         f"{self.startup_timeout} s: {self._output()!r}"

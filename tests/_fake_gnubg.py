@@ -2,7 +2,8 @@
 stdin, and on ``external HOST:PORT`` listens there and answers each board line as the
 environment variable FAKE_GNUBG_MODE says: ``illegal`` (a move that is not legal),
 ``garbage`` (not a move), ``crash`` (exits without answering), ``silent`` (never
-answers), ``exit`` (exits at startup)."""
+answers), ``exit`` (exits at startup). With FAKE_GNUBG_PIDFILE set, it writes its
+PID to that file first."""
 
 import os
 import socket
@@ -10,6 +11,10 @@ import sys
 import time
 
 mode = os.environ.get("FAKE_GNUBG_MODE", "illegal")
+if os.environ.get("FAKE_GNUBG_PIDFILE"):  # where a test reads this process's PID
+    with open(os.environ["FAKE_GNUBG_PIDFILE"] + ".tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.replace(os.environ["FAKE_GNUBG_PIDFILE"] + ".tmp", os.environ["FAKE_GNUBG_PIDFILE"])
 if mode == "exit":
     print("fake gnubg: cannot start")
     sys.exit(3)

@@ -15,6 +15,7 @@ import pytest
 
 import fastgen
 from _child import child_env
+from _children import kill_leftovers, wait_gone
 from fastgen.cli.main import main
 from fastgen.fibs import format_board
 from fastgen.sim.duel.front import duel
@@ -164,3 +165,57 @@ def test_duel_json_of_one_pair_is_strict_json(capsys):
     data = json.loads(capsys.readouterr().out, parse_constant=refuse)
     assert data["pairs"] == 1 and data["ppg_se"] is None and data["ci95"] == [None, None]
     assert duel("pubeval", "random", 2).ppg_se == float("inf")  # the API keeps the float
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_duel_stops_on_sigterm_and_sighup_and_closes_the_engine(tmp_path, signum):
+    """``fastgen duel gnubg-engine ...`` (a stand-in gnubg on PATH that never answers):
+    SIGTERM or SIGHUP stops it as Ctrl-C does, with status 128 + the signal's number, and
+    the engine's process is ended."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    exe = tmp_path / "gnubg"
+    exe.write_text(f"#!/bin/sh\nexec {sys.executable} {os.path.join(here, '_fake_gnubg.py')} \"$@\"\n")
+    exe.chmod(0o755)
+    pidfile = tmp_path / "pid"
+    env = dict(child_env(), PATH=f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}",
+               FAKE_GNUBG_MODE="silent", FAKE_GNUBG_PIDFILE=str(pidfile))
+    proc = subprocess.Popen([sys.executable, "-m", "fastgen", "duel", "gnubg-engine", "pubeval", "--games", "1000"],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, cwd=tempfile.gettempdir())
+    pids = []
+    try:
+        deadline = time.monotonic() + 30
+        while not pidfile.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert pidfile.exists(), proc.stderr.read().decode() if proc.poll() is not None else "no engine started"
+        pids.append(int(pidfile.read_text()))
+        time.sleep(0.5)  # connected, waiting for an answer
+        proc.send_signal(signum)
+        assert proc.wait(timeout=10) == 128 + signum
+        assert f"terminated by {signal.Signals(signum).name}" in proc.stderr.read().decode()
+        assert wait_gone(pids, 5) == []
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()
+        kill_leftovers(pids)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_serve_external_stops_on_sigterm_and_sighup(signum):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastgen", "serve-external", "--port", "0", "--policy", "pubeval"],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=child_env(), cwd=tempfile.gettempdir(),
+    )
+    try:
+        first = proc.stderr.readline().decode()
+        assert "answering GNU Backgammon on 127.0.0.1:" in first, first
+        time.sleep(0.3)
+        proc.send_signal(signum)
+        assert proc.wait(timeout=10) == 128 + signum
+        assert f"terminated by {signal.Signals(signum).name}" in proc.stderr.read().decode()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stderr.close()

@@ -9,6 +9,7 @@ import signal
 import stat
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,8 @@ from fastgen.engines import DEBIAN_GNUBG, GnubgEngine, find_gnubg
 from fastgen.errors import EngineError
 from fastgen.sim.duel.front import duel
 from fastgen.cli.workload import random_game_positions
+
+from _children import alive, kill_leftovers, start_parent, wait_gone
 
 HERE = Path(__file__).parent
 
@@ -97,8 +100,60 @@ def test_bad_arguments():
         GnubgEngine("/nonexistent/gnubg")
     with pytest.raises(fastgen.InvalidArgumentError, match="plies"):
         GnubgEngine("/bin/sh", plies=9)  # any executable: the depth is checked before a start
-    with pytest.raises(EngineError, match="timeout"):
-        GnubgEngine("/bin/sh", timeout=0)
+
+
+@pytest.mark.parametrize("name", ["timeout", "startup_timeout"])
+@pytest.mark.parametrize("value", [0, -1.5, float("inf"), float("-inf"), float("nan"), True, "30"])
+def test_bad_timeouts(name, value):
+    with pytest.raises(fastgen.InvalidArgumentError, match=rf"{name} must be a finite positive .*got {value!r}"):
+        GnubgEngine("/bin/sh", **{name: value})
+
+
+def test_startup_timeout_is_the_whole_wait(tmp_path):
+    """A program that never listens fails after startup_timeout seconds in all (not once
+    per port tried), and the message says that time."""
+    exe = tmp_path / "gnubg"
+    exe.write_text(f"#!/bin/sh\nexec {sys.executable} -c 'import time; time.sleep(60)'\n")
+    exe.chmod(exe.stat().st_mode | stat.S_IEXEC)
+    engine = GnubgEngine(str(exe), startup_timeout=1.0)
+    t0 = time.monotonic()
+    with pytest.raises(EngineError, match="within 1.0 s"):
+        engine.start()
+    assert 1.0 <= time.monotonic() - t0 < 2.5
+    assert not engine.running
+
+
+ENGINE_PARENT = """
+    import fastgen
+    from fastgen.engines import GnubgEngine
+    with GnubgEngine({path!r}) as engine:
+        print(engine._proc.pid, flush=True)
+        fastgen.duel(engine, "pubeval", 200000)
+"""
+
+
+def _parent_dies_engine_ends(path, signum):
+    parent, pids = start_parent(ENGINE_PARENT.format(path=path), 1)
+    try:
+        time.sleep(0.5)  # into the duel
+        assert alive(pids[0])
+        parent.send_signal(signum)
+        assert parent.wait(10) == -signum
+        assert wait_gone(pids, 5) == [], "the engine outlived the Python process that started it"
+    finally:
+        parent.kill()
+        parent.wait()
+        kill_leftovers(pids)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
+def test_real_gnubg_ends_with_its_parent(signum):
+    _parent_dies_engine_ends(_real_gnubg(), signum)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGKILL])
+def test_fake_gnubg_ends_with_its_parent(fake_gnubg, signum):
+    _parent_dies_engine_ends(fake_gnubg("silent"), signum)
 
 
 def test_forced_plays_are_not_asked(fake_gnubg):

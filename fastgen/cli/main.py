@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 from fastgen.cli.args import HelpFormatter, add_subcommand, int_in_range
 from fastgen.cli.output import json_text
+from fastgen._util import Terminated, signals_as_interrupt
 from fastgen._version import __version__
 
 __all__ = ["main", "build_parser"]
@@ -166,16 +167,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with *argv* (default ``sys.argv[1:]``); returns the exit status.
 
     Bad arguments exit with status 2 and a one-line usage error before any work starts;
-    Ctrl-C exits with status 130; when the reader of the output goes away (``fastgen ...
+    Ctrl-C exits with status 130, and SIGTERM or SIGHUP stop the work the same way (engines
+    closed, workers cancelled) with status 128 + the signal's number; when the reader of the output goes away (``fastgen ...
     | head``) the command stops quietly with status 141, as Unix tools do.
     """
     parser = build_parser(_command(sys.argv[1:] if argv is None else argv))
     try:
         try:
             args = parser.parse_args(argv)  # may print help and exit
-            status: int = args.func(args)
+            with signals_as_interrupt():
+                status: int = args.func(args)
         finally:
             sys.stdout.flush()  # a closed pipe shows here, not in the flush at exit
+    except Terminated as exc:
+        print(f"fastgen: {exc}", file=sys.stderr)
+        return 128 + exc.signum
     except KeyboardInterrupt:
         print("fastgen: interrupted", file=sys.stderr)
         return 130
