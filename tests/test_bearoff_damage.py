@@ -29,13 +29,16 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
+import fastgen
 from fastgen import bearoff
 from fastgen._util import atomic_write
 from fastgen.cli.main import main
 from fastgen.errors import BearoffFileError, InvalidArgumentError
 
 HEADER = bearoff.files.HEADER_BYTES
-ROOT = Path(__file__).resolve().parent.parent
+#: Where the tested fastgen is installed (site-packages in CI, whose source tree has no
+#: compiled core): a child process imports the same package.
+INSTALLED = Path(fastgen.__file__).resolve().parent.parent
 
 _DBS: dict = {}
 
@@ -321,7 +324,7 @@ CHILD = textwrap.dedent(
 def test_rewriting_a_file_in_use_leaves_the_reader_the_old_one(tmp_path):
     path = tmp_path / "live.bd"
     bearoff.write_gnubg(path, database("os4"))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT)] + sys.path))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(INSTALLED)] + sys.path))
     done = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])  # -7: SIGBUS
     before, after, points = done.stdout.split()
@@ -332,7 +335,7 @@ def test_a_fifo_is_refused_at_once(tmp_path):
     fifo = tmp_path / "pipe.bd"
     os.mkfifo(fifo)
     code = "import sys; from fastgen import bearoff\ntry:\n bearoff.read_gnubg(sys.argv[1])\nexcept Exception as e: print(type(e).__name__, e)"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT)] + sys.path))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(INSTALLED)] + sys.path))
     done = subprocess.run([sys.executable, "-c", code, str(fifo)], capture_output=True, text=True, env=env, timeout=60)
     assert done.stdout.startswith("BearoffFileError") and "pipe.bd" in done.stdout and "not a regular file" in done.stdout
     done = subprocess.run([sys.executable, "-m", "fastgen", "bearoff", "dump", str(fifo), "0"],
