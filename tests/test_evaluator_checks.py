@@ -147,3 +147,22 @@ def test_an_evaluator_gets_read_only_boards():
 
     t = fastgen.rollout_plays(START, (3, 1), f, trials=36, plays=2)
     assert seen and not any(seen) and len(t.rows) == 2
+
+
+def test_an_env_opponent_that_writes_its_candidates_fails(tmp_path, monkeypatch):
+    pytest.importorskip("gymnasium", reason="needs the rl extra: pip install '.[rl]'")
+    from fastgen.envs import BackgammonEnv
+
+    # A batch policy reaches the env by a spec (a plain callable gets copies).
+    (tmp_path / "evalcheck_writer.py").write_text(
+        "import numpy as np\n"
+        "def policy(c, o):\n"
+        "    c[...] = 0\n"
+        "    return np.zeros(len(o) - 1, dtype=np.int64)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    env = BackgammonEnv(opponent="evalcheck_writer:policy")
+    with pytest.raises(ValueError, match="read-only"):
+        for seed in range(20):  # the opponent moves first in about half the games
+            env.reset(seed=seed)
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
