@@ -8,6 +8,8 @@ exactly). *probs* is (N, 5) float: GNU Backgammon's five outputs for the side on
 ``P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon)``;
 gammons include backgammons. Evaluators are called with large batches (tens of
 thousands of positions), so a vectorized one pays its Python overhead once per batch.
+The boards are read-only; every answer is checked by :func:`check_probs` (values in
+[0, 1], gammons within wins, backgammons within gammons, within :data:`PROB_TOLERANCE`).
 
 Built in:
 
