@@ -164,12 +164,14 @@ def check_probs(arr: np.ndarray, boards: np.ndarray, name: str, ordered: bool = 
         broken += [wg - w > tol, wb - wg > tol, lg + w > 1.0 + tol, lb - lg > tol]
     bad = np.logical_or.reduce(broken)
     i = int(np.flatnonzero(bad)[0])
-    rule = PROB_RULES[next(k for k, b in enumerate(broken) if b[i])]
+    k = next(k for k, b in enumerate(broken) if b[i])
+    rule = PROB_RULES[k]
     raise InvalidOutputError(
         f"evaluator {name!r} answered impossible probabilities {arr[i].tolist()!r} (row {i} of {arr.shape[0]}) "
         f"for position ID {position_id(boards[i])!r}: it breaks the rule {rule} (tolerance {tol:g}); an "
         "evaluator returns P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon) "
-        "for the side on roll"
+        "for the side on roll" + ("" if k < 3 else " (an evaluator whose outputs are not ordered, such as "
+                                   "independent sigmoids, sets its attribute ordered = False: range checks only)")
     )
 
 
