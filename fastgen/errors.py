@@ -31,8 +31,10 @@ class UnknownSchemeError(FastgenError, ValueError):
     """An encoding scheme name :func:`fastgen.encode` does not know (see ``fastgen.core.features.SCHEMES``)."""
 
 
-class InvalidOutputError(FastgenError, ValueError):
-    """An ``out=`` array has the wrong dtype, shape or layout, or is read-only."""
+class InvalidOutputError(InvalidArgumentError):
+    """An ``out=`` array has the wrong dtype, shape or layout, or is read-only; or an
+    evaluator answered something that is not (N, 5) probabilities (the message quotes the
+    first bad row, the rule it breaks and the position's GNU Backgammon Position ID)."""
 
 
 class InvalidSVGOptionError(FastgenError, ValueError):

@@ -8,6 +8,8 @@ exactly). *probs* is (N, 5) float: GNU Backgammon's five outputs for the side on
 ``P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon)``;
 gammons include backgammons. Evaluators are called with large batches (tens of
 thousands of positions), so a vectorized one pays its Python overhead once per batch.
+The boards are read-only; every answer is checked by :func:`check_probs` (values in
+[0, 1], gammons within wins, backgammons within gammons, within :data:`PROB_TOLERANCE`).
 
 Built in:
 
@@ -40,7 +42,6 @@ equity for the mover; ties go to the first play in generation order. It is a
 from __future__ import annotations
 
 import io
-import math
 import time
 from importlib import resources
 from typing import Any, Callable, Protocol, Sequence
@@ -49,7 +50,8 @@ import numpy as np
 
 from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
 from fastgen.core.features import encode_trusted, scheme_width
-from fastgen.errors import EngineError, InvalidArgumentError
+from fastgen.core.ids import position_id
+from fastgen.errors import EngineError, InvalidArgumentError, InvalidOutputError
 from fastgen._typing import ArrayLike
 from fastgen._util import check_int
 
@@ -72,6 +74,9 @@ __all__ = [
     "Afterstates",
     "group_best",
     "EVAL_CHUNK",
+    "check_probs",
+    "PROB_TOLERANCE",
+    "PROB_RULES",
 ]
 
 #: Positions per evaluator call at most (larger requests are cut into chunks this size).
@@ -121,18 +126,70 @@ def _name(fn: Any) -> str:
     return getattr(fn, "__name__", type(fn).__name__)
 
 
+#: How far an evaluator's answer may stray past a rule of :func:`check_probs` (float32
+#: rounding of a probability near 0 or 1 is below 1e-7; this leaves room for sums of a few).
+PROB_TOLERANCE = 1e-6
+
+#: The rules of an evaluator's answer (p = P(win), P(wg), P(wbg), P(lg), P(lbg)), in the
+#: order they are reported; the last four only for an evaluator whose ``ordered`` is true.
+PROB_RULES = (
+    "every value finite",
+    "every value >= 0",
+    "every value <= 1",
+    "P(win gammon) <= P(win)",
+    "P(win backgammon) <= P(win gammon)",
+    "P(lose gammon) <= P(lose) = 1 - P(win)",
+    "P(lose backgammon) <= P(lose gammon)",
+)
+
+
+def check_probs(arr: np.ndarray, boards: np.ndarray, name: str, ordered: bool = True) -> None:
+    """Raise :class:`~fastgen.errors.InvalidOutputError` unless the (N, 5) float64 answer
+    *arr* of evaluator *name* for *boards* (N, 2, 25) keeps :data:`PROB_RULES` within
+    :data:`PROB_TOLERANCE`: finite, in [0, 1] and, when *ordered*, gammons <= wins and
+    backgammons <= gammons for both sides. The message quotes the first bad row, the rule
+    it breaks and the position's GNU Backgammon Position ID. A few whole-array reductions
+    when the answer is good."""
+    if arr.shape[0] == 0:
+        return
+    tol = PROB_TOLERANCE
+    w, wg, wb, lg, lb = arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4]
+    # NaN fails every comparison, so a non-finite value lands in the slow path below.
+    if arr.min() >= -tol and arr.max() <= 1.0 + tol and (not ordered or (
+            (wg - w).max() <= tol and (wb - wg).max() <= tol and (lg + w).max() <= 1.0 + tol
+            and (lb - lg).max() <= tol)):
+        return
+    broken = [~np.isfinite(arr).all(axis=1), (arr < -tol).any(axis=1), (arr > 1.0 + tol).any(axis=1)]
+    if ordered:
+        broken += [wg - w > tol, wb - wg > tol, lg + w > 1.0 + tol, lb - lg > tol]
+    bad = np.logical_or.reduce(broken)
+    i = int(np.flatnonzero(bad)[0])
+    k = next(k for k, b in enumerate(broken) if b[i])
+    rule = PROB_RULES[k]
+    raise InvalidOutputError(
+        f"evaluator {name!r} answered impossible probabilities {arr[i].tolist()!r} (row {i} of {arr.shape[0]}) "
+        f"for position ID {position_id(boards[i])!r}: it breaks the rule {rule} (tolerance {tol:g}); an "
+        "evaluator returns P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon) "
+        "for the side on roll" + ("" if k < 3 else " (an evaluator whose outputs are not ordered, such as "
+                                   "independent sigmoids, sets its attribute ordered = False: range checks only)")
+    )
+
+
 def evaluate(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray, stats: dict | None = None,
              chunk: int = EVAL_CHUNK) -> np.ndarray:
-    """``evaluator(boards)`` as (N, 5) float64, called on C-contiguous chunks of at most
-    *chunk* positions (*boards* may be any (N, 2, 25) int8 view); the answer is checked
-    (shape, finite values): InvalidArgumentError naming the evaluator otherwise. *stats*,
-    when given, accumulates ``calls``, ``positions`` and ``seconds`` spent inside the
-    evaluator. The result may be read-only (a single chunk's answer as the evaluator
-    gave it)."""
+    """``evaluator(boards)`` as (N, 5) float64, called on C-contiguous read-only chunks of
+    at most *chunk* positions (*boards* may be any (N, 2, 25) int8 view); every answer is
+    checked by :func:`check_probs` (shape, finite values in [0, 1], and, unless the
+    evaluator's attribute ``ordered`` is false, gammons <= wins and backgammons <= gammons):
+    InvalidOutputError naming the evaluator otherwise. *stats*, when given, accumulates
+    ``calls``, ``positions`` and ``seconds`` spent inside the evaluator. The result may be
+    read-only (a single chunk's answer as the evaluator gave it)."""
     n = boards.shape[0]
     out = None
+    ordered = bool(getattr(evaluator, "ordered", True))
     for lo in range(0, n, chunk):
-        part = np.ascontiguousarray(boards[lo : lo + chunk])
+        part = np.ascontiguousarray(boards[lo : lo + chunk]).view()
+        part.flags.writeable = False  # the evaluator reads the positions, never changes them
         t0 = time.perf_counter()
         got = evaluator(part)
         t1 = time.perf_counter()
@@ -140,12 +197,11 @@ def evaluate(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray, stats: 
             arr = np.asarray(got, dtype=np.float64)
         except (TypeError, ValueError):
             arr = None
-        # The sum of the values is finite exactly when all are (short of overflow past
-        # 1e308, as wrong an answer): no (N, 5) temporary for the check.
-        if arr is None or arr.shape != (part.shape[0], 5) or not math.isfinite(float(arr.sum())):
-            raise InvalidArgumentError(
+        if arr is None or arr.shape != (part.shape[0], 5):
+            raise InvalidOutputError(
                 f"evaluator {_name(evaluator)!r} must return ({part.shape[0]}, 5) finite floats, got {got!r}"
             )
+        check_probs(arr, part, _name(evaluator), ordered)
         if stats is not None:
             stats["calls"] = stats.get("calls", 0) + 1
             stats["positions"] = stats.get("positions", 0) + part.shape[0]
@@ -371,6 +427,7 @@ def chain(*evaluators: Any) -> Callable[[np.ndarray], np.ndarray]:
         return mask
 
     evaluate_chain.covers = covers  # type: ignore[attr-defined]
+    evaluate_chain.ordered = all(getattr(e, "ordered", True) for e in evaluators)  # type: ignore[attr-defined]
     evaluate_chain.__name__ = "chain(" + ", ".join(_name(e) for e in evaluators) + ")"
     return evaluate_chain
 
@@ -423,6 +480,11 @@ class Network:
     >>> p.shape, bool(((p > 0) & (p < 1)).all())
     ((3, 5), True)
     """
+
+    #: The outputs are independent sigmoids: each in [0, 1], but nothing keeps a gammon
+    #: below its win (the shipped baseline's P(win gammon) tops its P(win) by up to 2.5e-4
+    #: on positions of random play), so :func:`evaluate` checks them for range only.
+    ordered = False
 
     def __init__(self, w1: ArrayLike, b1: ArrayLike, w2: ArrayLike, b2: ArrayLike,
                  schemes: Sequence[str] = ("tesauro198",), name: str | None = None) -> None:

@@ -122,22 +122,33 @@ def pubeval_policy(seed: int = 0) -> Callable[..., np.ndarray]:
     return choose
 
 
+def read_only(arr: np.ndarray) -> np.ndarray:
+    """A read-only view of *arr* (the array itself stays writable): what a user's policy
+    or evaluator is handed, so that writing into it raises numpy's ValueError
+    ("assignment destination is read-only") instead of changing the game."""
+    view = arr.view()
+    view.flags.writeable = False
+    return view
+
+
 def step_policy(fn: Callable[..., Any]) -> Callable[..., Any]:
     """A batch policy as the loops call it: ``fn(candidates, offsets)``, or, when it has a
     true attribute ``wants_position`` (engines such as fastgen.engines.GnubgEngine that
     need the position and the roll), ``fn(candidates, offsets, boards, dice)`` with the
-    (G, 2, 25) positions before the play (side on roll in row 1) and the (G, 2) dice."""
+    (G, 2, 25) positions before the play (side on roll in row 1) and the (G, 2) dice.
+    Every array is handed over as a read-only view (:func:`read_only`): a policy that
+    writes into one gets numpy's ValueError, and the game is left as it was."""
     name = getattr(fn, "__name__", type(fn).__name__)
 
     if getattr(fn, "wants_position", False):
 
         def choose(candidates, offsets, gid, turn, boards, dice):
-            return fn(candidates, offsets, boards, dice)
+            return fn(read_only(candidates), read_only(offsets), read_only(boards), read_only(dice))
 
     else:
 
         def choose(candidates, offsets, gid, turn, boards, dice):
-            return fn(candidates, offsets)
+            return fn(read_only(candidates), read_only(offsets))
 
     choose.__name__ = name
     return choose

@@ -23,7 +23,7 @@ from fastgen.board import Board
 from fastgen.core.generate import legal_plays
 from fastgen import pubeval, specs
 from fastgen.evaluators import Network
-from fastgen.policies import as_picks
+from fastgen.policies import as_picks, read_only
 
 __all__ = ["BackgammonEnv", "OPPONENTS"]
 
@@ -118,11 +118,11 @@ class BackgammonEnv(gymnasium.Env):
         """The batch policy's pick among the K plays of one position."""
         policy = self._batch
         offsets = np.array([0, len(plays)], dtype=np.int64)
-        boards = np.ascontiguousarray(plays.boards)
+        boards = read_only(np.ascontiguousarray(plays.boards))  # the plays the env goes on with
         if getattr(policy, "wants_position", False):
-            picked = policy(boards, offsets, plays.board[None].copy(), np.array([plays.dice], dtype=np.int8))
+            picked = policy(boards, read_only(offsets), plays.board[None].copy(), np.array([plays.dice], dtype=np.int8))
         else:
-            picked = policy(boards, offsets)
+            picked = policy(boards, read_only(offsets))
         return int(as_picks(picked, 1, getattr(policy, "__name__", "opponent"))[0])
 
     def _opponent_turns(self) -> float:
