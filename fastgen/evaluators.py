@@ -513,15 +513,17 @@ class Network:
         or a binary file object); :meth:`load` reads it back. A path without the
         ``.npz`` suffix gets it (as numpy.savez_compressed does); a path is written
         whole or not at all (:func:`fastgen._util.atomic_write`)."""
-        arrays = dict(w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, schemes=np.array(self.schemes))
+        def write(file: Any) -> None:
+            np.savez_compressed(file, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, schemes=np.array(self.schemes))
+
         if not isinstance(path, (str, os.PathLike)):
-            np.savez_compressed(path, **arrays)
+            write(path)
             return
         target = os.fspath(path)
         if not target.endswith(".npz"):
             target += ".npz"
         buf = io.BytesIO()
-        np.savez_compressed(buf, **arrays)
+        write(buf)
         with atomic_write(target, "wb") as f:
             f.write(buf.getvalue())
 

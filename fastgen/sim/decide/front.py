@@ -24,8 +24,15 @@ trial's estimate is its outcome minus the sum of its lucks (all five outputs, in
 row player's view). Each luck has expectation zero whatever the policy, so the estimate
 stays unbiased; when the evaluator is good, the luck explains most of the outcome.
 
-Trials run in blocks of whole trials (all candidates together); results do not depend on
-the block size, the threads or the order of blocks. The stop rules and Ctrl-C act
+Trials run in blocks of whole trials (all candidates together). Trial k's dice and plays
+do not depend on the block size, the threads or the order of blocks, so with an
+evaluator that computes each position on its own in float64 neither do the results, to
+the last bit (in process, with ``out=`` and on a cluster alike). A float32
+:class:`fastgen.evaluators.Network` rounds its matrix products according to how many
+positions one call holds, so a run cut into other blocks (``out=``, a cluster) can
+differ from the plain run in the last float32 bits of a value (up to about 2e-7 in
+equity measured with ``random_network(hidden=8)``; the test
+``tests/test_run_identity.py::test_out_equals_the_plain_run_as_documented`` checks 1e-5). The stop rules and Ctrl-C act
 between blocks. The trials themselves are played by :mod:`fastgen.sim.decide.trials`;
 on a Dask cluster, in chunks of trials, by :mod:`fastgen.sim.decide.chunks`.
 """
