@@ -30,9 +30,9 @@ evaluator that computes each position on its own in float64 neither do the resul
 the last bit (in process, with ``out=`` and on a cluster alike). A float32
 :class:`fastgen.evaluators.Network` rounds its matrix products according to how many
 positions one call holds, so a run cut into other blocks (``out=``, a cluster) can
-differ from the plain run in the last float32 bits of a value (up to about 2e-7 in
-equity measured with ``random_network(hidden=8)``; the test
-``tests/test_run_identity.py::test_out_equals_the_plain_run_as_documented`` checks 1e-5). The stop rules and Ctrl-C act
+differ from the plain run in the last float32 bits of a value (the test
+``tests/test_run_identity.py::test_out_equals_the_plain_run_as_documented`` checks that
+every per-trial value agrees within 1e-5, and the float64 case to the last bit). The stop rules and Ctrl-C act
 between blocks. The trials themselves are played by :mod:`fastgen.sim.decide.trials`;
 on a Dask cluster, in chunks of trials, by :mod:`fastgen.sim.decide.chunks`.
 """
