@@ -63,7 +63,7 @@ def evaluator_identity(evaluator: Any, key: Any, what: str) -> str | None:
     if getattr(evaluator, "__qualname__", "") == "gnubg.<locals>.evaluate_gnubg" and \
             getattr(evaluator, "__module__", "") == "fastgen.evaluators":
         try:
-            from importlib.metadata import version
+            from importlib.metadata import version  # lazy: only for a gnubg evaluator
             nn = version("gnubg-nn")
         except Exception:  # not installed as a distribution: the name alone
             nn = "unknown"
