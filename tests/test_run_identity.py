@@ -76,6 +76,14 @@ def test_a_part_with_impossible_values_is_refused_or_recomputed(tmp_path, damage
     assert _decide(_net(0), tmp_path).stats["chunks_loaded"] == 2  # the part was overwritten
 
 
+def test_a_part_renamed_to_another_range_is_refused(tmp_path):
+    _decide(_net(0), tmp_path)
+    other = tmp_path / "part-000000000036-000000000072.npz"
+    other.write_bytes((tmp_path / PART0).read_bytes())  # trials 0-35 under the name of 36-71
+    with pytest.raises(RolloutStoreError, match="part-000000000036-000000000072.npz.*not \\[36, 72\\]"):
+        _decide(_net(0), tmp_path)
+
+
 def test_a_part_without_identity_is_refused(tmp_path):
     _decide(_net(0), tmp_path)
     with np.load(tmp_path / PART0) as z:

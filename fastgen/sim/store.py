@@ -4,8 +4,8 @@
 (:mod:`fastgen.sim.decide.chunks`) both keep their finished chunks this way:
 ``DIR/manifest.json`` records the run (its format name, the ``run`` fields a rerun must
 match, the run's ``identity`` and options that may differ), and each finished chunk of
-items ``lo..hi-1`` is one ``DIR/part-<lo>-<hi>.npz`` holding its arrays and the same
-``identity``. Every file is written through :func:`fastgen._util.atomic_write` (a
+items ``lo..hi-1`` is one ``DIR/part-<lo>-<hi>.npz`` holding its arrays, the same
+``identity`` and its ``range`` ``[lo, hi]``. Every file is written through :func:`fastgen._util.atomic_write` (a
 temporary file beside it, synced and renamed in), so a file is complete or absent.
 
 The identity is the SHA-256 of everything that determines the result (the ``run``
@@ -171,12 +171,15 @@ class ChunkStore:
             try:
                 with np.load(file, allow_pickle=False) as z:
                     ident = str(z["identity"][()]) if "identity" in z.files else None
+                    span = z["range"].tolist() if "range" in z.files else None
                     arrays = [z[name] for name in names]
             except Exception:  # truncated or damaged (not a result at all): play the chunk again
                 continue
             else:
                 if ident != self.identity:
                     why = "belongs to another run (its identity differs)" if ident else "carries no run identity"
+                elif span != [lo, hi]:
+                    why = f"holds items {span!r}, not [{lo}, {hi}] as its name says"
                 else:
                     why = self.check_part(lo, hi, arrays)
             if why is None:
@@ -190,7 +193,7 @@ class ChunkStore:
         """Keep the part of items lo..hi-1, its arrays by name and the run's identity
         (RolloutStoreError when it cannot be written)."""
         buf = io.BytesIO()
-        np.savez(buf, identity=np.array(self.identity), **arrays)
+        np.savez(buf, identity=np.array(self.identity), range=np.array([lo, hi], dtype=np.int64), **arrays)
         try:
             with atomic_write(os.path.join(self.path, _part_name(lo, hi)), "wb") as f:
                 f.write(buf.getvalue())
