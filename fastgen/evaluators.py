@@ -41,7 +41,10 @@ equity for the mover; ties go to the first play in generation order. It is a
 
 from __future__ import annotations
 
+import hashlib
 import io
+import math
+import os
 import time
 from importlib import resources
 from typing import Any, Callable, Protocol, Sequence
@@ -53,7 +56,7 @@ from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.core.ids import position_id
 from fastgen.errors import EngineError, InvalidArgumentError, InvalidOutputError
 from fastgen._typing import ArrayLike
-from fastgen._util import check_int
+from fastgen._util import atomic_write, check_int
 
 __all__ = [
     "Evaluator",
@@ -557,10 +560,35 @@ class Network:
         opponent = self.equity(self.forward(self.features(cand[:, ::-1]))[1])
         return group_best(-opponent, offsets) - offsets[:-1]
 
+    def digest(self) -> str:
+        """The SHA-256 (hex) of what the network computes: its input schemes and its
+        float32 weights (shapes and bytes); the name is left out. Two networks with the
+        same digest give the same outputs; what ``out=`` directories of rollouts record."""
+        h = hashlib.sha256(b"fastgen-network/1\0")
+        h.update("+".join(self.schemes).encode() + b"\0")
+        for a in (self.w1, self.b1, self.w2, self.b2):
+            h.update(repr(a.shape).encode() + b"\0")
+            h.update(np.ascontiguousarray(a, dtype="<f4").tobytes())
+        return h.hexdigest()
+
     def save(self, path: Any) -> None:
         """Write the weights and the input schemes as a compressed ``.npz`` file (a path
-        or a binary file object); :meth:`load` reads it back."""
-        np.savez_compressed(path, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, schemes=np.array(self.schemes))
+        or a binary file object); :meth:`load` reads it back. A path without the
+        ``.npz`` suffix gets it (as numpy.savez_compressed does); a path is written
+        whole or not at all (:func:`fastgen._util.atomic_write`)."""
+        def write(file: Any) -> None:
+            np.savez_compressed(file, w1=self.w1, b1=self.b1, w2=self.w2, b2=self.b2, schemes=np.array(self.schemes))
+
+        if not isinstance(path, (str, os.PathLike)):
+            write(path)
+            return
+        target = os.fspath(path)
+        if not target.endswith(".npz"):
+            target += ".npz"
+        buf = io.BytesIO()
+        write(buf)
+        with atomic_write(target, "wb") as f:
+            f.write(buf.getvalue())
 
     @classmethod
     def load(cls, source: Any, name: str | None = None) -> "Network":

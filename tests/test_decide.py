@@ -499,7 +499,7 @@ def test_out_dir_resumes_to_the_uninterrupted_table(tmp_path, monkeypatch):
     from fastgen.errors import RolloutStoreError
     from fastgen.sim.decide import chunks as decide_chunks
 
-    kw = dict(plays=2, trials=100, seed=6, truncate=6, chunk_size=36)  # chunks 0-36, 36-72, 72-100
+    kw = dict(plays=2, trials=100, seed=6, truncate=6, chunk_size=36, key="pubeval-probabilities")  # chunks 0-36, 36-72, 72-100
     ref = fastgen.rollout_plays(START, (5, 2), pub_evaluator, **kw)
     out = tmp_path / "run"
     # Ctrl-C during the second chunk: the first is saved, the table holds its 36 trials
@@ -528,8 +528,8 @@ def test_out_dir_resumes_to_the_uninterrupted_table(tmp_path, monkeypatch):
     with pytest.raises(RolloutStoreError, match="seed"):
         fastgen.rollout_plays(START, (5, 2), pub_evaluator, out=out, **{**kw, "seed": 7})
     with pytest.raises(InvalidArgumentError, match="stop_se"):
-        fastgen.rollout_plays(START, (5, 2), pub_evaluator, out=tmp_path / "b", stop_se=0.1, trials=36)
+        fastgen.rollout_plays(START, (5, 2), pub_evaluator, out=tmp_path / "b", stop_se=0.1, trials=36, key="pub")
     (tmp_path / "junk").mkdir()
     (tmp_path / "junk" / "manifest.json").write_text("{}")
     with pytest.raises(RolloutStoreError, match="not a manifest"):
-        fastgen.rollout_position(START, pub_evaluator, trials=36, out=tmp_path / "junk")
+        fastgen.rollout_position(START, pub_evaluator, trials=36, out=tmp_path / "junk", key="pub")

@@ -82,7 +82,7 @@ def test_cluster_arguments_are_checked():
 
 def test_out_dir_resumes_on_the_cluster(client, tmp_path):
     net = _pip_evaluator()
-    kw = dict(plays=2, trials=108, seed=2, truncate=10, chunk_size=36, out=tmp_path)
+    kw = dict(plays=2, trials=108, seed=2, truncate=10, chunk_size=36, out=tmp_path, key="pips")
     ref = fastgen.rollout_plays(START, (6, 1), net, **kw)  # in process, saving the 3 chunks
     (tmp_path / "part-000000000036-000000000072.npz").unlink()  # as if that chunk never finished
     got = fastgen.rollout_plays(START, (6, 1), net, client=client, **kw)

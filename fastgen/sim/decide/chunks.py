@@ -12,11 +12,16 @@ in-process one to the last bit.
 With ``out=DIR`` (in process or on a cluster) every finished chunk is written to
 ``DIR/part-<lo>-<hi>.npz`` (to a temporary name, then renamed: a part is complete or
 absent) next to ``DIR/manifest.json``, which records the run (position, dice,
-candidates, evaluator name, trials, seed, options, chunk size). Running again with the
-same arguments loads the finished parts and plays only the missing chunks, to the
-identical table; a directory of another run raises
-:class:`fastgen.errors.RolloutStoreError`. The evaluator is recorded by name only: the
-caller vouches that a rerun uses the same one.
+candidates, evaluator name, trials, seed, options, chunk size) and the run's
+identity: the SHA-256 of those fields and of the evaluator's content (a
+:class:`fastgen.evaluators.Network`'s weights and input schemes, ``gnubg:N`` by its plies
+and gnubg-nn's version, or the caller's ``key=`` for any other callable: without one,
+``out`` is refused for such an evaluator). Every part carries the identity too. Running
+again with the same arguments loads the finished parts and plays only the missing
+chunks, to the identical table; a directory of another run, or a part of another run,
+of the wrong shape or with values no trial can produce (non-finite, an outcome outside
+[0, 1]) raises :class:`fastgen.errors.RolloutStoreError` naming it
+(``resume="recompute"`` plays such a chunk again instead).
 
 The cluster is reached through :mod:`fastgen.sim.cluster` as
 :mod:`fastgen.sim.rollout.chunks` does: the job (start positions, evaluator, options) is
@@ -36,7 +41,7 @@ import numpy as np
 from fastgen.sim.cluster import ChunkRule, as_finished, dumps_checked, loads_cached, task_memory, worker_count
 from fastgen.sim.decide.trials import play_range
 from fastgen.sim.options import ClusterOptions, TrialOptions
-from fastgen.sim.store import ChunkStore
+from fastgen.sim.store import ChunkStore, bad_values
 
 __all__ = ["TrialJob", "play_job", "trial_chunk", "TRIAL_CHUNKS", "ClusterRunner", "TrialStore"]
 
@@ -104,16 +109,37 @@ class ClusterRunner:
 
 
 class TrialStore(ChunkStore):
-    """A directory of finished chunks of trials with a manifest (see the module docstring)."""
+    """A directory of finished chunks of trials with a manifest (see the module docstring).
 
-    FORMAT = "fastgen-decide-chunks/1"
+    *half_moves* bounds the half-moves of a trial (the truncation, or MAX_HALF_MOVES):
+    a raw outcome is within [0, 1] and a variance-reduced estimate differs from it by at
+    most one luck term in [-1, 1] per half-move; without variance reduction
+    (*variance_reduction* False) the estimate is the outcome."""
+
+    FORMAT = "fastgen-decide-chunks/2"
     WHAT = "fastgen.rollout_plays"
 
+    def __init__(self, path, run: dict, content: str, rows: int, half_moves: int, variance_reduction: bool,
+                 resume: str = "check") -> None:
+        super().__init__(path, run, content, resume=resume)
+        self.rows, self.half_moves, self.variance_reduction = rows, half_moves, variance_reduction
+
+    def check_part(self, lo: int, hi: int, arrays: list) -> str | None:
+        raw, est = arrays
+        want = (self.rows, hi - lo, 5)
+        if raw.shape != want or est.shape != want:
+            return f"has arrays of shape {raw.shape} and {est.shape}, not {want}"
+        h = float(self.half_moves)
+        why = bad_values("outcomes", raw, 0.0, 1.0) or bad_values("estimates", est, -h, 1.0 + h)
+        if why is None and not self.variance_reduction and not np.array_equal(raw, est):
+            why = "holds estimates that differ from the outcomes (the run has no variance reduction)"
+        return why
+
     def load(self, grid: list, rows: int) -> dict:
-        """``{lo: (hi, raw, estimate, {})}`` of the complete parts on *grid*; unreadable or
-        misshapen parts are left out (played again)."""
-        return {lo: (hi, raw, est, {}) for lo, hi, (raw, est) in self.parts(grid, ("raw", "estimate"))
-                if raw.shape == est.shape == (rows, hi - lo, 5)}
+        """``{lo: (hi, raw, estimate, {})}`` of the parts on *grid* of the run's *rows*
+        active candidates (all of them: ``out`` does not combine with the stop rules)."""
+        self.rows = rows
+        return {lo: (hi, raw, est, {}) for lo, hi, (raw, est) in self.parts(grid, ("raw", "estimate"))}
 
     def save_trials(self, lo: int, hi: int, raw: np.ndarray, est: np.ndarray) -> None:
         """Keep the values of trials lo..hi-1."""

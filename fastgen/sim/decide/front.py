@@ -24,8 +24,15 @@ trial's estimate is its outcome minus the sum of its lucks (all five outputs, in
 row player's view). Each luck has expectation zero whatever the policy, so the estimate
 stays unbiased; when the evaluator is good, the luck explains most of the outcome.
 
-Trials run in blocks of whole trials (all candidates together); results do not depend on
-the block size, the threads or the order of blocks. The stop rules and Ctrl-C act
+Trials run in blocks of whole trials (all candidates together). Trial k's dice and plays
+do not depend on the block size, the threads or the order of blocks, so with an
+evaluator that computes each position on its own in float64 neither do the results, to
+the last bit (in process, with ``out=`` and on a cluster alike). A float32
+:class:`fastgen.evaluators.Network` rounds its matrix products according to how many
+positions one call holds, so a run cut into other blocks (``out=``, a cluster) can
+differ from the plain run in the last float32 bits of a value (the test
+``tests/test_run_identity.py::test_out_equals_the_plain_run_as_documented`` checks that
+every per-trial value agrees within 1e-5, and the float64 case to the last bit). The stop rules and Ctrl-C act
 between blocks. The trials themselves are played by :mod:`fastgen.sim.decide.trials`;
 on a Dask cluster, in chunks of trials, by :mod:`fastgen.sim.decide.chunks`.
 """
@@ -52,6 +59,7 @@ from fastgen.sim.cluster import default_chunk_size
 from fastgen.sim.decide.chunks import TRIAL_CHUNKS, ClusterRunner, TrialJob, TrialStore, play_job
 from fastgen.sim.decide.trials import MAX_HALF_MOVES, block_size, simulate
 from fastgen.sim.options import ClusterOptions, TrialOptions
+from fastgen.sim.store import RESUME_MODES, evaluator_identity
 from fastgen.sim.rollout.pool import dead_positions
 from fastgen.sim.decide.table import RolloutTable, build_rows
 from fastgen._typing import ArrayLike, DiceLike
@@ -134,7 +142,8 @@ def _progress_bar(progress, total: int):
 
 
 def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list, self_first: bool, evaluator,
-         name: str, opts: TrialOptions, cluster: ClusterOptions, progress, stats: dict) -> RolloutTable:
+         name: str, opts: TrialOptions, cluster: ClusterOptions, progress, stats: dict,
+         resume: tuple = (None, "check")) -> RolloutTable:
     trials = opts.trials
     n_rows = starts.shape[0]
     samples: list[list] = [[] for _ in range(n_rows)]
@@ -174,7 +183,10 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
                 size = chunk_size or default_chunk_size(trials, workers, TRIAL_CHUNKS)
                 grid = [(lo, min(trials, lo + size)) for lo in range(0, trials, size)]
                 if cluster.out is not None:
-                    store = TrialStore(cluster.out, _manifest_run(board, dice, plays, self_first, name, size, opts))
+                    content, mode = resume
+                    half_moves = MAX_HALF_MOVES if opts.truncate is None else opts.truncate
+                    store = TrialStore(cluster.out, _manifest_run(board, dice, plays, self_first, name, size, opts),
+                                       content, n_rows, half_moves, opts.variance_reduction, mode)
             while done_trials < trials and active:
                 if runner is None and store is None:
                     hi = min(trials, done_trials + block_size(POOL_GAMES, len(active)))
@@ -251,6 +263,22 @@ def _apply_stops(active, samples, stop_se, stop_z, stopped):
     return active, stopped
 
 
+def _resume(evaluator, cluster: ClusterOptions, key, resume) -> tuple:
+    """``(the evaluator's identity, resume mode)`` for the store of ``out`` (see
+    :func:`fastgen.sim.store.evaluator_identity`); InvalidArgumentError when *out* is
+    given for an opaque evaluator without *key*."""
+    content = evaluator_identity(evaluator, key, "evaluator")
+    if resume not in RESUME_MODES:
+        raise InvalidArgumentError(f"resume must be one of {RESUME_MODES!r}, got {resume!r}")
+    if cluster.out is not None and content is None:
+        raise InvalidArgumentError(
+            f"out={cluster.out!r} needs to know the evaluator {_check_evaluator(evaluator)!r}: it is neither a "
+            "Network nor gnubg, so pass key='...' (a text that changes whenever the evaluator's results would), "
+            "or run without out"
+        )
+    return content, resume
+
+
 def _options(evaluator, cluster: ClusterOptions, **trial) -> tuple[TrialOptions, str]:
     """The trial options (checked), after the checks that involve the evaluator or the
     cluster options too; and the evaluator's name."""
@@ -290,6 +318,8 @@ def rollout_plays(
     chunk_size: int | None = None,
     out: Any = None,
     progress: Any = None,
+    key: str | None = None,
+    resume: str = "check",
 ) -> RolloutTable:
     """Roll out the candidate plays of *board* (side on roll in row 1) with *dice*.
 
@@ -351,9 +381,22 @@ def rollout_plays(
         with the same arguments loads the finished chunks and plays only the rest, to
         the same table; a directory of another run raises
         :class:`fastgen.errors.RolloutStoreError`. Not with *stop_se* / *stop_z*.
+        The directory and each part carry the run's identity (the SHA-256 of the
+        arguments and of the evaluator's content); a part of another run, or with
+        values no trial can produce, raises RolloutStoreError naming the file.
     progress:
         None, True (a tqdm progress bar) or a callable receiving
         the number of trials finished at each block.
+    key:
+        With *out*: a text identifying an evaluator that is neither a
+        :class:`fastgen.evaluators.Network` (identified by its weights) nor
+        ``gnubg:N``; it must change whenever the evaluator's results would. *out* with
+        such an evaluator and no key raises InvalidArgumentError. Given for a
+        Network, it replaces the weights' digest.
+    resume:
+        ``"check"`` (default): a stored part that does not fit the run raises
+        RolloutStoreError; ``"recompute"``: such a part is played again and
+        overwritten.
 
     Returns
     -------
@@ -379,6 +422,7 @@ def rollout_plays(
     """
     evaluator = specs.evaluator(evaluator)
     cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
+    store_args = _resume(evaluator, cluster, key, resume)
     opts, name = _options(evaluator, cluster, trials=trials, seed=seed, variance_reduction=variance_reduction,
                           quasi_random=quasi_random, truncate=truncate, truncate_bearoff=truncate_bearoff,
                           stop_se=stop_se, stop_z=stop_z, min_trials=min_trials, threads=threads)
@@ -390,20 +434,21 @@ def rollout_plays(
     won = after[:, 1].sum(axis=1) == 0
     starts = np.ascontiguousarray(after[:, ::-1])
     if won.any():  # a play that ends the game: its value is exact, every trial the same
-        return _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts, cluster, progress, stats)
+        return _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts, cluster, progress, stats,
+                              store_args)
     _check_live(starts, [f"play {str(p)!r}" for p in cands])
-    return _run(board, dice, starts, cands, False, evaluator, name, opts, cluster, progress, stats)
+    return _run(board, dice, starts, cands, False, evaluator, name, opts, cluster, progress, stats, store_args)
 
 
 def _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts: TrialOptions, cluster: ClusterOptions,
-                   progress, stats) -> RolloutTable:
+                   progress, stats, store_args: tuple) -> RolloutTable:
     """Candidates that bear off the last checker score their exact result in every trial;
     the others are rolled out as usual."""
     live = np.flatnonzero(~won)
     if live.size:
         _check_live(starts[live], [f"play {str(cands[i])!r}" for i in live])
         table = _run(board, dice, starts[live], [cands[i] for i in live], False, evaluator, name, opts, cluster,
-                     progress, stats)
+                     progress, stats, store_args)
         done = max((r.trials for r in table.rows), default=0)  # the trials played (stop_z may drop rows)
     else:
         table = RolloutTable([], board, dice, name, opts.trials, opts.seed, opts.variance_reduction,
@@ -442,6 +487,8 @@ def rollout_position(
     chunk_size: int | None = None,
     out: Any = None,
     progress: Any = None,
+    key: str | None = None,
+    resume: str = "check",
 ) -> RolloutTable:
     """Roll out *board* with its side on roll (row 1) about to roll: a table of one row
     (``play`` None), from that side's point of view. Turn 0 of the dice is its roll.
@@ -455,9 +502,11 @@ def rollout_position(
     """
     evaluator = specs.evaluator(evaluator)
     cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
+    store_args = _resume(evaluator, cluster, key, resume)
     opts, name = _options(evaluator, cluster, trials=trials, seed=seed, variance_reduction=variance_reduction,
                           quasi_random=quasi_random, truncate=truncate, truncate_bearoff=truncate_bearoff,
                           stop_se=stop_se, min_trials=min_trials, threads=threads)
     board = _check_board(board)
     _check_live(board[None], ["the position"])
-    return _run(board, None, board[None].copy(), [None], True, evaluator, name, opts, cluster, progress, {})
+    return _run(board, None, board[None].copy(), [None], True, evaluator, name, opts, cluster, progress, {},
+                store_args)

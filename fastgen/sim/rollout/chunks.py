@@ -12,9 +12,14 @@ Each chunk comes back as three small arrays (winner int8, result int8, turns int
 With ``out=DIR`` every finished chunk is written to ``DIR/part-<lo>-<hi>.npz`` (written
 to a temporary name, then renamed: a part is either complete or absent) next to
 ``DIR/manifest.json``, which records the run (games, seed, policy, start positions, chunk
-size). Running again with the same ``out`` and the same arguments loads the finished
-parts and plays only the missing chunks, so an interrupted run finishes to the identical
-result; a directory of another run is refused with :class:`RolloutStoreError`.
+size) and its identity: the SHA-256 of those fields and of the policy's content
+(:func:`policy_identity`); every part carries the identity too. Running again with the
+same ``out`` and the same arguments loads the finished parts and plays only the missing
+chunks, so an interrupted run finishes to the identical result; a directory of another
+run, or a part of another run, of the wrong shape or with values no game can produce
+(a winner not 0 or 1, a result not 1, 2 or 3, turns outside 1 .. MAX_TURNS), is refused
+with :class:`RolloutStoreError` naming it (``resume="recompute"`` plays such a chunk
+again).
 
 Ctrl-C raises :class:`RolloutInterrupted` (a ``KeyboardInterrupt``) whose ``result`` holds
 the games of the chunks that had finished.
@@ -22,6 +27,8 @@ the games of the chunks that had finished.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import time
 import uuid
 from dataclasses import dataclass
@@ -34,12 +41,13 @@ from fastgen.core.ids import position_id
 from fastgen.sim.cluster import GAME_CHUNKS, as_finished, default_chunk_size, dumps_checked, loads_cached
 from fastgen.sim.cluster import task_memory, worker_count
 from fastgen.sim.options import ClusterOptions, GameOptions
-from fastgen.sim.rollout.pool import check_start, play_in_process
+from fastgen.errors import InvalidArgumentError
+from fastgen.sim.rollout.pool import MAX_TURNS, check_start, play_in_process
 from fastgen.specs import resolve_policy
 from fastgen.sim.rollout.results import RolloutResult
-from fastgen.sim.store import ChunkStore
+from fastgen.sim.store import RESUME_MODES, ChunkStore, bad_values, evaluator_identity
 
-__all__ = ["rollout_chunked", "RolloutInterrupted", "RolloutStore", "play_chunk"]
+__all__ = ["rollout_chunked", "RolloutInterrupted", "RolloutStore", "play_chunk", "policy_identity"]
 
 
 class RolloutInterrupted(KeyboardInterrupt):
@@ -78,25 +86,68 @@ def play_chunk(blob: bytes, lo: int, hi: int):
 # --------------------------------------------------------------------------- the store
 
 
+def policy_identity(policy, key: str | None) -> str | None:
+    """What identifies *policy* (as given to :func:`fastgen.rollout`) in an ``out`` run's
+    digest: *key* when given; a spec of the grammar by its text, a ``PATH.npz`` spec by
+    the SHA-256 of the file too; a :class:`fastgen.evaluators.Network` by its digest;
+    None for a ``module:callable`` spec or any other callable (opaque)."""
+    if key is not None or not isinstance(policy, str):
+        return evaluator_identity(policy, key, "policy")
+    if policy.lower().endswith(".npz"):
+        try:
+            with open(policy, "rb") as f:
+                return f"spec:{policy}:sha256 {hashlib.sha256(f.read()).hexdigest()}"
+        except OSError:
+            return None  # the spec's own check reports the file
+    kind = policy.split(":")[0]
+    if kind in ("random", "pubeval", "baseline", "gnubg", "gnubg-engine", "network"):
+        return f"spec:{policy}"
+    return None
+
+
+def check_resume(out, content: str | None, name: str, resume: str) -> None:
+    """InvalidArgumentError for *out* with an opaque policy (no *content*) or a bad *resume*."""
+    if resume not in RESUME_MODES:
+        raise InvalidArgumentError(f"resume must be one of {RESUME_MODES!r}, got {resume!r}")
+    if out is not None and content is None:
+        raise InvalidArgumentError(
+            f"out={out!r} needs to know the policy {name!r}: it is a callable fastgen cannot identify, so pass "
+            "key='...' (a text that changes whenever the policy's choices would), or run without out"
+        )
+
+
 class RolloutStore(ChunkStore):
     """A directory of finished chunks of games (see the module docstring)."""
 
-    FORMAT = "fastgen-rollout-chunks/1"
+    FORMAT = "fastgen-rollout-chunks/2"
     WHAT = "fastgen.rollout"
+    CONTENT = "policy"
+
+    def check_part(self, lo: int, hi: int, arrays: list) -> str | None:
+        want = (hi - lo,)
+        if any(a.shape != want for a in arrays):
+            return f"has arrays of shapes {[a.shape for a in arrays]}, not {want}"
+        winner, result, turns = arrays
+        why = bad_values("winners", winner, 0, 1) or bad_values("results", result, 1, 3)
+        why = why or bad_values("turns", turns, 1, MAX_TURNS)
+        if why is None and not all(np.issubdtype(a.dtype, np.integer) for a in arrays):
+            why = f"has arrays of dtypes {[str(a.dtype) for a in arrays]}, not integers"
+        return why
 
     def load(self, grid):
-        """Yield ``(lo, hi, winner, result, turns)`` for every complete part on *grid*."""
+        """Yield ``(lo, hi, winner, result, turns)`` for every part on *grid* that fits."""
         for lo, hi, arrays in self.parts(grid, ("winner", "result", "turns")):
-            if all(a.shape == (hi - lo,) for a in arrays):
-                yield (lo, hi, *arrays)
+            yield (lo, hi, *arrays)
 
 
 # --------------------------------------------------------------------------- the driver
 
 
-def rollout_chunked(games, policy, start, first_game, options: GameOptions, cluster: ClusterOptions, progress):
+def rollout_chunked(games, policy, start, first_game, options: GameOptions, cluster: ClusterOptions, progress,
+                    content: str | None = None, resume: str = "check"):
     """:func:`fastgen.rollout` in chunks, on a Dask cluster when *cluster* names one, else
-    in this process; finished chunks kept in ``cluster.out``."""
+    in this process; finished chunks kept in ``cluster.out`` (*content* the policy's
+    identity, :func:`policy_identity`)."""
     start_boards = None
     if start is not None:
         start_boards, games = check_start(start, games)
@@ -105,6 +156,7 @@ def rollout_chunked(games, policy, start, first_game, options: GameOptions, clus
     play_in_process(0, policy, start_boards, first_game, options, None)
     seed, out, chunk_size = options.seed, cluster.out, cluster.chunk_size
     name = resolve_policy(policy, seed)[1]
+    check_resume(out, content, name, resume)
     job = _Job(policy, start_boards, options)
     on_cluster = cluster.on_cluster
     blob = b""  # the pickled job, for the cluster
@@ -135,7 +187,8 @@ def rollout_chunked(games, policy, start, first_game, options: GameOptions, clus
                 "start": None if start_boards is None else [position_id(b) for b in start_boards],
                 "chunk_size": size,
             }
-            store = RolloutStore(out, run, {"batch_size": options.batch_size, "engine": options.engine})
+            store = RolloutStore(out, run, str(content), {"batch_size": options.batch_size, "engine": options.engine},
+                                 resume)
         size = size or default_chunk_size(games, n_workers, GAME_CHUNKS)
         grid = [(lo, min(lo + size, end)) for lo in range(first_game, end, size)]
         if store is not None:

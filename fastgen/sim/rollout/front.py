@@ -27,7 +27,7 @@ from fastgen._typing import ArrayLike
 from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.sim.rollout.pool import play_in_process
 from fastgen.sim.rollout.results import RolloutResult
-from fastgen.sim.rollout.chunks import rollout_chunked
+from fastgen.sim.rollout.chunks import policy_identity, rollout_chunked
 
 
 #: The seed of :func:`rollout` (and of ``fastgen rollout``) when none is given.
@@ -50,6 +50,8 @@ def rollout(
     client: Any = None,
     chunk_size: int | None = None,
     out: str | os.PathLike[str] | None = None,
+    key: str | None = None,
+    resume: str = "check",
 ) -> RolloutResult:
     """Play *games* cubeless games to the end and return their outcomes.
 
@@ -90,6 +92,15 @@ def rollout(
         Spread the games over a Dask cluster, in chunks of *chunk_size* games; *out*, a
         directory, keeps finished chunks and resumes an interrupted run: see
         :ref:`cluster-arguments`. The result equals the in-process one game for game.
+        The directory and its parts carry the run's identity (the SHA-256 of the
+        arguments and of the policy's content); a part that does not fit raises
+        :class:`fastgen.errors.RolloutStoreError` naming it.
+    key, resume:
+        With *out*: *key* is a text identifying a callable policy (other than a
+        :class:`fastgen.evaluators.Network`) or a ``module:callable`` spec, which must
+        change whenever its choices would; *out* with such a policy and no key raises
+        InvalidArgumentError. *resume* ``"recompute"`` plays a stored chunk that does
+        not fit the run again instead of raising (default ``"check"``).
 
     Returns
     -------
@@ -105,10 +116,11 @@ def rollout(
     """
     options = GameOptions(seed=seed, batch_size=batch_size, threads=threads, engine=engine)
     cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
+    content = policy_identity(policy, key)
     found: Any = specs.policy(policy)
     try:
         if cluster.chunked:
-            return rollout_chunked(games, found, start, first_game, options, cluster, progress)
+            return rollout_chunked(games, found, start, first_game, options, cluster, progress, content, resume)
         return play_in_process(games, found, start, first_game, options, progress)
     finally:  # an engine process a spec started ends with the rollout
         if isinstance(policy, str) and found is not policy and callable(getattr(found, "close", None)):
