@@ -325,7 +325,8 @@ def test_rewriting_a_file_in_use_leaves_the_reader_the_old_one(tmp_path):
     path = tmp_path / "live.bd"
     bearoff.write_gnubg(path, database("os4"))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(INSTALLED)] + sys.path))
-    done = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True, env=env, timeout=300,
+                          cwd=tmp_path)  # not the repository root: python -c puts the working directory first on sys.path
     assert done.returncode == 0, (done.returncode, done.stderr[-2000:])  # -7: SIGBUS
     before, after, points = done.stdout.split()
     assert before == after and points == "3"
@@ -336,10 +337,10 @@ def test_a_fifo_is_refused_at_once(tmp_path):
     os.mkfifo(fifo)
     code = "import sys; from fastgen import bearoff\ntry:\n bearoff.read_gnubg(sys.argv[1])\nexcept Exception as e: print(type(e).__name__, e)"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(INSTALLED)] + sys.path))
-    done = subprocess.run([sys.executable, "-c", code, str(fifo)], capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code, str(fifo)], capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
     assert done.stdout.startswith("BearoffFileError") and "pipe.bd" in done.stdout and "not a regular file" in done.stdout
     done = subprocess.run([sys.executable, "-m", "fastgen", "bearoff", "dump", str(fifo), "0"],
-                          capture_output=True, text=True, env=env, timeout=60)
+                          capture_output=True, text=True, env=env, timeout=60, cwd=tmp_path)
     assert done.returncode != 0 and "not a regular file" in done.stderr
     with pytest.raises(BearoffFileError, match="pipe.bd.*not a regular file"):
         bearoff.read_gnubg(fifo)  # in process too, now that it cannot hang
