@@ -184,8 +184,9 @@ def _load(spec: str, role: str) -> Any:
 def _import(module: str, spec: str, role: str) -> Any:
     """*module* imported with the current directory first on sys.path (as ``python -m``)."""
     cwd = os.getcwd()
-    if cwd not in sys.path and "" not in sys.path:
-        sys.path.insert(0, cwd)
+    added = cwd not in sys.path and "" not in sys.path
+    if added:  # for this import only: a folder left on sys.path would reach later imports
+        sys.path.insert(0, cwd)  # (and worker processes started later, which copy sys.path)
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as exc:
@@ -199,6 +200,9 @@ def _import(module: str, spec: str, role: str) -> Any:
         raise InvalidSpecError(
             f"{role} {spec!r} cannot be loaded: importing {module!r} failed: {type(exc).__name__}: {exc}"
         ) from exc
+    finally:
+        if added and sys.path and sys.path[0] == cwd:
+            del sys.path[0]
 
 
 def _signature(obj: Any) -> inspect.Signature | None:
