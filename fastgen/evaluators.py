@@ -484,10 +484,9 @@ class Network:
     ((3, 5), True)
     """
 
-    #: The outputs are independent sigmoids: each in [0, 1], but nothing keeps a gammon
-    #: below its win (the shipped baseline's P(win gammon) tops its P(win) by up to 2.5e-4
-    #: on positions of random play), so :func:`evaluate` checks them for range only.
-    ordered = False
+    #: The outputs are made consistent before they are answered (:meth:`probs`), so
+    #: :func:`evaluate` checks them by every rule of :data:`PROB_RULES`.
+    ordered = True
 
     def __init__(self, w1: ArrayLike, b1: ArrayLike, w2: ArrayLike, b2: ArrayLike,
                  schemes: Sequence[str] = ("tesauro198",), name: str | None = None) -> None:
@@ -528,11 +527,17 @@ class Network:
 
     def probs(self, outputs: np.ndarray) -> np.ndarray:
         """The evaluator's (N, 5) probabilities of outputs (N, K) (0 where the network has
-        no output: the backgammons of a three-output network)."""
-        if self.outputs == 5:
-            return outputs
+        no output: the backgammons of a three-output network), made consistent as GNU
+        Backgammon makes its nets' outputs: the outputs are independent sigmoids, each in
+        [0, 1] but not ordered, so each gammon is cut to its side's wins (``P(win gammon)
+        <= P(win)``, ``P(lose gammon) <= 1 - P(win)``) and each backgammon to its side's
+        gammons. A new array; *outputs* is left as it is."""
         out = np.zeros((outputs.shape[0], 5), dtype=outputs.dtype)
         out[:, _OUTPUT_COLUMNS[self.outputs]] = outputs
+        np.minimum(out[:, 1], out[:, 0], out=out[:, 1])
+        np.minimum(out[:, 2], out[:, 1], out=out[:, 2])
+        np.minimum(out[:, 3], 1.0 - out[:, 0], out=out[:, 3])
+        np.minimum(out[:, 4], out[:, 3], out=out[:, 4])
         return out
 
     def equity(self, outputs: np.ndarray) -> np.ndarray:
@@ -552,7 +557,7 @@ class Network:
         network plays as :func:`greedy` does for any evaluator (float64 equity, a play that
         wins scored exactly). A three-output network plays as ``examples/td_bot.py``
         trained it to: every play, one that wins included, is scored by the network's
-        own outputs, the cubeless equity in float32."""
+        raw outputs (not cut by :meth:`probs`), the cubeless equity in float32."""
         if self.outputs == 5:
             return _greedy_choose(self, candidates, offsets)
         offsets = np.asarray(offsets, dtype=np.int64)

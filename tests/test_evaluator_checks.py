@@ -68,18 +68,58 @@ def test_shape_errors_still_name_the_evaluator():
         ev.evaluate(lambda b: np.zeros((1, 4)), START[None])
 
 
-def test_a_network_is_checked_for_range_only_and_a_chain_follows_its_parts():
+def test_a_network_answers_ordered_probabilities_and_a_chain_follows_its_parts():
     # A network's five outputs are independent sigmoids: a random one breaks the order
-    # rules by far, yet its answers are in [0, 1] and it stays usable as an evaluator.
+    # rules by far before they are cut, so every rule is checked on its answers.
     net = ev.random_network(hidden=8, seed=1)
-    assert net.ordered is False
-    p = ev.evaluate(net, np.stack([START] * 4))
+    boards = np.stack([START] * 4)
+    raw = net.forward(net.features(boards))[1]
+    assert (raw[:, 1] > raw[:, 0]).any() or (raw[:, 3] > 1 - raw[:, 0]).any() or (raw[:, 4] > raw[:, 3]).any()
+    assert net.ordered is True
+    p = ev.evaluate(net, boards)
     assert p.shape == (4, 5)
+    np.testing.assert_array_equal(p[:, 0], raw[:, 0])  # P(win) as the network answered it
+    assert (p[:, 1] <= p[:, 0]).all() and (p[:, 2] <= p[:, 1]).all()
+    # 1 - P(win) is taken in float32, the network's dtype: one rounding (< 6e-8) from float64's.
+    assert (p[:, 3] <= 1 - p[:, 0] + 6e-8).all() and (p[:, 4] <= p[:, 3]).all()
     from fastgen import bearoff
 
-    chained = ev.chain(ev.bearoff(bearoff.build_two_sided(6, 2)), net)
-    assert chained.ordered is False
-    assert ev.chain(ev.bearoff(bearoff.build_two_sided(6, 2)), _const(0.0)).ordered is True
+    unordered = _const(0.0)
+    unordered.ordered = False
+    assert ev.chain(ev.bearoff(bearoff.build_two_sided(6, 2)), net).ordered is True
+    assert ev.chain(ev.bearoff(bearoff.build_two_sided(6, 2)), unordered).ordered is False
+
+
+def _random_play_positions(games=200, plies=100, seed=5):
+    """Positions of random play (side on roll first), every ply of *games* games."""
+    rng = np.random.default_rng(seed)
+    boards = np.stack([START] * games)
+    seen = []
+    for _ in range(plies):
+        dice = rng.integers(1, 7, size=(len(boards), 2))
+        r = fastgen.plays_batch(boards, dice)
+        pick = r.offsets[:-1] + (rng.random(len(boards)) * np.diff(r.offsets)).astype(np.int64)
+        after = r.boards[pick]
+        alive = after[:, 1, :].sum(axis=1) > 0  # the mover has checkers left
+        boards = np.ascontiguousarray(after[alive][:, ::-1])
+        seen.append(boards)
+    return np.concatenate(seen)
+
+
+def test_the_baseline_network_keeps_every_rule_on_random_play():
+    # The shipped network's raw P(win gammon) tops its P(win) on some positions of
+    # random play (by up to 4.5e-4 here, and P(lose gammon) its P(lose) by 5e-3); its
+    # answers keep every rule, and only the cut
+    # values move.
+    net = ev.baseline()
+    boards = _random_play_positions()
+    raw = net.forward(net.features(boards))[1]
+    assert (raw[:, 1] > raw[:, 0]).any() and (raw[:, 2] > 1 - raw[:, 0]).any()
+    p = ev.evaluate(net, boards)
+    np.testing.assert_array_equal(p[:, 0], raw[:, 0])
+    np.testing.assert_array_equal(p[:, 1], np.minimum(raw[:, 1], raw[:, 0]))
+    np.testing.assert_array_equal(p[:, 3], np.minimum(raw[:, 2], 1 - raw[:, 0]))
+    assert (p[:, [2, 4]] == 0).all()
 
 
 def test_gnubg_nets_pass_the_check_on_a_rollout():

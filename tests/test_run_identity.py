@@ -100,7 +100,6 @@ def test_an_opaque_evaluator_needs_a_key_to_resume(tmp_path):
     def opaque(boards):
         return net(boards)
 
-    opaque.ordered = False  # a random network's independent sigmoids: range checks only
     with pytest.raises(InvalidArgumentError, match="key="):
         _decide(opaque, tmp_path / "a")
     with pytest.raises(InvalidArgumentError, match="key="):
@@ -200,3 +199,27 @@ def test_game_rollout_identifies_the_policy(tmp_path):
     fastgen.rollout(games=50, policy=choose, seed=1, out=tmp_path / "g", key="greedy net 0")
     again = fastgen.rollout(games=50, policy=choose, seed=1, out=tmp_path / "g", key="greedy net 0")
     assert again.timings["chunks_played"] == 0
+
+
+def test_cli_out_with_a_module_callable_policy_needs_a_key(tmp_path, monkeypatch, capsys):
+    from fastgen.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.path", list(__import__("sys").path))
+    (tmp_path / "first_play_bot.py").write_text("def play(candidates, offsets):\n    return [0] * (len(offsets) - 1)\n")
+    args = ["rollout", "--games", "40", "--chunk-size", "20", "--policy", "first_play_bot:play", "--json",
+            "--out", str(tmp_path / "run")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "--key TEXT" in err and "'first_play_bot:play'" in err
+    assert not (tmp_path / "run").exists()
+    assert main(args + ["--key", "first-play-1"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(args + ["--key", "first-play-1"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["timings"]["chunks_loaded"] == 2 and again["timings"]["chunks_played"] == 0
+    assert {k: again[k] for k in ("win", "gammon", "backgammon")} == {k: first[k] for k in ("win", "gammon", "backgammon")}
+    with pytest.raises(RolloutStoreError):  # another key: another run, refused in the same folder
+        fastgen.rollout(games=40, chunk_size=20, policy="first_play_bot:play", out=tmp_path / "run", key="first-play-2")
+    assert main(["rollout", "--games", "40", "--key", "k"]) == 2
+    assert "give --out DIR" in capsys.readouterr().err

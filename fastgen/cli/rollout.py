@@ -1,13 +1,16 @@
 """The ``fastgen rollout`` subcommand: bulk cubeless self-play with a summary.
 
     fastgen rollout --games 100000 --policy random --seed 1 [--json] [--batch-size 4096]
-    fastgen rollout ... [--workers N | --scheduler tcp://host:8786] [--chunk-size N] [--out DIR]
+    fastgen rollout ... [--workers N | --scheduler tcp://host:8786] [--chunk-size N] [--out DIR [--key TEXT]]
     fastgen rollout --resume DIR [--workers N | --scheduler ADDRESS]
 
 With ``--workers``/``--scheduler`` the games run on a Dask cluster (the ``dask`` extra) in
 chunks; the result is the same game for game. ``--out DIR`` keeps finished chunks in DIR
 as they arrive; ``--resume DIR`` finishes that run (its games, seed, policy, position and
-chunk size come from DIR's manifest). Ctrl-C prints the summary of the finished chunks.
+chunk size come from DIR's manifest). A ``module:callable`` policy is code fastgen cannot
+identify, so ``--out`` with one needs ``--key TEXT``, a text that changes whenever the
+policy's choices would (a version, a digest of its weights); rerun with the same
+arguments and key to finish the run. Ctrl-C prints the summary of the finished chunks.
 
 A progress bar (tqdm, when importable) is shown only when stdout is a terminal and
 ``--json`` is not given.
@@ -24,7 +27,7 @@ from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg, spec
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError, InvalidSpecError, RolloutStoreError
 from fastgen.sim.rollout.front import DEFAULT_SEED, rollout
-from fastgen.sim.rollout.chunks import RolloutInterrupted, RolloutStore
+from fastgen.sim.rollout.chunks import RolloutInterrupted, RolloutStore, policy_identity
 
 __all__ = ["add_parser", "run_rollout", "LEGEND"]
 
@@ -82,6 +85,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     saved = parser.add_mutually_exclusive_group()
     saved.add_argument("--out", metavar="DIR", help="save finished chunks in DIR as they arrive (rerun with the same arguments, or --resume DIR, to finish)")
     saved.add_argument("--resume", metavar="DIR", help="finish the run saved in DIR (games, seed, policy, position and chunk size from its manifest)")
+    parser.add_argument("--key", metavar="TEXT", help="with --out and a module:callable policy: a text that changes whenever the policy's choices would (it identifies the run)")
     parser.set_defaults(func=run_rollout)
     return parser
 
@@ -103,6 +107,15 @@ def run_rollout(args: argparse.Namespace) -> int:
             print(f"fastgen rollout: error: {exc}", file=sys.stderr)
             return 2
         out = args.resume
+    key = getattr(args, "key", None)
+    if key is not None and out is None:
+        print("fastgen rollout: error: --key identifies the policy of an --out run; give --out DIR with it", file=sys.stderr)
+        return 2
+    if out is not None and key is None and policy_identity(args.policy, None) is None:
+        print(f"fastgen rollout: error: --out with the policy {args.policy!r} needs --key TEXT: fastgen cannot "
+              "identify a module:callable policy, so give a text that changes whenever its choices would "
+              "(a version, a digest of its weights), or run without --out", file=sys.stderr)
+        return 2
     bar = _progress_bar(args.games, enabled=sys.stdout.isatty() and not args.json)
     progress: Optional[Callable[[int], Any]] = bar.update if bar is not None else None
     interrupted = None
@@ -119,6 +132,7 @@ def run_rollout(args: argparse.Namespace) -> int:
             scheduler=getattr(args, "scheduler", None),
             chunk_size=getattr(args, "chunk_size", None),
             out=out,
+            key=key,
         )
     except RolloutInterrupted as exc:
         interrupted, result = exc, exc.result
