@@ -73,7 +73,7 @@ FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x tests/test_vectors.py tests/test_rule
 rm -rf build
 
 say "2/3: build with bounds checks on (FASTGEN_CHECKS=1), run all the tests and build the docs"
-FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers,rl,dask,docs]"
+FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers,rl,dask,docs,onnx]"
 (cd /tmp && python -c "import fastgen, sys; print('fastgen', fastgen.__version__, 'from', fastgen.__file__)")
 # The package's own type check ([tool.mypy] in pyproject.toml; every extra installed, so
 # their types are read too): mypy comes with the test extra.

@@ -228,3 +228,18 @@ class BearoffFileError(FastgenError, ValueError):
 class OutsideDatabaseError(FastgenError, ValueError):
     """A position a bear-off database does not hold (checkers outside its points, too many
     checkers, contact), or database dimensions out of range."""
+
+
+# --------------------------------------------------------------------------- networks
+
+
+class InvalidNetworkError(InvalidArgumentError):
+    """Network weights fastgen cannot run: wrong shapes or dtype, NaN or infinity, an
+    unknown input scheme or activation, a layer wider than the compiled limit. The
+    message quotes what was wrong."""
+
+
+class NetworkFileError(FastgenError, ValueError):
+    """A network file (fastgen's ``.npz`` layout or an ONNX graph) that cannot be read:
+    missing, truncated, of another kind or version, or a graph of operators fastgen does
+    not run. The message names the file and the fault."""

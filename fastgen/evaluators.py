@@ -55,6 +55,7 @@ from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bea
 from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.core.ids import position_id
 from fastgen.errors import EngineError, InvalidArgumentError, InvalidOutputError
+from fastgen.nets.probs import make_consistent
 from fastgen._typing import ArrayLike
 from fastgen._util import atomic_write, check_int
 
@@ -531,14 +532,11 @@ class Network:
         Backgammon makes its nets' outputs: the outputs are independent sigmoids, each in
         [0, 1] but not ordered, so each gammon is cut to its side's wins (``P(win gammon)
         <= P(win)``, ``P(lose gammon) <= 1 - P(win)``) and each backgammon to its side's
-        gammons. A new array; *outputs* is left as it is."""
+        gammons (:func:`fastgen.nets.probs.make_consistent`). A new array; *outputs* is
+        left as it is."""
         out = np.zeros((outputs.shape[0], 5), dtype=outputs.dtype)
         out[:, _OUTPUT_COLUMNS[self.outputs]] = outputs
-        np.minimum(out[:, 1], out[:, 0], out=out[:, 1])
-        np.minimum(out[:, 2], out[:, 1], out=out[:, 2])
-        np.minimum(out[:, 3], 1.0 - out[:, 0], out=out[:, 3])
-        np.minimum(out[:, 4], out[:, 3], out=out[:, 4])
-        return out
+        return make_consistent(out)
 
     def equity(self, outputs: np.ndarray) -> np.ndarray:
         """(N,) cubeless equity of outputs (N, K) for the side on roll, in their dtype:

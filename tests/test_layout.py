@@ -33,6 +33,7 @@ EXTRA_OF = {
     "jax": "pgx", "pgx": "pgx",
     "gnubg_nn": "peers", "gnubg": "peers",
     "matplotlib": "plot",
+    "onnx": "onnx", "onnxruntime": "onnx",
 }
 EXTRAS = sorted(EXTRA_OF)
 
