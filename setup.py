@@ -97,6 +97,16 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
+    # the compiled networks' forward pass (fastgen.nets): plain C loops over the kernel in
+    # fastgen/core/_mlp.h, no numpy C API
+    Extension(
+        "fastgen.nets._forward",
+        ["fastgen/nets/_forward.pyx"],
+        include_dirs=["fastgen/core"],
+        depends=["fastgen/core/_mlp.h"],
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
+    ),
     # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API; its
     # rules are the core's (it cimports them from fastgen/core/_core.pxd) and its bit
     # helpers too (fastgen/core/_bits.pxd, over _platform.h)

@@ -49,7 +49,7 @@ from fastgen.errors import InvalidBoardError, InvalidOutputError, UnknownSchemeE
 from fastgen._typing import ArrayLike, Float32Array
 from fastgen.core._core import StopFlag
 
-__all__ = ["SCHEMES", "encode"]
+__all__ = ["SCHEMES", "encode", "count_units"]
 
 #: Feature count of each scheme: ``{"tesauro198": 198, "raw": 52}``.
 SCHEMES = {"tesauro198": 198, "raw": 52}
@@ -198,3 +198,37 @@ def encode(boards: ArrayLike, scheme: str, *, out: Float32Array | None = None) -
     if out is not None:
         _check_out(out, (arr.shape[0], width))
     return encode_trusted(arr, scheme, out=out)
+
+
+def count_units(scheme: str) -> tuple[np.ndarray, np.ndarray]:
+    """Every input of *scheme* as a function of one count: ``(units, constant)``.
+
+    ``units[side, point, n]`` (shape (2, 26, 16, width), float32) is the scheme's
+    inputs that n checkers of one side make, everything else zero: side 0 the side on
+    roll, 1 the opponent; point 0..23 the side's points 1..24 in its own numbering, 24
+    its bar, 25 its borne-off checkers. ``constant`` (width,) is the inputs no count
+    makes (Tesauro's turn units). A board's encoding is ``constant`` plus the units of
+    its 50 counts and 2 borne-off counts, exactly (each input comes from one count);
+    what compiled networks build their first layer from (fastgen.nets)."""
+    width = scheme_width(scheme)
+    units = np.zeros((2, 26, 16, width), dtype=np.float32)
+    constant = np.zeros(width, dtype=np.float32)
+    n = np.arange(16)
+    fifteenths = n.astype(np.float32) / np.float32(15)
+    for side in (0, 1):
+        if scheme == "tesauro198":
+            for p in range(24):
+                col = 96 * side + 4 * p
+                units[side, p, :, col] = n >= 1
+                units[side, p, :, col + 1] = n >= 2
+                units[side, p, :, col + 2] = n >= 3
+                units[side, p, :, col + 3] = np.maximum(n - 3, 0) * np.float32(0.5)
+            units[side, 24, :, 192 + side] = n * np.float32(0.5)
+            units[side, 25, :, 194 + side] = fifteenths
+        else:
+            for p in range(25):
+                units[side, p, :, 25 * side + p] = fifteenths
+            units[side, 25, :, 50 + side] = fifteenths
+    if scheme == "tesauro198":
+        constant[196] = 1.0
+    return units, constant

@@ -7,3 +7,7 @@
 - :mod:`fastgen.nets.onnx_io`: multilayer perceptrons in and out of ONNX files (the
   ``onnx`` extra) and any ONNX graph run through onnxruntime.
 """
+
+from fastgen.nets.network import Network
+
+__all__ = ["Network"]

@@ -1,0 +1,386 @@
+/* The forward pass of a feed-forward network over board inputs: the kernel of
+ * fastgen.nets (see fastgen/nets/_forward.pyx and fastgen/nets/network.py), plain C,
+ * no Python objects.
+ *
+ * The first layer never sees an input vector. Every input of fastgen's schemes is a
+ * function of one count (a point's checkers of one side, its bar, its borne-off
+ * checkers), so the first layer is a sum over the board's non-empty counts of one
+ * precomputed row each: table[side][point][n] = the first layer's weights times the
+ * units of n checkers there, every scheme side by side (built in float64, rounded to
+ * float32, by network.py). Point 0..23 is a point in the side's own numbering, 24 its
+ * bar, 25 its borne-off checkers; side 0 is the side on roll. A board with 20 non-empty
+ * counts costs 20 row additions; the constant inputs (Tesauro's turn units) are folded
+ * into the first bias.
+ *
+ * Two ways through the first layer:
+ * - from a board (fg_first): the bias plus the rows of its counts;
+ * - from another board's first layer (the candidates of one position differ by a few
+ *   checkers): minus the rows of the counts that differ, plus their new rows.
+ *
+ * Layers are stored padded to a multiple of 16 units (zero weights, zero biases), so the
+ * vector loops need no tails; the padding units never reach an output (their weights
+ * into the next layer are zero, and the loops over a layer's inputs stop at its real
+ * width).
+ *
+ * The loops exist three times: plain C (any CPU; SSE2 vectors on x86-64 where the
+ * compiler finds them), and with AVX2 or AVX-512F intrinsics (_mlp_simd.h, included
+ * once for each), the best the CPU has chosen once at import. They compute the same sums
+ * in the same order, with no fused multiply-add (-ffp-contract=off and no FMA
+ * intrinsics); they differ by a few units in the last place (a reciprocal estimate
+ * refined by a Newton step instead of a division, the last layer's lanes). The
+ * exponential is computed here (_mlp_simd.h's fg_exp: relative error below 2e-7). */
+#ifndef FASTGEN_MLP_H
+#define FASTGEN_MLP_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define FG_MLP_MAX_LAYERS 8
+#define FG_MLP_MAX_WIDTH 2048 /* the widest hidden layer (padded width) */
+#define FG_MLP_PAD 16          /* every layer's width is padded to a multiple of this */
+#define FG_MLP_MAX_SCHEMES 4
+#define FG_MLP_COUNTS 52 /* rows of 16 counts per side: 26 a side, 2 sides */
+
+#define FG_ACT_SIGMOID 0
+#define FG_ACT_TANH 1
+#define FG_ACT_RELU 2
+
+#if !defined(FG_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define FG_MLP_DISPATCH 1
+#include <immintrin.h>
+#endif
+
+typedef struct {
+    int n_layers;
+    int width[FG_MLP_MAX_LAYERS + 1];  /* real widths: width[0] inputs ... width[n_layers] outputs */
+    int padded[FG_MLP_MAX_LAYERS + 1]; /* widths rounded up to a multiple of FG_MLP_PAD */
+    const float* table;                /* (2, 26, 16, padded[1]): the first layer's rows */
+    const float* bias0;                /* (padded[1],): the first bias plus the constant inputs */
+    const float* w[FG_MLP_MAX_LAYERS]; /* layer l >= 1: (width[l], padded[l+1]), row-major */
+    const float* b[FG_MLP_MAX_LAYERS]; /* layer l >= 1: (padded[l+1],) */
+    const float* w_last_t;             /* the last layer (l >= 1) transposed: (outputs, padded[L-1]) */
+    int activation;
+    int outputs; /* 5 or 3 */
+} fg_mlp;
+
+/* 0: the plain loops; 1: AVX2; 2: AVX-512F (the best the CPU has, chosen at import) */
+static int fg_mlp_level = 0;
+
+static int fg_mlp_select(int best) {
+#ifdef FG_MLP_DISPATCH
+    __builtin_cpu_init();
+    if (best < 0) best = 2;
+    fg_mlp_level = 0;
+    if (best >= 1 && __builtin_cpu_supports("avx2")) fg_mlp_level = 1;
+    if (best >= 2 && __builtin_cpu_supports("avx512f")) fg_mlp_level = 2;
+#else
+    (void)best;
+#endif
+    return fg_mlp_level;
+}
+
+static void fg_mlp_init(void) { fg_mlp_select(2); }
+
+/* ------------------------------------------------------------------ the counts */
+
+static inline int fg_mlp_total(const int8_t* s) {
+    int t = 0;
+    for (int i = 0; i < 25; i++) t += s[i];
+    return t;
+}
+
+static inline const float* fg_mlp_row(const fg_mlp* net, int side, int point, int n) {
+    return net->table + ((size_t)((side * 26 + point) * 16 + n)) * (size_t)net->padded[1];
+}
+
+#if defined(__SSE2__) && !defined(FG_PORTABLE)
+#include <emmintrin.h>
+/* bit p set when count p (of 25) is not zero; *total: the counts' sum */
+static inline uint32_t fg_mlp_nonzero(const int8_t* s, int* total) {
+    __m128i zero = _mm_setzero_si128();
+    __m128i a = _mm_loadu_si128((const __m128i*)s);
+    __m128i b = _mm_loadl_epi64((const __m128i*)(s + 16));
+    uint32_t zeros = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, zero))
+                     | ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, zero)) & 0xffu) << 16;
+    __m128i sum = _mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero));
+    *total = _mm_cvtsi128_si32(sum) + _mm_cvtsi128_si32(_mm_srli_si128(sum, 8)) + s[24];
+    return (~zeros & 0xffffffu) | (s[24] != 0 ? 1u << 24 : 0u);
+}
+#else
+static inline uint32_t fg_mlp_nonzero(const int8_t* s, int* total) {
+    uint32_t m = 0;
+    int t = 0;
+    for (int p = 0; p < 25; p++) {
+        t += s[p];
+        m |= (uint32_t)(s[p] != 0) << p;
+    }
+    *total = t;
+    return m;
+}
+#endif
+
+static inline int fg_mlp_ctz(uint32_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(m);
+#else
+    int i = 0;
+    while (!(m & 1u)) { m >>= 1; i++; }
+    return i;
+#endif
+}
+
+/* The rows of the board seen by `mover` (25 counts) against `opp`: at most 34. */
+static inline int fg_mlp_rows_of(const fg_mlp* net, const int8_t* mover, const int8_t* opp, const float** rows) {
+    int k = 0;
+    size_t step = (size_t)net->padded[1];
+    for (int side = 0; side < 2; side++) {
+        const int8_t* s = side ? opp : mover;
+        const float* first = fg_mlp_row(net, side, 0, 0);
+        int total;
+        uint32_t m = fg_mlp_nonzero(s, &total);
+        while (m) {
+            int p = fg_mlp_ctz(m);
+            m &= m - 1;
+            rows[k++] = first + (size_t)(p * 16 + s[p]) * step;
+        }
+        if (total < 15) rows[k++] = fg_mlp_row(net, side, 25, 15 - total);
+    }
+    return k;
+}
+
+/* The rows that leave (`out`) and enter (`in`) going from board (m0, o0) to (m1, o1). */
+static inline int fg_mlp_delta_of(const fg_mlp* net, const int8_t* m0, const int8_t* o0, const int8_t* m1,
+                                  const int8_t* o1, const float** out, int* n_out, const float** in) {
+    int ko = 0, ki = 0;
+    for (int side = 0; side < 2; side++) {
+        const int8_t* a = side ? o0 : m0;
+        const int8_t* b = side ? o1 : m1;
+        int la = 0, lb = 0;
+        for (int p = 0; p < 25; p++) {
+            int na = a[p], nb = b[p];
+            la += na;
+            lb += nb;
+            if (na == nb) continue;
+            if (na) out[ko++] = fg_mlp_row(net, side, p, na);
+            if (nb) in[ki++] = fg_mlp_row(net, side, p, nb);
+        }
+        if (la != lb) {
+            if (la < 15) out[ko++] = fg_mlp_row(net, side, 25, 15 - la);
+            if (lb < 15) in[ki++] = fg_mlp_row(net, side, 25, 15 - lb);
+        }
+    }
+    *n_out = ko;
+    return ki;
+}
+
+/* ------------------------------------------------------------------ outputs */
+
+/* The five probabilities of the outputs (three-output networks: 0 for both backgammons),
+ * made consistent as fastgen/nets/probs.py's make_consistent does. */
+static inline void fg_mlp_probs(const fg_mlp* net, const float* y, float* p) {
+    if (net->outputs == 5) {
+        memcpy(p, y, 5 * sizeof(float));
+    } else {
+        p[0] = y[0]; p[1] = y[1]; p[2] = 0.0f; p[3] = y[2]; p[4] = 0.0f;
+    }
+    if (p[1] > p[0]) p[1] = p[0];
+    if (p[2] > p[1]) p[2] = p[1];
+    float lose = 1.0f - p[0];
+    if (p[3] > lose) p[3] = lose;
+    if (p[4] > p[3]) p[4] = p[3];
+}
+
+/* ------------------------------------------------------------------ the loops */
+
+/* Positions go through the layers in blocks of FG_MLP_BLOCK: the first layer of each,
+ * then each later layer for the whole block, so the activations of different positions
+ * (long chains of dependent operations each) overlap in the processor. */
+#define FG_MLP_BLOCK 16
+
+/* The stride of the block buffers: the widest (padded) layer before the outputs. */
+static inline int fg_mlp_stride(const fg_mlp* net) {
+    int ws = net->padded[1];
+    for (int l = 1; l < net->n_layers; l++)
+        if (net->padded[l] > ws) ws = net->padded[l];
+    return ws;
+}
+
+/* The scratch's parts: A, N, M (FG_MLP_BLOCK * ws floats each), base (ws), Z (FG_MLP_BLOCK * 8). */
+#define FG_MLP_SCRATCH_PARTS(scratch, ws, A, N, M, base, Z) \
+    float* A = (scratch);                                    \
+    float* N = A + (size_t)FG_MLP_BLOCK * (ws);              \
+    float* M = N + (size_t)FG_MLP_BLOCK * (ws);              \
+    float* base = M + (size_t)FG_MLP_BLOCK * (ws);           \
+    float* Z = base + (ws)
+
+/* Floats of scratch memory the loops need for `net`. */
+static size_t fg_mlp_scratch(const fg_mlp* net) {
+    return (size_t)(3 * FG_MLP_BLOCK + 1) * (size_t)fg_mlp_stride(net) + FG_MLP_BLOCK * 8;
+}
+
+static inline float fg_int_bits_to_float(int32_t i) {
+    float f;
+    memcpy(&f, &i, sizeof f);
+    return f;
+}
+
+/* The plain loops: the template over a "vector" of one float. */
+#define FG_SIMD(name) name##_plain
+#define FG_SIMD_TARGET
+#define FG_VL 1
+#define FG_V float
+#define FG_VI int32_t
+#define FG_VLOAD(p) (*(p))
+#define FG_VSTORE(p, v) (*(p) = (v))
+#define FG_VADD(a, b) ((a) + (b))
+#define FG_VSUB(a, b) ((a) - (b))
+#define FG_VMUL(a, b) ((a) * (b))
+#define FG_VMIN(a, b) ((a) < (b) ? (a) : (b))
+#define FG_VMAX(a, b) ((a) > (b) ? (a) : (b))
+#define FG_VSET1(x) (x)
+#define FG_VZERO() 0.0f
+#define FG_VRCP(d) (1.0f / (d))
+#define FG_VCVTT(x) ((int32_t)(x))
+#define FG_VIADD(a, b) ((a) + (b))
+#define FG_VISET1(x) (x)
+#define FG_VISLL(a, n) ((int32_t)((uint32_t)(a) << (n)))
+#define FG_VCAST(i) fg_int_bits_to_float(i)
+#include "_mlp_simd.h"
+#undef FG_SIMD
+#undef FG_SIMD_TARGET
+#undef FG_VL
+#undef FG_V
+#undef FG_VI
+#undef FG_VLOAD
+#undef FG_VSTORE
+#undef FG_VADD
+#undef FG_VSUB
+#undef FG_VMUL
+#undef FG_VMIN
+#undef FG_VMAX
+#undef FG_VSET1
+#undef FG_VZERO
+#undef FG_VRCP
+#undef FG_VCVTT
+#undef FG_VIADD
+#undef FG_VISET1
+#undef FG_VISLL
+#undef FG_VCAST
+
+#ifdef FG_MLP_DISPATCH
+/* The vector loops: 8 lanes (AVX2) and 16 lanes (AVX-512F). */
+#define FG_SIMD(name) name##_avx2
+#define FG_SIMD_TARGET __attribute__((target("avx2")))
+#define FG_VL 8
+#define FG_V __m256
+#define FG_VI __m256i
+#define FG_VLOAD _mm256_loadu_ps
+#define FG_VSTORE _mm256_storeu_ps
+#define FG_VADD _mm256_add_ps
+#define FG_VSUB _mm256_sub_ps
+#define FG_VMUL _mm256_mul_ps
+#define FG_VMIN _mm256_min_ps
+#define FG_VMAX _mm256_max_ps
+#define FG_VSET1 _mm256_set1_ps
+#define FG_VZERO _mm256_setzero_ps
+#define FG_VRCP _mm256_rcp_ps
+#define FG_VCVTT _mm256_cvttps_epi32
+#define FG_VIADD _mm256_add_epi32
+#define FG_VISET1 _mm256_set1_epi32
+#define FG_VISLL _mm256_slli_epi32
+#define FG_VCAST _mm256_castsi256_ps
+#include "_mlp_simd.h"
+#undef FG_SIMD
+#undef FG_SIMD_TARGET
+#undef FG_VL
+#undef FG_V
+#undef FG_VI
+#undef FG_VLOAD
+#undef FG_VSTORE
+#undef FG_VADD
+#undef FG_VSUB
+#undef FG_VMUL
+#undef FG_VMIN
+#undef FG_VMAX
+#undef FG_VSET1
+#undef FG_VZERO
+#undef FG_VRCP
+#undef FG_VCVTT
+#undef FG_VIADD
+#undef FG_VISET1
+#undef FG_VISLL
+#undef FG_VCAST
+
+#define FG_SIMD(name) name##_avx512
+#define FG_SIMD_TARGET __attribute__((target("avx512f")))
+#define FG_VL 16
+#define FG_V __m512
+#define FG_VI __m512i
+#define FG_VLOAD _mm512_loadu_ps
+#define FG_VSTORE _mm512_storeu_ps
+#define FG_VADD _mm512_add_ps
+#define FG_VSUB _mm512_sub_ps
+#define FG_VMUL _mm512_mul_ps
+#define FG_VMIN _mm512_min_ps
+#define FG_VMAX _mm512_max_ps
+#define FG_VSET1 _mm512_set1_ps
+#define FG_VZERO _mm512_setzero_ps
+#define FG_VRCP _mm512_rcp14_ps
+#define FG_VCVTT _mm512_cvttps_epi32
+#define FG_VIADD _mm512_add_epi32
+#define FG_VISET1 _mm512_set1_epi32
+#define FG_VISLL _mm512_slli_epi32
+#define FG_VCAST _mm512_castsi512_ps
+#include "_mlp_simd.h"
+#endif
+
+/* out rows lo..hi-1 of boards ((2, 25) int8 each), seen from row 1 (or row 0 with swap):
+ * five consistent probabilities a row, or with raw the network's outputs (net->outputs
+ * floats a row). scratch: fg_mlp_scratch(net) floats. */
+static void fg_mlp_rows(const fg_mlp* net, const int8_t* boards, int swap, int raw, float* out, int64_t lo, int64_t hi,
+                        float* scratch) {
+#ifdef FG_MLP_DISPATCH
+    if (fg_mlp_level == 2) {
+        fg_rows_avx512(net, boards, swap, raw, out, lo, hi, scratch);
+        return;
+    }
+    if (fg_mlp_level == 1) {
+        fg_rows_avx2(net, boards, swap, raw, out, lo, hi, scratch);
+        return;
+    }
+#endif
+    fg_rows_plain(net, boards, swap, raw, out, lo, hi, scratch);
+}
+
+/* Greedy choice among the candidates of games g0..g1-1: the candidates of game g are
+ * boards offsets[g]..offsets[g+1]-1, the mover in row 1 (a play's result), each
+ * evaluated for the opponent (row 0 on roll). A game's first live candidate goes
+ * through the first layer from its counts, the others from the first one's by the
+ * counts that differ (never a chain of updates, so no error builds up). A candidate
+ * where the mover has borne off every checker is scored exactly (a win; a gammon when
+ * the opponent has borne off none; a backgammon when it also has a checker on the bar
+ * or in the mover's home board). values[c] gets each candidate's cubeless equity for
+ * the mover: minus the opponent's, from its consistent probabilities in double; a
+ * three-output network scores every candidate by its own outputs (no exact wins), the
+ * equity in float32, as the numpy network's player does. choice[g] is the index
+ * (relative to offsets[g]) of the game's highest value, ties to the first. scratch:
+ * fg_mlp_scratch(net) floats. */
+static void fg_mlp_choose(const fg_mlp* net, const int8_t* cand, const int64_t* offsets, int64_t g0, int64_t g1,
+                          int64_t* choice, double* values, float* scratch) {
+#ifdef FG_MLP_DISPATCH
+    if (fg_mlp_level == 2) {
+        fg_choose_avx512(net, cand, offsets, g0, g1, values, scratch);
+    } else if (fg_mlp_level == 1) {
+        fg_choose_avx2(net, cand, offsets, g0, g1, values, scratch);
+    } else
+#endif
+        fg_choose_plain(net, cand, offsets, g0, g1, values, scratch);
+    for (int64_t g = g0; g < g1; g++) {
+        int64_t lo = offsets[g], hi = offsets[g + 1], best = lo;
+        for (int64_t c = lo + 1; c < hi; c++)
+            if (values[c] > values[best]) best = c;
+        choice[g] = best - lo;
+    }
+}
+
+#endif /* FASTGEN_MLP_H */

@@ -1,0 +1,108 @@
+"""A network's weights on disk: fastgen's ``.npz`` layout.
+
+The file is a numpy ``.npz`` archive (``numpy.savez_compressed``), no pickled objects:
+
+============  ==================================================================
+array         meaning
+============  ==================================================================
+``format``    the text ``"fastgen-network"``
+``version``   the layout's version, an integer: 1
+``inputs``    the input schemes side by side, texts (``["tesauro198", "raw"]``)
+``activation`` the hidden layers' activation: ``"sigmoid"``, ``"tanh"`` or ``"relu"``
+``w0`` ...    layer *i*'s weights, float32, shape (inputs, outputs) of the layer
+``b0`` ...    layer *i*'s biases, float32, shape (outputs,)
+============  ==================================================================
+
+The layers are ``w0, b0`` to ``wK, bK`` with no gap; the last has 5 outputs (GNU
+Backgammon's five probabilities) or 3 (P(win), P(win gammon), P(lose gammon)).
+
+:func:`read` also takes the one hidden layer files fastgen wrote before this layout
+(arrays ``w1, b1, w2, b2`` and optionally ``schemes``; sigmoid), such as the shipped
+baseline network (``fastgen/data/baseline.npz``).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from typing import Any
+
+import numpy as np
+
+from fastgen._util import atomic_write
+from fastgen.errors import NetworkFileError
+
+__all__ = ["FORMAT", "VERSION", "read", "write"]
+
+FORMAT = "fastgen-network"
+VERSION = 1
+
+
+def _describe(source: Any) -> str:
+    return repr(os.fspath(source)) if isinstance(source, (str, os.PathLike)) else repr(source)
+
+
+def write(target: Any, weights: list, biases: list, inputs: tuple, activation: str) -> None:
+    """Write the layout to *target*, a path (given the ``.npz`` suffix when it has none,
+    as numpy does; written whole or not at all) or a binary file object."""
+    arrays: dict[str, Any] = {
+        "format": np.array(FORMAT),
+        "version": np.array(VERSION),
+        "inputs": np.array(list(inputs)),
+        "activation": np.array(activation),
+    }
+    for i, (w, b) in enumerate(zip(weights, biases)):
+        arrays[f"w{i}"] = w
+        arrays[f"b{i}"] = b
+    if not isinstance(target, (str, os.PathLike)):
+        np.savez_compressed(target, **arrays)
+        return
+    path = os.fspath(target)
+    if not path.endswith(".npz"):
+        path += ".npz"
+    buf = io.BytesIO()
+    np.savez_compressed(buf, **arrays)
+    with atomic_write(path, "wb") as f:
+        f.write(buf.getvalue())
+
+
+def read(source: Any) -> tuple[list, list, tuple, str]:
+    """(weights, biases, inputs, activation) of the file *source* (a path or a binary
+    file object), as stored; :class:`~fastgen.errors.NetworkFileError` naming the file
+    when it is missing, not a network file of this layout, truncated, or of another
+    version. The arrays' shapes and values are checked by the network they make."""
+    name = _describe(source)
+    if isinstance(source, (str, os.PathLike)) and not os.path.isfile(source):
+        why = "it does not exist" if not os.path.exists(source) else "it is not a regular file"
+        raise NetworkFileError(f"cannot read the network file {name}: {why}")
+    try:
+        with np.load(source, allow_pickle=False) as z:
+            files = set(z.files)
+            if "format" not in files:
+                if {"w1", "b1", "w2", "b2"} <= files:  # the one hidden layer layout
+                    inputs = tuple(str(s) for s in z["schemes"]) if "schemes" in files else ("tesauro198",)
+                    return [z["w1"], z["w2"]], [z["b1"], z["b2"]], inputs, "sigmoid"
+                raise NetworkFileError(f"{name} is not a fastgen network file: no 'format' array (it holds {sorted(files)!r})")
+            if str(z["format"]) != FORMAT:
+                raise NetworkFileError(f"{name} is not a fastgen network file: format {str(z['format'])!r}")
+            version = int(z["version"]) if "version" in files else None
+            if version != VERSION:
+                raise NetworkFileError(
+                    f"{name} is a fastgen network file of version {version!r}; this fastgen reads version {VERSION}"
+                )
+            weights, biases = [], []
+            while f"w{len(weights)}" in files:
+                i = len(weights)
+                if f"b{i}" not in files:
+                    raise NetworkFileError(f"{name}: layer {i} has weights w{i} but no biases b{i}")
+                weights.append(z[f"w{i}"])
+                biases.append(z[f"b{i}"])
+            if not weights:
+                raise NetworkFileError(f"{name}: no layers (arrays w0, b0, ...)")
+            inputs = tuple(str(s) for s in np.atleast_1d(z["inputs"]))
+            return weights, biases, inputs, str(z["activation"])
+    except NetworkFileError:
+        raise
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, TypeError) as exc:
+        raise NetworkFileError(f"cannot read the network file {name}: {type(exc).__name__}: {exc}") from None
