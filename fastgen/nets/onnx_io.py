@@ -208,7 +208,7 @@ def read_mlp(path: Any) -> tuple[list[np.ndarray], list[np.ndarray], str]:
                           if has_c else np.zeros(width, dtype=np.float32))
             state = "linear" if op == "Gemm" else "matmul"
         elif op == "Add" and state == "matmul":
-            biases[-1] = _bias(name, node, extra[0] if len(extra) == 1 else "", constants, width, 1.0)
+            biases[-1] = _bias(name, node, extra[0] if len(extra) == 1 else "", constants, len(biases[-1]), 1.0)
             state = "linear"
         elif op in ACTIVATIONS and state in ("linear", "matmul"):
             kinds.append(ACTIVATIONS[op])
