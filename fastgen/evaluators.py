@@ -55,6 +55,7 @@ from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bea
 from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.core.ids import position_id
 from fastgen.errors import EngineError, InvalidArgumentError, InvalidOutputError
+from fastgen.nets.onnx_io import OnnxEvaluator
 from fastgen.nets.probs import make_consistent
 from fastgen._typing import ArrayLike
 from fastgen._util import atomic_write, check_int
@@ -637,6 +638,18 @@ def baseline() -> Network:
     except FileNotFoundError:
         raise EngineError("the baseline network is not shipped with this build of fastgen") from None
     return Network.load(io.BytesIO(raw), name="baseline")
+
+
+def onnx(path: Any, inputs: Sequence[str] = ("tesauro198",), *, threads: int = 1) -> OnnxEvaluator:
+    """An evaluator running the ONNX graph of the file *path* through onnxruntime (the
+    ``onnx`` extra: ``pip install "fastgen[onnx]"``): the boards are encoded with the
+    input schemes *inputs* side by side (``("tesauro198",)``: 198 inputs), the graph's
+    (N, 5) output is made consistent and answered as float32 probabilities; onnxruntime
+    uses *threads* threads. Any graph works, not only the multilayer perceptrons
+    :func:`fastgen.nets.onnx_io.read_mlp` reads. It pickles as the model's bytes (so it
+    can go to Dask workers) and its ``digest()`` identifies it in resumable rollouts.
+    See :class:`fastgen.nets.onnx_io.OnnxEvaluator`."""
+    return OnnxEvaluator(path, inputs, threads=threads)
 
 
 # --------------------------------------------------------------------------- the player
