@@ -56,6 +56,7 @@ from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.core.ids import position_id
 from fastgen.errors import EngineError, InvalidArgumentError, InvalidOutputError
 from fastgen.nets.onnx_io import OnnxEvaluator
+from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.nets.probs import make_consistent
 from fastgen._typing import ArrayLike
 from fastgen._util import atomic_write, check_int
@@ -670,7 +671,8 @@ def greedy(evaluator: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray, np.n
 
     The result is a policy ``f(candidate_boards (M, 2, 25), offsets (G+1,)) -> (G,)``
     indices relative to each game's range, as :func:`fastgen.rollout` takes. Of a
-    :class:`Network` it is the network's own player, :meth:`Network.choose`.
+    :class:`Network` (or a compiled :class:`fastgen.nets.Network`) it is the network's
+    own player, its ``choose``.
 
     >>> import fastgen
     >>> r = fastgen.rollout(games=4, policy=greedy(random_network(hidden=4)), seed=1)
@@ -679,7 +681,7 @@ def greedy(evaluator: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray, np.n
     """
     if not callable(evaluator):
         raise InvalidArgumentError(f"greedy needs an evaluator (a callable), got {evaluator!r}")
-    if isinstance(evaluator, Network):
+    if isinstance(evaluator, (Network, CompiledNetwork)):
         net = evaluator
 
         def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:

@@ -21,8 +21,10 @@ spec                       as a policy                                     as an
 =========================  ==============================================  =========================================
 
 A network is an evaluator, and :func:`fastgen.evaluators.greedy` of it its policy: a
-:class:`~fastgen.evaluators.Network` (or a spec naming one) given where a policy is
-wanted plays greedily.
+:class:`~fastgen.evaluators.Network` or a compiled :class:`fastgen.nets.Network` (or a
+spec naming one) given where a policy is wanted plays greedily. A ``PATH.npz`` in
+:mod:`fastgen.nets.files`' layout loads as a compiled network; one in the older one
+hidden layer layout as :class:`~fastgen.evaluators.Network`.
 
 ``module:callable`` imports *module* (dotted names allowed, ``pkg.mod:obj.attr``) with
 the current directory importable, as ``python -m`` has it (the directory is put first on
@@ -48,12 +50,14 @@ import inspect
 import os
 import re
 import sys
+import zipfile
 from typing import Any, Callable
 
 from fastgen import evaluators, policies
 from fastgen.engines import GnubgEngine
-from fastgen.errors import InvalidArgumentError, InvalidSpecError
+from fastgen.errors import InvalidArgumentError, InvalidSpecError, NetworkFileError
 from fastgen.evaluators import Network, greedy
+from fastgen.nets.network import Network as CompiledNetwork
 
 __all__ = ["policy", "evaluator", "check", "resolve_policy", "GRAMMAR"]
 
@@ -148,8 +152,10 @@ def _load(spec: str, role: str) -> Any:
         return policies.baseline() if role == "policy" else evaluators.baseline()
     if spec.lower().endswith(".npz"):
         try:
+            if _is_compiled_layout(spec):
+                return CompiledNetwork.load(spec, name=os.path.basename(spec))
             return Network.load(spec, name=os.path.basename(spec))
-        except InvalidArgumentError as exc:
+        except (InvalidArgumentError, NetworkFileError) as exc:
             raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {exc}") from None
     m = _NUMBERED.fullmatch(spec)
     if m:
@@ -242,8 +248,19 @@ def _check_call(obj: Any, role: str, spec: str | None) -> Any:
     return obj
 
 
+def _is_compiled_layout(path: str) -> bool:
+    """Whether the ``.npz`` file *path* is in :mod:`fastgen.nets.files`' layout (it has a
+    ``format`` array), read by :class:`fastgen.nets.Network`; else the one hidden layer
+    layout of :class:`fastgen.evaluators.Network` (or no network file at all)."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            return "format.npy" in z.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
 def _as_policy(obj: Any, spec: str | None) -> Any:
     """A loaded or given object as a policy: a network plays greedily."""
-    if isinstance(obj, Network):
+    if isinstance(obj, (Network, CompiledNetwork)):
         return greedy(obj)
     return _check_call(obj, "policy", spec)

@@ -498,3 +498,21 @@ def test_import_fastgen_does_not_import_onnx():
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root)
     assert done.returncode == 0 and done.stdout.strip() == "clean", done.stderr
+
+
+def test_compiled_network_to_onnx_and_back(tmp_path):
+    ort = pytest.importorskip("onnxruntime", reason="needs the onnx extra: pip install '.[onnx]'")
+    from fastgen.nets import Network
+
+    rng = np.random.default_rng(12)
+    net = Network([rng.normal(0, 0.07, (250, 32)), rng.normal(0, 0.2, (32, 16)), rng.normal(0, 0.2, (16, 5))],
+                  [rng.normal(0, 0.1, 32), rng.normal(0, 0.1, 16), rng.normal(0, 0.1, 5)],
+                  inputs=("tesauro198", "raw"), activation="relu")
+    path = net.to_onnx(tmp_path / "net.onnx")
+    back = Network.from_onnx(path, inputs=("tesauro198", "raw"))
+    assert back.digest() == net.digest()
+    boards = np.stack([fastgen.STARTING_BOARD] * 3)
+    x = np.concatenate([fastgen.encode(boards, "tesauro198"), fastgen.encode(boards, "raw")], axis=1)
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    want = session.run(None, {session.get_inputs()[0].name: x})[0]
+    assert np.abs(net.outputs(boards) - want).max() < 1e-5

@@ -262,13 +262,18 @@ def test_envs_opponent_takes_a_spec():
 
 
 def _oracle(net: Network, boards: np.ndarray) -> np.ndarray:
-    """The forward pass in plain float64 numpy, outputs placed among the five."""
+    """The forward pass in plain float64 numpy, outputs placed among the five, each
+    gammon cut to its side's wins and each backgammon to its gammons."""
     x = np.concatenate([fastgen.encode(boards, s).astype(np.float64) for s in net.schemes], axis=1)
     w1, b1, w2, b2 = (a.astype(np.float64) for a in (net.w1, net.b1, net.w2, net.b2))
     h = 1.0 / (1.0 + np.exp(-(x @ w1 + b1)))
     y = 1.0 / (1.0 + np.exp(-(h @ w2 + b2)))
     out = np.zeros((boards.shape[0], 5))
     out[:, [0, 1, 2, 3, 4] if net.outputs == 5 else [0, 1, 3]] = y
+    out[:, 1] = np.minimum(out[:, 1], out[:, 0])
+    out[:, 2] = np.minimum(out[:, 2], out[:, 1])
+    out[:, 3] = np.minimum(out[:, 3], 1.0 - out[:, 0])
+    out[:, 4] = np.minimum(out[:, 4], out[:, 3])
     return out
 
 

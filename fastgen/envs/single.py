@@ -23,6 +23,7 @@ from fastgen.board import Board
 from fastgen.core.generate import legal_plays
 from fastgen import pubeval, specs
 from fastgen.evaluators import Network
+from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.policies import as_picks, read_only
 
 __all__ = ["BackgammonEnv", "OPPONENTS"]
@@ -73,7 +74,7 @@ class BackgammonEnv(gymnasium.Env):
     def __init__(self, opponent="random", action_mode: str = "afterstate", observation: str = "tesauro198",
                  render_mode=None, illegal_reward=-1.0):
         self._batch: Any = None  # a batch policy read from a spec (or a network)
-        if isinstance(opponent, (str, Network)) and opponent not in OPPONENTS:
+        if isinstance(opponent, (str, Network, CompiledNetwork)) and opponent not in OPPONENTS:
             try:
                 self._batch = specs.policy(opponent)
             except InvalidSpecError as exc:

@@ -91,7 +91,8 @@ def read(source: Any) -> tuple[list, list, tuple, str]:
                 raise NetworkFileError(
                     f"{name} is a fastgen network file of version {version!r}; this fastgen reads version {VERSION}"
                 )
-            weights, biases = [], []
+            weights: list[Any] = []
+            biases: list[Any] = []
             while f"w{len(weights)}" in files:
                 i = len(weights)
                 if f"b{i}" not in files:

@@ -35,6 +35,7 @@ from fastgen.core.boards import as_boards
 from fastgen.core.features import count_units, scheme_width
 from fastgen.errors import InvalidArgumentError, InvalidNetworkError
 from fastgen.nets import _forward, files
+from fastgen.nets.onnx_io import read_mlp, write_mlp  # they import the onnx package when called
 
 __all__ = ["Network", "ACTIVATIONS", "MAX_LAYERS", "MAX_WIDTH"]
 
@@ -85,7 +86,7 @@ def _as_layer(value: Any, what: str, ndim: int) -> np.ndarray:
     out = np.array(arr, dtype=np.float32, order="C")  # a copy: later changes to the caller's arrays do not reach the network
     if not np.isfinite(out).all():
         bad = np.argwhere(~np.isfinite(out))[0]
-        raise InvalidNetworkError(f"{what} holds {out[tuple(bad)]!r} at {tuple(int(i) for i in bad)!r} (in float32): weights must be finite")
+        raise InvalidNetworkError(f"{what} holds {float(out[tuple(bad)])!r} at {tuple(int(i) for i in bad)!r} (in float32): weights must be finite")
     out.flags.writeable = False
     return out
 
@@ -326,6 +327,23 @@ class Network:
         bad."""
         weights, biases, inputs, activation = files.read(source)
         return cls(weights, biases, inputs=inputs, activation=activation, name=name)
+
+    @classmethod
+    def from_onnx(cls, path: Any, *, inputs: str | Sequence[str] = "tesauro198", name: str | None = None) -> "Network":
+        """The network of an ONNX file holding a plain multilayer perceptron (Gemm, or
+        MatMul and Add, layers; Sigmoid, Tanh or Relu between them; a final Sigmoid over
+        5 or 3 outputs), as PyTorch or JAX export one (the ``onnx`` extra); *inputs*:
+        the schemes its input was trained on. Other graphs raise
+        :class:`~fastgen.errors.NetworkFileError` naming the operator; run them with
+        :func:`fastgen.evaluators.onnx` instead."""
+        weights, biases, activation = read_mlp(path)
+        return cls(weights, biases, inputs=inputs, activation=activation, name=name)
+
+    def to_onnx(self, path: Any) -> str:
+        """Write the network as an ONNX graph (Gemm layers, opset 17, input ``inputs`` of
+        shape (N, width), output ``probabilities``: the raw sigmoid outputs) and return
+        the path; the ``onnx`` extra. :meth:`from_onnx` reads it back exactly."""
+        return write_mlp(path, list(self._weights), list(self._biases), self._activation)
 
 
 def _rebuild(weights: Any, biases: Any, inputs: Any, activation: str, name: str) -> Network:
