@@ -67,6 +67,7 @@ import fastgen
 # Examples that need an optional extra or program say so with :skipif: (CI has them all).
 HAVE_GNUBG_NN = importlib.util.find_spec("gnubg_nn") is not None
 HAVE_DASK = importlib.util.find_spec("distributed") is not None
+HAVE_ONNX = importlib.util.find_spec("onnx") is not None and importlib.util.find_spec("onnxruntime") is not None
 HAVE_GNUBG = shutil.which("gnubg") is not None or shutil.which("gnubg", path="/usr/games") is not None
 """
 # Pages whose examples need an optional extra: where one of its modules is absent, the

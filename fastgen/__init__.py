@@ -120,10 +120,10 @@ _LAZY_NAMES: dict[str, str] = {
 }
 #: Submodules and subpackages reached as attributes (``fastgen.bearoff.build_one_sided``),
 #: imported on first use too.
-_LAZY_MODULES = ("bearoff", "engines", "envs", "evaluators", "fibs", "games", "policies", "pubeval", "sim", "specs")
+_LAZY_MODULES = ("bearoff", "engines", "envs", "evaluators", "fibs", "games", "nets", "policies", "pubeval", "sim", "specs")
 
 if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
-    from fastgen import bearoff, engines, envs, evaluators, fibs, games, policies, pubeval, sim, specs
+    from fastgen import bearoff, engines, envs, evaluators, fibs, games, nets, policies, pubeval, sim, specs
     from fastgen.formats.matfile import read_mat, write_mat
     from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
     from fastgen.games.match import Match

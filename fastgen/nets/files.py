@@ -2,16 +2,16 @@
 
 The file is a numpy ``.npz`` archive (``numpy.savez_compressed``), no pickled objects:
 
-============  ==================================================================
-array         meaning
-============  ==================================================================
-``format``    the text ``"fastgen-network"``
-``version``   the layout's version, an integer: 1
-``inputs``    the input schemes side by side, texts (``["tesauro198", "raw"]``)
-``activation`` the hidden layers' activation: ``"sigmoid"``, ``"tanh"`` or ``"relu"``
-``w0`` ...    layer *i*'s weights, float32, shape (inputs, outputs) of the layer
-``b0`` ...    layer *i*'s biases, float32, shape (outputs,)
-============  ==================================================================
+================  ======================================================================
+array             meaning
+================  ======================================================================
+``format``        the text ``"fastgen-network"``
+``version``       the layout's version, an integer: 1
+``inputs``        the input schemes side by side, texts (``["tesauro198", "raw"]``)
+``activation``    the hidden layers' activation: ``"sigmoid"``, ``"tanh"`` or ``"relu"``
+``w0`` ...        layer *i*'s weights, float32, shape (inputs, outputs) of the layer
+``b0`` ...        layer *i*'s biases, float32, shape (outputs,)
+================  ======================================================================
 
 The layers are ``w0, b0`` to ``wK, bK`` with no gap; the last has 5 outputs (GNU
 Backgammon's five probabilities) or 3 (P(win), P(win gammon), P(lose gammon)).

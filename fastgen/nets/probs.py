@@ -12,7 +12,7 @@ A value is only ever lowered, to the bound it broke; P(win) is never changed. Th
 compiled networks (:mod:`fastgen.nets`) make the same cut, in the same order, in C.
 
 >>> import numpy as np
->>> p = np.array([[0.30, 0.35, 0.40, 0.80, 0.10]], dtype=np.float32)
+>>> p = np.array([[0.30, 0.35, 0.40, 0.80, 0.10]])
 >>> make_consistent(p).round(2).tolist()
 [[0.3, 0.3, 0.3, 0.7, 0.1]]
 """

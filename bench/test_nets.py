@@ -1,0 +1,111 @@
+"""Compiled networks against numpy, in one run, on one core.
+
+    OPENBLAS_NUM_THREADS=1 nice python -m pytest bench/test_nets.py -s
+
+Every figure is a ratio to a baseline timed in the same run: numpy's network
+(:class:`fastgen.evaluators.Network`: fastgen's encoder, numpy float32 matrix products
+and sigmoids, the best way a user calls numpy) with the same weights, on the same
+10,000 positions of random play (contact, bar, race, bear-off), warm memory (each call
+timed after a first one). ``OPENBLAS_NUM_THREADS=1`` keeps numpy on one core, as the
+compiled network is. Reported (``benchmark.extra_info`` and printed):
+
+* ``test_batch``: microseconds a position, compiled and numpy, and their ratio, for
+  198-40-5, 198-128-5 and 250-128-5 networks;
+* ``test_candidates``: the greedy choice over each position's candidate plays (first
+  layers updated from the game's first candidate) against the batch path over the same
+  candidates plus numpy's argmax;
+* ``test_threads``: two threads against one on a batch (the outputs are identical).
+
+Nothing is asserted: the machine is shared, and its speed varies through the day.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen import evaluators
+from fastgen.nets import Network
+
+START = fastgen.STARTING_BOARD
+
+
+def _positions(n=10000, seed=3):
+    rng = np.random.default_rng(seed)
+    boards = np.stack([START] * 300)
+    seen = []
+    for _ in range(120):
+        r = fastgen.plays_batch(boards, rng.integers(1, 7, size=(len(boards), 2)))
+        pick = r.offsets[:-1] + (rng.random(len(boards)) * np.diff(r.offsets)).astype(np.int64)
+        after = r.boards[pick]
+        boards = np.ascontiguousarray(after[after[:, 1].sum(axis=1) > 0][:, ::-1])
+        if len(boards) == 0:
+            break
+        seen.append(boards)
+    allb = np.concatenate(seen)
+    return np.ascontiguousarray(allb[rng.permutation(len(allb))[:n]])
+
+
+POSITIONS = _positions()
+
+
+def _best(fn, reps=7):
+    fn()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def _pair(inputs, hidden, seed=1):
+    width = sum(fastgen.core.features.SCHEMES[s] for s in inputs)
+    rng = np.random.default_rng(seed)
+    w1, b1 = rng.normal(0, 1 / np.sqrt(width), (width, hidden)).astype(np.float32), np.zeros(hidden, np.float32)
+    w2, b2 = rng.normal(0, 0.3, (hidden, 5)).astype(np.float32), np.zeros(5, np.float32)
+    return Network([w1, w2], [b1, b2], inputs=inputs), evaluators.Network(w1, b1, w2, b2, inputs)
+
+
+@pytest.mark.benchmark(group="nets")
+@pytest.mark.parametrize("inputs, hidden", [(("tesauro198",), 40), (("tesauro198",), 128), (("tesauro198", "raw"), 128)])
+def test_batch(benchmark, inputs, hidden):
+    compiled, numpy_net = _pair(inputs, hidden)
+    n = len(POSITIONS)
+    c = benchmark.pedantic(lambda: _best(lambda: compiled(POSITIONS)), rounds=1, iterations=1) / n * 1e6
+    p = _best(lambda: numpy_net(POSITIONS)) / n * 1e6
+    name = "-".join(map(str, compiled.sizes))
+    benchmark.extra_info.update(network=name, compiled_us=c, numpy_us=p, ratio=p / c)
+    print(f"\n{name}: compiled {c:.3f} us/position, numpy {p:.3f} us/position: {p / c:.1f}x")
+
+
+@pytest.mark.benchmark(group="nets")
+def test_candidates(benchmark):
+    compiled, numpy_net = _pair(("tesauro198",), 128)
+    rng = np.random.default_rng(5)
+    r = fastgen.plays_batch(POSITIONS[:3000], rng.integers(1, 7, size=(3000, 2)))
+    cand, offsets = r.boards, r.offsets
+    flipped = np.ascontiguousarray(cand[:, ::-1])
+    inc = benchmark.pedantic(lambda: _best(lambda: compiled.choose(cand, offsets)), rounds=1, iterations=1)
+    batch = _best(lambda: evaluators.group_best(-evaluators.equity(compiled(flipped)), offsets))
+    numpy_t = _best(lambda: numpy_net.choose(cand, offsets))
+    m = len(cand)
+    benchmark.extra_info.update(candidates=m, incremental_us=inc / m * 1e6, batch_us=batch / m * 1e6,
+                                numpy_us=numpy_t / m * 1e6)
+    print(f"\n{m:,} candidates of 3,000 positions: incremental {inc / m * 1e6:.3f} us each, batch path "
+          f"{batch / m * 1e6:.3f} ({batch / inc:.1f}x), numpy {numpy_t / m * 1e6:.3f} ({numpy_t / inc:.1f}x)")
+
+
+@pytest.mark.benchmark(group="nets")
+def test_threads(benchmark):
+    compiled, _ = _pair(("tesauro198", "raw"), 128)
+    big = np.concatenate([POSITIONS] * 4)
+    one = _best(lambda: compiled(big))
+    two = benchmark.pedantic(lambda: _best(lambda: compiled(big, threads=2)), rounds=1, iterations=1)
+    same = bool(np.array_equal(compiled(big), compiled(big, threads=2)))
+    benchmark.extra_info.update(one_thread_s=one, two_threads_s=two, speedup=one / two, identical=same)
+    print(f"\n{len(big):,} positions: one thread {one * 1e3:.1f} ms, two {two * 1e3:.1f} ms: {one / two:.2f}x, "
+          f"identical outputs: {same}")
