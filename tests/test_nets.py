@@ -29,7 +29,7 @@ TOL = 1e-5
 
 def _positions(games=250, plies=120, seed=11):
     """Every ply of random games (side on roll first): contact, bar, race and bear-off
-    positions, about 24,000 of them."""
+    positions, about 22,000 of them."""
     rng = np.random.default_rng(seed)
     boards = np.stack([START] * games)
     seen = []
@@ -313,3 +313,49 @@ def test_import_fastgen_nets_loads_no_extra():
     code = "import fastgen.nets, sys; print(sorted(m for m in ('onnx', 'onnxruntime') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# --------------------------------------------------------------------------- sets by class
+
+
+def _contact_brute(board):
+    """Contact by definition: some checker of one side has a checker of the other ahead
+    of it (a plain loop over both sides' checkers, bar = point 25)."""
+    mover = [p + 1 for p in range(25) if board[1, p] > 0]
+    opp = [25 - (p + 1) for p in range(25) if board[0, p] > 0]  # the opponent's points in the mover's numbering
+    return any(o < m for m in mover for o in opp)
+
+
+def test_the_class_rule_is_contact_by_definition():
+    from fastgen.nets import sets
+
+    race = sets.is_race(POSITIONS)
+    brute = np.array([not _contact_brute(b) for b in POSITIONS])
+    np.testing.assert_array_equal(race, brute)
+    np.testing.assert_array_equal(sets.is_race(np.ascontiguousarray(POSITIONS[:, ::-1])), race)  # symmetric
+    assert race.any() and (~race).any()
+
+
+def test_a_network_set_sends_each_class_to_its_evaluator():
+    from fastgen import bearoff
+    from fastgen.nets import NetworkSet, classify
+
+    db = bearoff.build_two_sided(6, 6)
+    _, _, contact = _random_net((198, 16, 5), seed=1)
+    _, _, race = _random_net((198, 16, 5), seed=2)
+    nset = NetworkSet(contact, race, databases=[db])
+    classes = classify(POSITIONS, [db])
+    got = nset(POSITIONS)
+    for name, want in (("contact", contact(POSITIONS)), ("race", race(POSITIONS)),
+                       ("bearoff", bearoff.evaluate(POSITIONS[classes == "bearoff"], db))):
+        mask = classes == name
+        assert mask.sum() > 50, name
+        rows = want if name == "bearoff" else want[mask]
+        np.testing.assert_allclose(got[mask], rows, rtol=0, atol=1e-7)
+    assert nset.counts(POSITIONS) == {c: int((classes == c).sum()) for c in ("bearoff", "race", "contact")}
+    assert nset.ordered and len(nset.digest()) == 64
+    assert NetworkSet(contact, race, databases=[bearoff.build_two_sided(6, 5)]).digest() != nset.digest()
+    t = fastgen.rollout_plays(START, (3, 1), nset, trials=36, plays=2, seed=1)
+    assert len(t.rows) == 2
+    back = pickle.loads(pickle.dumps(nset))
+    np.testing.assert_array_equal(back(POSITIONS[:300]), got[:300])

@@ -3,6 +3,8 @@
 - :mod:`fastgen.nets.network`: :class:`Network`, a feed-forward network over board
   inputs, as an evaluator (``net(boards) -> (N, 5)``) and a greedy player
   (:meth:`Network.choose`); ``threads=``; pickles as its weights.
+- :mod:`fastgen.nets.sets`: :class:`NetworkSet`, one evaluator per position class
+  (bear-off databases exact, race, contact), with the class rule written down.
 - :mod:`fastgen.nets.files`: its ``.npz`` layout (:meth:`Network.save`, :meth:`Network.load`).
 - :mod:`fastgen.nets.probs`: :func:`~fastgen.nets.probs.make_consistent`, the cut that
   turns five independent sigmoid outputs into probabilities keeping every rule of an
@@ -20,5 +22,6 @@
 """
 
 from fastgen.nets.network import Network
+from fastgen.nets.sets import NetworkSet, classify
 
-__all__ = ["Network"]
+__all__ = ["Network", "NetworkSet", "classify"]
