@@ -8,6 +8,11 @@
   contact net size (250 inputs: ``tesauro198`` + ``raw``; 128 hidden; 5 outputs; random
   weights). Reports the share of the wall time spent outside the evaluator (goal: at
   most 15%) and the evaluator's mean batch size (goal: 10,000 positions a call).
+* ``test_compiled_network_against_gnubg``: the same rollout of the opening position with
+  a compiled :class:`fastgen.nets.Network` of that size (250-128-5, random weights)
+  against the gnubg program's own rollout (0 ply with pruning nets, variance reduction,
+  quasi-random dice; cubeless), timed in the same run, one core each; also the share of
+  the time outside the evaluator.
 * ``test_machinery_against_gnubg``: trials per second of fastgen's machinery alone (a
   zero-cost evaluator, constant outputs) and of ``evaluators.gnubg(0)``, against the
   Debian gnubg's own rollout of the same position (its defaults: 0 ply with pruning nets,
@@ -54,6 +59,31 @@ def test_overhead_with_a_gnubg_sized_network(benchmark):
     print(f"\n{TRIALS} VR trials, 250-128-5 numpy network: {s['seconds_total']:.1f} s, "
           f"{100 * outside:.1f}% outside the evaluator (generation {s['generate']:.1f} s), "
           f"mean batch {mean_batch:,.0f} positions over {s['calls']} calls")
+
+
+@pytest.mark.benchmark(group="decide")
+def test_compiled_network_against_gnubg(benchmark):
+    why = available()
+    if why:
+        pytest.skip(why)
+    import numpy as np
+    from fastgen.nets import Network
+
+    rng = np.random.default_rng(1)
+    net = Network([rng.normal(0, 1 / np.sqrt(250), (250, 128)), rng.normal(0, 1 / np.sqrt(128), (128, 5))],
+                  [rng.normal(0, 0.1, 128), rng.normal(0, 0.1, 5)], inputs=("tesauro198", "raw"))
+    pid = fastgen.position_id(START)
+    t0 = time.perf_counter()
+    g = gnubg_rollout(pid, trials=GNUBG_TRIALS, prune=True, quasi_random=True)
+    gnubg_rate = g["trials"] / (time.perf_counter() - t0)
+    table = _once(benchmark, lambda: fastgen.rollout_position(START, net, trials=TRIALS))
+    s = table.stats
+    rate = TRIALS / s["seconds_total"]
+    outside = 1 - s["seconds"] / s["seconds_total"]
+    benchmark.extra_info.update(trials=TRIALS, fastgen_trials_per_s=rate, gnubg_trials_per_s=gnubg_rate,
+                                ratio=rate / gnubg_rate, outside_evaluator=outside)
+    print(f"\n{TRIALS} VR trials, compiled 250-128-5 network: {rate:.1f} trials/s; gnubg program "
+          f"{gnubg_rate:.1f} trials/s: {rate / gnubg_rate:.2f}x; {100 * outside:.1f}% of the time outside the evaluator")
 
 
 @pytest.mark.benchmark(group="decide")
