@@ -9,7 +9,7 @@
   weights). Reports the share of the wall time spent outside the evaluator (goal: at
   most 15%) and the evaluator's mean batch size (goal: 10,000 positions a call).
 * ``test_compiled_network_against_gnubg``: the same rollout of the opening position with
-  a compiled :class:`fastgen.nets.Network` of that size (250-128-5, random weights)
+  a compiled :class:`fastgen.nets.Network` holding the same weights
   against the gnubg program's own rollout (0 ply with pruning nets, variance reduction,
   quasi-random dice; cubeless), timed in the same run, one core each; also the share of
   the time outside the evaluator.
@@ -66,12 +66,12 @@ def test_compiled_network_against_gnubg(benchmark):
     why = available()
     if why:
         pytest.skip(why)
-    import numpy as np
     from fastgen.nets import Network
 
-    rng = np.random.default_rng(1)
-    net = Network([rng.normal(0, 1 / np.sqrt(250), (250, 128)), rng.normal(0, 1 / np.sqrt(128), (128, 5))],
-                  [rng.normal(0, 0.1, 128), rng.normal(0, 0.1, 5)], inputs=("tesauro198", "raw"))
+    # the weights of test_overhead_with_a_gnubg_sized_network's numpy network: random
+    # weights play games of their own lengths, so only the same weights compare
+    ref = evaluators.random_network(hidden=128, schemes=("tesauro198", "raw"), seed=1)
+    net = Network([ref.w1, ref.w2], [ref.b1, ref.b2], inputs=ref.schemes)
     pid = fastgen.position_id(START)
     t0 = time.perf_counter()
     g = gnubg_rollout(pid, trials=GNUBG_TRIALS, prune=True, quasi_random=True)
