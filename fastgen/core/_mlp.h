@@ -246,26 +246,6 @@ static inline float fg_int_bits_to_float(int32_t i) {
 #define FG_VISLL(a, n) ((int32_t)((uint32_t)(a) << (n)))
 #define FG_VCAST(i) fg_int_bits_to_float(i)
 #include "_mlp_simd.h"
-#undef FG_SIMD
-#undef FG_SIMD_TARGET
-#undef FG_VL
-#undef FG_V
-#undef FG_VI
-#undef FG_VLOAD
-#undef FG_VSTORE
-#undef FG_VADD
-#undef FG_VSUB
-#undef FG_VMUL
-#undef FG_VMIN
-#undef FG_VMAX
-#undef FG_VSET1
-#undef FG_VZERO
-#undef FG_VRCP
-#undef FG_VCVTT
-#undef FG_VIADD
-#undef FG_VISET1
-#undef FG_VISLL
-#undef FG_VCAST
 
 #ifdef FG_MLP_DISPATCH
 /* The vector loops: 8 lanes (AVX2) and 16 lanes (AVX-512F). */
@@ -290,26 +270,6 @@ static inline float fg_int_bits_to_float(int32_t i) {
 #define FG_VISLL _mm256_slli_epi32
 #define FG_VCAST _mm256_castsi256_ps
 #include "_mlp_simd.h"
-#undef FG_SIMD
-#undef FG_SIMD_TARGET
-#undef FG_VL
-#undef FG_V
-#undef FG_VI
-#undef FG_VLOAD
-#undef FG_VSTORE
-#undef FG_VADD
-#undef FG_VSUB
-#undef FG_VMUL
-#undef FG_VMIN
-#undef FG_VMAX
-#undef FG_VSET1
-#undef FG_VZERO
-#undef FG_VRCP
-#undef FG_VCVTT
-#undef FG_VIADD
-#undef FG_VISET1
-#undef FG_VISLL
-#undef FG_VCAST
 
 #define FG_SIMD(name) name##_avx512
 #define FG_SIMD_TARGET __attribute__((target("avx512f")))

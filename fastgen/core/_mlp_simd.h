@@ -1,7 +1,8 @@
 /* The loops of _mlp.h, written once over a vector of FG_VL floats and included there
  * once per instruction set: plain C (FG_VL 1), AVX2 (8) and AVX-512F (16). FG_SIMD(name)
  * gives each copy its names; FG_V and the FG_V... macros its type and operations. No
- * include guard: it is meant to be included several times.
+ * include guard: it is meant to be included several times, and it undefines those
+ * macros at its end, ready for the next copy's.
  *
  * The copies compute the same sums in the same order; they differ by a few units in
  * the last place, from the reciprocal (a division in plain C; the hardware's estimate
@@ -270,3 +271,24 @@ FG_SIMD_TARGET static void FG_SIMD(fg_choose)(const fg_mlp* net, const int8_t* c
     }
     if (nb > 0) FG_SIMD(fg_score_block)(net, A, nb, ws, N, M, Z, pending, values);
 }
+
+#undef FG_SIMD
+#undef FG_SIMD_TARGET
+#undef FG_VL
+#undef FG_V
+#undef FG_VI
+#undef FG_VLOAD
+#undef FG_VSTORE
+#undef FG_VADD
+#undef FG_VSUB
+#undef FG_VMUL
+#undef FG_VMIN
+#undef FG_VMAX
+#undef FG_VSET1
+#undef FG_VZERO
+#undef FG_VRCP
+#undef FG_VCVTT
+#undef FG_VIADD
+#undef FG_VISET1
+#undef FG_VISLL
+#undef FG_VCAST
