@@ -134,6 +134,27 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "wb", **open_args: An
 POLL_SECONDS = 0.05
 
 
+def run_in_chunks(call, n: int, chunk: int, threads: int, stop) -> None:
+    """``call(lo, hi)`` over ``range(n)`` in chunks of at most *chunk* items (a few ms of
+    compiled work each). With one thread the chunks run in the calling thread, so Python
+    runs its signal handlers between them; with more, ``range(n)`` is cut into *threads*
+    equal parts run by :func:`run_threads` with *stop* (a ``StopFlag``), each part checking
+    it between its chunks, so Ctrl-C stops them promptly."""
+    if threads == 1:
+        for lo in range(0, n, chunk):
+            call(lo, min(lo + chunk, n))
+        return
+    bounds = [n * k // threads for k in range(threads + 1)]
+
+    def work(k: int) -> None:
+        for lo in range(bounds[k], bounds[k + 1], chunk):
+            if stop.is_set():  # Ctrl-C in the calling thread
+                return
+            call(lo, min(lo + chunk, bounds[k + 1]))
+
+    run_threads(work, threads, stop=stop)
+
+
 def run_threads(work, count: int, stop=None) -> None:
     """Run ``work(k)`` for k in range(count) in parallel (the work releases the GIL in the
     core). Re-raises the first exception in the caller's thread once all have finished.

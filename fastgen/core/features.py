@@ -43,7 +43,7 @@ import threading
 import numpy as np
 
 from fastgen.core import _features
-from fastgen._util import run_threads
+from fastgen._util import run_in_chunks
 from fastgen.core.boards import as_board, as_boards
 from fastgen.errors import InvalidBoardError, InvalidOutputError, UnknownSchemeError
 from fastgen._typing import ArrayLike, Float32Array
@@ -142,22 +142,8 @@ def encode_trusted(boards: np.ndarray, scheme: str, *, next_player: bool = False
     if out is None:
         out = _output(n, width)
     code = _CODES[scheme]
-    threads = max(1, min(threads, n // 4096 or 1))
-    if threads == 1:
-        for lo in range(0, n, CHUNK_ROWS):  # Python runs its signal handlers in between
-            _features.encode_range(boards, code, next_player, out, lo, min(lo + CHUNK_ROWS, n))
-        return out
-
-    bounds = [n * k // threads for k in range(threads + 1)]
-    stop = StopFlag()
-
-    def work(k):
-        for lo in range(bounds[k], bounds[k + 1], CHUNK_ROWS):
-            if stop.is_set():  # Ctrl-C in the calling thread
-                return
-            _features.encode_range(boards, code, next_player, out, lo, min(lo + CHUNK_ROWS, bounds[k + 1]))
-
-    run_threads(work, threads, stop=stop)
+    run_in_chunks(lambda lo, hi: _features.encode_range(boards, code, next_player, out, lo, hi),
+                  n, CHUNK_ROWS, max(1, min(threads, n // 4096 or 1)), StopFlag())
     return out
 
 

@@ -29,7 +29,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from fastgen._typing import ArrayLike
-from fastgen._util import check_int, run_threads
+from fastgen._util import check_int, run_in_chunks
 from fastgen.core._core import StopFlag
 from fastgen.core.boards import as_boards
 from fastgen.core.features import count_units, scheme_width
@@ -239,21 +239,8 @@ class Network:
         n = arr.shape[0]
         out = np.empty((n, self._outputs if raw else 5), dtype=np.float32)
         kernel = self._kernel
-        threads = max(1, min(threads, n // 1024 or 1))
-        if threads == 1:
-            for lo in range(0, n, CHUNK_ROWS):  # Python runs its signal handlers in between
-                kernel.rows(arr, False, raw, out, lo, min(lo + CHUNK_ROWS, n))
-            return out
-        bounds = [n * k // threads for k in range(threads + 1)]
-        stop = StopFlag()
-
-        def work(k: int) -> None:
-            for lo in range(bounds[k], bounds[k + 1], CHUNK_ROWS):
-                if stop.is_set():
-                    return
-                kernel.rows(arr, False, raw, out, lo, min(lo + CHUNK_ROWS, bounds[k + 1]))
-
-        run_threads(work, threads, stop=stop)
+        run_in_chunks(lambda lo, hi: kernel.rows(arr, False, raw, out, lo, hi),
+                      n, CHUNK_ROWS, max(1, min(threads, n // 1024 or 1)), StopFlag())
         return out
 
     def evaluate(self, boards: ArrayLike, *, threads: int = 1) -> np.ndarray:
@@ -296,20 +283,8 @@ class Network:
         choice = np.zeros(games, dtype=np.int64)
         vals = values if values is not None else np.empty(cand.shape[0], dtype=np.float64)
         kernel = self._kernel
-        threads = max(1, min(threads, games // 64 or 1))
-        bounds = [games * k // threads for k in range(threads + 1)]
-        stop = StopFlag()
-
-        def work(k: int) -> None:
-            for g in range(bounds[k], bounds[k + 1], CHUNK_GAMES):
-                if stop.is_set():
-                    return
-                kernel.choose(cand, offs, choice, vals, g, min(g + CHUNK_GAMES, bounds[k + 1]))
-
-        if threads == 1:
-            work(0)
-        else:
-            run_threads(work, threads, stop=stop)
+        run_in_chunks(lambda g0, g1: kernel.choose(cand, offs, choice, vals, g0, g1),
+                      games, CHUNK_GAMES, max(1, min(threads, games // 64 or 1)), StopFlag())
         return choice
 
     # ------------------------------------------------------------------ files
