@@ -21,6 +21,8 @@ Nothing is asserted: the machine is shared, and its speed varies through the day
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 
 import numpy as np
@@ -30,22 +32,12 @@ import fastgen
 from fastgen import evaluators
 from fastgen.nets import Network
 
-START = fastgen.STARTING_BOARD
-
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+from _positions import random_play_positions  # noqa: E402
 
 def _positions(n=10000, seed=3):
-    rng = np.random.default_rng(seed)
-    boards = np.stack([START] * 300)
-    seen = []
-    for _ in range(120):
-        r = fastgen.plays_batch(boards, rng.integers(1, 7, size=(len(boards), 2)))
-        pick = r.offsets[:-1] + (rng.random(len(boards)) * np.diff(r.offsets)).astype(np.int64)
-        after = r.boards[pick]
-        boards = np.ascontiguousarray(after[after[:, 1].sum(axis=1) > 0][:, ::-1])
-        if len(boards) == 0:
-            break
-        seen.append(boards)
-    allb = np.concatenate(seen)
+    allb = random_play_positions(games=300, plies=120, seed=seed)
+    rng = np.random.default_rng(seed + 1)
     return np.ascontiguousarray(allb[rng.permutation(len(allb))[:n]])
 
 

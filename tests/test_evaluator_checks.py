@@ -12,6 +12,8 @@ import fastgen
 from fastgen import evaluators as ev
 from fastgen.errors import InvalidArgumentError, InvalidOutputError
 
+from _positions import random_play_positions
+
 START = fastgen.STARTING_BOARD
 
 
@@ -90,29 +92,13 @@ def test_a_network_answers_ordered_probabilities_and_a_chain_follows_its_parts()
     assert ev.chain(ev.bearoff(bearoff.build_two_sided(6, 2)), unordered).ordered is False
 
 
-def _random_play_positions(games=200, plies=100, seed=5):
-    """Positions of random play (side on roll first), every ply of *games* games."""
-    rng = np.random.default_rng(seed)
-    boards = np.stack([START] * games)
-    seen = []
-    for _ in range(plies):
-        dice = rng.integers(1, 7, size=(len(boards), 2))
-        r = fastgen.plays_batch(boards, dice)
-        pick = r.offsets[:-1] + (rng.random(len(boards)) * np.diff(r.offsets)).astype(np.int64)
-        after = r.boards[pick]
-        alive = after[:, 1, :].sum(axis=1) > 0  # the mover has checkers left
-        boards = np.ascontiguousarray(after[alive][:, ::-1])
-        seen.append(boards)
-    return np.concatenate(seen)
-
-
 def test_the_baseline_network_keeps_every_rule_on_random_play():
     # The shipped network's raw P(win gammon) tops its P(win) on some positions of
     # random play (by up to 4.5e-4 here, and P(lose gammon) its P(lose) by 5e-3); its
     # answers keep every rule, and only the cut
     # values move.
     net = ev.baseline()
-    boards = _random_play_positions()
+    boards = random_play_positions(games=200, plies=100, seed=5)
     raw = net.forward(net.features(boards))[1]
     assert (raw[:, 1] > raw[:, 0]).any() and (raw[:, 2] > 1 - raw[:, 0]).any()
     p = ev.evaluate(net, boards)

@@ -21,28 +21,14 @@ from fastgen.core.features import SCHEMES, count_units, encode
 from fastgen.errors import InvalidArgumentError, InvalidBoardError, InvalidNetworkError, NetworkFileError
 from fastgen.nets import Network, _forward
 
+from _positions import random_play_positions
+
 START = fastgen.STARTING_BOARD
 TOL = 1e-5
 
 
-def _positions(games=250, plies=120, seed=11):
-    """Every ply of random games (side on roll first): contact, bar, race and bear-off
-    positions, about 22,000 of them."""
-    rng = np.random.default_rng(seed)
-    boards = np.stack([START] * games)
-    seen = []
-    for _ in range(plies):
-        r = fastgen.plays_batch(boards, rng.integers(1, 7, size=(len(boards), 2)))
-        pick = r.offsets[:-1] + (rng.random(len(boards)) * np.diff(r.offsets)).astype(np.int64)
-        after = r.boards[pick]
-        boards = np.ascontiguousarray(after[after[:, 1].sum(axis=(1,)) > 0][:, ::-1])
-        if len(boards) == 0:
-            break
-        seen.append(boards)
-    return np.concatenate(seen)
-
-
-POSITIONS = _positions()
+#: Every ply of random games: contact, bar, race and bear-off positions, about 22,000.
+POSITIONS = random_play_positions(games=250, plies=120, seed=11)
 
 
 def _forward64(weights, biases, x, activation):
