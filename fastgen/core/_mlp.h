@@ -245,9 +245,30 @@ static inline float fg_int_bits_to_float(int32_t i) {
 #define FG_VISET1(x) (x)
 #define FG_VISLL(a, n) ((int32_t)((uint32_t)(a) << (n)))
 #define FG_VCAST(i) fg_int_bits_to_float(i)
+#define FG_VHSUM5(a, b, c, d, e, z) ((z)[0] = (a), (z)[1] = (b), (z)[2] = (c), (z)[3] = (d), (z)[4] = (e))
 #include "_mlp_simd.h"
 
 #ifdef FG_MLP_DISPATCH
+/* z[0..5) = the sums of the lanes of s0..s4 (z[5..8) are written too): pairs of lanes
+ * added within each vector (hadd), then the two halves. */
+__attribute__((target("avx2"))) static inline void fg_hsum5_avx2(__m256 s0, __m256 s1, __m256 s2, __m256 s3,
+                                                                 __m256 s4, float* z) {
+    __m256 zero = _mm256_setzero_ps();
+    __m256 u0 = _mm256_hadd_ps(_mm256_hadd_ps(s0, s1), _mm256_hadd_ps(s2, s3));
+    __m256 u1 = _mm256_hadd_ps(_mm256_hadd_ps(s4, zero), zero);
+    _mm_storeu_ps(z, _mm_add_ps(_mm256_castps256_ps128(u0), _mm256_extractf128_ps(u0, 1)));
+    _mm_storeu_ps(z + 4, _mm_add_ps(_mm256_castps256_ps128(u1), _mm256_extractf128_ps(u1, 1)));
+}
+
+/* the same for 16 lanes: each vector's halves added first */
+__attribute__((target("avx512f"))) static inline __m256 fg_fold512(__m512 s) {
+    return _mm256_add_ps(_mm512_castps512_ps256(s), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(s), 1)));
+}
+__attribute__((target("avx512f"))) static inline void fg_hsum5_avx512(__m512 s0, __m512 s1, __m512 s2, __m512 s3,
+                                                                     __m512 s4, float* z) {
+    fg_hsum5_avx2(fg_fold512(s0), fg_fold512(s1), fg_fold512(s2), fg_fold512(s3), fg_fold512(s4), z);
+}
+
 /* The vector loops: 8 lanes (AVX2) and 16 lanes (AVX-512F). */
 #define FG_SIMD(name) name##_avx2
 #define FG_SIMD_TARGET __attribute__((target("avx2")))
@@ -269,6 +290,7 @@ static inline float fg_int_bits_to_float(int32_t i) {
 #define FG_VISET1 _mm256_set1_epi32
 #define FG_VISLL _mm256_slli_epi32
 #define FG_VCAST _mm256_castsi256_ps
+#define FG_VHSUM5 fg_hsum5_avx2
 #include "_mlp_simd.h"
 
 #define FG_SIMD(name) name##_avx512
@@ -291,6 +313,7 @@ static inline float fg_int_bits_to_float(int32_t i) {
 #define FG_VISET1 _mm512_set1_epi32
 #define FG_VISLL _mm512_slli_epi32
 #define FG_VCAST _mm512_castsi512_ps
+#define FG_VHSUM5 fg_hsum5_avx512
 #include "_mlp_simd.h"
 #endif
 

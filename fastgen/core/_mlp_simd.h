@@ -9,19 +9,26 @@
  * and one Newton step in the vector copies) and from the last layer's lanes. */
 
 /* acc = start - sum(out rows) + sum(in rows) over hp floats (a multiple of FG_MLP_PAD).
- * Two chains of additions per vector (the even rows and the odd ones, added at the end),
- * four vectors at a time: eight independent chains, so the adds' latency overlaps. */
-#define FG_ROWS_STEP(OP, list, n, r0)                                               \
-    for (int r = 0; r < (n); r++) {                                                 \
-        const float* p = (list)[r] + j;                                             \
-        if (((r0) + r) & 1) {                                                       \
-            b0 = OP(b0, FG_VLOAD(p)); b1 = OP(b1, FG_VLOAD(p + FG_VL));             \
-            b2 = OP(b2, FG_VLOAD(p + 2 * FG_VL)); b3 = OP(b3, FG_VLOAD(p + 3 * FG_VL)); \
-        } else {                                                                    \
-            a0 = OP(a0, FG_VLOAD(p)); a1 = OP(a1, FG_VLOAD(p + FG_VL));             \
-            a2 = OP(a2, FG_VLOAD(p + 2 * FG_VL)); a3 = OP(a3, FG_VLOAD(p + 3 * FG_VL)); \
-        }                                                                           \
+ * Two chains of additions per vector (rows of even index in the out-then-in list go to
+ * chain a, odd ones to chain b, added at the end), four vectors at a time: eight
+ * independent chains, so the adds' latency overlaps. The rows are taken in pairs, one to
+ * each chain, with no branch per row. */
+#define FG_ACC4(X, OP, p)                                                           \
+    X##0 = OP(X##0, FG_VLOAD(p)); X##1 = OP(X##1, FG_VLOAD((p) + FG_VL));             \
+    X##2 = OP(X##2, FG_VLOAD((p) + 2 * FG_VL)); X##3 = OP(X##3, FG_VLOAD((p) + 3 * FG_VL));
+#define FG_ACC2(X, OP, p) X##0 = OP(X##0, FG_VLOAD(p)); X##1 = OP(X##1, FG_VLOAD((p) + FG_VL));
+#define FG_ACC1(X, OP, p) X##0 = OP(X##0, FG_VLOAD(p));
+/* the n rows of list (the first one of index r0 in the whole list), added with OP */
+#define FG_ROWS(ACC, OP, list, n, r0)                                               \
+    {                                                                               \
+        int r = 0;                                                                  \
+        if (((r0) & 1) && (n) > 0) { ACC(b, OP, (list)[0] + j) r = 1; }             \
+        for (; r + 1 < (n); r += 2) { ACC(a, OP, (list)[r] + j) ACC(b, OP, (list)[r + 1] + j) } \
+        if (r < (n)) { ACC(a, OP, (list)[r] + j) }                                  \
     }
+#define FG_ROWS_STEP(OP, list, n, r0) FG_ROWS(FG_ACC4, OP, list, n, r0)
+#define FG_ROWS_STEP2(OP, list, n, r0) FG_ROWS(FG_ACC2, OP, list, n, r0)
+#define FG_ROWS_STEP1(OP, list, n, r0) FG_ROWS(FG_ACC1, OP, list, n, r0)
 FG_SIMD_TARGET static inline void FG_SIMD(fg_sum_rows)(float* acc, const float* start, const float* const* out,
                                                        int n_out, const float* const* in, int n_in, int hp) {
     int j = 0;
@@ -36,26 +43,29 @@ FG_SIMD_TARGET static inline void FG_SIMD(fg_sum_rows)(float* acc, const float* 
         FG_VSTORE(acc + j + 2 * FG_VL, FG_VADD(a2, b2));
         FG_VSTORE(acc + j + 3 * FG_VL, FG_VADD(a3, b3));
     }
-    /* what is left: one to three vectors, each with its two chains */
-    int left = (hp - j) / FG_VL;
-    if (left > 0) {
-        FG_V a[3], b[3];
-        for (int v = 0; v < left; v++) {
-            a[v] = FG_VLOAD(start + j + v * FG_VL);
-            b[v] = FG_VZERO();
-        }
-        for (int r = 0; r < n_out + n_in; r++) {
-            const float* p = (r < n_out ? out[r] : in[r - n_out]) + j;
-            FG_V* t = (r & 1) ? b : a;
-            if (r < n_out)
-                for (int v = 0; v < left; v++) t[v] = FG_VSUB(t[v], FG_VLOAD(p + v * FG_VL));
-            else
-                for (int v = 0; v < left; v++) t[v] = FG_VADD(t[v], FG_VLOAD(p + v * FG_VL));
-        }
-        for (int v = 0; v < left; v++) FG_VSTORE(acc + j + v * FG_VL, FG_VADD(a[v], b[v]));
+    /* what is left: two vectors, then one, each with its two chains of additions */
+    for (; j + 2 * FG_VL <= hp; j += 2 * FG_VL) {
+        FG_V a0 = FG_VLOAD(start + j), a1 = FG_VLOAD(start + j + FG_VL);
+        FG_V b0 = FG_VZERO(), b1 = b0;
+        FG_ROWS_STEP2(FG_VSUB, out, n_out, 0)
+        FG_ROWS_STEP2(FG_VADD, in, n_in, n_out)
+        FG_VSTORE(acc + j, FG_VADD(a0, b0));
+        FG_VSTORE(acc + j + FG_VL, FG_VADD(a1, b1));
+    }
+    for (; j < hp; j += FG_VL) {
+        FG_V a0 = FG_VLOAD(start + j), b0 = FG_VZERO();
+        FG_ROWS_STEP1(FG_VSUB, out, n_out, 0)
+        FG_ROWS_STEP1(FG_VADD, in, n_in, n_out)
+        FG_VSTORE(acc + j, FG_VADD(a0, b0));
     }
 }
 #undef FG_ROWS_STEP
+#undef FG_ROWS_STEP2
+#undef FG_ROWS_STEP1
+#undef FG_ROWS
+#undef FG_ACC4
+#undef FG_ACC2
+#undef FG_ACC1
 
 /* exp(x) for x in [-40, 40]: x log2(e) = r + g with r an integer, g in [-1/2, 1/2];
  * 2^g = e^f (f = g ln 2) by a degree-5 polynomial (relative error below 2e-7 over
@@ -130,7 +140,7 @@ FG_SIMD_TARGET static inline void FG_SIMD(fg_dense)(float* out, const float* h, 
 }
 
 /* z[0..outputs) = b + h @ w of the last layer, before its sigmoid: one chain an output
- * (their latencies overlap), each chain's lanes added in order at the end */
+ * (their latencies overlap), each chain's lanes added in a tree at the end */
 FG_SIMD_TARGET static inline void FG_SIMD(fg_last)(const fg_mlp* net, const float* h, float* z) {
     int L = net->n_layers, np = net->padded[L - 1], no = net->outputs;
     const float* wt = net->w_last_t;
@@ -152,18 +162,8 @@ FG_SIMD_TARGET static inline void FG_SIMD(fg_last)(const fg_mlp* net, const floa
             s2 = FG_VADD(s2, FG_VMUL(FG_VLOAD(wt + 2 * (size_t)np + i), v));
         }
     }
-    float l[5][FG_VL];
-    FG_VSTORE(l[0], s0);
-    FG_VSTORE(l[1], s1);
-    FG_VSTORE(l[2], s2);
-    FG_VSTORE(l[3], s3);
-    FG_VSTORE(l[4], s4);
-    for (int o = 0; o < no; o++) {
-        /* the lanes added pairwise (a tree: its depth, not its length, is the latency) */
-        for (int width = FG_VL / 2; width >= 1; width /= 2)
-            for (int q = 0; q < width; q++) l[o][q] += l[o][q + width];
-        z[o] = net->b[L - 1][o] + l[o][0];
-    }
+    FG_VHSUM5(s0, s1, s2, s3, s4, z); /* each chain's lanes added (a tree of pairs) */
+    for (int o = 0; o < no; o++) z[o] += net->b[L - 1][o];
 }
 
 /* The layers after the first for nb positions: A[q] (stride ws floats) holds position
@@ -292,3 +292,4 @@ FG_SIMD_TARGET static void FG_SIMD(fg_choose)(const fg_mlp* net, const int8_t* c
 #undef FG_VISET1
 #undef FG_VISLL
 #undef FG_VCAST
+#undef FG_VHSUM5
