@@ -51,7 +51,7 @@ directives = {
 CORE_PARTS = [f"fastgen/core/_{name}.pxi" for name in ("ctx", "doubles", "nondoubles", "count", "validate", "batch", "rules")]
 # the generator's declarations, the shared bit helpers and the platform header: every
 # extension that cimports the generator is rebuilt when they change
-CORE_DECLS = ["fastgen/core/_core.pxd", "fastgen/core/_bits.pxd", "fastgen/core/_platform.h"]
+CORE_DECLS = ["fastgen/core/_core.pxd", "fastgen/core/_bits.pxd", "fastgen/core/_dice.pxd", "fastgen/core/_platform.h"]
 # the files fastgen/core/_play.pyx includes (one job each; see its docstring)
 PLAY_PARTS = [f"fastgen/core/_{name}.pxi" for name in ("games", "perft", "pubeval", "duel")]
 
@@ -98,12 +98,13 @@ extensions = [
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
     # the compiled networks' forward pass (fastgen.nets): plain C loops over the kernel in
-    # fastgen/core/_mlp.h, no numpy C API
+    # fastgen/core/_mlp.h, no numpy C API; its greedy games cimport the generator
+    # (fastgen/core/_core.pxd) and the rollout hash (fastgen/core/_dice.pxd)
     Extension(
         "fastgen.nets._forward",
         ["fastgen/nets/_forward.pyx"],
         include_dirs=["fastgen/core"],
-        depends=["fastgen/core/_mlp.h"],
+        depends=["fastgen/core/_mlp.h", "fastgen/core/_mlp_simd.h"] + CORE_DECLS,
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

@@ -3,7 +3,7 @@
 
 Private module, an extension of its own built on the move generator: it cimports the
 generator's declarations (fastgen/core/_core.pxd: the context, generate(), the counting
-batch, the stop flag) and the shared bit helpers (_bits.pxd), so every play it makes
+batch, the stop flag) and the shared bit helpers (_bits.pxd) and the rollout hash (_dice.pxd), so every play it makes
 comes from the one generator, called once per turn (or position) through Cython's table
 of the core's C functions. The Python layers (fastgen.sim.rollout, fastgen.sim.duel,
 fastgen.perft, fastgen.pubeval) check the inputs; everything here trusts them and runs
@@ -29,6 +29,9 @@ from fastgen.core._core cimport (
     BOARD_BYTES, OWN, Ctx, StopFlag, ctx_new, ctx_free, generate, board_check, counting_ctx, count_range, win_of,
 )
 from fastgen.core._bits cimport fg_load8, fg_rev8, fg_nonzero8, fg_bytesum8
+from fastgen.core._dice cimport (
+    PURPOSE_DICE, PURPOSE_OPENING, PURPOSE_CHOICE, mix64, game_hash, uniform_index, purpose_key, roll_of,
+)
 
 cdef extern from "_platform.h":
     int fg_stopped(const int* flag) noexcept nogil   # the stop flag's poll (see _platform.h)
