@@ -693,4 +693,7 @@ def greedy(evaluator: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray, np.n
             return _greedy_choose(evaluator, candidates, offsets)
 
     choose.__name__ = f"greedy({_name(evaluator)})"
+    if isinstance(evaluator, CompiledNetwork):
+        # the game loops play a compiled network's greedy games whole inside the core
+        choose.network = evaluator  # type: ignore[attr-defined]
     return choose

@@ -151,6 +151,9 @@ def step_policy(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(read_only(candidates), read_only(offsets))
 
     choose.__name__ = name
+    network = getattr(fn, "network", None)
+    if network is not None:  # the greedy play of a compiled network (evaluators.greedy)
+        choose.network = network  # type: ignore[attr-defined]
     return choose
 
 

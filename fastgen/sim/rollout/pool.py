@@ -3,7 +3,8 @@
 Every turn, all unfinished games of the pool generate their plays in ONE
 :func:`fastgen.plays_batch` call, a vectorized policy picks one play per game, and the core
 (``pool_turn``) records finished games, refills their slots and rolls the next dice. The
-policies ``"random"`` and ``"pubeval"`` can instead play whole games inside the core
+policies ``"random"`` and ``"pubeval"``, and the greedy play of a compiled network
+(:class:`fastgen.nets.Network`), can instead play whole games inside the core
 (:func:`rollout_native`). Each game's dice and random choices come from a counter-based
 hash (:mod:`fastgen.core.hashing`) of ``(seed, game index, turn, purpose)``, so game ``i``
 is the same game whatever the batch size, the threads or the order games finish in. The
@@ -42,9 +43,11 @@ _WATCH_GAMES = 64
 # --------------------------------------------------------------------------- the loop
 
 
-def rollout_native(games, start_boards, from_opening, first, policy, options: GameOptions, progress) -> RolloutResult:
-    """Games first..first+games-1 played inside the core ("random" or "pubeval" policy),
-    ``options.batch_size`` games per call, in ``options.threads`` threads."""
+def rollout_native(games, start_boards, from_opening, first, policy, options: GameOptions, progress,
+                   network=None, name=None) -> RolloutResult:
+    """Games first..first+games-1 played inside the core ("random" or "pubeval" policy, or
+    the greedy play of a compiled *network*), ``options.batch_size`` games per call, in
+    ``options.threads`` threads."""
     seed = options.seed
     stop = _core.StopFlag() if games >= _WATCH_GAMES else None
     winner = np.zeros(games, dtype=np.int8)
@@ -52,11 +55,18 @@ def rollout_native(games, start_boards, from_opening, first, policy, options: Ga
     turns = np.zeros(games, dtype=np.int32)
     start = np.ascontiguousarray(start_boards, dtype=np.int8)
 
-    def play_range(lo, hi):  # lo, hi relative to first
-        return _play.rollout_random_range(
-            start, from_opening, seed, OPENING_DICE, first + lo, first + hi,
-            winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
-        )
+    if network is not None:
+
+        def play_range(lo, hi):  # lo, hi relative to first
+            return network.play_games(start, first + lo, first + hi, winner[lo:hi], result[lo:hi], turns[lo:hi],
+                                      seed=seed, from_opening=from_opening, stop=stop, max_turns=MAX_TURNS)
+    else:
+
+        def play_range(lo, hi):  # lo, hi relative to first
+            return _play.rollout_random_range(
+                start, from_opening, seed, OPENING_DICE, first + lo, first + hi,
+                winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
+            )
 
     t0 = time.perf_counter()
     long_games = run_game_ranges(games, options.threads, options.batch_size, play_range, progress, stop)
@@ -64,7 +74,7 @@ def rollout_native(games, start_boards, from_opening, first, policy, options: Ga
     if long_games:
         g = min(long_games)
         _raise_turn_limit(g, start[g % start.shape[0]], MAX_TURNS)
-    return RolloutResult.cubeless(winner, result, turns, seed, policy, seconds, {"native": seconds})
+    return RolloutResult.cubeless(winner, result, turns, seed, name or policy, seconds, {"native": seconds})
 
 
 def _mobile(own: np.ndarray, opp: np.ndarray) -> np.ndarray:
@@ -147,14 +157,18 @@ def play_in_process(games: int | None, policy, start, first_game: int, options: 
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
     native = isinstance(policy, str) and policy in ("random", "pubeval")
-    if options.engine == "native" and not native:
-        raise InvalidArgumentError(
-            f"the native engine plays the 'random' and 'pubeval' policies only, got policy {policy!r}"
-        )
     if options.engine != "python" and native:
         return rollout_native(games, start_boards, from_opening, first_game, policy, options, progress)
     seed, batch_size, threads = options.seed, options.batch_size, options.threads
     choose, name = resolve_policy(policy, seed)
+    network = getattr(choose, "network", None)  # a compiled network's greedy play
+    if options.engine == "native" and network is None:
+        raise InvalidArgumentError(
+            "the native engine plays the 'random' and 'pubeval' policies and compiled networks "
+            f"(fastgen.nets.Network) only, got policy {policy!r}"
+        )
+    if options.engine != "python" and network is not None:
+        return rollout_native(games, start_boards, from_opening, first_game, None, options, progress, network, name)
     n_start = start_boards.shape[0]
 
     winner = np.zeros(games, dtype=np.int8)
