@@ -24,11 +24,12 @@
  *
  * The loops exist three times: plain C (any CPU; SSE2 vectors on x86-64 where the
  * compiler finds them), and with AVX2 or AVX-512F intrinsics (_mlp_simd.h, included
- * once for each), the best the CPU has chosen once at import. They compute the same sums
- * in the same order, with no fused multiply-add (-ffp-contract=off and no FMA
- * intrinsics); they differ by a few units in the last place (a reciprocal estimate
- * refined by a Newton step instead of a division, the last layer's lanes). The
- * exponential is computed here (_mlp_simd.h's fg_exp: relative error below 2e-7). */
+ * once for each; AVX2 with FMA), the best the CPU has chosen once at import. They add
+ * the layers' sums in the same order with no fused multiply-add (-ffp-contract=off);
+ * they differ by a few units in the last place (the activations' fused multiply-adds in
+ * the vector copies, a reciprocal estimate refined by a Newton step instead of a
+ * division, the last layer's lanes added in a tree). The exponential is computed here
+ * (_mlp_simd.h's fg_exp2: relative error below 2e-7). */
 #ifndef FASTGEN_MLP_H
 #define FASTGEN_MLP_H
 
@@ -71,7 +72,7 @@ static int fg_mlp_select(int best) {
     __builtin_cpu_init();
     if (best < 0) best = 2;
     fg_mlp_level = 0;
-    if (best >= 1 && __builtin_cpu_supports("avx2")) fg_mlp_level = 1;
+    if (best >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) fg_mlp_level = 1;
     if (best >= 2 && __builtin_cpu_supports("avx512f")) fg_mlp_level = 2;
 #else
     (void)best;
@@ -87,6 +88,15 @@ static inline int fg_mlp_total(const int8_t* s) {
     int t = 0;
     for (int i = 0; i < 25; i++) t += s[i];
     return t;
+}
+
+/* whether a side (25 counts) has no checker left on the board */
+static inline int fg_mlp_empty(const int8_t* s) {
+    uint64_t a, b, c;
+    memcpy(&a, s, 8);
+    memcpy(&b, s + 8, 8);
+    memcpy(&c, s + 16, 8);
+    return (a | b | c | (uint64_t)(uint8_t)s[24]) == 0;
 }
 
 static inline const float* fg_mlp_row(const fg_mlp* net, int side, int point, int n) {
@@ -148,21 +158,51 @@ static inline int fg_mlp_rows_of(const fg_mlp* net, const int8_t* mover, const i
     return k;
 }
 
+#if defined(__SSE2__) && !defined(FG_PORTABLE)
+/* bit p set when counts p of a and b (25 each) differ; *ta, *tb: their sums */
+static inline uint32_t fg_mlp_differ(const int8_t* a, const int8_t* b, int* ta, int* tb) {
+    __m128i zero = _mm_setzero_si128();
+    __m128i a0 = _mm_loadu_si128((const __m128i*)a), a1 = _mm_loadl_epi64((const __m128i*)(a + 16));
+    __m128i b0 = _mm_loadu_si128((const __m128i*)b), b1 = _mm_loadl_epi64((const __m128i*)(b + 16));
+    uint32_t same = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0))
+                    | ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) & 0xffu) << 16;
+    __m128i sa = _mm_add_epi64(_mm_sad_epu8(a0, zero), _mm_sad_epu8(a1, zero));
+    __m128i sb = _mm_add_epi64(_mm_sad_epu8(b0, zero), _mm_sad_epu8(b1, zero));
+    *ta = _mm_cvtsi128_si32(sa) + _mm_cvtsi128_si32(_mm_srli_si128(sa, 8)) + a[24];
+    *tb = _mm_cvtsi128_si32(sb) + _mm_cvtsi128_si32(_mm_srli_si128(sb, 8)) + b[24];
+    return (~same & 0xffffffu) | (a[24] != b[24] ? 1u << 24 : 0u);
+}
+#else
+static inline uint32_t fg_mlp_differ(const int8_t* a, const int8_t* b, int* ta, int* tb) {
+    uint32_t m = 0;
+    int sa = 0, sb = 0;
+    for (int p = 0; p < 25; p++) {
+        sa += a[p];
+        sb += b[p];
+        m |= (uint32_t)(a[p] != b[p]) << p;
+    }
+    *ta = sa;
+    *tb = sb;
+    return m;
+}
+#endif
+
 /* The rows that leave (`out`) and enter (`in`) going from board (m0, o0) to (m1, o1). */
 static inline int fg_mlp_delta_of(const fg_mlp* net, const int8_t* m0, const int8_t* o0, const int8_t* m1,
                                   const int8_t* o1, const float** out, int* n_out, const float** in) {
     int ko = 0, ki = 0;
+    size_t step = (size_t)net->padded[1];
     for (int side = 0; side < 2; side++) {
         const int8_t* a = side ? o0 : m0;
         const int8_t* b = side ? o1 : m1;
-        int la = 0, lb = 0;
-        for (int p = 0; p < 25; p++) {
-            int na = a[p], nb = b[p];
-            la += na;
-            lb += nb;
-            if (na == nb) continue;
-            if (na) out[ko++] = fg_mlp_row(net, side, p, na);
-            if (nb) in[ki++] = fg_mlp_row(net, side, p, nb);
+        const float* first = fg_mlp_row(net, side, 0, 0);
+        int la, lb;
+        uint32_t m = fg_mlp_differ(a, b, &la, &lb);
+        while (m) {
+            int p = fg_mlp_ctz(m);
+            m &= m - 1;
+            if (a[p]) out[ko++] = first + (size_t)(p * 16 + a[p]) * step;
+            if (b[p]) in[ki++] = first + (size_t)(p * 16 + b[p]) * step;
         }
         if (la != lb) {
             if (la < 15) out[ko++] = fg_mlp_row(net, side, 25, 15 - la);
@@ -218,10 +258,18 @@ static size_t fg_mlp_scratch(const fg_mlp* net) {
     return (size_t)(3 * FG_MLP_BLOCK + 1) * (size_t)fg_mlp_stride(net) + FG_MLP_BLOCK * 8;
 }
 
-static inline float fg_int_bits_to_float(int32_t i) {
+/* t rounded to the nearest integer (|t| < 2^22): adding 1.5 * 2^23 rounds */
+static inline float fg_round_plain(float t) {
+    const float magic = 12582912.0f;
+    return (t + magic) - magic;
+}
+
+/* p * 2^r for an integer r in [-126, 127], from the exponent bits */
+static inline float fg_scale_plain(float p, float r) {
+    int32_t bits = (int32_t)((uint32_t)((int32_t)r + 127) << 23);
     float f;
-    memcpy(&f, &i, sizeof f);
-    return f;
+    memcpy(&f, &bits, sizeof f);
+    return p * f;
 }
 
 /* The plain loops: the template over a "vector" of one float. */
@@ -229,7 +277,6 @@ static inline float fg_int_bits_to_float(int32_t i) {
 #define FG_SIMD_TARGET
 #define FG_VL 1
 #define FG_V float
-#define FG_VI int32_t
 #define FG_VLOAD(p) (*(p))
 #define FG_VSTORE(p, v) (*(p) = (v))
 #define FG_VADD(a, b) ((a) + (b))
@@ -240,11 +287,10 @@ static inline float fg_int_bits_to_float(int32_t i) {
 #define FG_VSET1(x) (x)
 #define FG_VZERO() 0.0f
 #define FG_VRCP(d) (1.0f / (d))
-#define FG_VCVTT(x) ((int32_t)(x))
-#define FG_VIADD(a, b) ((a) + (b))
-#define FG_VISET1(x) (x)
-#define FG_VISLL(a, n) ((int32_t)((uint32_t)(a) << (n)))
-#define FG_VCAST(i) fg_int_bits_to_float(i)
+#define FG_VFMA(a, b, c) ((a) * (b) + (c))
+#define FG_VFNMA(a, b, c) ((c) - (a) * (b))
+#define FG_VROUND fg_round_plain
+#define FG_VSCALE fg_scale_plain
 #define FG_VHSUM5(a, b, c, d, e, z) ((z)[0] = (a), (z)[1] = (b), (z)[2] = (c), (z)[3] = (d), (z)[4] = (e))
 #include "_mlp_simd.h"
 
@@ -260,6 +306,12 @@ __attribute__((target("avx2"))) static inline void fg_hsum5_avx2(__m256 s0, __m2
     _mm_storeu_ps(z + 4, _mm_add_ps(_mm256_castps256_ps128(u1), _mm256_extractf128_ps(u1, 1)));
 }
 
+/* p * 2^r (r integers in [-126, 127]) from the exponent bits */
+__attribute__((target("avx2"))) static inline __m256 fg_scale_avx2(__m256 p, __m256 r) {
+    __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(r), _mm256_set1_epi32(127)), 23);
+    return _mm256_mul_ps(p, _mm256_castsi256_ps(bits));
+}
+
 /* the same for 16 lanes: each vector's halves added first */
 __attribute__((target("avx512f"))) static inline __m256 fg_fold512(__m512 s) {
     return _mm256_add_ps(_mm512_castps512_ps256(s), _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(s), 1)));
@@ -271,10 +323,9 @@ __attribute__((target("avx512f"))) static inline void fg_hsum5_avx512(__m512 s0,
 
 /* The vector loops: 8 lanes (AVX2) and 16 lanes (AVX-512F). */
 #define FG_SIMD(name) name##_avx2
-#define FG_SIMD_TARGET __attribute__((target("avx2")))
+#define FG_SIMD_TARGET __attribute__((target("avx2,fma")))
 #define FG_VL 8
 #define FG_V __m256
-#define FG_VI __m256i
 #define FG_VLOAD _mm256_loadu_ps
 #define FG_VSTORE _mm256_storeu_ps
 #define FG_VADD _mm256_add_ps
@@ -285,11 +336,10 @@ __attribute__((target("avx512f"))) static inline void fg_hsum5_avx512(__m512 s0,
 #define FG_VSET1 _mm256_set1_ps
 #define FG_VZERO _mm256_setzero_ps
 #define FG_VRCP _mm256_rcp_ps
-#define FG_VCVTT _mm256_cvttps_epi32
-#define FG_VIADD _mm256_add_epi32
-#define FG_VISET1 _mm256_set1_epi32
-#define FG_VISLL _mm256_slli_epi32
-#define FG_VCAST _mm256_castsi256_ps
+#define FG_VFMA _mm256_fmadd_ps
+#define FG_VFNMA _mm256_fnmadd_ps
+#define FG_VROUND(t) _mm256_round_ps((t), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define FG_VSCALE fg_scale_avx2
 #define FG_VHSUM5 fg_hsum5_avx2
 #include "_mlp_simd.h"
 
@@ -297,7 +347,6 @@ __attribute__((target("avx512f"))) static inline void fg_hsum5_avx512(__m512 s0,
 #define FG_SIMD_TARGET __attribute__((target("avx512f")))
 #define FG_VL 16
 #define FG_V __m512
-#define FG_VI __m512i
 #define FG_VLOAD _mm512_loadu_ps
 #define FG_VSTORE _mm512_storeu_ps
 #define FG_VADD _mm512_add_ps
@@ -308,11 +357,10 @@ __attribute__((target("avx512f"))) static inline void fg_hsum5_avx512(__m512 s0,
 #define FG_VSET1 _mm512_set1_ps
 #define FG_VZERO _mm512_setzero_ps
 #define FG_VRCP _mm512_rcp14_ps
-#define FG_VCVTT _mm512_cvttps_epi32
-#define FG_VIADD _mm512_add_epi32
-#define FG_VISET1 _mm512_set1_epi32
-#define FG_VISLL _mm512_slli_epi32
-#define FG_VCAST _mm512_castsi512_ps
+#define FG_VFMA _mm512_fmadd_ps
+#define FG_VFNMA _mm512_fnmadd_ps
+#define FG_VROUND(t) _mm512_roundscale_ps((t), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define FG_VSCALE _mm512_scalef_ps
 #define FG_VHSUM5 fg_hsum5_avx512
 #include "_mlp_simd.h"
 #endif

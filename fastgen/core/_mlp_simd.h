@@ -4,9 +4,10 @@
  * include guard: it is meant to be included several times, and it undefines those
  * macros at its end, ready for the next copy's.
  *
- * The copies compute the same sums in the same order; they differ by a few units in
- * the last place, from the reciprocal (a division in plain C; the hardware's estimate
- * and one Newton step in the vector copies) and from the last layer's lanes. */
+ * The copies add the layers' sums in the same order; they differ by a few units in the
+ * last place, from the activations (fused multiply-adds in the vector copies; the
+ * reciprocal a division in plain C, the hardware's estimate and one Newton step in the
+ * vector copies) and from the last layer's lanes. */
 
 /* acc = start - sum(out rows) + sum(in rows) over hp floats (a multiple of FG_MLP_PAD).
  * Two chains of additions per vector (rows of even index in the out-then-in list go to
@@ -67,44 +68,43 @@ FG_SIMD_TARGET static inline void FG_SIMD(fg_sum_rows)(float* acc, const float* 
 #undef FG_ACC2
 #undef FG_ACC1
 
-/* exp(x) for x in [-40, 40]: x log2(e) = r + g with r an integer, g in [-1/2, 1/2];
- * 2^g = e^f (f = g ln 2) by a degree-5 polynomial (relative error below 2e-7 over
- * |f| <= ln(2)/2: a least-squares fit of the relative error on Chebyshev nodes, its
- * coefficients rounded to float32); 2^r from the exponent bits */
-FG_SIMD_TARGET static inline FG_V FG_SIMD(fg_exp)(FG_V x) {
-    const FG_V magic = FG_VSET1(12582912.0f); /* 1.5 * 2^23: adding it rounds to an integer */
-    FG_V t = FG_VMUL(x, FG_VSET1(1.44269504088896341f));
-    FG_V r = FG_VSUB(FG_VADD(t, magic), magic);
-    FG_V f = FG_VMUL(FG_VSUB(t, r), FG_VSET1(0.693147180559945309f));
-    FG_V p = FG_VSET1(0.008291716687381268f);
-    p = FG_VADD(FG_VMUL(p, f), FG_VSET1(0.04191502928733826f));
-    p = FG_VADD(FG_VMUL(p, f), FG_VSET1(0.1666766256093979f));
-    p = FG_VADD(FG_VMUL(p, f), FG_VSET1(0.49998900294303894f));
-    p = FG_VADD(FG_VMUL(p, f), FG_VSET1(0.9999996423721313f));
-    p = FG_VADD(FG_VMUL(p, f), FG_VSET1(1.0000001192092896f));
-    FG_VI bits = FG_VISLL(FG_VIADD(FG_VCVTT(r), FG_VISET1(127)), 23);
-    return FG_VMUL(p, FG_VCAST(bits));
+/* 2^t for t in [-58, 58]: t = r + g with r the nearest integer, g in [-1/2, 1/2]; 2^g by a
+ * degree-5 polynomial (relative error below 2e-7: a least-squares fit of e^f's relative
+ * error on Chebyshev nodes over |f| <= ln(2)/2, its coefficients times ln(2)^k, rounded to
+ * float32), by fused multiply-adds where the instruction set has them; times 2^r */
+FG_SIMD_TARGET static inline FG_V FG_SIMD(fg_exp2)(FG_V t) {
+    FG_V r = FG_VROUND(t);
+    FG_V g = FG_VSUB(t, r);
+    FG_V p = FG_VSET1(0.0013266970636323094f);
+    p = FG_VFMA(p, g, FG_VSET1(0.009675459936261177f));
+    p = FG_VFMA(p, g, FG_VSET1(0.05550742521882057f));
+    p = FG_VFMA(p, g, FG_VSET1(0.24022121727466583f));
+    p = FG_VFMA(p, g, FG_VSET1(0.6931469440460205f));
+    p = FG_VFMA(p, g, FG_VSET1(1.0000001192092896f));
+    return FG_VSCALE(p, r);
 }
 
 /* 1 / d for d >= 1: the estimate and one Newton step (relative error below 1e-7) */
 FG_SIMD_TARGET static inline FG_V FG_SIMD(fg_recip)(FG_V d) {
     FG_V r = FG_VRCP(d);
-    return FG_VMUL(r, FG_VSUB(FG_VSET1(2.0f), FG_VMUL(d, r)));
+    return FG_VFMA(r, FG_VFNMA(d, r, FG_VSET1(1.0f)), r);
 }
 
-/* x[0..n) = act(x) (n a multiple of FG_VL); the sigmoid and tanh clip to [-40, 40] first */
+/* x[0..n) = act(x) (n a multiple of FG_VL); the sigmoid clips to [-40, 40] first, tanh to [-20, 20] */
 FG_SIMD_TARGET static inline void FG_SIMD(fg_activate)(int activation, float* x, int n) {
     const FG_V one = FG_VSET1(1.0f), two = FG_VSET1(2.0f), zero = FG_VZERO();
-    const FG_V lo = FG_VSET1(-40.0f), hi = FG_VSET1(40.0f);
-    if (activation == FG_ACT_SIGMOID) {
+    const FG_V lo = FG_VSET1(-40.0f), hi = FG_VSET1(40.0f), lo2 = FG_VSET1(-20.0f), hi2 = FG_VSET1(20.0f);
+    if (activation == FG_ACT_SIGMOID) { /* 1 / (1 + e^-v) = 1 / (1 + 2^(-v log2 e)) */
+        const FG_V m = FG_VSET1(-1.44269504088896341f);
         for (int j = 0; j < n; j += FG_VL) {
             FG_V v = FG_VMIN(FG_VMAX(FG_VLOAD(x + j), lo), hi);
-            FG_VSTORE(x + j, FG_SIMD(fg_recip)(FG_VADD(one, FG_SIMD(fg_exp)(FG_VSUB(zero, v)))));
+            FG_VSTORE(x + j, FG_SIMD(fg_recip)(FG_VADD(one, FG_SIMD(fg_exp2)(FG_VMUL(v, m)))));
         }
-    } else if (activation == FG_ACT_TANH) {
+    } else if (activation == FG_ACT_TANH) { /* 2 / (1 + e^-2v) - 1 */
+        const FG_V m = FG_VSET1(-2.0f * 1.44269504088896341f);
         for (int j = 0; j < n; j += FG_VL) {
-            FG_V v = FG_VMIN(FG_VMAX(FG_VMUL(two, FG_VLOAD(x + j)), lo), hi);
-            FG_V r = FG_SIMD(fg_recip)(FG_VADD(one, FG_SIMD(fg_exp)(FG_VSUB(zero, v))));
+            FG_V v = FG_VMIN(FG_VMAX(FG_VLOAD(x + j), lo2), hi2);
+            FG_V r = FG_SIMD(fg_recip)(FG_VADD(one, FG_SIMD(fg_exp2)(FG_VMUL(v, m))));
             FG_VSTORE(x + j, FG_VSUB(FG_VMUL(two, r), one));
         }
     } else {
@@ -246,7 +246,7 @@ FG_SIMD_TARGET static void FG_SIMD(fg_choose)(const fg_mlp* net, const int8_t* c
         const int8_t* first = 0;
         for (int64_t c = offsets[g]; c < offsets[g + 1]; c++) {
             const int8_t* b = cand + 50 * c;
-            if (net->outputs == 5 && fg_mlp_total(b + 25) == 0) { /* the mover has borne off its last checker */
+            if (net->outputs == 5 && fg_mlp_empty(b + 25)) { /* the mover has borne off its last checker */
                 int opp_left = fg_mlp_total(b), home = 0;
                 for (int q = 18; q < 25; q++) home += b[q];
                 values[c] = 1.0 + (opp_left == 15 ? 1.0 : 0.0) + (opp_left == 15 && home > 0 ? 1.0 : 0.0);
@@ -276,7 +276,6 @@ FG_SIMD_TARGET static void FG_SIMD(fg_choose)(const fg_mlp* net, const int8_t* c
 #undef FG_SIMD_TARGET
 #undef FG_VL
 #undef FG_V
-#undef FG_VI
 #undef FG_VLOAD
 #undef FG_VSTORE
 #undef FG_VADD
@@ -287,9 +286,8 @@ FG_SIMD_TARGET static void FG_SIMD(fg_choose)(const fg_mlp* net, const int8_t* c
 #undef FG_VSET1
 #undef FG_VZERO
 #undef FG_VRCP
-#undef FG_VCVTT
-#undef FG_VIADD
-#undef FG_VISET1
-#undef FG_VISLL
-#undef FG_VCAST
 #undef FG_VHSUM5
+#undef FG_VFNMA
+#undef FG_VFMA
+#undef FG_VSCALE
+#undef FG_VROUND
