@@ -1,5 +1,5 @@
 """Greedy games of a compiled network played whole inside the core
-(``fastgen.rollout(policy=net)``), held to the batched pool loop (``engine="python"``: one
+(``fastgen.rollout(policy=net)``, ``fastgen.duel(net, ...)``), held to the batched pool loop (``engine="python"``: one
 ``plays_batch`` and one ``choose`` call per turn) and to a plain loop written here:
 ``plays_batch`` of one position, a float64 numpy forward pass, argmax.
 
@@ -16,9 +16,9 @@ import pytest
 import fastgen
 import fastgen.nets.probs
 from fastgen import evaluators as ev
-from fastgen.core import _core
+from fastgen.core import _core, _play
 from fastgen.core.features import encode
-from fastgen.core.hashing import roll_dice
+from fastgen.core.hashing import OPENING_DICE, roll_dice
 from fastgen.errors import InvalidArgumentError
 from fastgen.nets import Network
 
@@ -138,10 +138,32 @@ def test_a_stop_flag_and_the_turn_limit_end_the_loop():
     _, _, net = _net((198, 8, 5), seed=6)
     start = np.ascontiguousarray(START[None])
     winner, result, turns = (np.zeros(10, np.int8), np.zeros(10, np.int8), np.zeros(10, np.int32))
+
+    def play(lo, stop=None, max_turns=1000):
+        return _play.rollout_random_range(start, True, 1, OPENING_DICE, lo, 10, winner, result, turns, stop, False,
+                                          max_turns, net.chooser())
+
     stop = _core.StopFlag()
     stop.set()
-    assert net.play_games(start, 0, 10, winner, result, turns, seed=1, from_opening=True, stop=stop) == -1
+    assert play(0, stop) == -1
     assert not turns.any()  # stopped before the first turn: nothing played
-    assert net.play_games(start, 3, 10, winner, result, turns, seed=1, from_opening=True, max_turns=2) == 3
-    assert net.play_games(start, 0, 10, winner, result, turns, seed=1, from_opening=True) == -1
+    assert play(3, max_turns=2) == 3
+    assert play(0) == -1
     assert (turns > 0).all() and set(np.unique(result)) <= {1, 2, 3}
+
+
+@pytest.mark.parametrize("mirrored", [False, True])
+def test_native_duels_of_networks_equal_the_batched_loop(mirrored):
+    _, _, net = _net((198, 16, 5), seed=8)
+    _, _, other = _net((198, 12, 5), seed=9)
+    for a, b in ((net, "pubeval"), ("random", net), (net, other)):
+        native = fastgen.duel(a, b, 200, seed=4, mirrored=mirrored, engine="native")
+        batched = fastgen.duel(a, b, 200, seed=4, mirrored=mirrored, engine="python")
+        assert _same(native, batched)
+        auto = fastgen.duel(a, b, 200, seed=4, mirrored=mirrored, threads=2, batch_size=17)
+        assert _same(auto, batched)
+
+
+def test_the_native_duel_refuses_a_numpy_network():
+    with pytest.raises(InvalidArgumentError, match="compiled networks"):
+        fastgen.duel(ev.random_network(hidden=8, seed=1), "pubeval", 4, engine="native")

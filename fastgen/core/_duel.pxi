@@ -1,7 +1,8 @@
 # Part of the simulation extension: included into fastgen/core/_play.pyx (one extension,
 # so the C compiler can inline across files); the names and imports are _play.pyx's.
 #
-# Duels: two built-in policies, each the uniform-random choice (0) or pubeval's (1), play
+# Duels: two policies, each the uniform-random choice (0), pubeval's (1) or a chooser of
+# another extension (2: a compiled network's greedy play), play
 # whole games against each other in one loop, as play_games plays one policy against
 # itself. Dice come from roll_of and random choices from the same counter-based hash, so
 # fastgen.sim.duel.front's batched loop plays the same games.
@@ -14,9 +15,11 @@
 cdef int play_duel(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
                    const int8_t* opening_rolls, int64_t lo, int64_t hi, int pol_a, int pol_b,
                    int mirrored, int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-                   const int* stop, int64_t* long_game, int64_t max_turns) noexcept nogil:
+                   const int* stop, int64_t* long_game, int64_t max_turns, choose_fn fn_a, void* st_a,
+                   choose_fn fn_b, void* st_b) noexcept nogil:
     """Play games lo..hi-1 of a duel, game g's outcome at index g - lo: winner 0 (player
-    a) or 1 (player b), result (R17), turns. Returns as play_games."""
+    a) or 1 (player b), result (R17), turns. A policy code 2 is the player's chooser
+    (fn_a(st_a, ...), fn_b(st_b, ...)). Returns as play_games."""
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
     cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
     cdef uint64_t kc = purpose_key(seed, PURPOSE_CHOICE)
@@ -41,7 +44,15 @@ cdef int play_duel(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint
                 return -1
             a_moves = (t % 2 == 0) == (g % 2 == 0)
             pol = pol_a if a_moves else pol_b
-            if pol:
+            if pol == 2:
+                if a_moves:
+                    k = ext_choose(fn_a, st_a, board, dice[0], dice[1], c.boards, k, <uint64_t> g, <uint64_t> t)
+                else:
+                    k = ext_choose(fn_b, st_b, board, dice[0], dice[1], c.boards, k, <uint64_t> g, <uint64_t> t)
+                if k < 0:
+                    return -1
+                after = c.boards + k * BOARD_BYTES
+            elif pol:
                 after = c.boards + pub_choose(board, dice[0], dice[1], c.boards, k) * BOARD_BYTES
             else:
                 after = c.boards + uniform_index(game_hash(kc, <uint64_t> g, <uint64_t> t), <uint64_t> k) * BOARD_BYTES
@@ -63,16 +74,20 @@ cdef int play_duel(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint
 def duel_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
                const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi, int pol_a, int pol_b,
                bint mirrored, int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-               StopFlag stop=None, int64_t max_turns=MAX_TURNS):
-    """Play games lo..hi-1 of a duel between built-in policies pol_a and pol_b (0 random,
-    1 pubeval) without the GIL (see play_duel); outputs at index g - lo. Returns -1, or
-    the index of a game that reached max_turns; returns early when `stop` is set."""
+               StopFlag stop=None, int64_t max_turns=MAX_TURNS, Chooser chooser_a=None,
+               Chooser chooser_b=None):
+    """Play games lo..hi-1 of a duel between policies pol_a and pol_b (0 random, 1
+    pubeval, 2 the player's chooser: a policy of another extension, see _play.pxd)
+    without the GIL (see play_duel); outputs at index g - lo. Returns -1, or the index of
+    a game that reached max_turns; returns early when `stop` is set."""
     cdef Ctx* c
     cdef int r
     cdef int64_t long_game = -1
     cdef const int* sp = flag_of(stop)
-    if pol_a not in (0, 1) or pol_b not in (0, 1):
-        raise ValueError(f"fastgen: duel policies must be 0 (random) or 1 (pubeval), got {pol_a!r}, {pol_b!r}")
+    if pol_a not in (0, 1, 2) or pol_b not in (0, 1, 2):
+        raise ValueError(f"fastgen: duel policies must be 0 (random), 1 (pubeval) or 2, got {pol_a!r}, {pol_b!r}")
+    if (pol_a == 2) != (chooser_a is not None) or (pol_b == 2) != (chooser_b is not None):
+        raise ValueError("fastgen: a duel policy 2 needs its chooser, and only it")
     if lo < 0 or hi < lo or min(winner.shape[0], result.shape[0], turns.shape[0]) < hi - lo:
         raise ValueError(f"fastgen: games {lo!r}..{hi!r} do not fit outputs of length {winner.shape[0]!r}")
     if start.shape[0] == 0 or opening_rolls.shape[0] != 15 or opening_rolls.shape[1] != 2:
@@ -80,9 +95,12 @@ def duel_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
     c = ctx_new(0, 4096)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
+    cdef choose_fn fn_a = fn_of(chooser_a), fn_b = fn_of(chooser_b)
+    cdef void* st_a = state_of(chooser_a)
+    cdef void* st_b = state_of(chooser_b)
     with nogil:
         r = play_duel(c, start, from_opening, seed, &opening_rolls[0, 0], lo, hi, pol_a, pol_b, mirrored,
-                      winner, result, turns, sp, &long_game, max_turns)
+                      winner, result, turns, sp, &long_game, max_turns, fn_a, st_a, fn_b, st_b)
     ctx_free(c)
     if r == -1:
         raise MemoryError("fastgen: out of memory in a duel")

@@ -1,7 +1,7 @@
 # Part of the simulation extension: included into fastgen/core/_play.pyx (one extension,
 # so the C compiler can inline across files); the names and imports are _play.pyx's.
 #
-# Whole games: the rollout hash (dice and choices), native random or pubeval games, and
+# Whole games: native random, pubeval or external-chooser games, and
 # the batched rollout pool's turn (the end of a game, R17, is _core.pxd's win_of).
 
 
@@ -19,9 +19,11 @@ cdef enum:
 cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint64_t seed,
                     const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                     int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-                    const int* stop, int64_t* long_game, int pubeval, int64_t max_turns) noexcept nogil:
+                    const int* stop, int64_t* long_game, int pubeval, int64_t max_turns,
+                    choose_fn chooser, void* state) noexcept nogil:
     """Play games lo..hi-1 to the end, game g's outcome at index g - lo of the outputs,
-    choosing uniformly at random, or pubeval's play when `pubeval` (see pub_choose).
+    choosing uniformly at random, or pubeval's play when `pubeval` (see pub_choose), or
+    the play of `chooser(state, ...)` when it is not NULL (-1 from it: out of memory).
     Returns 0, -1 when memory is short, -2 when a game reaches max_turns (its index in
     *long_game), -3 when *stop is set (polled every turn)."""
     cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
@@ -47,7 +49,12 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
             k = generate(c, board, d1, d2)
             if k < 0:
                 return -1
-            if pubeval:
+            if chooser != NULL:
+                k = ext_choose(chooser, state, board, d1, d2, c.boards, k, <uint64_t> g, <uint64_t> t)
+                if k < 0:
+                    return -1
+                after = c.boards + k * BOARD_BYTES
+            elif pubeval:
                 after = c.boards + pub_choose(board, d1, d2, c.boards, k) * BOARD_BYTES
             else:
                 after = c.boards + uniform_index(game_hash(kc, g, t), <uint64_t> k) * BOARD_BYTES
@@ -72,9 +79,11 @@ MAX_ROLLOUT_TURNS = MAX_TURNS
 def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
                          const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
                          int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-                         StopFlag stop=None, bint pubeval=False, int64_t max_turns=MAX_TURNS):
+                         StopFlag stop=None, bint pubeval=False, int64_t max_turns=MAX_TURNS,
+                         Chooser chooser=None):
     """Play games lo..hi-1 with the uniform-random policy (or pubeval's choice when
-    `pubeval`), without the GIL; game g's outcome goes to index g - lo of winner, result
+    `pubeval`, or `chooser`'s: a policy of another extension, see _play.pxd), without the
+    GIL; game g's outcome goes to index g - lo of winner, result
     and turns (each at least hi - lo long). Returns -1, or the index of a game that
     reached max_turns turns (the rest of the range is then unplayed); returns early when
     `stop` is set."""
@@ -87,9 +96,11 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
     c = ctx_new(0, 4096)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")
+    cdef choose_fn fn = fn_of(chooser)
+    cdef void* state = state_of(chooser)
     with nogil:
         r = play_games(c, start, from_opening, seed, opening_rolls, lo, hi, winner, result, turns,
-                       sp, &long_game, pubeval, max_turns)
+                       sp, &long_game, pubeval, max_turns, fn, state)
     ctx_free(c)
     if r == -1:
         raise MemoryError("fastgen: out of memory in a rollout")

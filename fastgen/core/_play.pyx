@@ -44,6 +44,30 @@ cdef inline const int* flag_of(StopFlag stop):
     return &_never if stop is None else &stop.flag
 
 
+cdef class Chooser:
+    """A policy of another extension for the game loops (see _play.pxd): a C function and
+    its state, set by that extension (fastgen.nets: a compiled network's greedy play)."""
+
+    def __cinit__(self, *args, **kwargs):  # a subclass's arguments are its own
+        self.fn = NULL
+        self.state = NULL
+
+
+cdef inline int ext_choose(choose_fn fn, void* state, const int8_t* board, int d1, int d2, const int8_t* cands,
+                           int k, uint64_t game, uint64_t turn) noexcept nogil:
+    """The choice of a chooser's function, -1 when it failed or is out of range."""
+    cdef int j = fn(state, board, d1, d2, cands, k, game, turn)
+    return j if 0 <= j < k else -1
+
+
+cdef inline choose_fn fn_of(Chooser ch):
+    return NULL if ch is None else ch.fn
+
+
+cdef inline void* state_of(Chooser ch):
+    return NULL if ch is None else ch.state
+
+
 include "_games.pxi"
 include "_perft.pxi"
 include "_pubeval.pxi"

@@ -6,23 +6,16 @@ Private module. fastgen.nets.network checks the weights once (shapes, dtype, fin
 values, the compiled limits) and the boards once (fastgen.core.boards); a ``Kernel``
 holds the checked float32 arrays and trusts them, and its loops trust the boards.
 
-Greedy games (``Kernel.play_games``) run whole inside this module: the generator comes
-from the core's declarations (fastgen/core/_core.pxd, one rule engine), the dice from the
-rollout hash (fastgen/core/_dice.pxd), so a game is the one the rollout pool plays with
-the network's ``choose``.
+Greedy games run whole inside the core's game loops (fastgen/core/_play.pyx: rollouts
+and duels): ``Kernel.chooser()`` gives them the network's choice as a C function
+(``NetChooser``, a ``Chooser`` of fastgen/core/_play.pxd), so every play still comes from
+the one generator and every roll from the rollout hash.
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
 
-from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, StopFlag, ctx_new, ctx_free, generate, win_of
-from fastgen.core._dice cimport PURPOSE_DICE, PURPOSE_OPENING, purpose_key, roll_of
-
-cdef extern from "_platform.h":
-    int fg_stopped(const int* flag) noexcept nogil   # the stop flag's poll (see _platform.h)
-
-cdef int _never = 0      # the flag of calls made without a StopFlag: never set
+from fastgen.core._play cimport Chooser
 
 cdef extern from "_mlp.h":
     enum:
@@ -135,84 +128,56 @@ cdef class Kernel:
             fg_mlp_choose(&self.net, &cand[0, 0, 0], &offsets[0], g0, g1, &choice[0], &values[0], scratch)
         free(scratch)
 
-    def play_games(self, const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
-                   const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi,
-                   int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
-                   StopFlag stop=None, int64_t max_turns=1000000):
-        """Play games lo..hi-1 to the end without the GIL, each turn's play the network's
-        greedy choice (fg_mlp_choose) among the generator's plays, game g's outcome at
-        index g - lo of winner, result and turns. Game g starts from start[g % len(start)]
-        (the opening when *from_opening*: its first roll one of *opening_rolls*). Returns
-        -1, or the index of a game that reached *max_turns* (the rest of the range is then
-        unplayed); returns early when *stop* is set (polled every turn)."""
-        cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
-        cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
-        cdef const int* sp = &_never if stop is None else &stop.flag
-        cdef int8_t board[50]
-        cdef int8_t dice[2]
-        cdef const int8_t* after
-        cdef int64_t g, t, long_game = -1, choice
-        cdef int64_t offsets[2]
-        cdef int k, failed = 0, res
-        cdef Py_ssize_t nstart = start.shape[0]
-        cdef int64_t vcap = 256
-        cdef double* values
-        cdef double* grown
-        cdef float* scratch
-        cdef Ctx* c
-        if lo < 0 or hi < lo or min(winner.shape[0], result.shape[0], turns.shape[0]) < hi - lo or nstart == 0:
-            raise ValueError(f"Kernel.play_games: games {lo!r}..{hi!r} do not fit the outputs (checked by the caller)")
-        c = ctx_new(0, 4096)
-        scratch = <float*>malloc(fg_mlp_scratch(&self.net) * sizeof(float))
-        values = <double*>malloc(vcap * sizeof(double))
-        if c == NULL or scratch == NULL or values == NULL:
-            ctx_free(c)
-            free(scratch)
-            free(values)
-            raise MemoryError("fastgen: cannot allocate a network game loop")
-        with nogil:
-            for g in range(lo, hi):
-                memcpy(board, &start[g % nstart, 0, 0], BOARD_BYTES)
-                t = 0
-                while True:
-                    if fg_stopped(sp):
-                        failed = -3
-                        break
-                    roll_of(dice, kd, ko, g, t, from_opening and t == 0, &opening_rolls[0, 0])
-                    c.n = 0
-                    k = generate(c, board, dice[0], dice[1])
-                    if k < 0:
-                        failed = -1
-                        break
-                    if k > vcap:
-                        grown = <double*>realloc(values, k * sizeof(double))
-                        if grown == NULL:
-                            failed = -1
-                            break
-                        values = grown
-                        vcap = k
-                    offsets[0] = 0
-                    offsets[1] = k
-                    fg_mlp_choose(&self.net, c.boards, offsets, 0, 1, &choice, values, scratch)
-                    after = c.boards + choice * BOARD_BYTES
-                    res = win_of(after)
-                    if res:  # R17: the mover bore off its last checker
-                        winner[g - lo] = t % 2
-                        turns[g - lo] = <int32_t> (t + 1)
-                        result[g - lo] = res
-                        break
-                    memcpy(board, after + OWN, 25)  # the other side is now on roll
-                    memcpy(board + OWN, after, 25)
-                    t += 1
-                    if t >= max_turns:
-                        long_game = g
-                        failed = -2
-                        break
-                if failed:
-                    break
-        ctx_free(c)
-        free(scratch)
-        free(values)
-        if failed == -1:
-            raise MemoryError("fastgen: out of memory in a network game loop")
-        return long_game
+    def chooser(self):
+        """The network's greedy play for the core's game loops (fastgen.core._play), with
+        scratch memory of its own: one a thread."""
+        return NetChooser(self)
+
+
+ctypedef struct NetState:
+    const fg_mlp* net
+    float* scratch
+    double* values   # one a candidate, grown as needed
+    int64_t vcap
+
+
+cdef int net_choose(void* state, const int8_t* board, int d1, int d2, const int8_t* cands, int k,
+                    uint64_t game, uint64_t turn) noexcept nogil:
+    """The greedy choice among k candidates (fg_mlp_choose of one game), -1 when memory
+    is short."""
+    cdef NetState* s = <NetState*> state
+    cdef int64_t offsets[2]
+    cdef int64_t choice = 0
+    cdef double* grown
+    if k > s.vcap:
+        grown = <double*> realloc(s.values, k * sizeof(double))
+        if grown == NULL:
+            return -1
+        s.values = grown
+        s.vcap = k
+    offsets[0] = 0
+    offsets[1] = k
+    fg_mlp_choose(s.net, cands, offsets, 0, 1, &choice, s.values, s.scratch)
+    return <int> choice
+
+
+cdef class NetChooser(Chooser):
+    """A network's greedy play as the core's game loops call it (one thread at a time)."""
+
+    cdef NetState st
+    cdef Kernel kernel   # keeps the network's arrays alive
+
+    def __cinit__(self, Kernel kernel):
+        self.kernel = kernel
+        self.st.net = &kernel.net
+        self.st.vcap = 256
+        self.st.scratch = <float*> malloc(fg_mlp_scratch(&kernel.net) * sizeof(float))
+        self.st.values = <double*> malloc(self.st.vcap * sizeof(double))
+        if self.st.scratch == NULL or self.st.values == NULL:
+            raise MemoryError("fastgen: cannot allocate a network's chooser")
+        self.fn = net_choose
+        self.state = &self.st
+
+    def __dealloc__(self):
+        free(self.st.scratch)
+        free(self.st.values)

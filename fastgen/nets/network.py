@@ -32,7 +32,6 @@ from fastgen._typing import ArrayLike
 from fastgen._util import check_int, run_in_chunks
 from fastgen.core._core import StopFlag
 from fastgen.core.boards import as_boards
-from fastgen.core.hashing import OPENING_DICE
 from fastgen.core.features import count_units, scheme_width
 from fastgen.errors import InvalidArgumentError, InvalidNetworkError
 from fastgen.nets import _forward, files
@@ -288,20 +287,12 @@ class Network:
                       games, CHUNK_GAMES, max(1, min(threads, games // 64 or 1)), StopFlag())
         return choice
 
-    def play_games(self, start: np.ndarray, lo: int, hi: int, winner: np.ndarray, result: np.ndarray,
-                   turns: np.ndarray, *, seed: int, from_opening: bool, stop: Any = None,
-                   max_turns: int = 1_000_000) -> int:
-        """Games *lo* .. *hi* - 1 of the rollout with *seed*, each play this network's
-        greedy choice (:meth:`choose`), played whole inside the compiled code without
-        the GIL: the loop :func:`fastgen.rollout` runs for a compiled network. Game *g*
-        starts from ``start[g % len(start)]`` ((K, 2, 25) int8, side on roll in row 1,
-        checked by the caller), from its opening roll when *from_opening*; its winner,
-        result and turns go to index ``g - lo`` of the int8, int8 and int32 outputs. The
-        dice are the rollout hash's (:mod:`fastgen.core.hashing`), so the games equal the
-        batched loop's. Returns -1, or the index of a game that reached *max_turns*;
-        returns early when *stop* (a ``StopFlag``) is set."""
-        return int(self._kernel.play_games(start, from_opening, seed, OPENING_DICE, lo, hi, winner, result, turns,
-                                           stop, max_turns))
+    def chooser(self) -> Any:
+        """This network's greedy play (:meth:`choose`) as the compiled game loops call it,
+        a C function with scratch memory of its own (one a thread): what
+        :func:`fastgen.rollout` and :func:`fastgen.duel` hand the core to play a compiled
+        network's games whole, with no Python a turn."""
+        return self._kernel.chooser()
 
     # ------------------------------------------------------------------ files
 

@@ -39,7 +39,7 @@ from fastgen.core.boards import STARTING_BOARD
 from fastgen import specs
 from fastgen.errors import InvalidArgumentError, InvalidSpecError
 from fastgen.sim.duel.chunks import duel_chunked
-from fastgen.sim.duel.play import play_duel_games
+from fastgen.sim.duel.play import native_player, play_duel_games
 from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.sim.rollout.pool import check_start
 from fastgen._typing import ArrayLike
@@ -271,8 +271,11 @@ def duel(
             raise InvalidArgumentError(f"a mirrored duel plays pairs of games: games must be even, got {games!r}")
         if progress is not None and not callable(progress):
             raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
-        if engine == "native" and not (isinstance(a, str) and isinstance(b, str)):
-            raise InvalidArgumentError(f"the native engine duels 'random' and 'pubeval' only, got {a!r} and {b!r}")
+        if engine == "native" and (native_player(a) is None or native_player(b) is None):
+            raise InvalidArgumentError(
+                "the native engine duels 'random', 'pubeval' and compiled networks (fastgen.nets.Network) "
+                f"only, got {a!r} and {b!r}"
+            )
         if start is None:
             start_boards, from_opening = np.ascontiguousarray(STARTING_BOARD[None]), True
         else:

@@ -1,5 +1,6 @@
-"""The games of a duel, games ``first .. first + games - 1``: inside the core for two
-built-in policies, else in the batched loop (the same games). Used by
+"""The games of a duel, games ``first .. first + games - 1``: inside the core when both
+players are built-in policies or compiled networks' greedy play, else in the batched loop
+(the same games). Used by
 :func:`fastgen.sim.duel.front.duel` in this process and by :mod:`fastgen.sim.duel.chunks` on
 Dask workers.
 
@@ -22,7 +23,7 @@ from fastgen.sim.rollout.pool import _WATCH_GAMES, MAX_TURNS, _raise_turn_limit
 from fastgen.specs import resolve_policy
 from fastgen._util import run_game_ranges
 
-__all__ = ["BUILTIN", "play_duel_games"]
+__all__ = ["BUILTIN", "native_player", "play_duel_games"]
 
 #: The built-in policies the core plays, and their codes in duel_range.
 BUILTIN = {"random": 0, "pubeval": 1}
@@ -32,9 +33,18 @@ def play_duel_games(a, b, games, first, start, from_opening, mirrored, options: 
     """Games first..first+games-1 (*first* even when *mirrored*): (winner, result, turns,
     timings), winner 0 when *a* won. *start*: (K, 2, 25) int8 boards, checked."""
     seed, threads, batch_size = options.seed, options.threads, options.batch_size
-    if options.engine != "python" and isinstance(a, str) and isinstance(b, str):
+    if options.engine != "python" and native_player(a) is not None and native_player(b) is not None:
         return _duel_native(games, first, a, b, seed, start, from_opening, mirrored, threads, batch_size, progress)
     return _duel_python(games, first, a, b, seed, start, from_opening, mirrored, batch_size, threads, progress)
+
+
+def native_player(policy):
+    """How the core plays *policy* (a resolved spec): its built-in code (``"random"``,
+    ``"pubeval"``), the compiled network whose greedy play it is (code 2, with the
+    network's chooser), or None when only the batched loop can."""
+    if isinstance(policy, str):
+        return BUILTIN.get(policy)
+    return getattr(policy, "network", None)
 
 
 def _duel_native(games, first, pol_a, pol_b, seed, start, from_opening, mirrored, threads, chunk, progress):
@@ -42,11 +52,14 @@ def _duel_native(games, first, pol_a, pol_b, seed, start, from_opening, mirrored
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
+    players = [native_player(pol_a), native_player(pol_b)]
+    codes = [p if isinstance(p, int) else 2 for p in players]
 
-    def play_range(lo, hi):  # relative to first
+    def play_range(lo, hi):  # relative to first; a network's chooser a range, so one a thread
+        ch_a, ch_b = (None if isinstance(p, int) else p.chooser() for p in players)
         return _play.duel_range(
-            start, from_opening, seed, OPENING_DICE, first + lo, first + hi, BUILTIN[pol_a], BUILTIN[pol_b],
-            mirrored, winner[lo:hi], result[lo:hi], turns[lo:hi], stop, MAX_TURNS,
+            start, from_opening, seed, OPENING_DICE, first + lo, first + hi, codes[0], codes[1],
+            mirrored, winner[lo:hi], result[lo:hi], turns[lo:hi], stop, MAX_TURNS, ch_a, ch_b,
         )
 
     long_games = run_game_ranges(games, threads, chunk, play_range, progress, stop)

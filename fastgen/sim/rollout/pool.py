@@ -55,18 +55,12 @@ def rollout_native(games, start_boards, from_opening, first, policy, options: Ga
     turns = np.zeros(games, dtype=np.int32)
     start = np.ascontiguousarray(start_boards, dtype=np.int8)
 
-    if network is not None:
-
-        def play_range(lo, hi):  # lo, hi relative to first
-            return network.play_games(start, first + lo, first + hi, winner[lo:hi], result[lo:hi], turns[lo:hi],
-                                      seed=seed, from_opening=from_opening, stop=stop, max_turns=MAX_TURNS)
-    else:
-
-        def play_range(lo, hi):  # lo, hi relative to first
-            return _play.rollout_random_range(
-                start, from_opening, seed, OPENING_DICE, first + lo, first + hi,
-                winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
-            )
+    def play_range(lo, hi):  # lo, hi relative to first
+        return _play.rollout_random_range(
+            start, from_opening, seed, OPENING_DICE, first + lo, first + hi,
+            winner[lo:hi], result[lo:hi], turns[lo:hi], stop, policy == "pubeval", MAX_TURNS,
+            None if network is None else network.chooser(),  # one chooser a range: one a thread
+        )
 
     t0 = time.perf_counter()
     long_games = run_game_ranges(games, options.threads, options.batch_size, play_range, progress, stop)
