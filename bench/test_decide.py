@@ -8,9 +8,11 @@
   contact net size (250 inputs: ``tesauro198`` + ``raw``; 128 hidden; 5 outputs; random
   weights). Reports the share of the wall time spent outside the evaluator (goal: at
   most 15%) and the evaluator's mean batch size (goal: 10,000 positions a call).
-* ``test_compiled_network_against_gnubg``: the same rollout of the opening position with
-  a compiled :class:`fastgen.nets.Network` holding the same weights
-  against the gnubg program's own rollout (0 ply with pruning nets, variance reduction,
+* ``test_compiled_network_against_gnubg``: ``rollout_position`` of the opening position
+  and ``rollout_plays`` of the opening 3-1's two best plays with a compiled
+  :class:`fastgen.nets.Network` of that size that plays sensible games (taught GNU
+  Backgammon's 0-ply evaluations: bench/data/SOURCE.md), against the gnubg program's own
+  rollouts of the same positions (0 ply with pruning nets, variance reduction,
   quasi-random dice; cubeless), timed in the same run, one core each; also the share of
   the time outside the evaluator.
 * ``test_machinery_against_gnubg``: trials per second of fastgen's machinery alone (a
@@ -30,6 +32,7 @@ import os
 import sys
 import time
 
+import numpy as np
 import pytest
 
 import fastgen
@@ -61,29 +64,53 @@ def test_overhead_with_a_gnubg_sized_network(benchmark):
           f"mean batch {mean_batch:,.0f} positions over {s['calls']} calls")
 
 
+#: A 250-128-5 network (tesauro198 + raw inputs) that plays sensible games: taught GNU
+#: Backgammon's 0-ply evaluations by ``examples/distil.py`` (see bench/data/SOURCE.md).
+#: Random weights play games of their own lengths (hundreds of turns), so only a network
+#: that plays like a real one times a rollout as users run it.
+DISTILLED = os.path.join(os.path.dirname(__file__), "data", "distilled-250-128-5.npz")
+
+
+def _gnubg_rate(board, trials):
+    t0 = time.perf_counter()
+    g = gnubg_rollout(fastgen.position_id(board), trials=trials, prune=True, quasi_random=True)
+    return g["trials"] / (time.perf_counter() - t0)
+
+
 @pytest.mark.benchmark(group="decide")
 def test_compiled_network_against_gnubg(benchmark):
+    """rollout_position of the opening position and rollout_plays of the opening 3-1's two
+    best plays with the distilled 250-128-5 compiled network, against the gnubg program
+    rolling out the same positions (for the plays: the two positions after them, the
+    opponent on roll), one core each, in the same run."""
     why = available()
     if why:
         pytest.skip(why)
     from fastgen.nets import Network
 
-    # the weights of test_overhead_with_a_gnubg_sized_network's numpy network: random
-    # weights play games of their own lengths, so only the same weights compare
-    ref = evaluators.random_network(hidden=128, schemes=("tesauro198", "raw"), seed=1)
-    net = Network([ref.w1, ref.w2], [ref.b1, ref.b2], inputs=ref.schemes)
-    pid = fastgen.position_id(START)
-    t0 = time.perf_counter()
-    g = gnubg_rollout(pid, trials=GNUBG_TRIALS, prune=True, quasi_random=True)
-    gnubg_rate = g["trials"] / (time.perf_counter() - t0)
+    net = Network.load(DISTILLED)
+    gnubg_rate = _gnubg_rate(START, GNUBG_TRIALS)
     table = _once(benchmark, lambda: fastgen.rollout_position(START, net, trials=TRIALS))
     s = table.stats
     rate = TRIALS / s["seconds_total"]
     outside = 1 - s["seconds"] / s["seconds_total"]
+    plays_table = fastgen.rollout_plays(START, (3, 1), net, plays=2, trials=TRIALS)
+    ps = plays_table.stats
+    plays_rate = 2 * TRIALS / ps["seconds_total"]  # trials of both plays
+    plays = [row.play for row in plays_table.rows]
+    afters = [np.ascontiguousarray(p.board_after[::-1]) for p in plays]  # the opponent on roll
+    g_plays = 2 * GNUBG_TRIALS / sum(GNUBG_TRIALS / _gnubg_rate(b, GNUBG_TRIALS) for b in afters)
     benchmark.extra_info.update(trials=TRIALS, fastgen_trials_per_s=rate, gnubg_trials_per_s=gnubg_rate,
-                                ratio=rate / gnubg_rate, outside_evaluator=outside)
-    print(f"\n{TRIALS} VR trials, compiled 250-128-5 network: {rate:.1f} trials/s; gnubg program "
-          f"{gnubg_rate:.1f} trials/s: {rate / gnubg_rate:.2f}x; {100 * outside:.1f}% of the time outside the evaluator")
+                                ratio=rate / gnubg_rate, outside_evaluator=outside,
+                                plays_trials_per_s=plays_rate, gnubg_plays_trials_per_s=g_plays,
+                                plays_ratio=plays_rate / g_plays,
+                                plays_outside_evaluator=1 - ps["seconds"] / ps["seconds_total"])
+    print(f"\nopening position, {TRIALS} VR trials, distilled 250-128-5 network: {rate:.1f} trials/s; gnubg "
+          f"program {gnubg_rate:.1f} trials/s: {rate / gnubg_rate:.2f}x; {100 * outside:.1f}% of the time outside "
+          f"the evaluator")
+    print(f"opening 3-1, its two best plays ({', '.join(map(str, plays))}), {TRIALS} VR trials each: "
+          f"{plays_rate:.1f} trials/s; gnubg program {g_plays:.1f} trials/s: {plays_rate / g_plays:.2f}x; "
+          f"{100 * (1 - ps['seconds'] / ps['seconds_total']):.1f}% of the time outside the evaluator")
 
 
 @pytest.mark.benchmark(group="decide")

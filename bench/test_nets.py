@@ -14,7 +14,11 @@ compiled network is. Reported (``benchmark.extra_info`` and printed):
 * ``test_candidates``: the greedy choice over each position's candidate plays (first
   layers updated from the game's first candidate) against the batch path over the same
   candidates plus numpy's argmax;
-* ``test_threads``: two threads against one on a batch (the outputs are identical).
+* ``test_threads``: two threads against one on a batch (the outputs are identical);
+* ``test_greedy_games``: ``fastgen.rollout(policy=net)``, whole greedy games of a 198-40-5
+  network inside the core, against ``fastgen.rollout(policy="pubeval")`` in games per
+  second. The network plays sensible games (taught GNU Backgammon's 0-ply evaluations:
+  bench/data/SOURCE.md): random weights play games of hundreds of turns.
 
 Nothing is asserted: the machine is shared, and its speed varies through the day.
 """
@@ -101,3 +105,18 @@ def test_threads(benchmark):
     benchmark.extra_info.update(one_thread_s=one, two_threads_s=two, speedup=one / two, identical=same)
     print(f"\n{len(big):,} positions: one thread {one * 1e3:.1f} ms, two {two * 1e3:.1f} ms: {one / two:.2f}x, "
           f"identical outputs: {same}")
+
+
+@pytest.mark.benchmark(group="nets")
+def test_greedy_games(benchmark):
+    net = Network.load(os.path.join(os.path.dirname(__file__), "data", "distilled-198-40-5.npz"))
+    games = 4000
+    pub = _best(lambda: fastgen.rollout(games=games, policy="pubeval", seed=1), reps=3)
+    mine = benchmark.pedantic(lambda: _best(lambda: fastgen.rollout(games=games, policy=net, seed=1), reps=3),
+                              rounds=1, iterations=1)
+    turns_net = float(fastgen.rollout(games=games, policy=net, seed=1).turns.mean())
+    turns_pub = float(fastgen.rollout(games=games, policy="pubeval", seed=1).turns.mean())
+    benchmark.extra_info.update(network_games_per_s=games / mine, pubeval_games_per_s=games / pub, ratio=pub / mine,
+                                network_turns=turns_net, pubeval_turns=turns_pub)
+    print(f"\n{games:,} greedy games of a 198-40-5 network: {games / mine:,.0f} games/s ({turns_net:.1f} turns a "
+          f"game); pubeval {games / pub:,.0f} games/s ({turns_pub:.1f} turns): {100 * pub / mine:.0f}% of pubeval's rate")
