@@ -198,11 +198,13 @@ static inline int fg_mlp_delta_of(const fg_mlp* net, const int8_t* m0, const int
         const float* first = fg_mlp_row(net, side, 0, 0);
         int la, lb;
         uint32_t m = fg_mlp_differ(a, b, &la, &lb);
-        while (m) {
+        while (m) { /* each row written, kept when its count is not zero: no branch to mispredict */
             int p = fg_mlp_ctz(m);
             m &= m - 1;
-            if (a[p]) out[ko++] = first + (size_t)(p * 16 + a[p]) * step;
-            if (b[p]) in[ki++] = first + (size_t)(p * 16 + b[p]) * step;
+            out[ko] = first + (size_t)(p * 16 + a[p]) * step;
+            ko += a[p] != 0;
+            in[ki] = first + (size_t)(p * 16 + b[p]) * step;
+            ki += b[p] != 0;
         }
         if (la != lb) {
             if (la < 15) out[ko++] = fg_mlp_row(net, side, 25, 15 - la);
