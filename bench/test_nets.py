@@ -10,11 +10,13 @@ timed after a first one). ``OPENBLAS_NUM_THREADS=1`` keeps numpy on one core, as
 compiled network is. Reported (``benchmark.extra_info`` and printed):
 
 * ``test_batch``: microseconds a position, compiled and numpy, and their ratio, for
-  198-40-5, 198-128-5 and 250-128-5 networks;
+  198-40-5, 198-128-5 and 250-128-5 networks, and the compiled network's first-layer
+  reads a position (one row of the hidden width per non-empty count);
 * ``test_candidates``: the greedy choice over each position's candidate plays (first
   layers updated from the game's first candidate) against the batch path over the same
   candidates plus numpy's argmax;
-* ``test_threads``: two threads against one on a batch (the outputs are identical);
+* ``test_threads``: two threads against one on a batch of 400,000 positions (the outputs
+  are identical) and of 40,000, with the best loops, then with each instruction set's;
 * ``test_greedy_games``: ``fastgen.rollout(policy=net)``, whole greedy games of a 198-40-5
   network inside the core, against ``fastgen.rollout(policy="pubeval")`` in games per
   second. The network plays sensible games (taught GNU Backgammon's 0-ply evaluations:
@@ -34,7 +36,7 @@ import pytest
 
 import fastgen
 from fastgen import evaluators
-from fastgen.nets import Network
+from fastgen.nets import Network, _forward
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from _positions import random_play_positions  # noqa: E402
@@ -46,6 +48,9 @@ def _positions(n=10000, seed=3):
 
 
 POSITIONS = _positions()
+#: The first layer's rows a position (its non-empty counts and borne-off counts): what the
+#: compiled network reads from its table, whatever the input width.
+ROWS_PER_POSITION = float(((POSITIONS != 0).sum(axis=(1, 2)) + (POSITIONS.sum(axis=2) < 15).sum(axis=1)).mean())
 
 
 def _best(fn, reps=7):
@@ -74,8 +79,12 @@ def test_batch(benchmark, inputs, hidden):
     c = benchmark.pedantic(lambda: _best(lambda: compiled(POSITIONS)), rounds=1, iterations=1) / n * 1e6
     p = _best(lambda: numpy_net(POSITIONS)) / n * 1e6
     name = "-".join(map(str, compiled.sizes))
-    benchmark.extra_info.update(network=name, compiled_us=c, numpy_us=p, ratio=p / c)
-    print(f"\n{name}: compiled {c:.3f} us/position, numpy {p:.3f} us/position: {p / c:.1f}x")
+    rows = ROWS_PER_POSITION
+    kib = rows * (-(-hidden // 16) * 16) * 4 / 1024
+    benchmark.extra_info.update(network=name, compiled_us=c, numpy_us=p, ratio=p / c, first_layer_rows=rows,
+                                first_layer_kib=kib)
+    print(f"\n{name}: compiled {c:.3f} us/position, numpy {p:.3f} us/position: {p / c:.1f}x "
+          f"(first layer: {rows:.1f} rows, {kib:.2f} KiB read a position)")
 
 
 @pytest.mark.benchmark(group="nets")
@@ -89,22 +98,56 @@ def test_candidates(benchmark):
     batch = _best(lambda: evaluators.group_best(-evaluators.equity(compiled(flipped)), offsets))
     numpy_t = _best(lambda: numpy_net.choose(cand, offsets))
     m = len(cand)
+    own, delta = _candidate_rows(cand, offsets)
     benchmark.extra_info.update(candidates=m, incremental_us=inc / m * 1e6, batch_us=batch / m * 1e6,
-                                numpy_us=numpy_t / m * 1e6)
+                                numpy_us=numpy_t / m * 1e6, rows_own=own, rows_delta=delta)
     print(f"\n{m:,} candidates of 3,000 positions: incremental {inc / m * 1e6:.3f} us each, batch path "
-          f"{batch / m * 1e6:.3f} ({batch / inc:.1f}x), numpy {numpy_t / m * 1e6:.3f} ({numpy_t / inc:.1f}x)")
+          f"{batch / m * 1e6:.3f} ({batch / inc:.1f}x), numpy {numpy_t / m * 1e6:.3f} ({numpy_t / inc:.1f}x); "
+          f"first layer: {own:.1f} rows of its own, {delta:.1f} updated from the first candidate")
+
+
+def _candidate_rows(cand, offsets):
+    """The first layer's rows a candidate: its own (non-empty counts and borne-off counts),
+    and those of the update from its game's first candidate (rows that leave and rows
+    that enter, the first candidates excluded): the mean of each."""
+    c = cand.astype(np.int16)
+    own = ((c != 0).sum(axis=(1, 2)) + (c.sum(axis=2) < 15).sum(axis=1)).mean()
+    first = c[np.repeat(offsets[:-1], np.diff(offsets))]
+    differ = c != first
+    moved = (differ & (first != 0)).sum(axis=(1, 2)) + (differ & (c != 0)).sum(axis=(1, 2))
+    off_first, off_own = first.sum(axis=2), c.sum(axis=2)
+    changed = off_first != off_own
+    moved = moved + (changed & (off_first < 15)).sum(axis=1) + (changed & (off_own < 15)).sum(axis=1)
+    later = np.ones(len(c), dtype=bool)
+    later[offsets[:-1]] = False
+    return float(own), float(moved[later].mean())
 
 
 @pytest.mark.benchmark(group="nets")
 def test_threads(benchmark):
     compiled, _ = _pair(("tesauro198", "raw"), 128)
-    big = np.concatenate([POSITIONS] * 4)
-    one = _best(lambda: compiled(big))
-    two = benchmark.pedantic(lambda: _best(lambda: compiled(big, threads=2)), rounds=1, iterations=1)
+    big = np.concatenate([POSITIONS] * 40)
+    one = _best(lambda: compiled(big), 3)
+    two = benchmark.pedantic(lambda: _best(lambda: compiled(big, threads=2), 3), rounds=1, iterations=1)
     same = bool(np.array_equal(compiled(big), compiled(big, threads=2)))
     benchmark.extra_info.update(one_thread_s=one, two_threads_s=two, speedup=one / two, identical=same)
     print(f"\n{len(big):,} positions: one thread {one * 1e3:.1f} ms, two {two * 1e3:.1f} ms: {one / two:.2f}x, "
           f"identical outputs: {same}")
+    small = big[: len(big) // 10]
+    one, two = _best(lambda: compiled(small)), _best(lambda: compiled(small, threads=2))
+    benchmark.extra_info["speedup_small"] = one / two
+    print(f"  {len(small):,} positions: one thread {one * 1e3:.1f} ms, two {two * 1e3:.1f} ms: {one / two:.2f}x")
+    # each instruction set the CPU has: plain C, AVX2, AVX-512
+    best = _forward.select_kernels()
+    try:
+        for level in range(best + 1):
+            _forward.select_kernels(level)
+            one, two = _best(lambda: compiled(big), 3), _best(lambda: compiled(big, threads=2), 3)
+            benchmark.extra_info[f"speedup_level_{level}"] = one / two
+            print(f"  {('plain C', 'AVX2', 'AVX-512')[level]} loops, {len(big):,} positions: one thread "
+                  f"{one * 1e3:.1f} ms, two {two * 1e3:.1f} ms: {one / two:.2f}x")
+    finally:
+        _forward.select_kernels()
 
 
 @pytest.mark.benchmark(group="nets")

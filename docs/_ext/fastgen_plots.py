@@ -12,7 +12,8 @@ Figure kinds:
   ``"fastgen"`` or ``"baseline"``), on a log scale with ``"log": true``;
 - ``bars``: vertical bars, one per entry of ``bars``;
 - ``grouped``: one group of bars per entry of ``categories``, one bar per entry of
-  ``series`` (``label``, ``values``).
+  ``series`` (``label``, ``values``); ``legend`` places the legend (matplotlib's
+  location names, ``"upper right"`` when absent).
 
 Every bar carries its value as a label, so the plot reads without the table.
 """
@@ -105,7 +106,7 @@ def draw(key: str, fig_data: dict) -> str:
             ax.set_xticks(range(len(cats)), labels, fontsize=8.5 if len(cats) > 3 else 9.5)
             ax.set_ylim(0, top * 1.18)
             ax.set_ylabel(fig_data["unit"], fontsize=9)
-            ax.legend(frameon=False, fontsize=8.5, loc="upper right")
+            ax.legend(frameon=False, fontsize=8.5, loc=fig_data.get("legend", "upper right"))
         else:
             raise ValueError(f"fastgen-plot: unknown kind {kind!r} of figure {key!r}")
         fig.suptitle(fig_data["title"], fontsize=11, x=0.01, ha="left")
