@@ -17,6 +17,9 @@ _U64 = npt.NDArray[np.uint64]
 
 MAX_ROLLOUT_TURNS: int
 
+class Chooser:
+    """A policy of another extension for the game loops (fastgen.nets: a network's greedy play)."""
+
 def rollout_random_range(
     start: _I8,
     from_opening: bool,
@@ -30,6 +33,7 @@ def rollout_random_range(
     stop: Optional[StopFlag] = ...,
     pubeval: bool = ...,
     max_turns: int = ...,
+    chooser: Optional[Chooser] = ...,
 ) -> int: ...
 def duel_range(
     start: _I8,
@@ -46,6 +50,8 @@ def duel_range(
     turns: _I32,
     stop: Optional[StopFlag] = ...,
     max_turns: int = ...,
+    chooser_a: Optional[Chooser] = ...,
+    chooser_b: Optional[Chooser] = ...,
 ) -> int: ...
 def roll_dice(seed: int, gid: _I64, turn: _I64, opening: _U8, opening_rolls: _I8, out: _I8) -> None: ...
 def pool_turn(

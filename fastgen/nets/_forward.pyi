@@ -3,6 +3,8 @@
 import numpy as np
 import numpy.typing as npt
 
+from fastgen.core._play import Chooser
+
 MAX_LAYERS: int
 MAX_WIDTH: int
 
@@ -19,3 +21,7 @@ class Kernel:
              lo: int, hi: int) -> None: ...
     def choose(self, cand: npt.NDArray[np.int8], offsets: npt.NDArray[np.int64], choice: npt.NDArray[np.int64],
                values: npt.NDArray[np.float64], g0: int, g1: int) -> None: ...
+    def chooser(self) -> "NetChooser": ...
+
+class NetChooser(Chooser):
+    def __init__(self, kernel: Kernel) -> None: ...
