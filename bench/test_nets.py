@@ -17,6 +17,11 @@ compiled network is. Reported (``benchmark.extra_info`` and printed):
   candidates plus numpy's argmax;
 * ``test_threads``: two threads against one on a batch of 400,000 positions (the outputs
   are identical) and of 40,000, with the best loops, then with each instruction set's;
+* ``test_parts``: the kernel in a plain C program (``bench/mlp_parts.c``, built here with
+  the package's flags), on the same positions: the whole batch path, the first layer
+  alone and the later layers alone, in ns a position, at 40 and 128 hidden units; and the
+  floor of this design: the first layer's rows read at the rate the kernel's own loop
+  reads the table in order, plus the later layers;
 * ``test_greedy_games``: ``fastgen.rollout(policy=net)``, whole greedy games of a 198-40-5
   network inside the core, against ``fastgen.rollout(policy="pubeval")`` in games per
   second. The network plays sensible games (taught GNU Backgammon's 0-ply evaluations:
@@ -28,6 +33,8 @@ Nothing is asserted: the machine is shared, and its speed varies through the day
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 import time
 
@@ -163,3 +170,32 @@ def test_greedy_games(benchmark):
                                 network_turns=turns_net, pubeval_turns=turns_pub)
     print(f"\n{games:,} greedy games of a 198-40-5 network: {games / mine:,.0f} games/s ({turns_net:.1f} turns a "
           f"game); pubeval {games / pub:,.0f} games/s ({turns_pub:.1f} turns): {100 * pub / mine:.0f}% of pubeval's rate")
+
+
+@pytest.mark.benchmark(group="nets")
+def test_parts(benchmark, tmp_path):
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler on PATH (set CC) to build bench/mlp_parts.c")
+    here = os.path.dirname(os.path.abspath(__file__))
+    program = str(tmp_path / "mlp_parts")
+    subprocess.run([cc, "-O3", "-ffp-contract=off", "-DNDEBUG", "-I", os.path.join(here, "..", "fastgen", "core"),
+                    os.path.join(here, "mlp_parts.c"), "-o", program], check=True)
+    boards = str(tmp_path / "positions.bin")
+    POSITIONS.tofile(boards)
+    def run(hidden):
+        return subprocess.run([program, boards, str(len(POSITIONS)), str(hidden), "50"], check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    lines = benchmark.pedantic(lambda: [run(40), run(128)], rounds=1, iterations=1)
+    print()
+    for hidden, line in zip((40, 128), lines):
+        words = line.split()
+        whole, rows, rest, read = (float(words[words.index(k) + 1]) for k in ("whole", "rows", "rest", "read"))
+        kib = ROWS_PER_POSITION * (-(-hidden // 16) * 16) * 4 / 1024
+        floor = kib * read + rest  # the rows read at the table's best rate, then the later layers
+        benchmark.extra_info[f"hidden_{hidden}"] = {"whole_ns": whole, "rows_ns": rows, "rest_ns": rest,
+                                                    "read_ns_per_kib": read, "floor_ns": floor}
+        print(f"{hidden} hidden units (instruction set {words[1]}): whole {whole:.1f} ns a position; the first "
+              f"layer alone {rows:.1f} ns ({ROWS_PER_POSITION:.1f} rows, {kib:.2f} KiB; the table read in order "
+              f"costs {read:.2f} ns a KiB), the later layers alone {rest:.1f} ns; floor {floor:.1f} ns")
