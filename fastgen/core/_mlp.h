@@ -105,29 +105,42 @@ static inline const float* fg_mlp_row(const fg_mlp* net, int side, int point, in
 
 #if defined(__SSE2__) && !defined(FG_PORTABLE)
 #include <emmintrin.h>
-/* bit p set when count p (of 25) is not zero; *total: the counts' sum */
-static inline uint32_t fg_mlp_nonzero(const int8_t* s, int* total) {
+/* bit p set when counts p of a and b (25 each) differ; *ta, *tb: their sums */
+static inline uint32_t fg_mlp_differ(const int8_t* a, const int8_t* b, int* ta, int* tb) {
     __m128i zero = _mm_setzero_si128();
-    __m128i a = _mm_loadu_si128((const __m128i*)s);
-    __m128i b = _mm_loadl_epi64((const __m128i*)(s + 16));
-    uint32_t zeros = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, zero))
-                     | ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, zero)) & 0xffu) << 16;
-    __m128i sum = _mm_add_epi64(_mm_sad_epu8(a, zero), _mm_sad_epu8(b, zero));
-    *total = _mm_cvtsi128_si32(sum) + _mm_cvtsi128_si32(_mm_srli_si128(sum, 8)) + s[24];
-    return (~zeros & 0xffffffu) | (s[24] != 0 ? 1u << 24 : 0u);
+    __m128i a0 = _mm_loadu_si128((const __m128i*)a), a1 = _mm_loadl_epi64((const __m128i*)(a + 16));
+    __m128i b0 = _mm_loadu_si128((const __m128i*)b), b1 = _mm_loadl_epi64((const __m128i*)(b + 16));
+    uint32_t same = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0))
+                    | ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) & 0xffu) << 16;
+    __m128i sa = _mm_add_epi64(_mm_sad_epu8(a0, zero), _mm_sad_epu8(a1, zero));
+    __m128i sb = _mm_add_epi64(_mm_sad_epu8(b0, zero), _mm_sad_epu8(b1, zero));
+    *ta = _mm_cvtsi128_si32(sa) + _mm_cvtsi128_si32(_mm_srli_si128(sa, 8)) + a[24];
+    *tb = _mm_cvtsi128_si32(sb) + _mm_cvtsi128_si32(_mm_srli_si128(sb, 8)) + b[24];
+    return (~same & 0xffffffu) | (a[24] != b[24] ? 1u << 24 : 0u);
 }
 #else
-static inline uint32_t fg_mlp_nonzero(const int8_t* s, int* total) {
+static inline uint32_t fg_mlp_differ(const int8_t* a, const int8_t* b, int* ta, int* tb) {
     uint32_t m = 0;
-    int t = 0;
+    int sa = 0, sb = 0;
     for (int p = 0; p < 25; p++) {
-        t += s[p];
-        m |= (uint32_t)(s[p] != 0) << p;
+        sa += a[p];
+        sb += b[p];
+        m |= (uint32_t)(a[p] != b[p]) << p;
     }
-    *total = t;
+    *ta = sa;
+    *tb = sb;
     return m;
 }
 #endif
+
+/* 25 counts of nothing (read as 16 + 8 + 1 bytes) */
+static const int8_t fg_mlp_zeros[32];
+
+/* bit p set when count p (of 25) is not zero; *total: the counts' sum */
+static inline uint32_t fg_mlp_nonzero(const int8_t* s, int* total) {
+    int none;
+    return fg_mlp_differ(s, fg_mlp_zeros, total, &none);
+}
 
 static inline int fg_mlp_ctz(uint32_t m) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -157,35 +170,6 @@ static inline int fg_mlp_rows_of(const fg_mlp* net, const int8_t* mover, const i
     }
     return k;
 }
-
-#if defined(__SSE2__) && !defined(FG_PORTABLE)
-/* bit p set when counts p of a and b (25 each) differ; *ta, *tb: their sums */
-static inline uint32_t fg_mlp_differ(const int8_t* a, const int8_t* b, int* ta, int* tb) {
-    __m128i zero = _mm_setzero_si128();
-    __m128i a0 = _mm_loadu_si128((const __m128i*)a), a1 = _mm_loadl_epi64((const __m128i*)(a + 16));
-    __m128i b0 = _mm_loadu_si128((const __m128i*)b), b1 = _mm_loadl_epi64((const __m128i*)(b + 16));
-    uint32_t same = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a0, b0))
-                    | ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a1, b1)) & 0xffu) << 16;
-    __m128i sa = _mm_add_epi64(_mm_sad_epu8(a0, zero), _mm_sad_epu8(a1, zero));
-    __m128i sb = _mm_add_epi64(_mm_sad_epu8(b0, zero), _mm_sad_epu8(b1, zero));
-    *ta = _mm_cvtsi128_si32(sa) + _mm_cvtsi128_si32(_mm_srli_si128(sa, 8)) + a[24];
-    *tb = _mm_cvtsi128_si32(sb) + _mm_cvtsi128_si32(_mm_srli_si128(sb, 8)) + b[24];
-    return (~same & 0xffffffu) | (a[24] != b[24] ? 1u << 24 : 0u);
-}
-#else
-static inline uint32_t fg_mlp_differ(const int8_t* a, const int8_t* b, int* ta, int* tb) {
-    uint32_t m = 0;
-    int sa = 0, sb = 0;
-    for (int p = 0; p < 25; p++) {
-        sa += a[p];
-        sb += b[p];
-        m |= (uint32_t)(a[p] != b[p]) << p;
-    }
-    *ta = sa;
-    *tb = sb;
-    return m;
-}
-#endif
 
 /* The rows that leave (`out`) and enter (`in`) going from board (m0, o0) to (m1, o1). */
 static inline int fg_mlp_delta_of(const fg_mlp* net, const int8_t* m0, const int8_t* o0, const int8_t* m1,
