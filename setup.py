@@ -98,13 +98,13 @@ extensions = [
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
     # the compiled networks' forward pass (fastgen.nets): plain C loops over the kernel in
-    # fastgen/core/_mlp.h, no numpy C API; its greedy games cimport the generator
-    # (fastgen/core/_core.pxd) and the rollout hash (fastgen/core/_dice.pxd)
+    # fastgen/core/_mlp.h, no numpy C API; its greedy play reaches the game loops of
+    # fastgen.core._play as a Chooser (fastgen/core/_play.pxd)
     Extension(
         "fastgen.nets._forward",
         ["fastgen/nets/_forward.pyx"],
         include_dirs=["fastgen/core"],
-        depends=["fastgen/core/_mlp.h", "fastgen/core/_mlp_simd.h"] + CORE_DECLS,
+        depends=["fastgen/core/_mlp.h", "fastgen/core/_mlp_simd.h", "fastgen/core/_play.pxd"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

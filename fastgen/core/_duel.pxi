@@ -45,10 +45,8 @@ cdef int play_duel(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uint
             a_moves = (t % 2 == 0) == (g % 2 == 0)
             pol = pol_a if a_moves else pol_b
             if pol == 2:
-                if a_moves:
-                    k = ext_choose(fn_a, st_a, board, dice[0], dice[1], c.boards, k, <uint64_t> g, <uint64_t> t)
-                else:
-                    k = ext_choose(fn_b, st_b, board, dice[0], dice[1], c.boards, k, <uint64_t> g, <uint64_t> t)
+                k = ext_choose(fn_a if a_moves else fn_b, st_a if a_moves else st_b, board, dice[0], dice[1],
+                               c.boards, k, <uint64_t> g, <uint64_t> t)
                 if k < 0:
                     return -1
                 after = c.boards + k * BOARD_BYTES

@@ -3,8 +3,8 @@
 
 Private module, an extension of its own built on the move generator: it cimports the
 generator's declarations (fastgen/core/_core.pxd: the context, generate(), the counting
-batch, the stop flag) and the shared bit helpers (_bits.pxd) and the rollout hash (_dice.pxd), so every play it makes
-comes from the one generator, called once per turn (or position) through Cython's table
+batch, the stop flag), the shared bit helpers (_bits.pxd) and the rollout hash
+(_dice.pxd), so every play it makes comes from the one generator, called once per turn (or position) through Cython's table
 of the core's C functions. The Python layers (fastgen.sim.rollout, fastgen.sim.duel,
 fastgen.perft, fastgen.pubeval) check the inputs; everything here trusts them and runs
 without the GIL.
