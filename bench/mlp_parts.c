@@ -30,34 +30,33 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* the parts, with the loops of the instruction set in use */
+/* the kernel's two parts, for the instruction set in use (set by main) */
+typedef void (*sum_rows_fn)(float*, const float*, const float* const*, int, const float* const*, int, int);
+typedef void (*block_rest_fn)(const fg_mlp*, float*, int, int, float*, float*, float*);
+static sum_rows_fn sum_rows = fg_sum_rows_plain;
+static block_rest_fn block_rest = fg_block_rest_plain;
+
+static void pick_loops(void) {
+#ifdef FG_MLP_DISPATCH
+    if (fg_mlp_level == 2) sum_rows = fg_sum_rows_avx512, block_rest = fg_block_rest_avx512;
+    if (fg_mlp_level == 1) sum_rows = fg_sum_rows_avx2, block_rest = fg_block_rest_avx2;
+#endif
+}
+
 static void rows_only(const fg_mlp* net, const int8_t* boards, int64_t n, float* A, int ws) {
     const float* rows[FG_MLP_COUNTS];
     for (int64_t i = 0; i < n; i++) {
         const int8_t* b = boards + 50 * i;
         int k = fg_mlp_rows_of(net, b + 25, b, rows);
-        float* acc = A + (size_t)(i % FG_MLP_BLOCK) * ws;
-#ifdef FG_MLP_DISPATCH
-        if (fg_mlp_level == 2) fg_sum_rows_avx512(acc, net->bias0, rows, 0, rows, k, net->padded[1]);
-        else if (fg_mlp_level == 1) fg_sum_rows_avx2(acc, net->bias0, rows, 0, rows, k, net->padded[1]);
-        else
-#endif
-            fg_sum_rows_plain(acc, net->bias0, rows, 0, rows, k, net->padded[1]);
+        sum_rows(A + (size_t)(i % FG_MLP_BLOCK) * ws, net->bias0, rows, 0, rows, k, net->padded[1]);
     }
 }
 
 /* the same block of first layers over and over (the values do not change the time: no
  * branch depends on them) */
 static void rest_only(const fg_mlp* net, int64_t n, float* A, int ws, float* N, float* M, float* Z) {
-    for (int64_t i = 0; i < n; i += FG_MLP_BLOCK) {
-        int nb = n - i < FG_MLP_BLOCK ? (int)(n - i) : FG_MLP_BLOCK;
-#ifdef FG_MLP_DISPATCH
-        if (fg_mlp_level == 2) fg_block_rest_avx512(net, A, nb, ws, N, M, Z);
-        else if (fg_mlp_level == 1) fg_block_rest_avx2(net, A, nb, ws, N, M, Z);
-        else
-#endif
-            fg_block_rest_plain(net, A, nb, ws, N, M, Z);
-    }
+    for (int64_t i = 0; i < n; i += FG_MLP_BLOCK)
+        block_rest(net, A, n - i < FG_MLP_BLOCK ? (int)(n - i) : FG_MLP_BLOCK, ws, N, M, Z);
 }
 
 /* every row of the table added by the kernel's own loop (fg_sum_rows), 32 rows a call:
@@ -66,12 +65,7 @@ static void read_all(const fg_mlp* net, size_t nrows, float* acc) {
     const float* rows[32];
     for (size_t r0 = 0; r0 + 32 <= nrows; r0 += 32) {
         for (int k = 0; k < 32; k++) rows[k] = net->table + (r0 + (size_t)k) * (size_t)net->padded[1];
-#ifdef FG_MLP_DISPATCH
-        if (fg_mlp_level == 2) fg_sum_rows_avx512(acc, net->bias0, rows, 0, rows, 32, net->padded[1]);
-        else if (fg_mlp_level == 1) fg_sum_rows_avx2(acc, net->bias0, rows, 0, rows, 32, net->padded[1]);
-        else
-#endif
-            fg_sum_rows_plain(acc, net->bias0, rows, 0, rows, 32, net->padded[1]);
+        sum_rows(acc, net->bias0, rows, 0, rows, 32, net->padded[1]);
     }
 }
 
@@ -115,6 +109,7 @@ int main(int argc, char** argv) {
     net.table = table, net.bias0 = bias0, net.w_last_t = last, net.b[1] = lastb;
     net.activation = FG_ACT_SIGMOID, net.outputs = 5;
     fg_mlp_init();
+    pick_loops();
 
     int ws = fg_mlp_stride(&net);
     float* scratch = malloc(fg_mlp_scratch(&net) * sizeof(float));

@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
     net.save(args.out)
     duel = fastgen.duel(net, "pubeval", 2000, seed=args.seed)
     print(json.dumps({"out": args.out, "sizes": list(net.sizes), "held_out_mae": err.tolist(),
-                      "duel_vs_pubeval_ppg": getattr(duel, "ppg", None)}, default=str))
+                      "duel_vs_pubeval_ppg": duel.ppg}))
 
 
 if __name__ == "__main__":
