@@ -108,6 +108,17 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
+    # the trainer's self-play (fastgen.train): nogil games over the core's generate(),
+    # choosing with the compiled networks' kernel (fastgen/core/_mlp.h), learning with
+    # the arithmetic of fastgen/train/_td.h
+    Extension(
+        "fastgen.train._selfplay",
+        ["fastgen/train/_selfplay.pyx"],
+        include_dirs=["fastgen/core", "fastgen/train"],
+        depends=CORE_DECLS + ["fastgen/core/_mlp.h", "fastgen/core/_mlp_simd.h", "fastgen/train/_td.h"],
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
+    ),
     # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API; its
     # rules are the core's (it cimports them from fastgen/core/_core.pxd) and its bit
     # helpers too (fastgen/core/_bits.pxd, over _platform.h)

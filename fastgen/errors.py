@@ -243,3 +243,9 @@ class NetworkFileError(FastgenError, ValueError):
     """A network file (fastgen's ``.npz`` layout or an ONNX graph) that cannot be read:
     missing, truncated, of another kind or version, or a graph of operators fastgen does
     not run. The message names the file and the fault."""
+
+
+class CheckpointError(FastgenError, ValueError):
+    """A training checkpoint that cannot be resumed: missing, not a checkpoint fastgen's
+    trainer wrote, or written for other settings than the ones asked for. The message
+    names the file and the fault."""

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from fastgen.errors import FastgenError
 from fastgen.core.ids import board_from_position_id
 
-__all__ = ["HelpFormatter", "add_subcommand", "int_in_range", "position_id_arg"]
+__all__ = ["HelpFormatter", "add_subcommand", "int_in_range", "float_in_range", "position_id_arg"]
 
 _ASCII_INT = re.compile(r"[0-9]{1,30}")
 
@@ -54,6 +54,22 @@ def int_in_range(minimum: int, maximum: int | None = None) -> Callable[[str], in
         return value
 
     parse.__name__ = "integer"  # argparse names the type in some messages
+    return parse
+
+
+def float_in_range(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a decimal number x with low < x <= high."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not low < value <= high:
+            raise argparse.ArgumentTypeError(f"expected a number above {low:g} and at most {high:g}, got {text!r}")
+        return value
+
+    parse.__name__ = "number"
     return parse
 
 

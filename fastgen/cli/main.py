@@ -1,5 +1,5 @@
 """The ``fastgen`` command line: ``fastgen bench`` (the main job), ``rollout``, ``perft``,
-``bearoff``, ``rollout-plays``, ``duel`` and ``serve-external``."""
+``bearoff``, ``rollout-plays``, ``duel``, ``serve-external`` and ``train``."""
 
 from __future__ import annotations
 
@@ -103,6 +103,7 @@ SUBCOMMANDS = {
     "rollout-plays": "fastgen.cli.decide",
     "duel": "fastgen.cli.duel",
     "serve-external": "fastgen.cli.serve",
+    "train": "fastgen.cli.train",
 }
 
 #: The exit status after the reader of the output went away (``fastgen ... | head``):

@@ -43,10 +43,13 @@ def _describe(source: Any) -> str:
     return repr(os.fspath(source)) if isinstance(source, (str, os.PathLike)) else repr(source)
 
 
-def write(target: Any, weights: list, biases: list, inputs: tuple, activation: str) -> None:
+def write(target: Any, weights: list, biases: list, inputs: tuple, activation: str,
+          extra: dict[str, np.ndarray] | None = None) -> None:
     """Write the layout to *target*, a path (given the ``.npz`` suffix when it has none,
-    as numpy does; written whole or not at all) or a binary file object."""
-    arrays: dict[str, Any] = {
+    as numpy does; written whole or not at all) or a binary file object. *extra*: more
+    arrays stored beside the network's (a training checkpoint's state, fastgen.train);
+    :func:`read` ignores them."""
+    arrays: dict[str, Any] = {**(extra or {}),
         "format": np.array(FORMAT),
         "version": np.array(VERSION),
         "inputs": np.array(list(inputs)),

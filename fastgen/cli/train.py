@@ -1,0 +1,192 @@
+"""The ``fastgen train`` subcommand: train a network from scratch, and plot its curve.
+
+    fastgen train td --out bot.npz --games 1000000 --hidden 128 --threads 2
+    fastgen train td --out bot.npz --resume [--games 2000000]
+    fastgen train plot bot.curve.json --out curve.png        # the plot extra
+
+``td`` writes its checkpoint to ``--out`` at every point of the curve (a network file:
+``fastgen duel bot.npz pubeval`` plays it) and the curve to ``--log`` (by default the
+checkpoint's name with ``.curve.json``), shows a tqdm progress bar on a terminal, and
+on Ctrl-C stops promptly leaving the last checkpoint; ``--resume`` goes on from it with
+its own settings and gives the same weights as an uninterrupted run. ``plot`` draws a
+curve log (or a checkpoint's curve) with matplotlib.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from fastgen.cli.args import add_subcommand, float_in_range, int_in_range
+from fastgen.cli.output import json_text
+from fastgen._util import atomic_write
+from fastgen.errors import FastgenError
+from fastgen.train.checkpoint import read_checkpoint
+from fastgen.train.td import TDConfig, resume_td, td
+
+__all__ = ["add_parser", "curve_log_path"]
+
+_DEFAULTS = TDConfig()
+
+
+def curve_log_path(out: str) -> str:
+    """The default curve log beside checkpoint *out*: ``bot.npz`` -> ``bot.curve.json``."""
+    base = out[:-4] if out.endswith(".npz") else out
+    return base + ".curve.json"
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``train`` subcommand (td, plot) on an argparse *subparsers* object."""
+    parser = add_subcommand(
+        subparsers, "train", help="train a network from scratch by self-play; plot its curve",
+        description="Train a fastgen network by TD(lambda) self-play in the compiled core, with checkpoints, "
+        "resume and a training curve (duels against pubeval and against the previous point).",
+    )
+    sub = parser.add_subparsers(dest="train_command", metavar="{td,plot}", required=True)
+    t = add_subcommand(sub, "td", help="TD(lambda) self-play from random weights",
+                       description="Train a network (Tesauro's 198 inputs, one hidden layer, five outputs) by "
+                       "TD(lambda) self-play; the checkpoint at --out is a network file.")
+    t.add_argument("--out", metavar="PATH.npz", required=True, help="the checkpoint (written at every curve point)")
+    t.add_argument("--resume", action="store_true", help="go on from the checkpoint at --out, with its settings")
+    t.add_argument("--games", type=int_in_range(1), help=f"self-play games in all (default: {_DEFAULTS.games})")
+    t.add_argument("--hidden", type=int_in_range(1, 2048), default=_DEFAULTS.hidden, help="hidden units")
+    t.add_argument("--lam", type=float_in_range(0.0, 1.0), default=_DEFAULTS.lam, help="lambda")
+    t.add_argument("--lr", type=float_in_range(0.0, 10.0), default=_DEFAULTS.lr, help="step size at the start")
+    t.add_argument("--lr-end", type=float_in_range(0.0, 10.0), default=_DEFAULTS.lr_end, help="step size at the end")
+    t.add_argument("--threads", type=int_in_range(1, 256), default=_DEFAULTS.threads, help="threads (one weight copy each)")
+    t.add_argument("--sync", type=int_in_range(1), default=_DEFAULTS.sync, help="games a thread plays between averagings")
+    t.add_argument("--seed", type=int_in_range(0, 2**63 - 1), default=_DEFAULTS.seed, help="first weights and dice")
+    t.add_argument("--eval-every", type=int_in_range(1), default=_DEFAULTS.eval_every, help="games between curve points")
+    t.add_argument("--eval-games", type=int_in_range(0), default=_DEFAULTS.eval_games,
+                   help="mirrored games of each curve duel (even; 0: no duels)")
+    t.add_argument("--log", metavar="PATH.json", help="the curve log (default: --out with .curve.json)")
+    t.add_argument("--no-progress", action="store_true", help="no progress bar")
+    t.add_argument("--json", action="store_true", help="print the result as JSON")
+    t.set_defaults(func=run_td)
+    p = add_subcommand(sub, "plot", help="draw a training curve (the plot extra)",
+                       description="Draw a curve log (or a checkpoint's curve): points per game against "
+                       "pubeval and against the previous point, with 95%% intervals.")
+    p.add_argument("curve", metavar="CURVE", help="a .curve.json log or a checkpoint .npz")
+    p.add_argument("--out", metavar="PATH.png", required=True, help="the picture (.png, .svg or .pdf)")
+    p.set_defaults(func=run_plot)
+    return parser
+
+
+def _bar(enabled: bool, total: int, done: int) -> Any:
+    if not enabled or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm  # lazy: its import is a fifth of import fastgen's time; loaded when a bar is shown
+    return tqdm(total=total, initial=done, unit="game", file=sys.stderr, desc="td", leave=False)
+
+
+def run_td(args: argparse.Namespace) -> int:
+    """Train (or resume) from parsed arguments; returns the exit code."""
+    log = args.log or curve_log_path(args.out)
+    try:
+        if args.resume:
+            ck = read_checkpoint(args.out, "td")
+            total, done = args.games or ck.config["games"], ck.games
+        else:
+            config = TDConfig(hidden=args.hidden, games=args.games or _DEFAULTS.games, lam=args.lam, lr=args.lr,
+                              lr_end=args.lr_end, threads=args.threads, sync=args.sync, seed=args.seed,
+                              eval_every=args.eval_every, eval_games=args.eval_games)
+            total, done = config.games, 0
+    except FastgenError as exc:
+        print(f"fastgen train td: error: {exc}", file=sys.stderr)
+        return 2
+    bar = _bar(not args.no_progress and not args.json, total, done)
+    curve: list = list(ck.curve) if args.resume else []
+
+    def progress(info: dict) -> None:
+        if "loss" in info:  # a curve point
+            curve.append(info)
+            _write_log(log, curve)
+            if bar is not None:
+                vs = info.get("pubeval")
+                bar.set_postfix_str(f"vs pubeval {vs['ppg']:+.3f}" if vs else "")
+        elif bar is not None:
+            bar.update(info["games"] - bar.n)
+
+    try:
+        if args.resume:
+            run = resume_td(args.out, games=args.games, progress=progress)
+        else:
+            run = td(config, checkpoint=args.out, progress=progress)
+    except FastgenError as exc:
+        print(f"fastgen train td: error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if bar is not None:
+            bar.close()
+    result = {"checkpoint": args.out, "log": log, "games": run.games, "seconds": round(run.seconds, 3),
+              "games_per_second": round((run.games - done) / max(run.seconds - (ck.seconds if args.resume else 0.0), 1e-9), 1),
+              "last": run.curve[-1] if run.curve else None}
+    if args.json:
+        print(json_text(result, indent=2))
+        return 0
+    last = result["last"]
+    vs = "" if not last or "pubeval" not in last else (
+        f"; against pubeval {last['pubeval']['ppg']:+.3f} ppg (95% {last['pubeval']['ci95'][0]:+.3f} .. "
+        f"{last['pubeval']['ci95'][1]:+.3f})")
+    print(f"trained {run.games:,} games in {run.seconds:.1f} s ({result['games_per_second']:,.0f} games/s){vs}; "
+          f"checkpoint {args.out}, curve {log}")
+    return 0
+
+
+def _write_log(path: str, points: list) -> None:
+    """Write the curve so far to *path* (whole or not at all)."""
+    try:
+        with atomic_write(path, "w", encoding="utf-8") as f:
+            json.dump(points, f, indent=1)
+    except OSError as exc:
+        print(f"fastgen train td: warning: cannot write the curve log {path!r}: {exc.strerror or exc}", file=sys.stderr)
+
+
+def _read_curve(path: str) -> list:
+    if path.endswith(".npz"):
+        return read_checkpoint(path, "td").curve
+    with open(path, encoding="utf-8") as f:
+        points = json.load(f)
+    if not isinstance(points, list) or not all(isinstance(p, dict) and "games" in p for p in points):
+        raise ValueError("not a training curve (a JSON list of points with 'games')")
+    return points
+
+
+def run_plot(args: argparse.Namespace) -> int:
+    """Draw a curve from parsed arguments; returns the exit code."""
+    try:
+        points = _read_curve(args.curve)
+    except (OSError, ValueError, FastgenError) as exc:
+        print(f"fastgen train plot: error: cannot read {args.curve!r}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        import matplotlib  # lazy: the plot extra
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt  # lazy: the plot extra
+    except ImportError:
+        print('fastgen train plot: error: matplotlib is needed: pip install "fastgen[plot]"', file=sys.stderr)
+        return 2
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, label in (("pubeval", "against pubeval"), ("previous", "against the previous point")):
+        pts = [p for p in points if key in p]
+        if not pts:
+            continue
+        x = [p["games"] for p in pts]
+        ax.plot(x, [p[key]["ppg"] for p in pts], marker="o", ms=3, label=label)
+        ax.fill_between(x, [p[key]["ci95"][0] for p in pts], [p[key]["ci95"][1] for p in pts], alpha=0.2)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("self-play games")
+    ax.set_ylabel("points per game (95% interval)")
+    ax.legend(loc="lower right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    try:
+        fig.savefig(args.out)
+    except OSError as exc:
+        print(f"fastgen train plot: error: cannot write {args.out!r}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"{len(points)} points drawn to {args.out}")
+    return 0

@@ -1,0 +1,300 @@
+# cython: language_level=3
+"""The compiled TD(lambda) self-play loop of fastgen.train: whole games of a network
+against itself without the GIL, each followed by its training steps.
+
+Private module, an extension built on the move generator (it cimports
+fastgen/core/_core.pxd: the context, generate(), win_of) and the rollout hash
+(_dice.pxd): every play comes from the one generator, every roll from the hash of
+(seed, game, turn), so a game is the same in any thread. The arithmetic is in
+_td.h; the plays are chosen by the compiled networks' kernel (fastgen/core/_mlp.h) over
+the learner's own weights, so a trained network plays as it trained.
+
+One game, in ``Learner.play``:
+
+1. the kernel's first-layer rows are rebuilt from the current weights;
+2. the side on roll picks the candidate of highest cubeless equity (greedy; the dice
+   are the only randomness); each chosen afterstate is kept, seen by the side that
+   rolls next, with the network's five outputs for it (its value V_t);
+3. at the end, the lambda-returns: the last afterstate's target is the game's result
+   for the loser (0, 0, 0, gammon, backgammon); for the others, backwards,
+   G_t = (1 - lambda) flip(V_{t+1}) + lambda flip(G_{t+1}), flip seeing five outputs
+   from the other side;
+4. one gradient step a kept afterstate toward its G_t (the offline forward view of
+   TD(lambda), which sums to the same updates as eligibility traces applied at the end
+   of the game).
+
+fastgen.train.td checks the arguments and owns the arrays; everything here trusts them.
+"""
+
+from libc.stdint cimport int8_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+
+from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, StopFlag, ctx_new, ctx_free, generate, win_of
+from fastgen.core._dice cimport PURPOSE_DICE, PURPOSE_OPENING, purpose_key, roll_of
+
+cdef extern from "_platform.h":
+    int fg_stopped(const int* flag) noexcept nogil
+
+cdef extern from "_mlp.h":
+    enum:
+        FG_MLP_PAD
+    ctypedef struct fg_mlp:
+        int n_layers
+        int width[9]
+        int padded[9]
+        const float* table
+        const float* bias0
+        const float* w[8]
+        const float* b[8]
+        const float* w_last_t
+        int activation
+        int outputs
+    void fg_mlp_init() noexcept nogil
+    size_t fg_mlp_scratch(const fg_mlp* net) noexcept nogil
+    void fg_mlp_choose(const fg_mlp* net, const int8_t* cand, const int64_t* offsets, int64_t g0,
+                       int64_t g1, int64_t* choice, double* values, float* scratch) noexcept nogil
+
+cdef extern from "_td.h":
+    enum:
+        FG_TD_INPUTS
+        FG_TD_MAX_NNZ
+    ctypedef struct fg_td_net:
+        int hidden
+        int padded
+        int outputs
+        float* w1
+        float* b1
+        float* w2t
+        float* b2
+    int fg_td_encode(const int8_t* b, int* idx, float* val) noexcept nogil
+    void fg_td_table(const fg_td_net* net, float* table, float* bias0, double* acc) noexcept nogil
+    void fg_td_forward(const fg_td_net* net, const int* idx, const float* val, int nnz, float* h,
+                       float* y) noexcept nogil
+    double fg_td_step(fg_td_net* net, const int* idx, const float* val, int nnz, const float* h, const float* y,
+                      const float* target, float lr, float* dh) noexcept nogil
+
+fg_mlp_init()
+
+INPUTS = FG_TD_INPUTS
+PAD = FG_MLP_PAD
+
+cdef int _never = 0
+
+
+cdef inline void flip5(const float* src, float* dst) noexcept nogil:
+    """Five outputs seen by the other side."""
+    dst[0] = 1.0 - src[0]
+    dst[1] = src[3]
+    dst[2] = src[4]
+    dst[3] = src[1]
+    dst[4] = src[2]
+
+
+ctypedef struct Game:          # one game's kept afterstates, grown as needed
+    int8_t* states             # (cap, 50): seen by the side that rolls next
+    float* values              # (cap, 5): the network's outputs for them when played
+    float* targets             # (cap, 5)
+    int64_t cap
+
+
+cdef int grow(Game* gm, int64_t need) noexcept nogil:
+    cdef int64_t cap = gm.cap
+    if need <= cap:
+        return 0
+    while cap < need:
+        cap *= 2
+    cdef int8_t* s = <int8_t*> realloc(gm.states, cap * BOARD_BYTES)
+    if s == NULL:
+        return -1
+    gm.states = s
+    cdef float* v = <float*> realloc(gm.values, cap * 5 * sizeof(float))
+    if v == NULL:
+        return -1
+    gm.values = v
+    v = <float*> realloc(gm.targets, cap * 5 * sizeof(float))
+    if v == NULL:
+        return -1
+    gm.targets = v
+    gm.cap = cap
+    return 0
+
+
+cdef class Learner:
+    """One copy of the weights being trained (float32 arrays owned by the caller, changed
+    in place) with the scratch memory of one thread's self-play."""
+
+    cdef fg_td_net net
+    cdef fg_mlp mlp
+    cdef float[:, ::1] w1
+    cdef float[::1] b1
+    cdef float[:, ::1] w2t
+    cdef float[::1] b2
+    cdef float* table
+    cdef float* bias0
+    cdef double* acc
+    cdef float* scratch
+    cdef float* h
+    cdef float* dh
+    cdef double* values
+    cdef Game game
+
+    def __init__(self, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2t, float[::1] b2, int hidden):
+        """w1 (198, P), b1 (P,), w2t (5, P), b2 (5,) with P = hidden rounded up to PAD,
+        zero beyond the real width (checked by the caller)."""
+        cdef int P = w1.shape[1]
+        self.w1, self.b1, self.w2t, self.b2 = w1, b1, w2t, b2
+        self.net.hidden = hidden
+        self.net.padded = P
+        self.net.outputs = 5
+        self.net.w1 = &w1[0, 0]
+        self.net.b1 = &b1[0]
+        self.net.w2t = &w2t[0, 0]
+        self.net.b2 = &b2[0]
+        self.mlp.n_layers = 2
+        self.mlp.width[0] = FG_TD_INPUTS
+        self.mlp.width[1] = hidden
+        self.mlp.width[2] = 5
+        self.mlp.padded[0] = (FG_TD_INPUTS + PAD - 1) // PAD * PAD
+        self.mlp.padded[1] = P
+        self.mlp.padded[2] = PAD
+        self.mlp.w_last_t = &w2t[0, 0]
+        self.mlp.b[1] = &b2[0]
+        self.mlp.activation = 0
+        self.mlp.outputs = 5
+        self.table = <float*> malloc(2 * 26 * 16 * P * sizeof(float))
+        self.bias0 = <float*> malloc(P * sizeof(float))
+        self.acc = <double*> malloc(P * sizeof(double))
+        self.h = <float*> malloc(P * sizeof(float))
+        self.dh = <float*> malloc(P * sizeof(float))
+        self.values = <double*> malloc(1024 * sizeof(double))
+        self.mlp.table = self.table
+        self.mlp.bias0 = self.bias0
+        self.scratch = <float*> malloc(fg_mlp_scratch(&self.mlp) * sizeof(float))
+        self.game.cap = 256
+        self.game.states = <int8_t*> malloc(self.game.cap * BOARD_BYTES)
+        self.game.values = <float*> malloc(self.game.cap * 5 * sizeof(float))
+        self.game.targets = <float*> malloc(self.game.cap * 5 * sizeof(float))
+        if (self.table == NULL or self.bias0 == NULL or self.acc == NULL or self.h == NULL or self.dh == NULL
+                or self.values == NULL or self.scratch == NULL or self.game.states == NULL
+                or self.game.values == NULL or self.game.targets == NULL):
+            raise MemoryError("fastgen: cannot allocate a learner")
+
+    def __dealloc__(self):
+        free(self.table)
+        free(self.bias0)
+        free(self.acc)
+        free(self.h)
+        free(self.dh)
+        free(self.values)
+        free(self.scratch)
+        free(self.game.states)
+        free(self.game.values)
+        free(self.game.targets)
+
+    def play(self, uint64_t seed, int64_t g0, int64_t g1, float lam, float lr, const int8_t[:, ::1] start,
+             const int8_t[:, ::1] opening_rolls, int64_t max_turns, StopFlag stop=None):
+        """Play and learn from games g0..g1-1 (dice: the rollout hash of seed, game, turn;
+        the first roll an opening roll). Returns (games, afterstates, loss, gammons,
+        backgammons, long_games): games finished and learnt from (fewer than asked when
+        *stop* was set), their afterstates and summed cross-entropy before each step, and
+        games abandoned at max_turns turns (not learnt from)."""
+        cdef const int* sp = &_never if stop is None else &stop.flag
+        cdef Ctx* c = ctx_new(0, 4096)
+        if c == NULL:
+            raise MemoryError("fastgen: cannot allocate the generator context")
+        cdef int64_t done = 0, positions = 0, gammons = 0, backgammons = 0, long_games = 0
+        cdef double loss = 0.0
+        cdef int r
+        with nogil:
+            r = self._play(c, seed, g0, g1, lam, lr, &start[0, 0], &opening_rolls[0, 0], max_turns, sp,
+                           &done, &positions, &loss, &gammons, &backgammons, &long_games)
+        ctx_free(c)
+        if r == -1:
+            raise MemoryError("fastgen: out of memory in self-play")
+        return done, positions, loss, gammons, backgammons, long_games
+
+    cdef int _play(self, Ctx* c, uint64_t seed, int64_t g0, int64_t g1, float lam, float lr, const int8_t* start,
+                   const int8_t* opening_rolls, int64_t max_turns, const int* stop, int64_t* done,
+                   int64_t* positions, double* loss, int64_t* gammons, int64_t* backgammons,
+                   int64_t* long_games) noexcept nogil:
+        cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
+        cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
+        cdef int8_t board[50]
+        cdef int8_t dice[2]
+        cdef int8_t* rec
+        cdef const int8_t* after
+        cdef int64_t g, t, n, choice
+        cdef int64_t offsets[2]
+        cdef int k, nnz, res, i
+        cdef int idx[FG_TD_MAX_NNZ]
+        cdef float val[FG_TD_MAX_NNZ]
+        cdef float y[8]
+        cdef float flipped[5]
+        cdef float* gt
+        cdef Game* gm = &self.game
+        cdef double* grown
+        for g in range(g0, g1):
+            if fg_stopped(stop):
+                return 0
+            fg_td_table(&self.net, self.table, self.bias0, self.acc)
+            memcpy(board, start, BOARD_BYTES)
+            t = 0
+            res = 0
+            while True:
+                roll_of(dice, kd, ko, <uint64_t> g, <uint64_t> t, t == 0, opening_rolls)
+                c.n = 0
+                k = generate(c, board, dice[0], dice[1])
+                if k < 0:
+                    return -1
+                choice = 0
+                if k > 1:
+                    if k > 1024:
+                        grown = <double*> realloc(self.values, k * sizeof(double))
+                        if grown == NULL:
+                            return -1
+                        self.values = grown
+                    offsets[0] = 0
+                    offsets[1] = k
+                    fg_mlp_choose(&self.mlp, c.boards, offsets, 0, 1, &choice, self.values, self.scratch)
+                after = c.boards + choice * BOARD_BYTES
+                if grow(gm, t + 1) < 0:
+                    return -1
+                rec = gm.states + t * BOARD_BYTES
+                memcpy(rec, after + OWN, 25)      # the side that rolls next on roll (row 1)
+                memcpy(rec + OWN, after, 25)
+                res = win_of(after)
+                if res:
+                    break
+                nnz = fg_td_encode(rec, idx, val)
+                fg_td_forward(&self.net, idx, val, nnz, self.h, gm.values + t * 5)
+                memcpy(board, rec, BOARD_BYTES)
+                t += 1
+                if t >= max_turns:
+                    break
+            if not res:
+                long_games[0] += 1
+                continue
+            n = t + 1
+            gt = gm.targets + t * 5
+            gt[0] = 0.0
+            gt[1] = 0.0
+            gt[2] = 0.0
+            gt[3] = 1.0 if res >= 2 else 0.0
+            gt[4] = 1.0 if res == 3 else 0.0
+            memcpy(gm.values + t * 5, gt, 5 * sizeof(float))   # the last afterstate's value: the result
+            gammons[0] += res >= 2
+            backgammons[0] += res == 3
+            while t > 0:
+                t -= 1
+                flip5(gm.values + (t + 1) * 5, y)
+                flip5(gm.targets + (t + 1) * 5, flipped)
+                for i in range(5):
+                    gm.targets[t * 5 + i] = (1.0 - lam) * y[i] + lam * flipped[i]
+            for t in range(n):
+                nnz = fg_td_encode(gm.states + t * BOARD_BYTES, idx, val)
+                fg_td_forward(&self.net, idx, val, nnz, self.h, y)
+                loss[0] += fg_td_step(&self.net, idx, val, nnz, self.h, y, gm.targets + t * 5, lr, self.dh)
+            positions[0] += n
+            done[0] += 1
+        return 0

@@ -1,0 +1,179 @@
+/* The arithmetic of fastgen's TD(lambda) trainer (fastgen/train/_selfplay.pyx): plain C,
+ * no Python objects, float32.
+ *
+ * The network being trained has Tesauro's 198 inputs (fastgen.encode's "tesauro198": a
+ * board from its side on roll), one hidden layer of sigmoid units and five sigmoid
+ * outputs (P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon)
+ * for the side on roll), as fastgen.nets.Network computes it. Its weights live in the
+ * layout the forward-pass kernel (fastgen/core/_mlp.h) reads, so the self-play loop
+ * chooses its plays with that kernel:
+ *   w1   (198, P): the first layer, P = the hidden width rounded up to FG_MLP_PAD
+ *   b1   (P,)
+ *   w2t  (outputs, P): the output layer transposed
+ *   b2   (outputs,)
+ * the padding columns zero, and kept zero (the updates stop at the real width).
+ *
+ * Three jobs:
+ * - fg_td_table: the kernel's first-layer rows (one per side, point and count) from w1;
+ * - fg_td_encode: a board's non-zero inputs as (index, value) pairs (about 40 of 198);
+ * - fg_td_forward / fg_td_step: the forward pass keeping the hidden layer, and one
+ *   stochastic gradient step on the cross-entropy between the outputs and a target
+ *   (its gradient at the output pre-activations is output - target). Only the rows of
+ *   w1 of the non-zero inputs change. */
+#ifndef FASTGEN_TD_H
+#define FASTGEN_TD_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define FG_TD_INPUTS 198
+#define FG_TD_MAX_NNZ 112 /* 24 points x 4 units x 2 sides would be 192; 15 checkers a side fill at most 15 points */
+
+typedef struct {
+    int hidden;  /* real hidden width H */
+    int padded;  /* P */
+    int outputs; /* 5 */
+    float* w1;
+    float* b1;
+    float* w2t;
+    float* b2;
+} fg_td_net;
+
+/* The inputs of one count n (0..15) of `side` (0: on roll, 1: the opponent) at `point`
+ * (0..23 its points in its own numbering, 24 its bar, 25 its borne-off checkers):
+ * writes up to 4 (index, value) pairs, returns how many. fastgen.core.features'
+ * count_units gives the same. */
+static inline int fg_td_units(int side, int point, int n, int* idx, float* val) {
+    if (n <= 0) return 0;
+    if (point < 24) {
+        int col = 96 * side + 4 * point, k = 0;
+        idx[k] = col;
+        val[k++] = 1.0f;
+        if (n >= 2) {
+            idx[k] = col + 1;
+            val[k++] = 1.0f;
+        }
+        if (n >= 3) {
+            idx[k] = col + 2;
+            val[k++] = 1.0f;
+        }
+        if (n >= 4) {
+            idx[k] = col + 3;
+            val[k++] = (float)(n - 3) * 0.5f;
+        }
+        return k;
+    }
+    if (point == 24) {
+        idx[0] = 192 + side;
+        val[0] = (float)n * 0.5f;
+        return 1;
+    }
+    idx[0] = 194 + side;
+    val[0] = (float)n / 15.0f;
+    return 1;
+}
+
+/* The non-zero inputs of board b (flat (2, 25), side on roll in b[25..49]), the constant
+ * turn unit (input 196) included; returns how many. */
+static int fg_td_encode(const int8_t* b, int* idx, float* val) {
+    int k = 0;
+    for (int side = 0; side < 2; side++) {
+        const int8_t* row = b + (side == 0 ? 25 : 0);
+        int total = 0;
+        for (int p = 0; p < 25; p++) {
+            total += row[p];
+            k += fg_td_units(side, p, row[p], idx + k, val + k);
+        }
+        k += fg_td_units(side, 25, 15 - total, idx + k, val + k);
+    }
+    idx[k] = 196;
+    val[k++] = 1.0f;
+    return k;
+}
+
+/* The kernel's first layer: table (2, 26, 16, P) rows = the units of each count times w1
+ * (accumulated in double, rounded once, as fastgen.nets.network builds it), and bias0 =
+ * b1 + the constant turn unit's row. */
+static void fg_td_table(const fg_td_net* net, float* table, float* bias0, double* acc) {
+    const int P = net->padded;
+    int idx[4];
+    float val[4];
+    for (int side = 0; side < 2; side++)
+        for (int p = 0; p < 26; p++)
+            for (int n = 0; n < 16; n++) {
+                float* row = table + (size_t)((side * 26 + p) * 16 + n) * (size_t)P;
+                int k = fg_td_units(side, p, n, idx, val);
+                if (k == 0) {
+                    memset(row, 0, sizeof(float) * (size_t)P);
+                    continue;
+                }
+                for (int j = 0; j < P; j++) acc[j] = 0.0;
+                for (int u = 0; u < k; u++) {
+                    const float* w = net->w1 + (size_t)idx[u] * (size_t)P;
+                    double v = val[u];
+                    for (int j = 0; j < P; j++) acc[j] += v * (double)w[j];
+                }
+                for (int j = 0; j < P; j++) row[j] = (float)acc[j];
+            }
+    const float* turn = net->w1 + (size_t)196 * (size_t)P;
+    for (int j = 0; j < P; j++) bias0[j] = (float)((double)net->b1[j] + (double)turn[j]);
+}
+
+static inline float fg_td_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+/* h (H) and y (outputs) of the inputs (idx, val, nnz). */
+static void fg_td_forward(const fg_td_net* net, const int* idx, const float* val, int nnz, float* h, float* y) {
+    const int H = net->hidden, P = net->padded;
+    memcpy(h, net->b1, sizeof(float) * (size_t)H);
+    for (int k = 0; k < nnz; k++) {
+        const float* w = net->w1 + (size_t)idx[k] * (size_t)P;
+        const float v = val[k];
+        if (v == 1.0f)
+            for (int j = 0; j < H; j++) h[j] += w[j];
+        else
+            for (int j = 0; j < H; j++) h[j] += v * w[j];
+    }
+    for (int j = 0; j < H; j++) h[j] = fg_td_sigmoid(h[j]);
+    for (int o = 0; o < net->outputs; o++) {
+        const float* w = net->w2t + (size_t)o * (size_t)P;
+        float s = 0.0f;
+        for (int j = 0; j < H; j++) s += w[j] * h[j];
+        y[o] = fg_td_sigmoid(s + net->b2[o]);
+    }
+}
+
+/* One gradient step of size lr toward target (outputs) for the inputs whose forward
+ * pass gave h and y; dh: H floats of scratch. Returns the cross-entropy before the step. */
+static double fg_td_step(fg_td_net* net, const int* idx, const float* val, int nnz, const float* h, const float* y,
+                         const float* target, float lr, float* dh) {
+    const int H = net->hidden, P = net->padded, O = net->outputs;
+    float d[8];
+    double loss = 0.0;
+    for (int o = 0; o < O; o++) {
+        d[o] = y[o] - target[o];
+        double p = y[o] < 1e-7f ? 1e-7 : (y[o] > 1.0f - 1e-7f ? 1.0 - 1e-7 : (double)y[o]);
+        loss -= (double)target[o] * log(p) + (1.0 - (double)target[o]) * log(1.0 - p);
+    }
+    for (int j = 0; j < H; j++) dh[j] = 0.0f;
+    for (int o = 0; o < O; o++) {
+        const float* w = net->w2t + (size_t)o * (size_t)P;
+        for (int j = 0; j < H; j++) dh[j] += d[o] * w[j];
+    }
+    for (int j = 0; j < H; j++) dh[j] *= h[j] * (1.0f - h[j]) * lr;
+    for (int o = 0; o < O; o++) {
+        float* w = net->w2t + (size_t)o * (size_t)P;
+        const float g = lr * d[o];
+        for (int j = 0; j < H; j++) w[j] -= g * h[j];
+        net->b2[o] -= g;
+    }
+    for (int j = 0; j < H; j++) net->b1[j] -= dh[j];
+    for (int k = 0; k < nnz; k++) {
+        float* w = net->w1 + (size_t)idx[k] * (size_t)P;
+        const float v = val[k];
+        for (int j = 0; j < H; j++) w[j] -= v * dh[j];
+    }
+    return loss;
+}
+
+#endif /* FASTGEN_TD_H */

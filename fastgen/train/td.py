@@ -1,0 +1,248 @@
+"""TD(lambda) self-play: a network learns backgammon by playing itself.
+
+:func:`td` trains a :class:`fastgen.nets.Network` (Tesauro's 198 inputs, one hidden
+layer of sigmoid units, five sigmoid outputs) from random weights. Each game is played
+in the compiled core without the GIL (fastgen/train/_selfplay.pyx): the side on roll
+takes the play of highest cubeless equity by the network's own current weights, and at
+the game's end the network takes one gradient step per afterstate toward its
+lambda-return (the offline forward view of TD(lambda): the same updates as
+eligibility traces summed over the game). The step size falls geometrically from
+``lr`` to ``lr_end`` over the run.
+
+Threads: each of ``threads`` threads trains its own copy of the weights on its own games
+for ``sync`` games, then the copies are averaged and every thread goes on from the
+average. So a run is the same for a given seed and thread count, whatever the machine's
+load, and a resumed run equals the uninterrupted one.
+
+The curve: every ``eval_every`` games (and at the end) the network plays a mirrored
+duel of ``eval_games`` games against pubeval and against the network of the previous
+point, on fixed seeds; each point goes to the checkpoint's curve and to *progress*.
+
+>>> from fastgen.train import TDConfig, td
+>>> run = td(TDConfig(hidden=16, games=400, sync=100, eval_every=400, eval_games=100, seed=3))
+>>> run.games, run.curve[-1]["games"], run.network.sizes
+(400, 400, (198, 16, 5))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from fastgen._util import check_int, run_threads
+from fastgen.core._core import StopFlag
+from fastgen.core.boards import OPENING_ROLLS, STARTING_BOARD
+from fastgen.errors import CheckpointError, InvalidArgumentError
+from fastgen.nets.network import MAX_WIDTH, Network
+from fastgen.sim.duel.front import duel
+from fastgen.train import _selfplay
+from fastgen.train.checkpoint import Checkpoint, read_checkpoint, write_checkpoint
+
+__all__ = ["TDConfig", "TDRun", "td", "resume_td"]
+
+#: The duels of the curve use these seeds (fixed: every point plays the same games).
+EVAL_SEED = 20261202
+#: What every mirrored duel of the curve reports, a dict a duel.
+Progress = Callable[[dict], object]
+
+
+def _positive_float(value: Any, name: str, upper: float | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise InvalidArgumentError(f"{name} must be a number, got {value!r}")
+    v = float(value)
+    if not (v > 0 and math.isfinite(v)) or (upper is not None and v > upper):
+        bound = f" and at most {upper}" if upper is not None else ""
+        raise InvalidArgumentError(f"{name} must be above 0{bound}, got {value!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class TDConfig:
+    """The settings of a TD(lambda) run (checked when made; a bad value raises
+    :class:`~fastgen.errors.InvalidArgumentError` quoting it).
+
+    hidden: hidden units; games: self-play games in all; lam: lambda (0 < lam <= 1; 1
+    learns from the game's result alone); lr, lr_end: the step size at the first and at
+    the last game (geometric in between); threads: threads, each training its own copy;
+    sync: games a thread plays between two averagings of the copies; seed: the first
+    weights (normal, standard deviation *init*) and every game's dice; max_turns: a game
+    longer than this is dropped, not learnt from; eval_every, eval_games: games between
+    two points of the curve, and mirrored games of each of its duels (0: no curve)."""
+
+    hidden: int = 128
+    games: int = 1_000_000
+    lam: float = 0.7
+    lr: float = 0.1
+    lr_end: float = 0.02
+    threads: int = 1
+    sync: int = 500
+    seed: int = 0
+    init: float = 0.1
+    max_turns: int = 5000
+    eval_every: int = 50_000
+    eval_games: int = 2000
+
+    def __post_init__(self) -> None:
+        check_int(self.hidden, "hidden", 1, MAX_WIDTH)
+        check_int(self.games, "games", 1)
+        _positive_float(self.lam, "lam", 1.0)
+        _positive_float(self.lr, "lr", 10.0)
+        _positive_float(self.lr_end, "lr_end", 10.0)
+        check_int(self.threads, "threads", 1, 256)
+        check_int(self.sync, "sync", 1)
+        check_int(self.seed, "seed", 0, 2**63 - 1)
+        _positive_float(self.init, "init", 10.0)
+        check_int(self.max_turns, "max_turns", 10)
+        check_int(self.eval_every, "eval_every", 1)
+        check_int(self.eval_games, "eval_games", 0)
+        if self.eval_games % 2:
+            raise InvalidArgumentError(f"eval_games must be even (mirrored pairs), got {self.eval_games!r}")
+
+    def lr_at(self, games: int) -> float:
+        """The step size after *games* games: lr * (lr_end / lr) ** (games / self.games)."""
+        return self.lr * (self.lr_end / self.lr) ** (min(games, self.games) / self.games)
+
+
+@dataclass
+class TDRun:
+    """A run's state: *network* (its weights now), *config*, *games* learnt from,
+    *seconds* of training (the curve's duels not counted) and *curve* (its points)."""
+
+    network: Network
+    config: TDConfig
+    games: int
+    seconds: float
+    curve: list
+
+
+class _Weights:
+    """The trained arrays in the layout the compiled loop reads, one copy a thread."""
+
+    def __init__(self, hidden: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> None:
+        pad = _selfplay.PAD
+        p = (hidden + pad - 1) // pad * pad
+        self.hidden = hidden
+        self.w1 = np.zeros((_selfplay.INPUTS, p), np.float32)
+        self.w1[:, :hidden] = w1
+        self.b1 = np.zeros(p, np.float32)
+        self.b1[:hidden] = b1
+        self.w2t = np.zeros((5, p), np.float32)
+        self.w2t[:, :hidden] = np.asarray(w2).T
+        self.b2 = np.array(b2, np.float32)
+        self.learner = _selfplay.Learner(self.w1, self.b1, self.w2t, self.b2, hidden)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return self.w1, self.b1, self.w2t, self.b2
+
+    def network(self, name: str) -> Network:
+        h = self.hidden
+        return Network([self.w1[:, :h], self.w2t[:, :h].T], [self.b1[:h], self.b2], inputs="tesauro198",
+                       activation="sigmoid", name=name)
+
+
+def _first_weights(config: TDConfig) -> Network:
+    rng = np.random.default_rng(config.seed)
+    h = config.hidden
+    return Network([rng.normal(0, config.init, (_selfplay.INPUTS, h)), rng.normal(0, config.init, (h, 5))],
+                   [np.zeros(h), np.zeros(5)], inputs="tesauro198", activation="sigmoid", name="td")
+
+
+def _duel_point(net: Network, other: Any, games: int, threads: int) -> dict:
+    d = duel(net, other, games, seed=EVAL_SEED, threads=threads)
+    lo, hi = d.ci95
+    return {"ppg": round(d.ppg, 5), "se": round(d.ppg_se, 5), "ci95": [round(lo, 5), round(hi, 5)]}
+
+
+def td(config: TDConfig | None = None, *, checkpoint: str | os.PathLike[str] | None = None,
+       progress: Progress | None = None, stop: StopFlag | None = None) -> TDRun:
+    """Train a network from random weights by *config* (default :class:`TDConfig`());
+    returns the :class:`TDRun`. *checkpoint*: a path written at every point of the curve
+    and at the end (:mod:`fastgen.train.checkpoint`), for :func:`resume_td`. *progress*:
+    called with a dict after every averaging (``{"games", "total", "seconds", "loss"}``)
+    and with every curve point (which has ``"pubeval"``). Ctrl-C (or *stop* set) ends the
+    run with KeyboardInterrupt, the checkpoint left as its last point wrote it."""
+    config = TDConfig() if config is None else config
+    if not isinstance(config, TDConfig):
+        raise InvalidArgumentError(f"config must be a fastgen.train.TDConfig, got {config!r}")
+    start = Checkpoint(_first_weights(config), "td", dataclasses.asdict(config), 0, 0.0, [], None)
+    return _run(config, start, checkpoint, progress, stop)
+
+
+def resume_td(checkpoint: str | os.PathLike[str], *, games: int | None = None, progress: Progress | None = None,
+              stop: StopFlag | None = None) -> TDRun:
+    """Go on with the run whose checkpoint is at *checkpoint*, to its planned games (or
+    *games*, which may extend it: the step-size schedule is then spread over the new
+    total), with its settings; the result equals the uninterrupted run's. A
+    :class:`~fastgen.errors.CheckpointError` names a file that cannot be resumed."""
+    ck = read_checkpoint(checkpoint, "td")
+    settings = dict(ck.config)
+    if games is not None:
+        settings["games"] = check_int(games, "games", 1)
+    try:
+        config = TDConfig(**settings)
+    except (TypeError, InvalidArgumentError) as exc:
+        raise CheckpointError(f"cannot resume from {os.fspath(checkpoint)!r}: its settings are not valid: {exc}") from None
+    if ck.network.sizes != (_selfplay.INPUTS, config.hidden, 5) or ck.network.inputs != ("tesauro198",):
+        raise CheckpointError(f"cannot resume from {os.fspath(checkpoint)!r}: its network {ck.network.__name__} "
+                              f"is not the one its settings train")
+    return _run(config, ck, checkpoint, progress, stop)
+
+
+def _run(config: TDConfig, ck: Checkpoint, path: Any, progress: Progress | None, stop: StopFlag | None) -> TDRun:
+    net = ck.network
+    copies = [_Weights(config.hidden, net.weights[0], net.biases[0], net.weights[1], net.biases[1])
+              for _ in range(config.threads)]
+    start = np.ascontiguousarray(STARTING_BOARD, dtype=np.int8)
+    opening = np.array(OPENING_ROLLS, dtype=np.int8)
+    flag = StopFlag() if stop is None else stop
+    games, seconds, curve, frozen = ck.games, ck.seconds, list(ck.curve), ck.frozen
+    loss = positions = 0.0
+    results: list[Any] = [None] * config.threads
+    while games < config.games:
+        n = min(config.sync * config.threads, config.games - games)
+        bounds = [games + n * k // config.threads for k in range(config.threads + 1)]
+        lr = config.lr_at(games)
+
+        def work(k: int) -> None:
+            results[k] = copies[k].learner.play(config.seed, bounds[k], bounds[k + 1], config.lam, lr, start, opening,
+                                                config.max_turns, flag)
+
+        t0 = time.perf_counter()
+        run_threads(work, config.threads, stop=flag)
+        if flag.is_set():
+            raise KeyboardInterrupt
+        if config.threads > 1:
+            for arrays in zip(*(c.arrays() for c in copies)):
+                mean = np.mean(arrays, axis=0, dtype=np.float64).astype(np.float32)
+                for a in arrays:
+                    a[...] = mean
+        seconds += time.perf_counter() - t0
+        loss += sum(r[2] for r in results)
+        positions += sum(r[1] for r in results)
+        point_due = (games + n) // config.eval_every > games // config.eval_every or games + n >= config.games
+        games += n
+        if progress is not None:
+            progress({"games": games, "total": config.games, "seconds": seconds, "lr": lr})
+        if not point_due:
+            continue
+        current = copies[0].network("td")
+        point: dict[str, Any] = {"games": games, "seconds": round(seconds, 3), "lr": lr,
+                                 "loss": round(loss / max(positions, 1), 5)}
+        loss = positions = 0.0
+        if config.eval_games:
+            point["pubeval"] = _duel_point(current, "pubeval", config.eval_games, config.threads)
+            if frozen is not None:
+                point["previous"] = _duel_point(current, frozen, config.eval_games, config.threads)
+        curve.append(point)
+        frozen = current
+        if path is not None:
+            write_checkpoint(path, Checkpoint(current, "td", dataclasses.asdict(config), games, seconds, curve, frozen))
+        if progress is not None:
+            progress(point)
+    return TDRun(copies[0].network("td"), config, games, seconds, curve)
