@@ -192,6 +192,33 @@ cdef class Learner:
         free(self.game.values)
         free(self.game.targets)
 
+    def forward(self, const int8_t[:, ::1] board):
+        """(h, y): the hidden layer and the five outputs of one (2, 25) board (side on roll
+        in row 1), as the training steps compute them."""
+        cdef int idx[FG_TD_MAX_NNZ]
+        cdef float val[FG_TD_MAX_NNZ]
+        cdef float y[8]
+        cdef int nnz = fg_td_encode(&board[0, 0], idx, val)
+        fg_td_forward(&self.net, idx, val, nnz, self.h, y)
+        return [self.h[j] for j in range(self.net.hidden)], [y[o] for o in range(5)]
+
+    def inputs(self, const int8_t[:, ::1] board):
+        """The board's non-zero inputs as the training steps see them: [(index, value)]."""
+        cdef int idx[FG_TD_MAX_NNZ]
+        cdef float val[FG_TD_MAX_NNZ]
+        cdef int nnz = fg_td_encode(&board[0, 0], idx, val)
+        return [(idx[k], val[k]) for k in range(nnz)]
+
+    def learn(self, const int8_t[:, ::1] board, const float[::1] target, float lr):
+        """One gradient step toward target (5) for one board; returns the cross-entropy
+        before it."""
+        cdef int idx[FG_TD_MAX_NNZ]
+        cdef float val[FG_TD_MAX_NNZ]
+        cdef float y[8]
+        cdef int nnz = fg_td_encode(&board[0, 0], idx, val)
+        fg_td_forward(&self.net, idx, val, nnz, self.h, y)
+        return fg_td_step(&self.net, idx, val, nnz, self.h, y, &target[0], lr, self.dh)
+
     def play(self, uint64_t seed, int64_t g0, int64_t g1, float lam, float lr, const int8_t[:, ::1] start,
              const int8_t[:, ::1] opening_rolls, int64_t max_turns, StopFlag stop=None):
         """Play and learn from games g0..g1-1 (dice: the rollout hash of seed, game, turn;
