@@ -22,10 +22,16 @@ START = np.ascontiguousarray(fastgen.STARTING_BOARD, dtype=np.int8)
 OPENING = np.array(fastgen.OPENING_ROLLS, dtype=np.int8)
 
 
-def _weights(hidden: int, seed: int, scale: float = 0.3) -> _Weights:
+def _weights(hidden: int, seed: int, scale: float = 0.3, contact: bool = False) -> _Weights:
     rng = np.random.default_rng(seed)
-    return _Weights(hidden, rng.normal(0, scale, (198, hidden)), rng.normal(0, scale, hidden),
+    n = 220 if contact else 198
+    return _Weights(hidden, rng.normal(0, scale, (n, hidden)), rng.normal(0, scale, hidden),
                     rng.normal(0, scale, (hidden, 5)), rng.normal(0, scale, 5))
+
+
+def _x(b: np.ndarray, contact: bool) -> np.ndarray:
+    x = fastgen.encode(b, "tesauro198")
+    return np.concatenate([x, fastgen.encode(b, "contact")]) if contact else x
 
 
 def _numpy_forward(w: _Weights, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -35,41 +41,45 @@ def _numpy_forward(w: _Weights, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return a, y
 
 
-def test_inputs_are_tesauro198():
-    """The trainer's sparse inputs, made dense, equal fastgen.encode's "tesauro198" on
-    every board of a random sample (bars, borne-off checkers and stacks included)."""
-    w = _weights(16, 0)
+@pytest.mark.parametrize("contact", [False, True])
+def test_inputs_are_fastgen_encodes(contact):
+    """The trainer's sparse inputs, made dense, equal fastgen.encode's "tesauro198" (and
+    "contact" after it) on every board of a random sample (bars, borne-off checkers and
+    stacks included)."""
+    w = _weights(16, 0, contact=contact)
     boards = [b for b, _ in positions(11, 300)]
     for b in boards:
-        x = np.zeros(198, np.float32)
+        x = np.zeros(220 if contact else 198, np.float32)
         for i, v in w.learner.inputs(np.ascontiguousarray(b)):
             x[i] += v
-        np.testing.assert_array_equal(x, fastgen.encode(b, "tesauro198"))
+        np.testing.assert_array_equal(x, _x(b, contact))
 
 
-def test_forward_equals_numpy_and_the_network():
+@pytest.mark.parametrize("contact", [False, True])
+def test_forward_equals_numpy_and_the_network(contact):
     """Its forward pass equals a float64 numpy one within 1e-5, and the Network it
     exports (the compiled evaluator) gives the same outputs within 1e-5."""
-    w = _weights(40, 1)
+    w = _weights(40, 1, contact=contact)
     boards = np.stack([b for b, _ in positions(12, 100)])
     net = w.network("t")
     raw = net.outputs(boards)
     for b, r in zip(boards, raw):
         h, y = w.learner.forward(np.ascontiguousarray(b))
-        a, y64 = _numpy_forward(w, fastgen.encode(b, "tesauro198").astype(np.float64))
+        a, y64 = _numpy_forward(w, _x(b, contact).astype(np.float64))
         np.testing.assert_allclose(h, a, atol=1e-5)
         np.testing.assert_allclose(y, y64, atol=1e-5)
         np.testing.assert_allclose(y, r, atol=1e-5)
 
 
-def test_gradient_step_equals_float64_gradient():
+@pytest.mark.parametrize("contact", [False, True])
+def test_gradient_step_equals_float64_gradient(contact):
     """One step changes every weight by -lr times the float64 gradient of the
     cross-entropy (computed here by hand in numpy, and checked by central finite
     differences on a few weights), within 1e-6 of the step."""
     rng = np.random.default_rng(3)
     for k, b in enumerate([b for b, _ in positions(13, 20)]):
-        w = _weights(24, 100 + k)
-        x = fastgen.encode(b, "tesauro198").astype(np.float64)
+        w = _weights(24, 100 + k, contact=contact)
+        x = _x(b, contact).astype(np.float64)
         t = rng.uniform(0, 1, 5)
         before = [a.astype(np.float64).copy() for a in w.arrays()]
         a, y = _numpy_forward(w, x)
@@ -98,12 +108,14 @@ def test_gradient_step_equals_float64_gradient():
                 assert fd == pytest.approx(grads[0][i, j], abs=1e-6)
 
 
-def test_self_play_games_are_the_networks_greedy_games():
+@pytest.mark.parametrize("contact", [False, True])
+def test_self_play_games_are_the_networks_greedy_games(contact):
     """With a zero step the trainer's games are the exported network's greedy games:
     fastgen.rollout of that network from the opening (same seed, the same dice hash)
     plays as many turns in all and as many gammons and backgammons."""
-    w = _weights(32, 2, scale=0.1)
+    w = _weights(32, 2, scale=0.1, contact=contact)
     net = w.network("t")
+    assert net.inputs == (("tesauro198", "contact") if contact else ("tesauro198",))
     games, positions, _, gammons, backgammons, long_games = w.learner.play(9, 0, 300, 0.7, 0.0, START, OPENING, 5000)
     r = fastgen.rollout(games=300, policy=net, seed=9)
     assert (games, long_games) == (300, 0)
@@ -112,7 +124,7 @@ def test_self_play_games_are_the_networks_greedy_games():
 
 
 def _small(**kw) -> TDConfig:
-    base = dict(hidden=16, games=2000, sync=250, eval_every=1000, eval_games=200, seed=4)
+    base = dict(hidden=16, games=2000, sync=250, eval_every=1000, eval_games=200, seed=4, contact=False)
     base.update(kw)
     return TDConfig(**base)
 
@@ -141,6 +153,8 @@ def test_runs_are_reproducible_and_resume_equals_the_uninterrupted_run(tmp_path,
     strip = lambda c: [{k: v for k, v in p.items() if k != "seconds"} for p in c]  # noqa: E731
     assert strip(a.curve) == strip(b.curve)
     assert Network.load(tmp_path / "b.npz").sizes == (198, 16, 5)
+    c = td(_small(threads=threads, contact=True, games=600, sync=100, eval_every=300, eval_games=0))
+    assert c.network.sizes == (220, 16, 5) and c.network.inputs == ("tesauro198", "contact")
 
 
 def test_threads_change_the_games_but_not_the_count():
@@ -167,6 +181,7 @@ def test_a_short_run_learns():
 @pytest.mark.parametrize("kw, quoted", [
     (dict(hidden=0), "hidden"), (dict(lam=1.5), "lam"), (dict(lr=-1), "lr"), (dict(games=2.5), "games"),
     (dict(eval_games=3), "eval_games"), (dict(threads=True), "threads"), (dict(init=float("nan")), "init"),
+    (dict(contact=1), "contact"),
 ])
 def test_bad_settings_are_refused(kw, quoted):
     with pytest.raises(InvalidArgumentError, match=quoted):

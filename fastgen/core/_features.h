@@ -9,6 +9,8 @@
 
 #include <stdint.h>
 #include <string.h>
+
+#include "_contact.h"
 /* FG_PORTABLE (FASTGEN_PORTABLE=1 builds): plain C only, as on a CPU without SSE2/AVX2. */
 #if defined(__SSE2__) && !defined(FG_PORTABLE)
 #define FG_SSE2 1
@@ -159,6 +161,11 @@ static int fg_select_kernels(int best) {
 static void fg_encode_range(const int8_t* boards, int scheme, int swap, float* out,
                             int64_t width, int64_t lo, int64_t hi) {
     int mover_off = swap ? 0 : 25, opp_off = swap ? 25 : 0;
+    if (scheme == 2) {
+        for (int64_t k = lo; k < hi; k++)
+            fg_contact_features(boards + 50 * k + mover_off, boards + 50 * k + opp_off, out + width * k);
+        return;
+    }
     if (scheme == 0) {
 #ifdef FG_X86_DISPATCH
         if (fg_use_avx2) {

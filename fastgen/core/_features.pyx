@@ -33,7 +33,7 @@ def encode_range(const int8_t[:, :, ::1] boards, int scheme, bint swap,
                  float[:, ::1] out, Py_ssize_t lo, Py_ssize_t hi):
     """Write the features of boards lo..hi-1 into out[lo..hi-1] without the GIL.
 
-    scheme: 0 tesauro198 (198 columns), 1 raw (52 columns); the caller checks the
+    scheme: 0 tesauro198 (198 columns), 1 raw (52 columns), 2 contact (22 columns); the caller checks the
     shapes (boards and out have the same number of rows, out the scheme's width).
     """
     if hi <= lo:

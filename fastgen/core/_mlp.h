@@ -36,6 +36,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_contact.h"
+
 #define FG_MLP_MAX_LAYERS 8
 #define FG_MLP_MAX_WIDTH 2048 /* the widest hidden layer (padded width) */
 #define FG_MLP_PAD 16          /* every layer's width is padded to a multiple of this */
@@ -62,6 +64,8 @@ typedef struct {
     const float* w_last_t;             /* the last layer (l >= 1) transposed: (outputs, padded[L-1]) */
     int activation;
     int outputs; /* 5 or 3 */
+    int n_extra;          /* 0, or FG_CONTACT_WIDTH: the "contact" features go through the first layer too */
+    const float* w_extra; /* (n_extra, padded[1]): their rows of the first layer */
 } fg_mlp;
 
 /* 0: the plain loops; 1: AVX2; 2: AVX-512F (the best the CPU has, chosen at import) */

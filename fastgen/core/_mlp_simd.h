@@ -139,6 +139,15 @@ FG_SIMD_TARGET static inline void FG_SIMD(fg_dense)(float* out, const float* h, 
     }
 }
 
+/* acc += the board's "contact" features times their rows, when the network has them */
+FG_SIMD_TARGET static inline void FG_SIMD(fg_add_extra)(const fg_mlp* net, const int8_t* mover, const int8_t* opp,
+                                                        float* acc) {
+    float f[FG_CONTACT_WIDTH];
+    if (!net->n_extra) return;
+    fg_contact_features(mover, opp, f);
+    FG_SIMD(fg_dense)(acc, f, net->n_extra, net->w_extra, acc, net->padded[1]);
+}
+
 /* z[0..outputs) = b + h @ w of the last layer, before its sigmoid: one chain an output
  * (their latencies overlap), each chain's lanes added in a tree at the end */
 FG_SIMD_TARGET static inline void FG_SIMD(fg_last)(const fg_mlp* net, const float* h, float* z) {
@@ -205,6 +214,7 @@ FG_SIMD_TARGET static void FG_SIMD(fg_rows)(const fg_mlp* net, const int8_t* boa
             const int8_t* opp = swap ? b + 25 : b;
             int k = fg_mlp_rows_of(net, mover, opp, rows);
             FG_SIMD(fg_sum_rows)(A + (size_t)q * ws, net->bias0, rows, 0, rows, k, net->padded[1]);
+            FG_SIMD(fg_add_extra)(net, mover, opp, A + (size_t)q * ws);
         }
         FG_SIMD(fg_block_rest)(net, A, nb, ws, N, M, Z);
         for (int q = 0; q < nb; q++) {
@@ -262,6 +272,7 @@ FG_SIMD_TARGET static void FG_SIMD(fg_choose)(const fg_mlp* net, const int8_t* c
                 int n_in = fg_mlp_delta_of(net, first, first + 25, b, b + 25, out_rows, &n_out, in_rows);
                 FG_SIMD(fg_sum_rows)(A + (size_t)nb * ws, base, out_rows, n_out, in_rows, n_in, hp);
             }
+            FG_SIMD(fg_add_extra)(net, b, b + 25, A + (size_t)nb * ws);
             pending[nb++] = c;
             if (nb == FG_MLP_BLOCK) {
                 FG_SIMD(fg_score_block)(net, A, nb, ws, N, M, Z, pending, values);

@@ -19,6 +19,44 @@ columns    meaning
 196, 197   the turn units, fixed at ``[1, 0]``: the view is always the mover's
 =========  =====================================================================
 
+``"contact"`` (22 floats), hand-made features of the position, computed twice: columns
+0..9 for the side on roll against the other side, 10..19 for the other side against the
+side on roll (each "side" below is the one the column is about, "the other" its
+opponent), then two about both:
+
+=========  =====================================================================
+column     meaning
+=========  =====================================================================
+0          the side's pip count / 100 (a checker on the bar counts 25)
+1          shots: the rolls, of 36, on which the other side can hit at least one of
+           the side's blots, / 36. A hit is a checker of the other side reaching
+           the blot with one die, with both dice one after the other (the point
+           after the first die not held by the side: 2 or more of its checkers),
+           or with a double in two, three or four steps (no point on the way
+           held). While the other side has a checker on the bar, only checkers
+           entering from the bar are counted.
+2          the side's blots (points with exactly one checker) / 5
+3          escapes: the rolls, of 36, that take the side's rearmost checker (on the
+           bar, else on its highest point) to a point below every point the other
+           side holds within 12 pips in front of it, moving as for shots (no stop
+           on a point the other side holds), / 36; 1 when the other side holds
+           no point there, 0 when the side has no checker left
+4          the longest run of consecutive points the side holds / 6
+5          the points of the side's home board (1..6) it holds / 6
+6          the points 19..24 (the other side's home board) the side holds / 3
+7          the side's checkers on points 19..24 and on the bar / 15
+8          the other side's chance of failing to enter one checker, (points the
+           side holds in its home board / 6) squared, when the other side has a
+           checker on the bar; else 0
+9          the side's checkers past contact (below the other side's rearmost
+           checker, so that no checker of the other side can meet them) / 15
+20         1 when no checker of either side can meet one of the other side's (a
+           race), else 0
+21         the pip lead of the side on roll: (the other's pips - its pips) / 50
+=========  =====================================================================
+
+Columns 10..19 are columns 0..9 with the sides' roles swapped.
+
 ``"raw"`` (52 floats), the board's counts scaled to 0..1, mover first:
 
 =========  =====================================================================
@@ -51,9 +89,11 @@ from fastgen.core._core import StopFlag
 
 __all__ = ["SCHEMES", "encode", "count_units"]
 
-#: Feature count of each scheme: ``{"tesauro198": 198, "raw": 52}``.
-SCHEMES = {"tesauro198": 198, "raw": 52}
-_CODES = {"tesauro198": 0, "raw": 1}
+#: Feature count of each scheme: ``{"tesauro198": 198, "raw": 52, "contact": 22}``.
+SCHEMES = {"tesauro198": 198, "raw": 52, "contact": 22}
+_CODES = {"tesauro198": 0, "raw": 1, "contact": 2}
+#: The schemes whose every input is a function of one count (see :func:`count_units`).
+COUNT_SCHEMES = ("tesauro198", "raw")
 
 
 def scheme_width(scheme) -> int:
@@ -151,7 +191,8 @@ def encode(boards: ArrayLike, scheme: str, *, out: Float32Array | None = None) -
     """Encode boards as float32 network inputs, each seen from its side on roll (row 1).
 
     *boards* is one (2, 25) board, giving an ``(F,)`` vector, or a batch (N, 2, 25),
-    giving ``(N, F)``; *scheme* is ``"tesauro198"`` (F = 198) or ``"raw"`` (F = 52),
+    giving ``(N, F)``; *scheme* is ``"tesauro198"`` (F = 198), ``"raw"`` (F = 52) or
+    ``"contact"`` (F = 22),
     laid out as the module docstring specifies. The boards are checked once
     (:class:`InvalidBoardError` quoting them), then encoded in compiled code; an unknown
     scheme raises :class:`UnknownSchemeError`. *out*, when given, is a C-contiguous
@@ -195,8 +236,12 @@ def count_units(scheme: str) -> tuple[np.ndarray, np.ndarray]:
     its bar, 25 its borne-off checkers. ``constant`` (width,) is the inputs no count
     makes (Tesauro's turn units). A board's encoding is ``constant`` plus the units of
     its 50 counts and 2 borne-off counts, exactly (each input comes from one count);
-    what compiled networks build their first layer from (fastgen.nets)."""
+    what compiled networks build their first layer from (fastgen.nets). The
+    ``"contact"`` features are not: each depends on the whole board
+    (:class:`UnknownSchemeError` here)."""
     width = scheme_width(scheme)
+    if scheme not in COUNT_SCHEMES:
+        raise UnknownSchemeError(f"scheme {scheme!r} has inputs that depend on more than one count")
     units = np.zeros((2, 26, 16, width), dtype=np.float32)
     constant = np.zeros(width, dtype=np.float32)
     n = np.arange(16)

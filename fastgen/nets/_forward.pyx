@@ -33,6 +33,8 @@ cdef extern from "_mlp.h":
         const float* w_last_t
         int activation
         int outputs
+        int n_extra
+        const float* w_extra
     void fg_mlp_init() noexcept nogil
     size_t fg_mlp_scratch(const fg_mlp* net) noexcept nogil
     int fg_mlp_select(int best) noexcept nogil
@@ -65,11 +67,12 @@ cdef class Kernel:
     cdef list keep
 
     def __init__(self, table, bias0, list hidden_w, list hidden_b, last_t, last_b, list widths,
-                 int activation, int outputs):
+                 int activation, int outputs, extra=None):
         """*table*: (2 * 26 * 16, P1) the first layer's rows; *bias0*: (P1,); *hidden_w*,
         *hidden_b*: layers 1 .. L-2, (width[l], P[l+1]) and (P[l+1],); *last_t*:
         (outputs, P[L-1]) (unused for one layer); *last_b*: (outputs,); *widths*: the real
-        widths, inputs first (P: each rounded up to a multiple of PAD). float32 C arrays,
+        widths, inputs first (P: each rounded up to a multiple of PAD); *extra*: None, or
+        the "contact" features' rows of the first layer, (22, P1). float32 C arrays,
         checked by the caller (fastgen/nets/network.py)."""
         cdef int n = len(widths) - 1
         cdef const float[:, ::1] w2
@@ -98,6 +101,13 @@ cdef class Kernel:
         self.net.b[n - 1] = &w1[0]
         self.net.activation = activation
         self.net.outputs = outputs
+        self.net.n_extra = 0
+        self.net.w_extra = NULL
+        if extra is not None:
+            self.keep.append(extra)
+            w2 = extra
+            self.net.n_extra = w2.shape[0]
+            self.net.w_extra = &w2[0, 0]
 
     def rows(self, const int8_t[:, :, ::1] boards, bint swap, bint raw, float[:, ::1] out,
              Py_ssize_t lo, Py_ssize_t hi):

@@ -32,7 +32,7 @@ from fastgen._typing import ArrayLike
 from fastgen._util import check_int, run_in_chunks
 from fastgen.core._core import StopFlag
 from fastgen.core.boards import as_boards
-from fastgen.core.features import count_units, scheme_width
+from fastgen.core.features import COUNT_SCHEMES, count_units, scheme_width
 from fastgen.errors import InvalidArgumentError, InvalidNetworkError
 from fastgen.nets import _forward, files
 from fastgen.nets.onnx_io import read_mlp, write_mlp  # they import the onnx package when called
@@ -44,7 +44,7 @@ ACTIVATIONS = ("sigmoid", "tanh", "relu")
 #: The compiled limits: weight layers, and units of the widest hidden layer.
 MAX_LAYERS = _forward.MAX_LAYERS
 MAX_WIDTH = _forward.MAX_WIDTH
-_SCHEME_CODES = {"tesauro198": 0, "raw": 1}
+_SCHEME_CODES = {"tesauro198": 0, "raw": 1, "contact": 2}
 #: Rows per compiled call (a few ms): Ctrl-C is handled between calls.
 CHUNK_ROWS = 1 << 14
 #: Games per compiled call of :meth:`Network.choose`.
@@ -53,8 +53,10 @@ CHUNK_GAMES = 1 << 11
 
 def _inputs_by_count(inputs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """(2 * 26 * 16, width) float64 inputs each count makes, and the (width,) constant
-    inputs, of the schemes side by side (:func:`fastgen.core.features.count_units`)."""
-    parts = [count_units(s) for s in inputs]
+    inputs, of the schemes side by side (:func:`fastgen.core.features.count_units`); the
+    "contact" features' columns are zero there (they go through their own rows)."""
+    parts = [count_units(s) if s in COUNT_SCHEMES else
+             (np.zeros((2, 26, 16, scheme_width(s)), np.float32), np.zeros(scheme_width(s), np.float32)) for s in inputs]
     units = np.concatenate([u for u, _ in parts], axis=-1).astype(np.float64)
     return units.reshape(-1, units.shape[-1]), np.concatenate([c for _, c in parts]).astype(np.float64)
 
@@ -71,6 +73,8 @@ def _check_inputs(inputs: Any) -> tuple[str, ...]:
     for s in schemes:
         if s not in _SCHEME_CODES:
             raise InvalidNetworkError(f"unknown input scheme {s!r} in inputs {inputs!r}: expected some of {sorted(_SCHEME_CODES)!r}")
+    if schemes.count("contact") > 1:
+        raise InvalidNetworkError(f"inputs may name 'contact' once, got {inputs!r}")
     return schemes
 
 
@@ -175,8 +179,12 @@ class Network:
         hidden_w = [pad(self._weights[i], padded(self._weights[i].shape[1])) for i in range(1, n - 1)]
         hidden_b = [pad(self._biases[i], padded(self._biases[i].shape[0])) for i in range(1, n - 1)]
         last_t = pad(np.ascontiguousarray(self._weights[-1].T), padded(self._weights[-1].shape[0]))
+        extra = None
+        if "contact" in self._inputs:
+            at = sum(scheme_width(s) for s in self._inputs[: self._inputs.index("contact")])
+            extra = pad(self._weights[0][at : at + scheme_width("contact")], p1)
         return _forward.Kernel(table, bias0, hidden_w, hidden_b, last_t, np.ascontiguousarray(self._biases[-1]),
-                               list(self.sizes), ACTIVATIONS.index(self._activation), self._outputs)
+                               list(self.sizes), ACTIVATIONS.index(self._activation), self._outputs, extra)
 
     def _describe(self) -> str:
         sizes = [self._weights[0].shape[0]] + [w.shape[1] for w in self._weights]

@@ -50,6 +50,8 @@ cdef extern from "_mlp.h":
         const float* w_last_t
         int activation
         int outputs
+        int n_extra
+        const float* w_extra
     void fg_mlp_init() noexcept nogil
     size_t fg_mlp_scratch(const fg_mlp* net) noexcept nogil
     void fg_mlp_choose(const fg_mlp* net, const int8_t* cand, const int64_t* offsets, int64_t g0,
@@ -59,7 +61,9 @@ cdef extern from "_td.h":
     enum:
         FG_TD_INPUTS
         FG_TD_MAX_NNZ
+        FG_CONTACT_WIDTH
     ctypedef struct fg_td_net:
+        int contact
         int hidden
         int padded
         int outputs
@@ -67,7 +71,7 @@ cdef extern from "_td.h":
         float* b1
         float* w2t
         float* b2
-    int fg_td_encode(const int8_t* b, int* idx, float* val) noexcept nogil
+    int fg_td_encode(const int8_t* b, int contact, int* idx, float* val) noexcept nogil
     void fg_td_table(const fg_td_net* net, float* table, float* bias0, double* acc) noexcept nogil
     void fg_td_forward(const fg_td_net* net, const int* idx, const float* val, int nnz, float* h,
                        float* y) noexcept nogil
@@ -76,7 +80,9 @@ cdef extern from "_td.h":
 
 fg_mlp_init()
 
+#: Inputs of the trained networks: Tesauro's, and with the contact features.
 INPUTS = FG_TD_INPUTS
+CONTACT_INPUTS = FG_TD_INPUTS + FG_CONTACT_WIDTH
 PAD = FG_MLP_PAD
 
 cdef int _never = 0
@@ -140,9 +146,13 @@ cdef class Learner:
     cdef Game game
 
     def __init__(self, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2t, float[::1] b2, int hidden):
-        """w1 (198, P), b1 (P,), w2t (5, P), b2 (5,) with P = hidden rounded up to PAD,
-        zero beyond the real width (checked by the caller)."""
+        """w1 (198, P) or with the contact features (220, P), b1 (P,), w2t (5, P), b2 (5,)
+        with P = hidden rounded up to PAD, zero beyond the real width (checked by the
+        caller)."""
         cdef int P = w1.shape[1]
+        self.net.contact = w1.shape[0] == FG_TD_INPUTS + FG_CONTACT_WIDTH
+        self.mlp.n_extra = FG_CONTACT_WIDTH if self.net.contact else 0
+        self.mlp.w_extra = &w1[FG_TD_INPUTS, 0] if self.net.contact else NULL
         self.w1, self.b1, self.w2t, self.b2 = w1, b1, w2t, b2
         self.net.hidden = hidden
         self.net.padded = P
@@ -198,7 +208,7 @@ cdef class Learner:
         cdef int idx[FG_TD_MAX_NNZ]
         cdef float val[FG_TD_MAX_NNZ]
         cdef float y[8]
-        cdef int nnz = fg_td_encode(&board[0, 0], idx, val)
+        cdef int nnz = fg_td_encode(&board[0, 0], self.net.contact, idx, val)
         fg_td_forward(&self.net, idx, val, nnz, self.h, y)
         return [self.h[j] for j in range(self.net.hidden)], [y[o] for o in range(5)]
 
@@ -206,7 +216,7 @@ cdef class Learner:
         """The board's non-zero inputs as the training steps see them: [(index, value)]."""
         cdef int idx[FG_TD_MAX_NNZ]
         cdef float val[FG_TD_MAX_NNZ]
-        cdef int nnz = fg_td_encode(&board[0, 0], idx, val)
+        cdef int nnz = fg_td_encode(&board[0, 0], self.net.contact, idx, val)
         return [(idx[k], val[k]) for k in range(nnz)]
 
     def learn(self, const int8_t[:, ::1] board, const float[::1] target, float lr):
@@ -215,7 +225,7 @@ cdef class Learner:
         cdef int idx[FG_TD_MAX_NNZ]
         cdef float val[FG_TD_MAX_NNZ]
         cdef float y[8]
-        cdef int nnz = fg_td_encode(&board[0, 0], idx, val)
+        cdef int nnz = fg_td_encode(&board[0, 0], self.net.contact, idx, val)
         fg_td_forward(&self.net, idx, val, nnz, self.h, y)
         return fg_td_step(&self.net, idx, val, nnz, self.h, y, &target[0], lr, self.dh)
 
@@ -293,7 +303,7 @@ cdef class Learner:
                 res = win_of(after)
                 if res:
                     break
-                nnz = fg_td_encode(rec, idx, val)
+                nnz = fg_td_encode(rec, self.net.contact, idx, val)
                 fg_td_forward(&self.net, idx, val, nnz, self.h, gm.values + t * 5)
                 memcpy(board, rec, BOARD_BYTES)
                 t += 1
@@ -319,7 +329,7 @@ cdef class Learner:
                 for i in range(5):
                     gm.targets[t * 5 + i] = (1.0 - lam) * y[i] + lam * flipped[i]
             for t in range(n):
-                nnz = fg_td_encode(gm.states + t * BOARD_BYTES, idx, val)
+                nnz = fg_td_encode(gm.states + t * BOARD_BYTES, self.net.contact, idx, val)
                 fg_td_forward(&self.net, idx, val, nnz, self.h, y)
                 loss[0] += fg_td_step(&self.net, idx, val, nnz, self.h, y, gm.targets + t * 5, lr, self.dh)
             positions[0] += n

@@ -2,12 +2,13 @@
  * no Python objects, float32.
  *
  * The network being trained has Tesauro's 198 inputs (fastgen.encode's "tesauro198": a
- * board from its side on roll), one hidden layer of sigmoid units and five sigmoid
+ * board from its side on roll), optionally followed by the 22 "contact" features
+ * (_contact.h: they go through the kernel's own rows, w1's last 22), one hidden layer of sigmoid units and five sigmoid
  * outputs (P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon)
  * for the side on roll), as fastgen.nets.Network computes it. Its weights live in the
  * layout the forward-pass kernel (fastgen/core/_mlp.h) reads, so the self-play loop
  * chooses its plays with that kernel:
- *   w1   (198, P): the first layer, P = the hidden width rounded up to FG_MLP_PAD
+ *   w1   (198 or 220, P): the first layer, P = the hidden width rounded up to FG_MLP_PAD
  *   b1   (P,)
  *   w2t  (outputs, P): the output layer transposed
  *   b2   (outputs,)
@@ -27,10 +28,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_contact.h"
+
 #define FG_TD_INPUTS 198
-#define FG_TD_MAX_NNZ 112 /* 24 points x 4 units x 2 sides would be 192; 15 checkers a side fill at most 15 points */
+/* inputs a board may make non-zero: 4 units a point, a side's 15 checkers on at most 15
+ * points, its bar and borne-off checkers (62 a side), the turn unit, the contact features */
+#define FG_TD_MAX_NNZ (2 * 62 + 1 + FG_CONTACT_WIDTH)
 
 typedef struct {
+    int contact; /* 1: the "contact" features are inputs 198..219 (fastgen.encode's, after tesauro198) */
     int hidden;  /* real hidden width H */
     int padded;  /* P */
     int outputs; /* 5 */
@@ -75,8 +81,9 @@ static inline int fg_td_units(int side, int point, int n, int* idx, float* val) 
 }
 
 /* The non-zero inputs of board b (flat (2, 25), side on roll in b[25..49]), the constant
- * turn unit (input 196) included; returns how many. */
-static int fg_td_encode(const int8_t* b, int* idx, float* val) {
+ * turn unit (input 196) included, and with `contact` its 22 features (all, zero or not);
+ * returns how many. */
+static int fg_td_encode(const int8_t* b, int contact, int* idx, float* val) {
     int k = 0;
     for (int side = 0; side < 2; side++) {
         const int8_t* row = b + (side == 0 ? 25 : 0);
@@ -89,6 +96,11 @@ static int fg_td_encode(const int8_t* b, int* idx, float* val) {
     }
     idx[k] = 196;
     val[k++] = 1.0f;
+    if (contact) {
+        fg_contact_features(b + 25, b, val + k);
+        for (int j = 0; j < FG_CONTACT_WIDTH; j++) idx[k + j] = FG_TD_INPUTS + j;
+        k += FG_CONTACT_WIDTH;
+    }
     return k;
 }
 

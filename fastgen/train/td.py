@@ -67,7 +67,8 @@ class TDConfig:
     """The settings of a TD(lambda) run (checked when made; a bad value raises
     :class:`~fastgen.errors.InvalidArgumentError` quoting it).
 
-    hidden: hidden units; games: self-play games in all; lam: lambda (0 < lam <= 1; 1
+    hidden: hidden units; contact: the "contact" features (fastgen.encode's) as inputs
+    after Tesauro's 198; games: self-play games in all; lam: lambda (0 < lam <= 1; 1
     learns from the game's result alone); lr, lr_end: the step size at the first and at
     the last game (geometric in between); threads: threads, each training its own copy;
     sync: games a thread plays between two averagings of the copies; seed: the first
@@ -76,6 +77,7 @@ class TDConfig:
     two points of the curve, and mirrored games of each of its duels (0: no curve)."""
 
     hidden: int = 128
+    contact: bool = True
     games: int = 1_000_000
     lam: float = 0.7
     lr: float = 0.1
@@ -90,6 +92,8 @@ class TDConfig:
 
     def __post_init__(self) -> None:
         check_int(self.hidden, "hidden", 1, MAX_WIDTH)
+        if not isinstance(self.contact, bool):
+            raise InvalidArgumentError(f"contact must be True or False, got {self.contact!r}")
         check_int(self.games, "games", 1)
         _positive_float(self.lam, "lam", 1.0)
         _positive_float(self.lr, "lr", 10.0)
@@ -128,7 +132,7 @@ class _Weights:
         pad = _selfplay.PAD
         p = (hidden + pad - 1) // pad * pad
         self.hidden = hidden
-        self.w1 = np.zeros((_selfplay.INPUTS, p), np.float32)
+        self.w1 = np.zeros((w1.shape[0], p), np.float32)
         self.w1[:, :hidden] = w1
         self.b1 = np.zeros(p, np.float32)
         self.b1[:hidden] = b1
@@ -142,15 +146,20 @@ class _Weights:
 
     def network(self, name: str) -> Network:
         h = self.hidden
-        return Network([self.w1[:, :h], self.w2t[:, :h].T], [self.b1[:h], self.b2], inputs="tesauro198",
+        return Network([self.w1[:, :h], self.w2t[:, :h].T], [self.b1[:h], self.b2], inputs=_inputs(self.w1.shape[0]),
                        activation="sigmoid", name=name)
+
+
+def _inputs(width: int) -> tuple[str, ...]:
+    return ("tesauro198", "contact") if width == _selfplay.CONTACT_INPUTS else ("tesauro198",)
 
 
 def _first_weights(config: TDConfig) -> Network:
     rng = np.random.default_rng(config.seed)
     h = config.hidden
-    return Network([rng.normal(0, config.init, (_selfplay.INPUTS, h)), rng.normal(0, config.init, (h, 5))],
-                   [np.zeros(h), np.zeros(5)], inputs="tesauro198", activation="sigmoid", name="td")
+    n = _selfplay.CONTACT_INPUTS if config.contact else _selfplay.INPUTS
+    return Network([rng.normal(0, config.init, (n, h)), rng.normal(0, config.init, (h, 5))],
+                   [np.zeros(h), np.zeros(5)], inputs=_inputs(n), activation="sigmoid", name="td")
 
 
 def _duel_point(net: Network, other: Any, games: int, threads: int) -> dict:
@@ -164,7 +173,8 @@ def td(config: TDConfig | None = None, *, checkpoint: str | os.PathLike[str] | N
     """Train a network from random weights by *config* (default :class:`TDConfig`());
     returns the :class:`TDRun`. *checkpoint*: a path written at every point of the curve
     and at the end (:mod:`fastgen.train.checkpoint`), for :func:`resume_td`. *progress*:
-    called with a dict after every averaging (``{"games", "total", "seconds", "loss"}``)
+    called with a dict after every averaging (``{"games", "total", "seconds", "lr",
+    "afterstates"}``: afterstates learnt from in this call)
     and with every curve point (which has ``"pubeval"``). Ctrl-C (or *stop* set) ends the
     run with KeyboardInterrupt, the checkpoint left as its last point wrote it."""
     config = TDConfig() if config is None else config
@@ -188,7 +198,8 @@ def resume_td(checkpoint: str | os.PathLike[str], *, games: int | None = None, p
         config = TDConfig(**settings)
     except (TypeError, InvalidArgumentError) as exc:
         raise CheckpointError(f"cannot resume from {os.fspath(checkpoint)!r}: its settings are not valid: {exc}") from None
-    if ck.network.sizes != (_selfplay.INPUTS, config.hidden, 5) or ck.network.inputs != ("tesauro198",):
+    n = _selfplay.CONTACT_INPUTS if config.contact else _selfplay.INPUTS
+    if ck.network.sizes != (n, config.hidden, 5) or ck.network.inputs != _inputs(n):
         raise CheckpointError(f"cannot resume from {os.fspath(checkpoint)!r}: its network {ck.network.__name__} "
                               f"is not the one its settings train")
     return _run(config, ck, checkpoint, progress, stop)
@@ -203,6 +214,7 @@ def _run(config: TDConfig, ck: Checkpoint, path: Any, progress: Progress | None,
     flag = StopFlag() if stop is None else stop
     games, seconds, curve, frozen = ck.games, ck.seconds, list(ck.curve), ck.frozen
     loss = positions = 0.0
+    afterstates = 0
     results: list[Any] = [None] * config.threads
     while games < config.games:
         n = min(config.sync * config.threads, config.games - games)
@@ -225,10 +237,11 @@ def _run(config: TDConfig, ck: Checkpoint, path: Any, progress: Progress | None,
         seconds += time.perf_counter() - t0
         loss += sum(r[2] for r in results)
         positions += sum(r[1] for r in results)
+        afterstates += sum(r[1] for r in results)
         point_due = (games + n) // config.eval_every > games // config.eval_every or games + n >= config.games
         games += n
         if progress is not None:
-            progress({"games": games, "total": config.games, "seconds": seconds, "lr": lr})
+            progress({"games": games, "total": config.games, "seconds": seconds, "lr": lr, "afterstates": afterstates})
         if not point_due:
             continue
         current = copies[0].network("td")
