@@ -12,7 +12,7 @@ from fastgen.errors import UnknownSchemeError
 from fastgen.core.features import count_units
 from fastgen.nets import Network
 
-from tests._positions import positions
+from _positions import positions
 
 # column names of one side's ten features (columns 0..9 the side on roll, 10..19 the other)
 SIDE = ["pips", "shots", "blots", "escapes", "prime", "home", "anchors", "back", "dance", "past"]

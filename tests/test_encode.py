@@ -11,6 +11,7 @@ import fastgen
 from fastgen import InvalidBoardError, InvalidOutputError, UnknownSchemeError
 from fastgen.core.features import SCHEMES
 
+from _contact_reference import contact_features
 from strategies import bar_boards, bearoff_boards, contact_boards, near_empty_boards, pos
 
 # The hand-worked position. Mover (row 1): 5 on its 6 point, 3 on 8, 4 on 13, 1 on 24,
@@ -68,6 +69,8 @@ def reference(boards: np.ndarray, scheme: str) -> np.ndarray:
     off_m = (15 - mover.sum(axis=1)).astype(np.float32)[:, None]
     off_o = (15 - opp.sum(axis=1)).astype(np.float32)[:, None]
     fifteen = np.float32(15)
+    if scheme == "contact":
+        return np.stack([contact_features(x) for x in boards]).reshape(len(boards), 22)
     if scheme == "raw":
         return np.concatenate(
             [mover.astype(np.float32) / fifteen, opp.astype(np.float32) / fifteen, off_m / fifteen, off_o / fifteen],

@@ -17,7 +17,7 @@ import pytest
 import fastgen
 import fastgen.nets.probs
 from fastgen import evaluators as ev
-from fastgen.core.features import SCHEMES, count_units, encode
+from fastgen.core.features import COUNT_SCHEMES, SCHEMES, count_units, encode
 from fastgen.errors import InvalidArgumentError, InvalidBoardError, InvalidNetworkError, NetworkFileError
 from fastgen.nets import Network, _forward
 
@@ -88,8 +88,9 @@ def test_three_outputs_answer_zero_backgammons():
 
 
 def test_the_first_layer_rows_are_what_encode_gives():
-    # A board's inputs are the constant inputs plus the units of each of its counts.
-    for scheme in SCHEMES:
+    # A board's inputs are the constant inputs plus the units of each of its counts
+    # (the per-count schemes; the contact features go through rows of their own).
+    for scheme in COUNT_SCHEMES:
         units, constant = count_units(scheme)
         b = POSITIONS[:2000]
         mover, opp = b[:, 1].astype(int), b[:, 0].astype(int)

@@ -16,7 +16,7 @@ from fastgen.train import _selfplay
 from fastgen.train.checkpoint import read_checkpoint
 from fastgen.train.td import _Weights
 
-from tests._positions import positions
+from _positions import positions
 
 START = np.ascontiguousarray(fastgen.STARTING_BOARD, dtype=np.int8)
 OPENING = np.array(fastgen.OPENING_ROLLS, dtype=np.int8)

@@ -83,8 +83,9 @@ static inline uint32_t fg_contact_reach(int from, int to, const uint8_t* held) {
     return m;
 }
 
-/* The ten features of side `me` against `opp` (see the top of this file) into out[0..10). */
-static void fg_contact_side(const int8_t* me, const int8_t* opp, float* out) {
+/* The ten features of side `me` against `opp` (see the top of this file) into out[0..10);
+ * returns the side's pip count. */
+static int fg_contact_side(const int8_t* me, const int8_t* opp, float* out) {
     int pips = 25 * me[24], blots = 0, home = 0, anchors = 0, back = me[24], prime = 0, run = 0;
     int rear = me[24] ? 25 : 0;
     for (int i = 0; i < 24; i++) {
@@ -152,6 +153,7 @@ static void fg_contact_side(const int8_t* me, const int8_t* opp, float* out) {
     out[7] = (float)back / 15.0f;
     out[8] = opp[24] ? ((float)home / 6.0f) * ((float)home / 6.0f) : 0.0f;
     out[9] = (float)past / 15.0f;
+    return pips;
 }
 
 /* whether any checker of either side can still meet one of the other's */
@@ -166,10 +168,10 @@ static inline int fg_contact_contact(const int8_t* me, const int8_t* opp) {
 
 /* The 22 features of the board seen by `me` (on roll) against `opp` into out[0..22). */
 static void fg_contact_features(const int8_t* me, const int8_t* opp, float* out) {
-    fg_contact_side(me, opp, out);
-    fg_contact_side(opp, me, out + FG_CONTACT_PER_SIDE);
+    int mine = fg_contact_side(me, opp, out);
+    int theirs = fg_contact_side(opp, me, out + FG_CONTACT_PER_SIDE);
     out[20] = fg_contact_contact(me, opp) ? 0.0f : 1.0f;
-    out[21] = (out[FG_CONTACT_PER_SIDE] - out[0]) * 2.0f; /* pips / 100 each: (theirs - mine) / 50 */
+    out[21] = (float)(theirs - mine) / 50.0f;
 }
 
 #endif /* FASTGEN_CONTACT_H */
