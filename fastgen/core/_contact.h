@@ -59,6 +59,57 @@ static inline int fg_contact_count(uint32_t m) {
     return 2 * n - d;
 }
 
+static inline int fg_contact_low(uint32_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(m);
+#else
+    int i = 0;
+    while (!(m & 1u)) { m >>= 1; i++; }
+    return i;
+#endif
+}
+
+/* The ways to cover a distance d (0..24) with one roll, the 21 rolls numbered as in
+ * fg_contact_bit: `direct` the rolls with a die of d (d <= 6); `nc` non-doubles (ca, cb)
+ * with ca + cb = d (bit cbit), passing through the point after ca or after cb; `nd`
+ * doubles of die da in ds steps (bit dbit), passing through every point in between.
+ * Worked out once from those definitions (a table, so no division a call). */
+typedef struct {
+    uint32_t direct;
+    int nc;
+    int8_t ca[3], cb[3], cbit[3];
+    int nd;
+    int8_t da[3], ds[3], dbit[3];
+} fg_contact_way;
+
+static const fg_contact_way fg_contact_ways[25] = {
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 0 */
+    {0x00003fu, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 1 */
+    {0x0007c2u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {1, 0, 0}, {2, 0, 0}, {0, 0, 0}}, /* 2 */
+    {0x007884u, 1, {1, 0, 0}, {2, 0, 0}, {1, 0, 0}, 1, {1, 0, 0}, {3, 0, 0}, {0, 0, 0}}, /* 3 */
+    {0x039108u, 1, {1, 0, 0}, {3, 0, 0}, {2, 0, 0}, 2, {1, 2, 0}, {4, 2, 0}, {0, 6, 0}}, /* 4 */
+    {0x0d2210u, 2, {1, 2, 0}, {4, 3, 0}, {3, 7, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 5 */
+    {0x1a4420u, 2, {1, 2, 0}, {5, 4, 0}, {4, 8, 0}, 2, {2, 3, 0}, {3, 2, 0}, {6, 11, 0}}, /* 6 */
+    {0x000000u, 3, {1, 2, 3}, {6, 5, 4}, {5, 9, 12}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 7 */
+    {0x000000u, 2, {2, 3, 0}, {6, 5, 0}, {10, 13, 0}, 2, {2, 4, 0}, {4, 2, 0}, {6, 15, 0}}, /* 8 */
+    {0x000000u, 2, {3, 4, 0}, {6, 5, 0}, {14, 16, 0}, 1, {3, 0, 0}, {3, 0, 0}, {11, 0, 0}}, /* 9 */
+    {0x000000u, 1, {4, 0, 0}, {6, 0, 0}, {17, 0, 0}, 1, {5, 0, 0}, {2, 0, 0}, {18, 0, 0}}, /* 10 */
+    {0x000000u, 1, {5, 0, 0}, {6, 0, 0}, {19, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 11 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 3, {3, 4, 6}, {4, 3, 2}, {11, 15, 20}}, /* 12 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 13 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 14 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {5, 0, 0}, {3, 0, 0}, {18, 0, 0}}, /* 15 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {4, 0, 0}, {4, 0, 0}, {15, 0, 0}}, /* 16 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 17 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {6, 0, 0}, {3, 0, 0}, {20, 0, 0}}, /* 18 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 19 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {5, 0, 0}, {4, 0, 0}, {18, 0, 0}}, /* 20 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 21 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 22 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 23 */
+    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {6, 0, 0}, {4, 0, 0}, {20, 0, 0}}, /* 24 */
+};
+
 /* The rolls on which a checker at `from` (a point number in a numbering where it moves
  * down) reaches `to` (< from): with one die; with both dice one after the other, the
  * point after the first not held; with doubles in up to four steps, every point on the
@@ -66,19 +117,15 @@ static inline int fg_contact_count(uint32_t m) {
  * the caller's to check. */
 static inline uint32_t fg_contact_reach(int from, int to, const uint8_t* held) {
     int d = from - to;
-    uint32_t m = 0;
     if (d <= 0 || d > 24) return 0;
-    if (d <= 6)
-        for (int x = 1; x <= 6; x++) m |= 1u << fg_contact_bit(d, x);
-    for (int a = 1; a <= 5; a++) {
-        int b = d - a;
-        if (b > a && b <= 6 && (!held[from - a] || !held[from - b])) m |= 1u << fg_contact_bit(a, b);
-    }
-    for (int a = 1; a <= 6; a++) {
-        if (d % a || d / a < 2 || d / a > 4) continue;
-        int ok = 1;
-        for (int s = 1; s < d / a && ok; s++) ok = !held[from - s * a];
-        if (ok) m |= 1u << fg_contact_bit(a, a);
+    const fg_contact_way* w = &fg_contact_ways[d];
+    uint32_t m = w->direct;
+    for (int k = 0; k < w->nc; k++)
+        if (!held[from - w->ca[k]] || !held[from - w->cb[k]]) m |= 1u << w->cbit[k];
+    for (int k = 0; k < w->nd; k++) {
+        int a = w->da[k], ok = 1;
+        for (int s = 1; s < w->ds[k]; s++) ok &= !held[from - s * a];
+        if (ok) m |= 1u << w->dbit[k];
     }
     return m;
 }
@@ -86,47 +133,46 @@ static inline uint32_t fg_contact_reach(int from, int to, const uint8_t* held) {
 /* The ten features of side `me` against `opp` (see the top of this file) into out[0..10);
  * returns the side's pip count. */
 static int fg_contact_side(const int8_t* me, const int8_t* opp, float* out) {
-    int pips = 25 * me[24], blots = 0, home = 0, anchors = 0, back = me[24], prime = 0, run = 0;
-    int rear = me[24] ? 25 : 0;
-    for (int i = 0; i < 24; i++) {
-        int n = me[i];
-        pips += (i + 1) * n;
-        if (n == 1) blots++;
-        if (n >= 2) {
-            if (i < 6) home++;
-            if (i >= 18) anchors++;
-            run++;
-            if (run > prime) prime = run;
-        } else {
-            run = 0;
-        }
-        if (i >= 18) back += n;
-        if (n && !me[24]) rear = i + 1;
-    }
-    /* the other side in my numbering: its point q is my point 25 - q, its bar my point 0
-     * (it enters on my points 1..6 and moves up) */
+    /* branch-free loops: a position's counts are unpredictable */
+    int pips = 25 * me[24], blots = 0, home = 0, anchors = 0, back = me[24], prime = 0, run = 0, rear = 0;
+    uint32_t blot_bits = 0, opp_bits = 0; /* bit p: my blot on my point p; a checker of the other side on my point p */
     uint8_t opp_held[26] = {0}; /* my point p held by the other side */
     uint8_t mirror[26] = {0};   /* my point p held by me, at index 25 - p: the other side's moves read downward */
-    int opp_rear = opp[24] ? 0 : 26; /* the other side's rearmost checker, my numbering (lowest) */
-    for (int q = 0; q < 24; q++) {
-        int p = 24 - q;
-        if (opp[q] >= 2) opp_held[p] = 1;
-        if (opp[q] && p < opp_rear) opp_rear = p;
+    for (int i = 0; i < 24; i++) {
+        int n = me[i], made = n >= 2;
+        pips += (i + 1) * n;
+        blots += n == 1;
+        blot_bits |= (uint32_t)(n == 1) << (i + 1);
+        home += made & (i < 6);
+        anchors += made & (i >= 18);
+        run = (run + 1) * made;
+        prime = run > prime ? run : prime;
+        back += (i >= 18) * n;
+        rear = n ? i + 1 : rear;
+        mirror[24 - i] = (uint8_t)made;
     }
-    for (int i = 0; i < 24; i++)
-        if (me[i] >= 2) mirror[24 - i] = 1;
+    rear = me[24] ? 25 : rear;
+    /* the other side in my numbering: its point q is my point 25 - q, its bar my point 0
+     * (it enters on my points 1..6 and moves up) */
+    for (int q = 0; q < 24; q++) {
+        opp_held[24 - q] = (uint8_t)(opp[q] >= 2);
+        opp_bits |= (uint32_t)(opp[q] != 0) << (24 - q);
+    }
+    /* the other side's rearmost checker, my numbering (its lowest point there; 0 its bar) */
+    int opp_rear = opp[24] ? 0 : (opp_bits ? fg_contact_low(opp_bits) : 26);
     int past = 0;
-    for (int i = 0; i < 24 && i + 1 < opp_rear; i++) past += me[i];
-    uint32_t hits = 0;
-    for (int p = 1; p <= 24 && blots; p++) {
-        if (me[p - 1] != 1) continue;
+    for (int i = 0; i < 24; i++) past += (i + 1 < opp_rear) * me[i];
+    uint32_t hits = 0, all = (1u << 21) - 1;
+    for (uint32_t bl = blot_bits; bl && hits != all; bl &= bl - 1) {
+        int p = fg_contact_low(bl);
         if (opp[24]) {
             hits |= fg_contact_reach(25, 25 - p, mirror);
             continue;
         }
-        for (int q = 0; q < 24; q++) {
-            int u = 24 - q;
-            if (opp[q] && u < p) hits |= fg_contact_reach(25 - u, 25 - p, mirror);
+        /* the other side's checkers below p (my numbering), at most 24 pips away */
+        for (uint32_t src = opp_bits & ((1u << p) - 1u); src; src &= src - 1) {
+            int u = fg_contact_low(src);
+            hits |= fg_contact_reach(25 - u, 25 - p, mirror);
         }
     }
     int escapes = 0;
