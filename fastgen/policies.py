@@ -4,6 +4,8 @@
   ``peers`` extra), at 0 or more plies, in-process;
 * :func:`baseline` -- the player of the network shipped with fastgen
   (:func:`fastgen.evaluators.greedy` of :func:`fastgen.evaluators.baseline`);
+* :func:`lookahead` -- any evaluator's 1-ply player: each play judged by the average,
+  over the opponent's 21 rolls, of the position after the opponent's best reply;
 * the built-in ``"random"`` and ``"pubeval"`` and the adapter of any batch policy, as
   the game loops of :func:`fastgen.rollout` and :func:`fastgen.duel` call them.
 
@@ -27,7 +29,7 @@ from fastgen.errors import EngineError, InvalidArgumentError
 from fastgen.evaluators import greedy
 from fastgen._util import check_int
 
-__all__ = ["GnubgNN", "gnubg", "baseline"]
+__all__ = ["GnubgNN", "gnubg", "baseline", "lookahead"]
 
 
 class GnubgNN:
@@ -89,6 +91,78 @@ def baseline() -> Any:
     choose = greedy(evaluators.baseline())
     choose.__name__ = "baseline"
     return choose
+
+
+#: The 21 distinct rolls and the chance of each (a double 1/36, the others 2/36).
+ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int8)
+ROLL_CHANCES = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
+
+
+def lookahead(evaluator: Callable[[np.ndarray], Any], plies: int = 1, *, keep: int = 8,
+              margin: float = 0.16) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """The 1-ply player of *evaluator* (an evaluator, a compiled or numpy network) as a
+    batch policy for :func:`fastgen.duel` and :func:`fastgen.rollout`.
+
+    Each position's plays are first judged at 0 ply (the mover's cubeless equity of the
+    position after the play, as :func:`~fastgen.evaluators.greedy` does); the best
+    *keep* of them within *margin* (equity) of the best are judged again: for each of
+    the opponent's 21 rolls, the opponent's best reply by the evaluator at 0 ply, and the
+    position after it evaluated for the mover; the play's value is the average over the
+    rolls (doubles counting 1/36, the others 2/36). It takes the play of highest value,
+    ties to the first. A play that ends the game is scored exactly and needs no reply.
+    ``plies=0`` gives :func:`~fastgen.evaluators.greedy` itself.
+
+    >>> import fastgen
+    >>> from fastgen.nets import Network
+    >>> net = Network.load("bench/data/distilled-198-40-5.npz")
+    >>> fastgen.duel(lookahead(net), net, 20, seed=1).games
+    20
+    """
+    if not callable(evaluator):
+        raise InvalidArgumentError(f"lookahead needs an evaluator (a callable), got {evaluator!r}")
+    plies = check_int(plies, "plies", 0, 1)
+    keep = check_int(keep, "keep", 1)
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
+        raise InvalidArgumentError(f"margin must be a non-negative number, got {margin!r}")
+    if plies == 0:
+        return greedy(evaluator)
+
+    def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        return _one_ply_choice(evaluator, np.ascontiguousarray(candidates, dtype=np.int8),
+                               np.asarray(offsets, dtype=np.int64), keep, float(margin))
+
+    choose.__name__ = f"lookahead({evaluators._name(evaluator)}, plies=1)"
+    return choose
+
+
+def _one_ply_choice(evaluator: Any, cand: np.ndarray, offsets: np.ndarray, keep: int, margin: float) -> np.ndarray:
+    """:func:`lookahead`'s choice (indices relative to each game's candidates)."""
+    from fastgen.core.generate import plays_batch  # here: the generator's Python layer, loaded when a 1-ply player plays
+
+    g = offsets.shape[0] - 1
+    counts = np.diff(offsets)
+    v0 = -evaluators.equity(evaluators.opponent_probs(evaluator, cand))
+    gid = np.repeat(np.arange(g), counts)
+    best = v0[evaluators.group_best(v0, offsets)]
+    order = np.lexsort((-v0, gid))  # each game's candidates, best first (stable: ties in generation order)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.shape[0]) - offsets[gid[order]]
+    # a game whose best play ends it takes that play: no reply to look at
+    ends = ~cand[evaluators.group_best(v0, offsets), 1].any(axis=1)
+    look = (rank < keep) & (v0 >= best[gid] - margin) & np.repeat((counts > 1) & ~ends, counts)
+    value = np.full(v0.shape[0], -np.inf)
+    sel = np.flatnonzero(look)
+    if sel.size:
+        boards = np.repeat(cand[sel][:, ::-1], ROLLS.shape[0], axis=0)  # the opponent on roll, once a roll
+        dice = np.tile(ROLLS, (sel.size, 1))
+        replies = plays_batch(boards, dice)
+        mover = evaluators.equity(evaluators.opponent_probs(evaluator, replies.boards))
+        worst = np.minimum.reduceat(mover, replies.offsets[:-1])  # the opponent's best reply for it
+        value[sel] = worst.reshape(sel.size, ROLLS.shape[0]) @ ROLL_CHANCES
+    # games with nothing to look at (one play, or a play that ends the game) keep their 0-ply choice
+    plain = np.bincount(gid[sel], minlength=g) == 0 if sel.size else np.ones(g, dtype=bool)
+    value = np.where(np.repeat(plain, counts), v0, value)
+    return evaluators.group_best(value, offsets) - offsets[:-1]
 
 
 # --------------------------------------------------------------------------- the registry
