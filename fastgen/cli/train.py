@@ -46,12 +46,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="train_command", metavar="{td,plot}", required=True)
     t = add_subcommand(sub, "td", help="TD(lambda) self-play from random weights",
-                       description="Train a network (Tesauro's 198 inputs, one hidden layer, five outputs) by "
-                       "TD(lambda) self-play; the checkpoint at --out is a network file.")
+                       description="Train a network (Tesauro's 198 inputs and the contact features, one hidden layer, "
+                       "five outputs) by TD(lambda) self-play; the checkpoint at --out is a network file.")
     t.add_argument("--out", metavar="PATH.npz", required=True, help="the checkpoint (written at every curve point)")
     t.add_argument("--resume", action="store_true", help="go on from the checkpoint at --out, with its settings")
     t.add_argument("--games", type=int_in_range(1), help=f"self-play games in all (default: {_DEFAULTS.games})")
     t.add_argument("--hidden", type=int_in_range(1, 2048), default=_DEFAULTS.hidden, help="hidden units")
+    t.add_argument("--no-contact", action="store_true", help="Tesauro's 198 inputs only, without the contact features")
     t.add_argument("--lam", type=float_in_range(0.0, 1.0), default=_DEFAULTS.lam, help="lambda")
     t.add_argument("--lr", type=float_in_range(0.0, 10.0), default=_DEFAULTS.lr, help="step size at the start")
     t.add_argument("--lr-end", type=float_in_range(0.0, 10.0), default=_DEFAULTS.lr_end, help="step size at the end")
@@ -89,7 +90,7 @@ def run_td(args: argparse.Namespace) -> int:
             ck = read_checkpoint(args.out, "td")
             total, done = args.games or ck.config["games"], ck.games
         else:
-            config = TDConfig(hidden=args.hidden, games=args.games or _DEFAULTS.games, lam=args.lam, lr=args.lr,
+            config = TDConfig(hidden=args.hidden, contact=not args.no_contact, games=args.games or _DEFAULTS.games, lam=args.lam, lr=args.lr,
                               lr_end=args.lr_end, threads=args.threads, sync=args.sync, seed=args.seed,
                               eval_every=args.eval_every, eval_games=args.eval_games)
             total, done = config.games, 0
@@ -103,9 +104,11 @@ def run_td(args: argparse.Namespace) -> int:
         if "loss" in info:  # a curve point
             curve.append(info)
             _write_log(log, curve)
+            line = _point_line(info)
             if bar is not None:
-                vs = info.get("pubeval")
-                bar.set_postfix_str(f"vs pubeval {vs['ppg']:+.3f}" if vs else "")
+                bar.write(line, file=sys.stderr)
+            elif not args.json:
+                print(line, file=sys.stderr, flush=True)
         elif bar is not None:
             bar.update(info["games"] - bar.n)
 
@@ -133,6 +136,15 @@ def run_td(args: argparse.Namespace) -> int:
     print(f"trained {run.games:,} games in {run.seconds:.1f} s ({result['games_per_second']:,.0f} games/s){vs}; "
           f"checkpoint {args.out}, curve {log}")
     return 0
+
+
+def _point_line(p: dict) -> str:
+    """One line for a curve point: games, seconds, loss and its duels."""
+    parts = [f"{p['games']:,} games", f"{p['seconds']:.0f} s", f"loss {p['loss']:.4f}"]
+    for key, label in (("pubeval", "vs pubeval"), ("previous", "vs previous")):
+        if key in p:
+            parts.append(f"{label} {p[key]['ppg']:+.3f} +/- {p[key]['se']:.3f}")
+    return "  ".join(parts)
 
 
 def _write_log(path: str, points: list) -> None:
