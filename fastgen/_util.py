@@ -29,6 +29,7 @@ stopped as Ctrl-C stops it: engines closed, workers cancelled, a prompt exit.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import signal
 import stat
@@ -42,6 +43,18 @@ from typing import IO, Any, Iterator, Sequence
 import numpy as np
 
 from fastgen.errors import InvalidArgumentError
+
+
+def check_positive_float(value, name: str, upper: float | None = None) -> float:
+    """*value* as a finite float above 0 and, if given, at most *upper*;
+    InvalidArgumentError quoting it otherwise (bools and strings refused)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise InvalidArgumentError(f"{name} must be a number, got {value!r}")
+    v = float(value)
+    if not (v > 0 and math.isfinite(v)) or (upper is not None and v > upper):
+        bound = f" and at most {upper}" if upper is not None else ""
+        raise InvalidArgumentError(f"{name} must be above 0{bound}, got {value!r}")
+    return v
 
 
 def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int:

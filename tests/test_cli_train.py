@@ -96,3 +96,18 @@ def test_ctrl_c_stops_promptly_and_keeps_the_last_checkpoint(tmp_path):
             proc.wait()
     ck = read_checkpoint(out)
     assert ck.games > 0 and ck.games % 2000 == 0
+
+
+def test_supervise_refines_and_reports(tmp_path, capsys):
+    start = tmp_path / "start.npz"
+    td(TDConfig(games=400, hidden=16, sync=100, eval_every=400, eval_games=0, seed=1, contact=False)).network.save(start)
+    args = ["train", "supervise", str(start), "--data", str(tmp_path / "d"), "--out", str(tmp_path / "r.npz"),
+            "--positions", "30", "--trials", "6", "--truncate", "2", "--epochs", "2", "--eval-games", "100", "--json"]
+    assert main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["trained"] + result["held_out"] == 30 and "ci95" in result["vs_start"]
+    assert Network.load(tmp_path / "r.npz").sizes == (198, 16, 5)
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["positions.npz", "settings.json", "targets-00000.npz"]
+    assert main(["train", "supervise", str(tmp_path / "missing.npz"), "--data", str(tmp_path / "d"),
+                 "--out", str(tmp_path / "r.npz")]) == 2
+    assert "missing.npz" in capsys.readouterr().err

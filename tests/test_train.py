@@ -14,7 +14,7 @@ from fastgen.nets import Network
 from fastgen.train import TDConfig, resume_td, td
 from fastgen.train import _selfplay
 from fastgen.train.checkpoint import read_checkpoint
-from fastgen.train.td import _Weights
+from fastgen.train.weights import TrainedWeights as _Weights
 
 from _positions import positions
 

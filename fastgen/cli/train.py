@@ -2,6 +2,7 @@
 
     fastgen train td --out bot.npz --games 1000000 --hidden 128 --threads 2
     fastgen train td --out bot.npz --resume [--games 2000000]
+    fastgen train supervise bot.npz --data rollouts/ --out refined.npz [--workers 2]
     fastgen train plot bot.curve.json --out curve.png        # the plot extra
 
 ``td`` writes its checkpoint to ``--out`` at every point of the curve (a network file:
@@ -24,11 +25,15 @@ from fastgen.cli.output import json_text
 from fastgen._util import atomic_write
 from fastgen.errors import FastgenError
 from fastgen.train.checkpoint import read_checkpoint
+from fastgen.nets.network import Network
+from fastgen.sim.duel.front import duel
+from fastgen.train.supervise import SuperviseConfig, supervise
 from fastgen.train.td import TDConfig, resume_td, td
 
 __all__ = ["add_parser", "curve_log_path"]
 
 _DEFAULTS = TDConfig()
+_SUP = SuperviseConfig()
 
 
 def curve_log_path(out: str) -> str:
@@ -44,7 +49,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         description="Train a fastgen network by TD(lambda) self-play in the compiled core, with checkpoints, "
         "resume and a training curve (duels against pubeval and against the previous point).",
     )
-    sub = parser.add_subparsers(dest="train_command", metavar="{td,plot}", required=True)
+    sub = parser.add_subparsers(dest="train_command", metavar="{td,supervise,plot}", required=True)
     t = add_subcommand(sub, "td", help="TD(lambda) self-play from random weights",
                        description="Train a network (Tesauro's 198 inputs and the contact features, one hidden layer, "
                        "five outputs) by TD(lambda) self-play; the checkpoint at --out is a network file.")
@@ -66,6 +71,27 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.add_argument("--json", action="store_true", help="print the result as JSON")
     t.set_defaults(func=run_td)
+    s = add_subcommand(sub, "supervise", help="refine a network on rollouts of positions from its own games",
+                       description="Sample positions from NET's self-play (close decisions first), roll each out with "
+                       "NET, train NET on the rollouts' probabilities and write the result to --out; the data set in "
+                       "--data is resumed and reused.")
+    s.add_argument("net", metavar="NET.npz", help="the network to refine (one a trainer made)")
+    s.add_argument("--data", metavar="FOLDER", required=True, help="the data set's folder (made, resumed or reused)")
+    s.add_argument("--out", metavar="PATH.npz", required=True, help="the refined network")
+    s.add_argument("--positions", type=int_in_range(10), default=_SUP.positions, help="positions to roll out")
+    s.add_argument("--trials", type=int_in_range(1), default=_SUP.trials, help="trials a position")
+    s.add_argument("--truncate", type=int_in_range(0), default=_SUP.truncate, help="plies a trial (0: to the end)")
+    s.add_argument("--epochs", type=int_in_range(1), default=_SUP.epochs, help="passes over the data set")
+    s.add_argument("--lr", type=float_in_range(0.0, 10.0), default=_SUP.lr, help="step size at the start")
+    s.add_argument("--lr-end", type=float_in_range(0.0, 10.0), default=_SUP.lr_end, help="step size at the end")
+    s.add_argument("--seed", type=int_in_range(0, 2**62), default=_SUP.seed, help="positions, trials and order")
+    s.add_argument("--threads", type=int_in_range(1, 256), default=1, help="threads a rollout")
+    s.add_argument("--workers", type=int_in_range(1, 1024), help="roll out on a new local Dask cluster of N processes")
+    s.add_argument("--eval-games", type=int_in_range(0), default=2000,
+                   help="mirrored games of the duels of the refined network against NET and pubeval (0: none)")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument("--json", action="store_true", help="print the result as JSON")
+    s.set_defaults(func=run_supervise)
     p = add_subcommand(sub, "plot", help="draw a training curve (the plot extra)",
                        description="Draw a curve log (or a checkpoint's curve): points per game against "
                        "pubeval and against the previous point, with 95%% intervals.")
@@ -135,6 +161,52 @@ def run_td(args: argparse.Namespace) -> int:
         f"{last['pubeval']['ci95'][1]:+.3f})")
     print(f"trained {run.games:,} games in {run.seconds:.1f} s ({result['games_per_second']:,.0f} games/s){vs}; "
           f"checkpoint {args.out}, curve {log}")
+    return 0
+
+
+def run_supervise(args: argparse.Namespace) -> int:
+    """Refine a network from parsed arguments; returns the exit code."""
+    try:
+        net = Network.load(args.net, name="start")
+        config = SuperviseConfig(positions=args.positions, trials=args.trials, truncate=args.truncate or None,
+                                 epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, seed=args.seed)
+    except FastgenError as exc:
+        print(f"fastgen train supervise: error: {exc}", file=sys.stderr)
+        return 2
+    bar = None
+    if not args.no_progress and not args.json and sys.stderr.isatty():
+        from tqdm import tqdm  # lazy: its import is a fifth of import fastgen's time; loaded when a bar is shown
+        bar = tqdm(total=args.positions, unit="position", file=sys.stderr, desc="rollouts", leave=False)
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None:
+            bar.update(done - bar.n)
+
+    try:
+        run = supervise(net, args.data, config, workers=args.workers, threads=args.threads, progress=progress)
+    except FastgenError as exc:
+        print(f"fastgen train supervise: error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if bar is not None:
+            bar.close()
+    run.network.save(args.out)
+    result: dict[str, Any] = {"out": args.out, "data": args.data, "positions": args.positions,
+                              "trained": run.trained, "held_out": run.held_out,
+                              "loss_before": round(run.before, 6), "loss_after": round(run.after, 6)}
+    for key, other in (("vs_start", net), ("vs_pubeval", "pubeval")):
+        if args.eval_games:
+            d = duel(run.network, other, args.eval_games, seed=1)
+            result[key] = {"ppg": round(d.ppg, 5), "se": round(d.ppg_se, 5), "ci95": [round(v, 5) for v in d.ci95]}
+    if args.json:
+        print(json_text(result, indent=2))
+        return 0
+    print(f"held-out cross-entropy {run.before:.5f} -> {run.after:.5f} ({run.trained:,} positions trained, "
+          f"{run.held_out:,} held out); written to {args.out}")
+    for key, label in (("vs_start", "against the network it started from"), ("vs_pubeval", "against pubeval")):
+        if key in result:
+            r = result[key]
+            print(f"  {label}: {r['ppg']:+.3f} ppg (95% {r['ci95'][0]:+.3f} .. {r['ci95'][1]:+.3f})")
     return 0
 
 

@@ -3,12 +3,18 @@
 - :mod:`fastgen.train.td`: :func:`td` and :func:`resume_td`, TD(lambda) self-play of a
   :class:`fastgen.nets.Network` (games and gradient steps without the GIL, one weight
   copy a thread averaged every few hundred games), with its :class:`TDConfig`.
+- :mod:`fastgen.train.supervise`: :func:`supervise`, refinement from rollouts: positions
+  from the network's own games (close decisions first), each rolled out with it, and
+  the network trained on their probabilities; the data set kept in a folder.
 - :mod:`fastgen.train.checkpoint`: the checkpoint file (a network file with the run's
   state beside it), written whole at every point of the training curve.
+- :mod:`fastgen.train.weights`: the weights in the compiled trainer's layout.
 
-The command line is ``fastgen train td`` (see docs/guides/training.rst).
+The command line is ``fastgen train td``, ``fastgen train supervise`` and ``fastgen
+train plot`` (see docs/guides/training.rst).
 """
 
+from fastgen.train.supervise import SuperviseConfig, SuperviseRun, supervise
 from fastgen.train.td import TDConfig, TDRun, resume_td, td
 
-__all__ = ["TDConfig", "TDRun", "td", "resume_td"]
+__all__ = ["TDConfig", "TDRun", "td", "resume_td", "SuperviseConfig", "SuperviseRun", "supervise"]

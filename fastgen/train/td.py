@@ -27,7 +27,6 @@ point, on fixed seeds; each point goes to the checkpoint's curve and to *progres
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 import time
 from dataclasses import dataclass
@@ -35,7 +34,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from fastgen._util import check_int, run_threads
+from fastgen._util import check_int, check_positive_float, run_threads
 from fastgen.core._core import StopFlag
 from fastgen.core.boards import OPENING_ROLLS, STARTING_BOARD
 from fastgen.errors import CheckpointError, InvalidArgumentError
@@ -43,6 +42,7 @@ from fastgen.nets.network import MAX_WIDTH, Network
 from fastgen.sim.duel.front import duel
 from fastgen.train import _selfplay
 from fastgen.train.checkpoint import Checkpoint, read_checkpoint, write_checkpoint
+from fastgen.train.weights import TrainedWeights, inputs_of
 
 __all__ = ["TDConfig", "TDRun", "td", "resume_td"]
 
@@ -50,16 +50,6 @@ __all__ = ["TDConfig", "TDRun", "td", "resume_td"]
 EVAL_SEED = 20261202
 #: What every mirrored duel of the curve reports, a dict a duel.
 Progress = Callable[[dict], object]
-
-
-def _positive_float(value: Any, name: str, upper: float | None = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-        raise InvalidArgumentError(f"{name} must be a number, got {value!r}")
-    v = float(value)
-    if not (v > 0 and math.isfinite(v)) or (upper is not None and v > upper):
-        bound = f" and at most {upper}" if upper is not None else ""
-        raise InvalidArgumentError(f"{name} must be above 0{bound}, got {value!r}")
-    return v
 
 
 @dataclass(frozen=True)
@@ -95,13 +85,13 @@ class TDConfig:
         if not isinstance(self.contact, bool):
             raise InvalidArgumentError(f"contact must be True or False, got {self.contact!r}")
         check_int(self.games, "games", 1)
-        _positive_float(self.lam, "lam", 1.0)
-        _positive_float(self.lr, "lr", 10.0)
-        _positive_float(self.lr_end, "lr_end", 10.0)
+        check_positive_float(self.lam, "lam", 1.0)
+        check_positive_float(self.lr, "lr", 10.0)
+        check_positive_float(self.lr_end, "lr_end", 10.0)
         check_int(self.threads, "threads", 1, 256)
         check_int(self.sync, "sync", 1)
         check_int(self.seed, "seed", 0, 2**63 - 1)
-        _positive_float(self.init, "init", 10.0)
+        check_positive_float(self.init, "init", 10.0)
         check_int(self.max_turns, "max_turns", 10)
         check_int(self.eval_every, "eval_every", 1)
         check_int(self.eval_games, "eval_games", 0)
@@ -125,41 +115,12 @@ class TDRun:
     curve: list
 
 
-class _Weights:
-    """The trained arrays in the layout the compiled loop reads, one copy a thread."""
-
-    def __init__(self, hidden: int, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> None:
-        pad = _selfplay.PAD
-        p = (hidden + pad - 1) // pad * pad
-        self.hidden = hidden
-        self.w1 = np.zeros((w1.shape[0], p), np.float32)
-        self.w1[:, :hidden] = w1
-        self.b1 = np.zeros(p, np.float32)
-        self.b1[:hidden] = b1
-        self.w2t = np.zeros((5, p), np.float32)
-        self.w2t[:, :hidden] = np.asarray(w2).T
-        self.b2 = np.array(b2, np.float32)
-        self.learner = _selfplay.Learner(self.w1, self.b1, self.w2t, self.b2, hidden)
-
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        return self.w1, self.b1, self.w2t, self.b2
-
-    def network(self, name: str) -> Network:
-        h = self.hidden
-        return Network([self.w1[:, :h], self.w2t[:, :h].T], [self.b1[:h], self.b2], inputs=_inputs(self.w1.shape[0]),
-                       activation="sigmoid", name=name)
-
-
-def _inputs(width: int) -> tuple[str, ...]:
-    return ("tesauro198", "contact") if width == _selfplay.CONTACT_INPUTS else ("tesauro198",)
-
-
 def _first_weights(config: TDConfig) -> Network:
     rng = np.random.default_rng(config.seed)
     h = config.hidden
     n = _selfplay.CONTACT_INPUTS if config.contact else _selfplay.INPUTS
     return Network([rng.normal(0, config.init, (n, h)), rng.normal(0, config.init, (h, 5))],
-                   [np.zeros(h), np.zeros(5)], inputs=_inputs(n), activation="sigmoid", name="td")
+                   [np.zeros(h), np.zeros(5)], inputs=inputs_of(n), activation="sigmoid", name="td")
 
 
 def _duel_point(net: Network, other: Any, games: int, threads: int) -> dict:
@@ -199,7 +160,7 @@ def resume_td(checkpoint: str | os.PathLike[str], *, games: int | None = None, p
     except (TypeError, InvalidArgumentError) as exc:
         raise CheckpointError(f"cannot resume from {os.fspath(checkpoint)!r}: its settings are not valid: {exc}") from None
     n = _selfplay.CONTACT_INPUTS if config.contact else _selfplay.INPUTS
-    if ck.network.sizes != (n, config.hidden, 5) or ck.network.inputs != _inputs(n):
+    if ck.network.sizes != (n, config.hidden, 5) or ck.network.inputs != inputs_of(n):
         raise CheckpointError(f"cannot resume from {os.fspath(checkpoint)!r}: its network {ck.network.__name__} "
                               f"is not the one its settings train")
     return _run(config, ck, checkpoint, progress, stop)
@@ -207,7 +168,7 @@ def resume_td(checkpoint: str | os.PathLike[str], *, games: int | None = None, p
 
 def _run(config: TDConfig, ck: Checkpoint, path: Any, progress: Progress | None, stop: StopFlag | None) -> TDRun:
     net = ck.network
-    copies = [_Weights(config.hidden, net.weights[0], net.biases[0], net.weights[1], net.biases[1])
+    copies = [TrainedWeights(config.hidden, net.weights[0], net.biases[0], net.weights[1], net.biases[1])
               for _ in range(config.threads)]
     start = np.ascontiguousarray(STARTING_BOARD, dtype=np.int8)
     opening = np.array(OPENING_ROLLS, dtype=np.int8)
