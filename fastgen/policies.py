@@ -23,6 +23,7 @@ import numpy as np
 
 from fastgen import evaluators
 from fastgen.core import _play
+from fastgen.core.generate import plays_batch
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
 from fastgen.engines import _index_of
 from fastgen.errors import EngineError, InvalidArgumentError
@@ -137,8 +138,6 @@ def lookahead(evaluator: Callable[[np.ndarray], Any], plies: int = 1, *, keep: i
 
 def _one_ply_choice(evaluator: Any, cand: np.ndarray, offsets: np.ndarray, keep: int, margin: float) -> np.ndarray:
     """:func:`lookahead`'s choice (indices relative to each game's candidates)."""
-    from fastgen.core.generate import plays_batch  # here: the generator's Python layer, loaded when a 1-ply player plays
-
     g = offsets.shape[0] - 1
     counts = np.diff(offsets)
     v0 = -evaluators.equity(evaluators.opponent_probs(evaluator, cand))

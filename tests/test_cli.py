@@ -314,6 +314,8 @@ CLOSED_PIPE_COMMANDS = [
      "--trials", "1", "--truncate", "1", "--plays", "1"],
     ["duel", "pubeval", "random", "--games", "2"],
     ["serve-external", "-h"],
+    ["train", "td", "--out", "{tmp}/t.npz", "--games", "20", "--hidden", "4", "--eval-games", "0", "--sync", "10",
+     "--json"],
 ]
 
 
