@@ -6,6 +6,7 @@ import numpy.typing as npt
 from fastgen.core._core import StopFlag
 
 INPUTS: int
+CONTACT_INPUTS: int
 PAD: int
 
 class Learner:

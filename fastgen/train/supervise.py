@@ -101,7 +101,7 @@ def sample_positions(net: Network, count: int, *, seed: int = 0, close: float = 
     rng = np.random.default_rng(seed)
     opening = np.array(OPENING_ROLLS, dtype=np.int8)
     boards = np.repeat(STARTING_BOARD[None], POOL, axis=0).astype(np.int8)
-    fresh = np.ones(POOL, dtype=bool)
+    fresh: np.ndarray = np.ones(POOL, dtype=bool)
     kept: list[np.ndarray] = []
     flags: list[np.ndarray] = []
     total = 0
@@ -121,7 +121,7 @@ def sample_positions(net: Network, count: int, *, seed: int = 0, close: float = 
         flags.append(is_close[keep])
         total += int(keep.sum())
         after = batch.boards[first]
-        ended = ~after[:, 1].any(axis=1)
+        ended = np.logical_not(after[:, 1].any(axis=1))
         boards = np.ascontiguousarray(after[:, ::-1])
         boards[ended] = STARTING_BOARD
         fresh = ended
