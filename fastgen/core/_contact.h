@@ -39,6 +39,8 @@
 
 #include <stdint.h>
 
+#include "_platform.h" /* fg_ctz32 */
+
 #define FG_CONTACT_WIDTH 22
 #define FG_CONTACT_PER_SIDE 10
 
@@ -57,16 +59,6 @@ static inline int fg_contact_count(uint32_t m) {
     int d = 0;
     for (uint32_t x = m & FG_CONTACT_DOUBLES; x; x &= x - 1) d++;
     return 2 * n - d;
-}
-
-static inline int fg_contact_low(uint32_t m) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctz(m);
-#else
-    int i = 0;
-    while (!(m & 1u)) { m >>= 1; i++; }
-    return i;
-#endif
 }
 
 /* The ways to cover a distance d (0..24) with one roll, the 21 rolls numbered as in
@@ -159,19 +151,19 @@ static int fg_contact_side(const int8_t* me, const int8_t* opp, float* out) {
         opp_bits |= (uint32_t)(opp[q] != 0) << (24 - q);
     }
     /* the other side's rearmost checker, my numbering (its lowest point there; 0 its bar) */
-    int opp_rear = opp[24] ? 0 : (opp_bits ? fg_contact_low(opp_bits) : 26);
+    int opp_rear = opp[24] ? 0 : (opp_bits ? fg_ctz32(opp_bits) : 26);
     int past = 0;
     for (int i = 0; i < 24; i++) past += (i + 1 < opp_rear) * me[i];
     uint32_t hits = 0, all = (1u << 21) - 1;
     for (uint32_t bl = blot_bits; bl && hits != all; bl &= bl - 1) {
-        int p = fg_contact_low(bl);
+        int p = fg_ctz32(bl);
         if (opp[24]) {
             hits |= fg_contact_reach(25, 25 - p, mirror);
             continue;
         }
         /* the other side's checkers below p (my numbering), at most 24 pips away */
         for (uint32_t src = opp_bits & ((1u << p) - 1u); src; src &= src - 1) {
-            int u = fg_contact_low(src);
+            int u = fg_ctz32(src);
             hits |= fg_contact_reach(25 - u, 25 - p, mirror);
         }
     }

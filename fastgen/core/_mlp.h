@@ -146,16 +146,6 @@ static inline uint32_t fg_mlp_nonzero(const int8_t* s, int* total) {
     return fg_mlp_differ(s, fg_mlp_zeros, total, &none);
 }
 
-static inline int fg_mlp_ctz(uint32_t m) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctz(m);
-#else
-    int i = 0;
-    while (!(m & 1u)) { m >>= 1; i++; }
-    return i;
-#endif
-}
-
 /* The rows of the board seen by `mover` (25 counts) against `opp`: at most 34. */
 static inline int fg_mlp_rows_of(const fg_mlp* net, const int8_t* mover, const int8_t* opp, const float** rows) {
     int k = 0;
@@ -166,7 +156,7 @@ static inline int fg_mlp_rows_of(const fg_mlp* net, const int8_t* mover, const i
         int total;
         uint32_t m = fg_mlp_nonzero(s, &total);
         while (m) {
-            int p = fg_mlp_ctz(m);
+            int p = fg_ctz32(m);
             m &= m - 1;
             rows[k++] = first + (size_t)(p * 16 + s[p]) * step;
         }
@@ -187,7 +177,7 @@ static inline int fg_mlp_delta_of(const fg_mlp* net, const int8_t* m0, const int
         int la, lb;
         uint32_t m = fg_mlp_differ(a, b, &la, &lb);
         while (m) { /* each row written, kept when its count is not zero: no branch to mispredict */
-            int p = fg_mlp_ctz(m);
+            int p = fg_ctz32(m);
             m &= m - 1;
             out[ko] = first + (size_t)(p * 16 + a[p]) * step;
             ko += a[p] != 0;
@@ -358,7 +348,7 @@ __attribute__((target("avx512f"))) static inline void fg_hsum5_avx512(__m512 s0,
 /* out rows lo..hi-1 of boards ((2, 25) int8 each), seen from row 1 (or row 0 with swap):
  * five consistent probabilities a row, or with raw the network's outputs (net->outputs
  * floats a row). scratch: fg_mlp_scratch(net) floats. */
-static void fg_mlp_rows(const fg_mlp* net, const int8_t* boards, int swap, int raw, float* out, int64_t lo, int64_t hi,
+static inline void fg_mlp_rows(const fg_mlp* net, const int8_t* boards, int swap, int raw, float* out, int64_t lo, int64_t hi,
                         float* scratch) {
 #ifdef FG_MLP_DISPATCH
     if (fg_mlp_level == 2) {
@@ -386,7 +376,7 @@ static void fg_mlp_rows(const fg_mlp* net, const int8_t* boards, int swap, int r
  * equity in float32, as the numpy network's player does. choice[g] is the index
  * (relative to offsets[g]) of the game's highest value, ties to the first. scratch:
  * fg_mlp_scratch(net) floats. */
-static void fg_mlp_choose(const fg_mlp* net, const int8_t* cand, const int64_t* offsets, int64_t g0, int64_t g1,
+static inline void fg_mlp_choose(const fg_mlp* net, const int8_t* cand, const int64_t* offsets, int64_t g0, int64_t g1,
                           int64_t* choice, double* values, float* scratch) {
 #ifdef FG_MLP_DISPATCH
     if (fg_mlp_level == 2) {

@@ -36,32 +36,12 @@ from fastgen.core._dice cimport PURPOSE_DICE, PURPOSE_OPENING, purpose_key, roll
 cdef extern from "_platform.h":
     int fg_stopped(const int* flag) noexcept nogil
 
-cdef extern from "_mlp.h":
-    enum:
-        FG_MLP_PAD
-    ctypedef struct fg_mlp:
-        int n_layers
-        int width[9]
-        int padded[9]
-        const float* table
-        const float* bias0
-        const float* w[8]
-        const float* b[8]
-        const float* w_last_t
-        int activation
-        int outputs
-        int n_extra
-        const float* w_extra
-    void fg_mlp_init() noexcept nogil
-    size_t fg_mlp_scratch(const fg_mlp* net) noexcept nogil
-    void fg_mlp_choose(const fg_mlp* net, const int8_t* cand, const int64_t* offsets, int64_t g0,
-                       int64_t g1, int64_t* choice, double* values, float* scratch) noexcept nogil
+from fastgen.core._mlp cimport FG_CONTACT_WIDTH, FG_MLP_PAD, fg_mlp, fg_mlp_init, fg_mlp_scratch, fg_mlp_choose
 
 cdef extern from "_td.h":
     enum:
         FG_TD_INPUTS
         FG_TD_MAX_NNZ
-        FG_CONTACT_WIDTH
     ctypedef struct fg_td_net:
         int contact
         int hidden
