@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, Callable
 
 from fastgen.cli.args import add_subcommand, float_in_range, int_in_range
 from fastgen.cli.output import json_text
@@ -101,11 +101,25 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def _bar(enabled: bool, total: int, done: int) -> Any:
+def _bar(enabled: bool, total: int, done: int, unit: str = "game", desc: str = "td") -> Any:
+    """A tqdm bar on stderr when *enabled* and stderr is a terminal, else None."""
     if not enabled or not sys.stderr.isatty():
         return None
     from tqdm import tqdm  # lazy: its import is a fifth of import fastgen's time; loaded when a bar is shown
-    return tqdm(total=total, initial=done, unit="game", file=sys.stderr, desc="td", leave=False)
+    return tqdm(total=total, initial=done, unit=unit, file=sys.stderr, desc=desc, leave=False)
+
+
+def _run_with_bar(command: str, bar: Any, work: Callable[[], Any]) -> Any:
+    """work()'s result, *bar* closed after it; None after printing a FastgenError as the
+    command's error."""
+    try:
+        return work()
+    except FastgenError as exc:
+        print(f"fastgen train {command}: error: {exc}", file=sys.stderr)
+        return None
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def run_td(args: argparse.Namespace) -> int:
@@ -138,17 +152,10 @@ def run_td(args: argparse.Namespace) -> int:
         elif bar is not None:
             bar.update(info["games"] - bar.n)
 
-    try:
-        if args.resume:
-            run = resume_td(args.out, games=args.games, progress=progress)
-        else:
-            run = td(config, checkpoint=args.out, progress=progress)
-    except FastgenError as exc:
-        print(f"fastgen train td: error: {exc}", file=sys.stderr)
+    run = _run_with_bar("td", bar, lambda: resume_td(args.out, games=args.games, progress=progress) if args.resume
+                        else td(config, checkpoint=args.out, progress=progress))
+    if run is None:
         return 2
-    finally:
-        if bar is not None:
-            bar.close()
     result = {"checkpoint": args.out, "log": log, "games": run.games, "seconds": round(run.seconds, 3),
               "games_per_second": round((run.games - done) / max(run.seconds - (ck.seconds if args.resume else 0.0), 1e-9), 1),
               "last": run.curve[-1] if run.curve else None}
@@ -173,23 +180,16 @@ def run_supervise(args: argparse.Namespace) -> int:
     except FastgenError as exc:
         print(f"fastgen train supervise: error: {exc}", file=sys.stderr)
         return 2
-    bar = None
-    if not args.no_progress and not args.json and sys.stderr.isatty():
-        from tqdm import tqdm  # lazy: its import is a fifth of import fastgen's time; loaded when a bar is shown
-        bar = tqdm(total=args.positions, unit="position", file=sys.stderr, desc="rollouts", leave=False)
+    bar = _bar(not args.no_progress and not args.json, args.positions, 0, "position", "rollouts")
 
     def progress(done: int, total: int) -> None:
         if bar is not None:
             bar.update(done - bar.n)
 
-    try:
-        run = supervise(net, args.data, config, workers=args.workers, threads=args.threads, progress=progress)
-    except FastgenError as exc:
-        print(f"fastgen train supervise: error: {exc}", file=sys.stderr)
+    run = _run_with_bar("supervise", bar, lambda: supervise(net, args.data, config, workers=args.workers,
+                                                            threads=args.threads, progress=progress))
+    if run is None:
         return 2
-    finally:
-        if bar is not None:
-            bar.close()
     run.network.save(args.out)
     result: dict[str, Any] = {"out": args.out, "data": args.data, "positions": args.positions,
                               "trained": run.trained, "held_out": run.held_out,
