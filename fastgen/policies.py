@@ -114,10 +114,9 @@ def lookahead(evaluator: Callable[[np.ndarray], Any], plies: int = 1, *, keep: i
     ``plies=0`` gives :func:`~fastgen.evaluators.greedy` itself.
 
     >>> import fastgen
-    >>> from fastgen.nets import Network
-    >>> net = Network.load("bench/data/distilled-198-40-5.npz")
-    >>> fastgen.duel(lookahead(net), net, 20, seed=1).games
-    20
+    >>> net = evaluators.random_network(hidden=8, seed=1)
+    >>> fastgen.duel(lookahead(net), greedy(net), 4, seed=1).games
+    4
     """
     if not callable(evaluator):
         raise InvalidArgumentError(f"lookahead needs an evaluator (a callable), got {evaluator!r}")

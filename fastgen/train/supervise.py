@@ -195,7 +195,7 @@ def supervise(net: Network, folder: str | os.PathLike[str], config: SuperviseCon
               progress: Callable[[int, int], object] | None = None) -> SuperviseRun:
     """Refine *net* (a trainable :class:`fastgen.nets.Network`: see
     :mod:`fastgen.train.weights`) on rollouts stored in *folder* (made, or resumed, or
-    reused), by *config* (default :class:`SuperviseConfig`()); *workers*: a local Dask
+    reused), by *config* (default: ``SuperviseConfig()``); *workers*: a local Dask
     cluster of that many processes for the rollouts; *threads*: threads a rollout;
     *progress*: called with (positions rolled out, positions) after each shard."""
     config = SuperviseConfig() if config is None else config

@@ -1,7 +1,8 @@
 """TD(lambda) self-play: a network learns backgammon by playing itself.
 
-:func:`td` trains a :class:`fastgen.nets.Network` (Tesauro's 198 inputs, one hidden
-layer of sigmoid units, five sigmoid outputs) from random weights. Each game is played
+:func:`td` trains a :class:`fastgen.nets.Network` (Tesauro's 198 inputs and, by
+default, the 22 contact features; one hidden layer of sigmoid units; five sigmoid
+outputs) from random weights. Each game is played
 in the compiled core without the GIL (fastgen/train/_selfplay.pyx): the side on roll
 takes the play of highest cubeless equity by the network's own current weights, and at
 the game's end the network takes one gradient step per afterstate toward its
@@ -131,7 +132,7 @@ def _duel_point(net: Network, other: Any, games: int, threads: int) -> dict:
 
 def td(config: TDConfig | None = None, *, checkpoint: str | os.PathLike[str] | None = None,
        progress: Progress | None = None, stop: StopFlag | None = None) -> TDRun:
-    """Train a network from random weights by *config* (default :class:`TDConfig`());
+    """Train a network from random weights by *config* (default ``TDConfig()``);
     returns the :class:`TDRun`. *checkpoint*: a path written at every point of the curve
     and at the end (:mod:`fastgen.train.checkpoint`), for :func:`resume_td`. *progress*:
     called with a dict after every averaging (``{"games", "total", "seconds", "lr",
