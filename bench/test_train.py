@@ -1,4 +1,4 @@
-"""Training throughput: the compiled TD(lambda) trainer (fastgen.train.td) against the
+"""Training throughput: the compiled TD(lambda) trainer (fastgen.train.td_lambda) against the
 numpy TD(lambda) example (examples/td_bot.py, batched self-play over a pool of 256
 games, numpy's BLAS for the matrix products: the way its users run it at its best),
 same hidden width (128), timed in the same run.
@@ -34,14 +34,15 @@ def _example():
     return module
 
 
-def _compiled(games: int, threads: int) -> tuple[float, int, int]:
+def _compiled(games: int, threads: int, contact: bool = True) -> tuple[float, int, int]:
     """(seconds, games, afterstates) of the compiled trainer."""
     seen = {}
 
     def progress(info):
         seen.update(info)
 
-    cfg = TDConfig(hidden=HIDDEN, games=games, threads=threads, sync=500, eval_every=games, eval_games=0, seed=1)
+    cfg = TDConfig(hidden=HIDDEN, games=games, threads=threads, sync=500, eval_every=games, eval_games=0, seed=1,
+                   contact=contact)
     t0 = time.perf_counter()
     run = td(cfg, progress=progress)
     seconds = time.perf_counter() - t0
@@ -58,23 +59,26 @@ def _numpy(games: int) -> tuple[float, int, int]:
 
 @pytest.mark.benchmark(group="train")
 def test_training_throughput_against_numpy_example():
-    """Afterstates per second, compiled (one and two threads) over the numpy example;
-    medians of three rounds, interleaved."""
+    """Afterstates per second of the compiled trainer (one and two threads; Tesauro's
+    inputs as the example has them, and with the contact features as fastgen trains by
+    default) over the numpy example's; medians of three rounds, interleaved."""
     _compiled(500, 1)
     _numpy(200)
-    rates: dict[str, list[float]] = {"numpy": [], "compiled-1": [], "compiled-2": []}
-    games: dict[str, list[float]] = {k: [] for k in rates}
+    names = ["numpy"] + [f"compiled{'+contact' if c else ''}-{t}" for c in (False, True) for t in (1, 2)]
+    rates: dict[str, list[float]] = {k: [] for k in names}
+    games: dict[str, list[float]] = {k: [] for k in names}
     for _ in range(3):
         s, g, a = _numpy(800)
         rates["numpy"].append(a / s)
         games["numpy"].append(g / s)
-        for threads in (1, 2):
-            s, g, a = _compiled(8000, threads)
-            rates[f"compiled-{threads}"].append(a / s)
-            games[f"compiled-{threads}"].append(g / s)
+        for contact in (False, True):
+            for threads in (1, 2):
+                s, g, a = _compiled(8000, threads, contact)
+                key = f"compiled{'+contact' if contact else ''}-{threads}"
+                rates[key].append(a / s)
+                games[key].append(g / s)
     med = {k: statistics.median(v) for k, v in rates.items()}
-    for k in rates:
-        print(f"{k:<12} {med[k]:>12,.0f} afterstates/s {statistics.median(games[k]):>10,.0f} games/s")
-    for threads in (1, 2):
-        print(f"compiled, {threads} thread(s), over numpy: {med[f'compiled-{threads}'] / med['numpy']:.1f}x")
+    for k in names:
+        ratio = med[k] / med["numpy"]
+        print(f"{k:<20} {med[k]:>12,.0f} afterstates/s {statistics.median(games[k]):>10,.0f} games/s {ratio:>6.1f}x")
     assert med["compiled-2"] > med["numpy"]

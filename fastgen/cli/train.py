@@ -27,8 +27,8 @@ from fastgen.errors import FastgenError
 from fastgen.train.checkpoint import read_checkpoint
 from fastgen.nets.network import Network
 from fastgen.sim.duel.front import duel
-from fastgen.train.supervise import SuperviseConfig, supervise
-from fastgen.train.td import TDConfig, resume_td, td
+from fastgen.train.refine import SuperviseConfig, supervise
+from fastgen.train.td_lambda import TDConfig, resume_td, td
 
 __all__ = ["add_parser", "curve_log_path"]
 

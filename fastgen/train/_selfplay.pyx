@@ -23,7 +23,7 @@ One game, in ``Learner.play``:
    TD(lambda), which sums to the same updates as eligibility traces applied at the end
    of the game).
 
-fastgen.train.td checks the arguments and owns the arrays; everything here trusts them.
+fastgen.train.td_lambda checks the arguments and owns the arrays; everything here trusts them.
 """
 
 from libc.stdint cimport int8_t, int64_t, uint64_t

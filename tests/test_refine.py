@@ -1,4 +1,4 @@
-"""fastgen.train.supervise: positions from the network's games, their rollouts (held to
+"""fastgen.train.refine: positions from the network's games, their rollouts (held to
 rollout_position called directly), the data set's files (resumed, reused, refused when
 made otherwise) and the fit (it learns a teacher's answers)."""
 
@@ -13,8 +13,8 @@ import fastgen
 from fastgen.errors import CheckpointError, InvalidNetworkError
 from fastgen.nets import Network
 from fastgen.sim.decide.front import rollout_position
-from fastgen.train import supervise as sup
-from fastgen.train.supervise import SuperviseConfig, rollout_targets, sample_positions, supervise
+from fastgen.train import refine as sup
+from fastgen.train.refine import SuperviseConfig, rollout_targets, sample_positions, supervise
 
 NET = Network.load("bench/data/distilled-198-40-5.npz")
 SMALL = SuperviseConfig(positions=24, trials=12, truncate=3, epochs=2, shard=10, seed=5)
