@@ -238,6 +238,11 @@ def _read_curve(path: str) -> list:
     return points
 
 
+def _games_label(x: float, _pos: object) -> str:
+    """A tick of games: 500k, 1.5M."""
+    return f"{x / 1e6:g}M" if abs(x) >= 1e6 else (f"{x / 1e3:g}k" if abs(x) >= 1e3 else f"{x:g}")
+
+
 def run_plot(args: argparse.Namespace) -> int:
     """Draw a curve from parsed arguments; returns the exit code."""
     try:
@@ -247,6 +252,7 @@ def run_plot(args: argparse.Namespace) -> int:
         return 2
     try:
         import matplotlib  # lazy: the plot extra
+        import matplotlib.ticker  # lazy: the plot extra
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt  # lazy: the plot extra
@@ -262,9 +268,10 @@ def run_plot(args: argparse.Namespace) -> int:
         ax.plot(x, [p[key]["ppg"] for p in pts], marker="o", ms=3, label=label)
         ax.fill_between(x, [p[key]["ci95"][0] for p in pts], [p[key]["ci95"][1] for p in pts], alpha=0.2)
     ax.axhline(0, color="grey", lw=0.8)
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_games_label))
     ax.set_xlabel("self-play games")
     ax.set_ylabel("points per game (95% interval)")
-    ax.legend(loc="lower right")
+    ax.legend(loc="best")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     try:
