@@ -4,6 +4,8 @@ game (it beats its own 0-ply player)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,8 @@ from fastgen.policies import lookahead
 
 from _positions import positions
 
-NET = Network.load("bench/data/distilled-198-40-5.npz")
+#: A small network that plays sensible games (bench/data/SOURCE.md says how it was made).
+NET = Network.load(Path(__file__).resolve().parent.parent / "bench" / "data" / "distilled-198-40-5.npz")
 
 
 def _probs64(board: np.ndarray) -> np.ndarray:

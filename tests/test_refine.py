@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -16,7 +18,8 @@ from fastgen.sim.decide.front import rollout_position
 from fastgen.train import refine as sup
 from fastgen.train.refine import SuperviseConfig, rollout_targets, sample_positions, supervise
 
-NET = Network.load("bench/data/distilled-198-40-5.npz")
+#: A small network that plays sensible games (bench/data/SOURCE.md says how it was made).
+NET = Network.load(Path(__file__).resolve().parent.parent / "bench" / "data" / "distilled-198-40-5.npz")
 SMALL = SuperviseConfig(positions=24, trials=12, truncate=3, epochs=2, shard=10, seed=5)
 
 
