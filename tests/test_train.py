@@ -200,3 +200,11 @@ def test_bad_checkpoints_are_named(tmp_path):
         resume_td(tmp_path / "junk.npz")
     with pytest.raises(InvalidArgumentError):
         td("not a config")
+
+
+def test_games_over_the_turn_limit_are_dropped_and_counted():
+    """Random weights with a 10-turn limit: most games are cut, none is learnt from, and
+    the curve point counts them; a limit no game reaches drops none."""
+    cut = td(_small(games=200, sync=100, eval_every=200, eval_games=0, max_turns=10))
+    assert 0 < cut.curve[-1]["dropped"] <= 200
+    assert "dropped" not in td(_small(games=200, sync=100, eval_every=200, eval_games=0)).curve[-1]

@@ -64,8 +64,9 @@ class TDConfig:
     the last game (geometric in between); threads: threads, each training its own copy;
     sync: games a thread plays between two averagings of the copies; seed: the first
     weights (normal, standard deviation *init*) and every game's dice; max_turns: a game
-    longer than this is dropped, not learnt from; eval_every, eval_games: games between
-    two points of the curve, and mirrored games of each of its duels (0: no curve)."""
+    longer than this is dropped, not learnt from (counted as ``"dropped"`` in the next
+    curve point); eval_every, eval_games: games between two points of the curve, and
+    mirrored games of each of its duels (0: no duels)."""
 
     hidden: int = 128
     contact: bool = True
@@ -176,7 +177,7 @@ def _run(config: TDConfig, ck: Checkpoint, path: Any, progress: Progress | None,
     flag = StopFlag() if stop is None else stop
     games, seconds, curve, frozen = ck.games, ck.seconds, list(ck.curve), ck.frozen
     loss = positions = 0.0
-    afterstates = 0
+    afterstates = dropped = 0
     results: list[Any] = [None] * config.threads
     while games < config.games:
         n = min(config.sync * config.threads, config.games - games)
@@ -200,6 +201,7 @@ def _run(config: TDConfig, ck: Checkpoint, path: Any, progress: Progress | None,
         loss += sum(r[2] for r in results)
         positions += sum(r[1] for r in results)
         afterstates += sum(r[1] for r in results)
+        dropped += sum(r[5] for r in results)
         point_due = (games + n) // config.eval_every > games // config.eval_every or games + n >= config.games
         games += n
         if progress is not None:
@@ -210,6 +212,9 @@ def _run(config: TDConfig, ck: Checkpoint, path: Any, progress: Progress | None,
         point: dict[str, Any] = {"games": games, "seconds": round(seconds, 3), "lr": lr,
                                  "loss": round(loss / max(positions, 1), 5)}
         loss = positions = 0.0
+        if dropped:  # games that reached max_turns since the last point (not learnt from)
+            point["dropped"] = dropped
+            dropped = 0
         if config.eval_games:
             point["pubeval"] = _duel_point(current, "pubeval", config.eval_games, config.threads)
             if frozen is not None:
