@@ -6,6 +6,7 @@ import json
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -73,10 +74,12 @@ def test_ctrl_c_stops_promptly_and_keeps_the_last_checkpoint(tmp_path):
     """SIGINT during a long run: exit status 130 within seconds, the checkpoint that the
     first curve point wrote still readable, and a resume from it goes on."""
     out = tmp_path / "bot.npz"
+    # The fastgen under test first on the path, run from a neutral folder ("python -m" puts
+    # the working directory first, and a repository root there has no compiled core in CI).
     proc = subprocess.Popen(
         [sys.executable, "-m", "fastgen", "train", "td", "--out", str(out), "--games", "10000000", "--hidden", "16",
          "--eval-every", "2000", "--eval-games", "0", "--no-progress"],
-        env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=child_env(), cwd=tempfile.gettempdir(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
