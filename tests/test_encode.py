@@ -126,8 +126,11 @@ def test_plays_batch_features_are_the_next_players_view():
     for scheme in SCHEMES:
         one = fastgen.plays_batch(boards, dice, encode=scheme)
         assert one.features.shape == (len(one.boards), SCHEMES[scheme])
-        # the side to roll next is row 0 of the resulting board: swap, then encode
-        np.testing.assert_array_equal(one.features, reference(fastgen.swap_sides(one.boards), scheme))
+        # the side to roll next is row 0 of the resulting board: swap, then encode (every
+        # 10th play for "contact": its Python reference is slow, and is held to the
+        # compiled scheme on every row of the tests above)
+        rows = slice(None, None, 10) if scheme == "contact" else slice(None)
+        np.testing.assert_array_equal(one.features[rows], reference(fastgen.swap_sides(one.boards[rows]), scheme))
         two = fastgen.plays_batch(boards, dice, encode=scheme, threads=2)  # mapped path, 2 halves
         np.testing.assert_array_equal(two.features, one.features)
         lo, hi = one.offsets[5], one.offsets[6]
@@ -233,14 +236,19 @@ def test_kept_output_memory_never_overwrites_a_live_array():
 def test_chunked_calls_cover_every_row(monkeypatch, threads):
     # Large batches are encoded in chunks of CHUNK_ROWS rows (Ctrl-C is handled between
     # them): shrink the chunks so that every boundary case runs on a small batch.
-    from fastgen.core import features
+    from fastgen.core import _features, features
     from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(9_001, seed=8)
     monkeypatch.setattr(features, "CHUNK_ROWS", 1_000)
     for scheme in SCHEMES:
         got = features.encode_trusted(boards, scheme, threads=threads)
-        np.testing.assert_array_equal(got, reference(boards, scheme))
+        if scheme == "contact":  # its slow Python reference is held to the scheme above: here, chunks equal one call
+            want = np.empty_like(got)
+            _features.encode_range(boards, 2, False, want, 0, len(boards))
+        else:
+            want = reference(boards, scheme)
+        np.testing.assert_array_equal(got, want)
 
 
 def test_kept_output_memory_serves_calls_of_similar_sizes():
