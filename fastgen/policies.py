@@ -141,13 +141,13 @@ def _one_ply_choice(evaluator: Any, cand: np.ndarray, offsets: np.ndarray, keep:
     counts = np.diff(offsets)
     v0 = -evaluators.equity(evaluators.opponent_probs(evaluator, cand))
     gid = np.repeat(np.arange(g), counts)
-    best = v0[evaluators.group_best(v0, offsets)]
     order = np.lexsort((-v0, gid))  # each game's candidates, best first (stable: ties in generation order)
     rank = np.empty_like(order)
     rank[order] = np.arange(order.shape[0]) - offsets[gid[order]]
+    top = order[offsets[:-1]]  # each game's best play at 0 ply
     # a game whose best play ends it takes that play: no reply to look at
-    ends = ~cand[evaluators.group_best(v0, offsets), 1].any(axis=1)
-    look = (rank < keep) & (v0 >= best[gid] - margin) & np.repeat((counts > 1) & ~ends, counts)
+    ends = ~cand[top, 1].any(axis=1)
+    look = (rank < keep) & (v0 >= v0[top][gid] - margin) & np.repeat((counts > 1) & ~ends, counts)
     value = np.full(v0.shape[0], -np.inf)
     sel = np.flatnonzero(look)
     if sel.size:
@@ -158,7 +158,7 @@ def _one_ply_choice(evaluator: Any, cand: np.ndarray, offsets: np.ndarray, keep:
         worst = np.minimum.reduceat(mover, replies.offsets[:-1])  # the opponent's best reply for it
         value[sel] = worst.reshape(sel.size, ROLLS.shape[0]) @ ROLL_CHANCES
     # games with nothing to look at (one play, or a play that ends the game) keep their 0-ply choice
-    plain = np.bincount(gid[sel], minlength=g) == 0 if sel.size else np.ones(g, dtype=bool)
+    plain = np.bincount(gid[sel], minlength=g) == 0
     value = np.where(np.repeat(plain, counts), v0, value)
     return evaluators.group_best(value, offsets) - offsets[:-1]
 
