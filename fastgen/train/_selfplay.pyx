@@ -122,7 +122,8 @@ cdef class Learner:
     cdef float* scratch
     cdef float* h
     cdef float* dh
-    cdef double* values
+    cdef double* values          # one a candidate, vcap of them (grown as needed)
+    cdef int64_t vcap
     cdef Game game
 
     def __init__(self, float[:, ::1] w1, float[::1] b1, float[:, ::1] w2t, float[::1] b2, int hidden):
@@ -157,7 +158,8 @@ cdef class Learner:
         self.acc = <double*> malloc(P * sizeof(double))
         self.h = <float*> malloc(P * sizeof(float))
         self.dh = <float*> malloc(P * sizeof(float))
-        self.values = <double*> malloc(1024 * sizeof(double))
+        self.vcap = 1024
+        self.values = <double*> malloc(self.vcap * sizeof(double))
         self.mlp.table = self.table
         self.mlp.bias0 = self.bias0
         self.scratch = <float*> malloc(fg_mlp_scratch(&self.mlp) * sizeof(float))
@@ -266,11 +268,12 @@ cdef class Learner:
                     return -1
                 choice = 0
                 if k > 1:
-                    if k > 1024:
+                    if k > self.vcap:
                         grown = <double*> realloc(self.values, k * sizeof(double))
                         if grown == NULL:
                             return -1
                         self.values = grown
+                        self.vcap = k
                     offsets[0] = 0
                     offsets[1] = k
                     fg_mlp_choose(&self.mlp, c.boards, offsets, 0, 1, &choice, self.values, self.scratch)

@@ -43,6 +43,7 @@ from fastgen.evaluators import equity, opponent_probs
 from fastgen.nets.network import Network
 from fastgen.sim.cluster import connect
 from fastgen.sim.decide.front import rollout_position
+from fastgen.train.td_lambda import geometric_step
 from fastgen.train.weights import trainable
 
 __all__ = ["SuperviseConfig", "SuperviseRun", "supervise", "sample_positions", "rollout_targets"]
@@ -184,8 +185,7 @@ def _fit(net: Network, boards: np.ndarray, targets: np.ndarray, config: Supervis
     k = 0
     for _ in range(config.epochs):
         for i in rng.permutation(train):
-            lr = config.lr * (config.lr_end / config.lr) ** (k / steps)
-            w.learner.learn(boards[i], targets[i], lr)
+            w.learner.learn(boards[i], targets[i], geometric_step(config.lr, config.lr_end, k / steps))
             k += 1
     return SuperviseRun(w.network("supervised"), before, loss(w), len(train), len(held))
 

@@ -45,7 +45,7 @@ from fastgen.train import _selfplay
 from fastgen.train.checkpoint import Checkpoint, read_checkpoint, write_checkpoint
 from fastgen.train.weights import TrainedWeights, inputs_of
 
-__all__ = ["TDConfig", "TDRun", "td", "resume_td"]
+__all__ = ["TDConfig", "TDRun", "td", "resume_td", "geometric_step"]
 
 #: The duels of the curve use these seeds (fixed: every point plays the same games).
 EVAL_SEED = 20261202
@@ -102,7 +102,13 @@ class TDConfig:
 
     def lr_at(self, games: int) -> float:
         """The step size after *games* games: lr * (lr_end / lr) ** (games / self.games)."""
-        return self.lr * (self.lr_end / self.lr) ** (min(games, self.games) / self.games)
+        return geometric_step(self.lr, self.lr_end, min(games, self.games) / self.games)
+
+
+def geometric_step(lr: float, lr_end: float, fraction: float) -> float:
+    """The step size *fraction* (0..1) of the way from *lr* to *lr_end*, geometrically:
+    ``lr * (lr_end / lr) ** fraction``."""
+    return lr * (lr_end / lr) ** fraction
 
 
 @dataclass
