@@ -22,6 +22,7 @@ from fastgen.errors import InvalidArgumentError, InvalidBoardError, InvalidNetwo
 from fastgen.nets import Network, _forward
 
 from _positions import random_play_positions
+from _td40 import td40
 
 START = fastgen.STARTING_BOARD
 TOL = 1e-5
@@ -179,7 +180,7 @@ def test_greedy_of_a_compiled_network_is_its_player_and_plays_games():
 
 
 def test_a_three_output_network_plays_as_the_numpy_one():
-    base = ev.baseline()
+    base = td40()
     compiled = Network([base.w1, base.w2], [base.b1, base.b2])
     rng = np.random.default_rng(6)
     boards = POSITIONS[rng.permutation(len(POSITIONS))[:2000]]
@@ -222,7 +223,7 @@ def test_save_load_round_trip(tmp_path):
 
 
 def test_the_old_one_hidden_layer_files_load(tmp_path):
-    base = ev.baseline()
+    base = td40()
     base.save(tmp_path / "old.npz")
     net = Network.load(tmp_path / "old.npz")
     assert net.sizes == (198, 40, 3)
@@ -243,6 +244,34 @@ def test_damaged_and_foreign_files_name_the_path(tmp_path):
         with pytest.raises(NetworkFileError, match=match):
             Network.load(tmp_path / name)
     assert issubclass(NetworkFileError, ValueError)
+
+
+def test_about_is_kept_by_files_and_pickles_and_left_out_of_the_digest(tmp_path):
+    ws, bs, net = _random_net((198, 8, 5))
+    about = {"name": "mine", "version": 3, "config": {"lr": 0.1, "tags": ["a", "b"]}}
+    tagged = Network(ws, bs, about=about)
+    assert tagged.about == about and net.about == {} and tagged.digest() == net.digest()
+    tagged.about["name"] = "changed"  # a copy
+    assert tagged.about["name"] == "mine"
+    tagged.save(tmp_path / "t.npz")
+    assert Network.load(tmp_path / "t.npz").about == about
+    assert pickle.loads(pickle.dumps(tagged)).about == about
+    net.save(tmp_path / "plain.npz")
+    with np.load(tmp_path / "plain.npz") as z:
+        assert "about" not in z.files
+    for bad, match in [([1, 2], "must be a dict"), ({"x": object()}, "JSON values"), ({"x": float("nan")}, "JSON values"),
+                       ({1: "a"}, "text keys"), ({"x": (1, 2)}, "read back the same")]:
+        with pytest.raises(InvalidNetworkError, match=match):
+            Network(ws, bs, about=bad)
+    arrays = dict(np.load(tmp_path / "t.npz"))
+    arrays["about"] = np.array("[1, 2]")
+    np.savez(tmp_path / "list.npz", **arrays)
+    arrays["about"] = np.array("{not json")
+    np.savez(tmp_path / "broken.npz", **arrays)
+    with pytest.raises(NetworkFileError, match="not a JSON object"):
+        Network.load(tmp_path / "list.npz")
+    with pytest.raises(NetworkFileError, match="broken.npz"):
+        Network.load(tmp_path / "broken.npz")
 
 
 def test_pickles_small_and_equal():

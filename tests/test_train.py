@@ -152,7 +152,10 @@ def test_runs_are_reproducible_and_resume_equals_the_uninterrupted_run(tmp_path,
         np.testing.assert_array_equal(x, y)
     strip = lambda c: [{k: v for k, v in p.items() if k != "seconds"} for p in c]  # noqa: E731
     assert strip(a.curve) == strip(b.curve)
-    assert Network.load(tmp_path / "b.npz").sizes == (198, 16, 5)
+    saved = Network.load(tmp_path / "b.npz")
+    assert saved.sizes == (198, 16, 5)
+    assert saved.about["trainer"] == "fastgen.train td" and saved.about["games"] == cfg.games  # resumed to the end
+    assert saved.about["config"]["hidden"] == 16 and saved.about["config"]["seed"] == cfg.seed
     c = td(_small(threads=threads, contact=True, games=600, sync=100, eval_every=300, eval_games=0))
     assert c.network.sizes == (220, 16, 5) and c.network.inputs == ("tesauro198", "contact")
 

@@ -11,6 +11,8 @@ array             meaning
 ``activation``    the hidden layers' activation: ``"sigmoid"``, ``"tanh"`` or ``"relu"``
 ``w0`` ...        layer *i*'s weights, float32, shape (inputs, outputs) of the layer
 ``b0`` ...        layer *i*'s biases, float32, shape (outputs,)
+``about``         optional: a JSON object as text, what the network is (its name,
+                  version, how it was made); read as :attr:`Network.about`
 ================  ======================================================================
 
 The layers are ``w0, b0`` to ``wK, bK`` with no gap; the last has 5 outputs (GNU
@@ -24,6 +26,7 @@ baseline network (``fastgen/data/baseline.npz``).
 from __future__ import annotations
 
 import io
+import json
 import os
 import zipfile
 from typing import Any
@@ -44,11 +47,12 @@ def _describe(source: Any) -> str:
 
 
 def write(target: Any, weights: list, biases: list, inputs: tuple, activation: str,
-          extra: dict[str, np.ndarray] | None = None) -> None:
+          extra: dict[str, np.ndarray] | None = None, about: dict | None = None) -> None:
     """Write the layout to *target*, a path (given the ``.npz`` suffix when it has none,
     as numpy does; written whole or not at all) or a binary file object. *extra*: more
     arrays stored beside the network's (a training checkpoint's state, fastgen.train);
-    :func:`read` ignores them."""
+    :func:`read` ignores them. *about*: the ``about`` object (JSON-serializable), left
+    out when empty."""
     arrays: dict[str, Any] = {**(extra or {}),
         "format": np.array(FORMAT),
         "version": np.array(VERSION),
@@ -58,6 +62,8 @@ def write(target: Any, weights: list, biases: list, inputs: tuple, activation: s
     for i, (w, b) in enumerate(zip(weights, biases)):
         arrays[f"w{i}"] = w
         arrays[f"b{i}"] = b
+    if about:
+        arrays["about"] = np.array(json.dumps(about, sort_keys=True))
     if not isinstance(target, (str, os.PathLike)):
         np.savez_compressed(target, **arrays)
         return
@@ -70,9 +76,9 @@ def write(target: Any, weights: list, biases: list, inputs: tuple, activation: s
         f.write(buf.getvalue())
 
 
-def read(source: Any) -> tuple[list, list, tuple, str]:
-    """(weights, biases, inputs, activation) of the file *source* (a path or a binary
-    file object), as stored; :class:`~fastgen.errors.NetworkFileError` naming the file
+def read(source: Any) -> tuple[list, list, tuple, str, dict]:
+    """(weights, biases, inputs, activation, about) of the file *source* (a path or a
+    binary file object), as stored (*about* empty when the file has none); :class:`~fastgen.errors.NetworkFileError` naming the file
     when it is missing, not a network file of this layout, truncated, or of another
     version. The arrays' shapes and values are checked by the network they make."""
     name = _describe(source)
@@ -85,7 +91,7 @@ def read(source: Any) -> tuple[list, list, tuple, str]:
             if "format" not in files:
                 if {"w1", "b1", "w2", "b2"} <= files:  # the one hidden layer layout
                     inputs = tuple(str(s) for s in z["schemes"]) if "schemes" in files else ("tesauro198",)
-                    return [z["w1"], z["w2"]], [z["b1"], z["b2"]], inputs, "sigmoid"
+                    return [z["w1"], z["w2"]], [z["b1"], z["b2"]], inputs, "sigmoid", {}
                 raise NetworkFileError(f"{name} is not a fastgen network file: no 'format' array (it holds {sorted(files)!r})")
             if str(z["format"]) != FORMAT:
                 raise NetworkFileError(f"{name} is not a fastgen network file: format {str(z['format'])!r}")
@@ -105,7 +111,10 @@ def read(source: Any) -> tuple[list, list, tuple, str]:
             if not weights:
                 raise NetworkFileError(f"{name}: no layers (arrays w0, b0, ...)")
             inputs = tuple(str(s) for s in np.atleast_1d(z["inputs"]))
-            return weights, biases, inputs, str(z["activation"])
+            about = json.loads(str(z["about"])) if "about" in files else {}
+            if not isinstance(about, dict):
+                raise NetworkFileError(f"{name}: its 'about' array is not a JSON object: {str(z['about'])[:80]!r}")
+            return weights, biases, inputs, str(z["activation"]), about
     except NetworkFileError:
         raise
     except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, TypeError) as exc:

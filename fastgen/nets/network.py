@@ -24,6 +24,7 @@ an evaluator is the five outputs made consistent (:mod:`fastgen.nets.probs`).
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any, Sequence
 
 import numpy as np
@@ -118,6 +119,8 @@ class Network:
     - :meth:`choose`: the greedy player over candidate plays (a policy);
       :func:`fastgen.evaluators.greedy` of a network is this.
     - :meth:`save` / :meth:`load`: the ``.npz`` layout of :mod:`fastgen.nets.files`.
+    - :attr:`about`: what the network is (*about*, a JSON-serializable dict: its name,
+      version, how it was made), kept in its file.
     - Pickling carries the weights once (for Dask workers).
     """
 
@@ -126,8 +129,9 @@ class Network:
 
     def __init__(self, weights: Sequence[ArrayLike], biases: Sequence[ArrayLike], *,
                  inputs: str | Sequence[str] = "tesauro198", activation: str = "sigmoid",
-                 name: str | None = None) -> None:
+                 name: str | None = None, about: dict | None = None) -> None:
         self._inputs = _check_inputs(inputs)
+        self._about = _check_about(about)
         if activation not in ACTIVATIONS:
             raise InvalidNetworkError(f"activation must be one of {ACTIVATIONS!r}, got {activation!r}")
         self._activation = activation
@@ -222,6 +226,13 @@ class Network:
         """The layers' widths, inputs first: (198, 128, 5)."""
         return (self._weights[0].shape[0],) + tuple(w.shape[1] for w in self._weights)
 
+    @property
+    def about(self) -> dict:
+        """What the network is, as its maker wrote it (a copy; empty when nothing was
+        written): for the shipped baseline its ``name``, ``version``, the ``recipe``
+        that trained it and the ``games`` it was trained on. Not part of :meth:`digest`."""
+        return json.loads(json.dumps(self._about))
+
     def digest(self) -> str:
         """The SHA-256 (hex) of what the network computes: inputs, activation, float32
         weights (shapes and bytes); the name is left out. What ``out=`` directories of
@@ -237,7 +248,7 @@ class Network:
         return f"<fastgen.nets.Network {self.__name__}>"
 
     def __reduce__(self) -> Any:
-        return (_rebuild, (self._weights, self._biases, self._inputs, self._activation, self.__name__))
+        return (_rebuild, (self._weights, self._biases, self._inputs, self._activation, self.__name__, self._about))
 
     # ------------------------------------------------------------------ evaluation
 
@@ -307,7 +318,7 @@ class Network:
     def save(self, path: Any) -> None:
         """Write the network as :mod:`fastgen.nets.files` lays it out: a path (given the
         ``.npz`` suffix when it has none; whole or not at all) or a binary file object."""
-        files.write(path, list(self._weights), list(self._biases), self._inputs, self._activation)
+        files.write(path, list(self._weights), list(self._biases), self._inputs, self._activation, about=self._about)
 
     @classmethod
     def load(cls, source: Any, *, name: str | None = None) -> "Network":
@@ -315,8 +326,8 @@ class Network:
         :class:`fastgen.evaluators.Network`); :class:`~fastgen.errors.NetworkFileError`
         naming the file when it cannot be read, InvalidNetworkError when its weights are
         bad."""
-        weights, biases, inputs, activation = files.read(source)
-        return cls(weights, biases, inputs=inputs, activation=activation, name=name)
+        weights, biases, inputs, activation, about = files.read(source)
+        return cls(weights, biases, inputs=inputs, activation=activation, name=name, about=about)
 
     @classmethod
     def from_onnx(cls, path: Any, *, inputs: str | Sequence[str] = "tesauro198", name: str | None = None) -> "Network":
@@ -336,8 +347,25 @@ class Network:
         return write_mlp(path, list(self._weights), list(self._biases), self._activation)
 
 
-def _rebuild(weights: Any, biases: Any, inputs: Any, activation: str, name: str) -> Network:
-    return Network(weights, biases, inputs=inputs, activation=activation, name=name)
+def _rebuild(weights: Any, biases: Any, inputs: Any, activation: str, name: str, about: Any = None) -> Network:
+    return Network(weights, biases, inputs=inputs, activation=activation, name=name, about=about)
+
+
+def _check_about(about: Any) -> dict:
+    """*about* as a plain dict that JSON keeps exactly; InvalidNetworkError quoting it
+    otherwise."""
+    if about is None:
+        return {}
+    if not isinstance(about, dict):
+        raise InvalidNetworkError(f"about must be a dict (JSON object), got {about!r}")
+    try:
+        text = json.dumps(about, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidNetworkError(f"about must hold JSON values only: {exc}: {about!r}") from None
+    back = json.loads(text)
+    if back != about:
+        raise InvalidNetworkError(f"about must have text keys and JSON values that read back the same, got {about!r}")
+    return back
 
 
 def _check_candidates(candidates: Any, offsets: Any) -> tuple[np.ndarray, np.ndarray]:

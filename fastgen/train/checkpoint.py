@@ -15,6 +15,9 @@ array               meaning
                     before the first point
 ==================  ====================================================================
 
+Its network's :attr:`~fastgen.nets.Network.about` says how it was trained: ``{"trainer":
+"fastgen.train td", "games": ..., "config": {...}}``.
+
 The file is written whole or not at all (a Ctrl-C or a crash while writing leaves the
 previous checkpoint as it was).
 """
@@ -61,7 +64,8 @@ def write_checkpoint(path: str | os.PathLike[str], ck: Checkpoint) -> None:
             extra[f"frozen_w{i}"] = np.asarray(w)
             extra[f"frozen_b{i}"] = np.asarray(b)
     net = ck.network
-    files.write(path, list(net.weights), list(net.biases), net.inputs, net.activation, extra=extra)
+    about = {"trainer": f"fastgen.train {ck.kind}", "games": ck.games, "config": ck.config}
+    files.write(path, list(net.weights), list(net.biases), net.inputs, net.activation, extra=extra, about=about)
 
 
 def read_checkpoint(path: str | os.PathLike[str], kind: str = "td") -> Checkpoint:
