@@ -629,16 +629,20 @@ def random_network(hidden: int = 128, schemes: Sequence[str] = ("tesauro198",), 
     )
 
 
-def baseline() -> Network:
-    """The network shipped with fastgen (package data ``fastgen/data/baseline.npz``: 198
-    inputs, 40 hidden units, three outputs), trained from scratch by TD(lambda) self-play
-    with ``examples/td_bot.py``; its player is :func:`fastgen.policies.baseline`."""
+def baseline() -> CompiledNetwork:
+    """The network shipped with fastgen (package data ``fastgen/data/baseline.npz``), a
+    compiled :class:`fastgen.nets.Network`: Tesauro's 198 inputs and fastgen's 22 contact
+    features, 128 hidden units, GNU Backgammon's five outputs. It was trained from scratch
+    by fastgen's own trainer (:func:`fastgen.train.td`, 4 million self-play games); its
+    :attr:`~fastgen.nets.Network.about` gives its ``version`` and the ``recipe`` that
+    rebuilds it. Its player is :func:`fastgen.policies.baseline`; see the training guide
+    for its figures."""
     data = resources.files("fastgen").joinpath("data").joinpath("baseline.npz")
     try:
         raw = data.read_bytes()
     except FileNotFoundError:
         raise EngineError("the baseline network is not shipped with this build of fastgen") from None
-    return Network.load(io.BytesIO(raw), name="baseline")
+    return CompiledNetwork.load(io.BytesIO(raw), name="baseline")
 
 
 def onnx(path: Any, inputs: Sequence[str] = ("tesauro198",), *, threads: int = 1) -> OnnxEvaluator:

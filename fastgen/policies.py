@@ -81,9 +81,10 @@ def gnubg(plies: int = 0) -> GnubgNN:
 
 def baseline() -> Any:
     """The player of the network shipped with fastgen (:func:`fastgen.evaluators.baseline`,
-    package data ``fastgen/data/baseline.npz``), trained from scratch by TD(lambda)
-    self-play with ``examples/td_bot.py``: :func:`fastgen.evaluators.greedy` of it. See
-    docs/guides/duels.rst for how and for its duel figures.
+    package data ``fastgen/data/baseline.npz``), trained from scratch by fastgen's
+    TD(lambda) trainer: :func:`fastgen.evaluators.greedy` of it, whose games the core
+    plays whole. Its 1-ply version is ``lookahead(evaluators.baseline())``. See the
+    training guide for how it was made and its duel figures.
 
     >>> import fastgen
     >>> fastgen.duel(baseline(), "random", 20, seed=1).games
