@@ -115,7 +115,7 @@ extensions = [
         "fastgen.train._selfplay",
         ["fastgen/train/_selfplay.pyx"],
         include_dirs=["fastgen/core", "fastgen/train"],
-        depends=CORE_DECLS + ["fastgen/core/_mlp.h", "fastgen/core/_mlp.pxd", "fastgen/core/_mlp_simd.h", "fastgen/core/_contact.h", "fastgen/train/_td.h"],
+        depends=CORE_DECLS + ["fastgen/core/_mlp.h", "fastgen/core/_mlp.pxd", "fastgen/core/_mlp_simd.h", "fastgen/core/_contact.h", "fastgen/train/_td.h", "fastgen/train/_td_loops.h"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

@@ -14,21 +14,26 @@ One game, in ``Learner.play``:
 1. the kernel's first-layer rows are rebuilt from the current weights;
 2. the side on roll picks the candidate of highest cubeless equity (greedy; the dice
    are the only randomness); each chosen afterstate is kept, seen by the side that
-   rolls next, with the network's five outputs for it (its value V_t);
+   rolls next, with its non-zero inputs and the network's five outputs for it (its
+   value V_t);
 3. at the end, the lambda-returns: the last afterstate's target is the game's result
    for the loser (0, 0, 0, gammon, backgammon); for the others, backwards,
    G_t = (1 - lambda) flip(V_{t+1}) + lambda flip(G_{t+1}), flip seeing five outputs
    from the other side;
-4. one gradient step a kept afterstate toward its G_t (the offline forward view of
-   TD(lambda), which sums to the same updates as eligibility traces applied at the end
-   of the game).
+4. one gradient step a kept afterstate toward its G_t, each from a forward pass of the
+   kept inputs at the weights as the steps before it left them (the offline forward
+   view of TD(lambda), which sums to the same updates as eligibility traces applied at
+   the end of the game). A gradient taken at the weights the game was played with
+   instead would save that forward pass, but applies one stale gradient a move: the
+   biases overshoot: a 32-unit network trained so for 20,000 games played no better
+   than its first weights.
 
 fastgen.train.td_lambda checks the arguments and owns the arrays; everything here trusts them.
 """
 
 from libc.stdint cimport int8_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, StopFlag, ctx_new, ctx_free, generate, win_of
 from fastgen.core._dice cimport PURPOSE_DICE, PURPOSE_OPENING, purpose_key, roll_of
@@ -79,29 +84,36 @@ cdef inline void flip5(const float* src, float* dst) noexcept nogil:
 
 ctypedef struct Game:          # one game's kept afterstates, grown as needed
     int8_t* states             # (cap, 50): seen by the side that rolls next
-    float* values              # (cap, 5): the network's outputs for them when played
+    float* values              # (cap, 5): their values V_t (the outputs; the result for the last)
     float* targets             # (cap, 5)
+    int* idx                   # (cap, FG_TD_MAX_NNZ): their non-zero inputs
+    float* val                 # (cap, FG_TD_MAX_NNZ)
+    int* nnz                   # (cap,)
     int64_t cap
 
 
+cdef int regrow(void** p, int64_t nbytes) noexcept nogil:
+    cdef void* q = realloc(p[0], nbytes)
+    if q == NULL:
+        return -1
+    p[0] = q
+    return 0
+
+
 cdef int grow(Game* gm, int64_t need) noexcept nogil:
-    cdef int64_t cap = gm.cap
-    if need <= cap:
+    """Room for *need* afterstates (0, or -1 when memory runs out); cap 0 allocates."""
+    cdef int64_t cap = gm.cap if gm.cap > 0 else 256
+    if need <= gm.cap:
         return 0
     while cap < need:
         cap *= 2
-    cdef int8_t* s = <int8_t*> realloc(gm.states, cap * BOARD_BYTES)
-    if s == NULL:
+    if (regrow(<void**> &gm.states, cap * BOARD_BYTES) < 0
+            or regrow(<void**> &gm.values, cap * 5 * sizeof(float)) < 0
+            or regrow(<void**> &gm.targets, cap * 5 * sizeof(float)) < 0
+            or regrow(<void**> &gm.idx, cap * FG_TD_MAX_NNZ * sizeof(int)) < 0
+            or regrow(<void**> &gm.val, cap * FG_TD_MAX_NNZ * sizeof(float)) < 0
+            or regrow(<void**> &gm.nnz, cap * sizeof(int)) < 0):
         return -1
-    gm.states = s
-    cdef float* v = <float*> realloc(gm.values, cap * 5 * sizeof(float))
-    if v == NULL:
-        return -1
-    gm.values = v
-    v = <float*> realloc(gm.targets, cap * 5 * sizeof(float))
-    if v == NULL:
-        return -1
-    gm.targets = v
     gm.cap = cap
     return 0
 
@@ -155,7 +167,7 @@ cdef class Learner:
         self.mlp.outputs = 5
         self.table = <float*> malloc(2 * 26 * 16 * P * sizeof(float))
         self.bias0 = <float*> malloc(P * sizeof(float))
-        self.acc = <double*> malloc(P * sizeof(double))
+        self.acc = <double*> malloc(2 * P * sizeof(double))
         self.h = <float*> malloc(P * sizeof(float))
         self.dh = <float*> malloc(P * sizeof(float))
         self.vcap = 1024
@@ -163,13 +175,9 @@ cdef class Learner:
         self.mlp.table = self.table
         self.mlp.bias0 = self.bias0
         self.scratch = <float*> malloc(fg_mlp_scratch(&self.mlp) * sizeof(float))
-        self.game.cap = 256
-        self.game.states = <int8_t*> malloc(self.game.cap * BOARD_BYTES)
-        self.game.values = <float*> malloc(self.game.cap * 5 * sizeof(float))
-        self.game.targets = <float*> malloc(self.game.cap * 5 * sizeof(float))
+        memset(&self.game, 0, sizeof(Game))
         if (self.table == NULL or self.bias0 == NULL or self.acc == NULL or self.h == NULL or self.dh == NULL
-                or self.values == NULL or self.scratch == NULL or self.game.states == NULL
-                or self.game.values == NULL or self.game.targets == NULL):
+                or self.values == NULL or self.scratch == NULL or grow(&self.game, 256) < 0):
             raise MemoryError("fastgen: cannot allocate a learner")
 
     def __dealloc__(self):
@@ -183,6 +191,9 @@ cdef class Learner:
         free(self.game.states)
         free(self.game.values)
         free(self.game.targets)
+        free(self.game.idx)
+        free(self.game.val)
+        free(self.game.nnz)
 
     def forward(self, const int8_t[:, ::1] board):
         """(h, y): the hidden layer and the five outputs of one (2, 25) board (side on roll
@@ -245,9 +256,9 @@ cdef class Learner:
         cdef const int8_t* after
         cdef int64_t g, t, n, choice
         cdef int64_t offsets[2]
-        cdef int k, nnz, res, i
-        cdef int idx[FG_TD_MAX_NNZ]
-        cdef float val[FG_TD_MAX_NNZ]
+        cdef int k, res, i
+        cdef int* ix
+        cdef float* vx
         cdef float y[8]
         cdef float flipped[5]
         cdef float* gt
@@ -284,10 +295,12 @@ cdef class Learner:
                 memcpy(rec, after + OWN, 25)      # the side that rolls next on roll (row 1)
                 memcpy(rec + OWN, after, 25)
                 res = win_of(after)
+                ix = gm.idx + t * FG_TD_MAX_NNZ
+                vx = gm.val + t * FG_TD_MAX_NNZ
+                gm.nnz[t] = fg_td_encode(rec, self.net.contact, ix, vx)
                 if res:
                     break
-                nnz = fg_td_encode(rec, self.net.contact, idx, val)
-                fg_td_forward(&self.net, idx, val, nnz, self.h, gm.values + t * 5)
+                fg_td_forward(&self.net, ix, vx, gm.nnz[t], self.h, gm.values + t * 5)
                 memcpy(board, rec, BOARD_BYTES)
                 t += 1
                 if t >= max_turns:
@@ -312,9 +325,10 @@ cdef class Learner:
                 for i in range(5):
                     gm.targets[t * 5 + i] = (1.0 - lam) * y[i] + lam * flipped[i]
             for t in range(n):
-                nnz = fg_td_encode(gm.states + t * BOARD_BYTES, self.net.contact, idx, val)
-                fg_td_forward(&self.net, idx, val, nnz, self.h, y)
-                loss[0] += fg_td_step(&self.net, idx, val, nnz, self.h, y, gm.targets + t * 5, lr, self.dh)
+                ix = gm.idx + t * FG_TD_MAX_NNZ
+                vx = gm.val + t * FG_TD_MAX_NNZ
+                fg_td_forward(&self.net, ix, vx, gm.nnz[t], self.h, y)
+                loss[0] += fg_td_step(&self.net, ix, vx, gm.nnz[t], self.h, y, gm.targets + t * 5, lr, self.dh)
             positions[0] += n
             done[0] += 1
         return 0

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "_contact.h"
+#include "_mlp.h" /* the kernel's sigmoid (fg_activate_*) and its choice of instruction set */
 
 #define FG_TD_INPUTS 198
 /* inputs a board may make non-zero: 4 units a point, a side's 15 checkers on at most 15
@@ -104,88 +105,52 @@ static int fg_td_encode(const int8_t* b, int contact, int* idx, float* val) {
     return k;
 }
 
-/* The kernel's first layer: table (2, 26, 16, P) rows = the units of each count times w1
- * (accumulated in double, rounded once, as fastgen.nets.network builds it), and bias0 =
- * b1 + the constant turn unit's row. */
+/* The loops, once per instruction set (_td_loops.h), and the one the CPU runs best,
+ * chosen as the networks' kernel chooses its own (fg_mlp_level). */
+#define FG_TD(name) name##_plain
+#define FG_TD_TARGET
+#define FG_TD_ACTIVATE fg_activate_plain
+#include "_td_loops.h"
+
+#ifdef FG_MLP_DISPATCH
+#define FG_TD(name) name##_avx2
+#define FG_TD_TARGET __attribute__((target("avx2,fma")))
+#define FG_TD_ACTIVATE fg_activate_avx2
+#include "_td_loops.h"
+
+#define FG_TD(name) name##_avx512
+#define FG_TD_TARGET __attribute__((target("avx512f")))
+#define FG_TD_ACTIVATE fg_activate_avx512
+#include "_td_loops.h"
+#endif
+
+/* The kernel's first-layer rows from w1 (see _td_loops.h); acc: 2 P doubles. */
 static void fg_td_table(const fg_td_net* net, float* table, float* bias0, double* acc) {
-    const int P = net->padded;
-    int idx[4];
-    float val[4];
-    for (int side = 0; side < 2; side++)
-        for (int p = 0; p < 26; p++)
-            for (int n = 0; n < 16; n++) {
-                float* row = table + (size_t)((side * 26 + p) * 16 + n) * (size_t)P;
-                int k = fg_td_units(side, p, n, idx, val);
-                if (k == 0) {
-                    memset(row, 0, sizeof(float) * (size_t)P);
-                    continue;
-                }
-                for (int j = 0; j < P; j++) acc[j] = 0.0;
-                for (int u = 0; u < k; u++) {
-                    const float* w = net->w1 + (size_t)idx[u] * (size_t)P;
-                    double v = val[u];
-                    for (int j = 0; j < P; j++) acc[j] += v * (double)w[j];
-                }
-                for (int j = 0; j < P; j++) row[j] = (float)acc[j];
-            }
-    const float* turn = net->w1 + (size_t)196 * (size_t)P;
-    for (int j = 0; j < P; j++) bias0[j] = (float)((double)net->b1[j] + (double)turn[j]);
+#ifdef FG_MLP_DISPATCH
+    if (fg_mlp_level == 2) { fg_td_table_avx512(net, table, bias0, acc); return; }
+    if (fg_mlp_level == 1) { fg_td_table_avx2(net, table, bias0, acc); return; }
+#endif
+    fg_td_table_plain(net, table, bias0, acc);
 }
 
-static inline float fg_td_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
-
-/* h (H) and y (outputs) of the inputs (idx, val, nnz). */
+/* h (P floats: H units, zeros after) and y (outputs) of the inputs (idx, val, nnz). */
 static void fg_td_forward(const fg_td_net* net, const int* idx, const float* val, int nnz, float* h, float* y) {
-    const int H = net->hidden, P = net->padded;
-    memcpy(h, net->b1, sizeof(float) * (size_t)H);
-    for (int k = 0; k < nnz; k++) {
-        const float* w = net->w1 + (size_t)idx[k] * (size_t)P;
-        const float v = val[k];
-        if (v == 1.0f)
-            for (int j = 0; j < H; j++) h[j] += w[j];
-        else
-            for (int j = 0; j < H; j++) h[j] += v * w[j];
-    }
-    for (int j = 0; j < H; j++) h[j] = fg_td_sigmoid(h[j]);
-    for (int o = 0; o < net->outputs; o++) {
-        const float* w = net->w2t + (size_t)o * (size_t)P;
-        float s = 0.0f;
-        for (int j = 0; j < H; j++) s += w[j] * h[j];
-        y[o] = fg_td_sigmoid(s + net->b2[o]);
-    }
+#ifdef FG_MLP_DISPATCH
+    if (fg_mlp_level == 2) { fg_td_forward_avx512(net, idx, val, nnz, h, y); return; }
+    if (fg_mlp_level == 1) { fg_td_forward_avx2(net, idx, val, nnz, h, y); return; }
+#endif
+    fg_td_forward_plain(net, idx, val, nnz, h, y);
 }
 
 /* One gradient step of size lr toward target (outputs) for the inputs whose forward
- * pass gave h and y; dh: H floats of scratch. Returns the cross-entropy before the step. */
+ * pass gave h and y; dh: P floats of scratch. Returns the cross-entropy before the step. */
 static double fg_td_step(fg_td_net* net, const int* idx, const float* val, int nnz, const float* h, const float* y,
                          const float* target, float lr, float* dh) {
-    const int H = net->hidden, P = net->padded, O = net->outputs;
-    float d[8];
-    double loss = 0.0;
-    for (int o = 0; o < O; o++) {
-        d[o] = y[o] - target[o];
-        double p = y[o] < 1e-7f ? 1e-7 : (y[o] > 1.0f - 1e-7f ? 1.0 - 1e-7 : (double)y[o]);
-        loss -= (double)target[o] * log(p) + (1.0 - (double)target[o]) * log(1.0 - p);
-    }
-    for (int j = 0; j < H; j++) dh[j] = 0.0f;
-    for (int o = 0; o < O; o++) {
-        const float* w = net->w2t + (size_t)o * (size_t)P;
-        for (int j = 0; j < H; j++) dh[j] += d[o] * w[j];
-    }
-    for (int j = 0; j < H; j++) dh[j] *= h[j] * (1.0f - h[j]) * lr;
-    for (int o = 0; o < O; o++) {
-        float* w = net->w2t + (size_t)o * (size_t)P;
-        const float g = lr * d[o];
-        for (int j = 0; j < H; j++) w[j] -= g * h[j];
-        net->b2[o] -= g;
-    }
-    for (int j = 0; j < H; j++) net->b1[j] -= dh[j];
-    for (int k = 0; k < nnz; k++) {
-        float* w = net->w1 + (size_t)idx[k] * (size_t)P;
-        const float v = val[k];
-        for (int j = 0; j < H; j++) w[j] -= v * dh[j];
-    }
-    return loss;
+#ifdef FG_MLP_DISPATCH
+    if (fg_mlp_level == 2) return fg_td_step_avx512(net, idx, val, nnz, h, y, target, lr, dh);
+    if (fg_mlp_level == 1) return fg_td_step_avx2(net, idx, val, nnz, h, y, target, lr, dh);
+#endif
+    return fg_td_step_plain(net, idx, val, nnz, h, y, target, lr, dh);
 }
 
 #endif /* FASTGEN_TD_H */
