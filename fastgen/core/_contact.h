@@ -61,155 +61,177 @@ static inline int fg_contact_count(uint32_t m) {
     return 2 * n - d;
 }
 
-/* The ways to cover a distance d (0..24) with one roll, the 21 rolls numbered as in
- * fg_contact_bit: `direct` the rolls with a die of d (d <= 6); `nc` non-doubles (ca, cb)
- * with ca + cb = d (bit cbit), passing through the point after ca or after cb; `nd`
- * doubles of die da in ds steps (bit dbit), passing through every point in between.
- * Worked out once from those definitions (a table, so no division a call). */
-typedef struct {
-    uint32_t direct;
-    int nc;
-    int8_t ca[3], cb[3], cbit[3];
-    int nd;
-    int8_t da[3], ds[3], dbit[3];
-} fg_contact_way;
-
-static const fg_contact_way fg_contact_ways[25] = {
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 0 */
-    {0x00003fu, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 1 */
-    {0x0007c2u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {1, 0, 0}, {2, 0, 0}, {0, 0, 0}}, /* 2 */
-    {0x007884u, 1, {1, 0, 0}, {2, 0, 0}, {1, 0, 0}, 1, {1, 0, 0}, {3, 0, 0}, {0, 0, 0}}, /* 3 */
-    {0x039108u, 1, {1, 0, 0}, {3, 0, 0}, {2, 0, 0}, 2, {1, 2, 0}, {4, 2, 0}, {0, 6, 0}}, /* 4 */
-    {0x0d2210u, 2, {1, 2, 0}, {4, 3, 0}, {3, 7, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 5 */
-    {0x1a4420u, 2, {1, 2, 0}, {5, 4, 0}, {4, 8, 0}, 2, {2, 3, 0}, {3, 2, 0}, {6, 11, 0}}, /* 6 */
-    {0x000000u, 3, {1, 2, 3}, {6, 5, 4}, {5, 9, 12}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 7 */
-    {0x000000u, 2, {2, 3, 0}, {6, 5, 0}, {10, 13, 0}, 2, {2, 4, 0}, {4, 2, 0}, {6, 15, 0}}, /* 8 */
-    {0x000000u, 2, {3, 4, 0}, {6, 5, 0}, {14, 16, 0}, 1, {3, 0, 0}, {3, 0, 0}, {11, 0, 0}}, /* 9 */
-    {0x000000u, 1, {4, 0, 0}, {6, 0, 0}, {17, 0, 0}, 1, {5, 0, 0}, {2, 0, 0}, {18, 0, 0}}, /* 10 */
-    {0x000000u, 1, {5, 0, 0}, {6, 0, 0}, {19, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 11 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 3, {3, 4, 6}, {4, 3, 2}, {11, 15, 20}}, /* 12 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 13 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 14 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {5, 0, 0}, {3, 0, 0}, {18, 0, 0}}, /* 15 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {4, 0, 0}, {4, 0, 0}, {15, 0, 0}}, /* 16 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 17 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {6, 0, 0}, {3, 0, 0}, {20, 0, 0}}, /* 18 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 19 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {5, 0, 0}, {4, 0, 0}, {18, 0, 0}}, /* 20 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 21 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 22 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, /* 23 */
-    {0x000000u, 0, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1, {6, 0, 0}, {4, 0, 0}, {20, 0, 0}}, /* 24 */
-};
-
-/* The rolls on which a checker at `from` (a point number in a numbering where it moves
- * down) reaches `to` (< from): with one die; with both dice one after the other, the
- * point after the first not held; with doubles in up to four steps, every point on the
- * way not held. held[p] (p = 0..25) marks the points it may not stop on; `to` itself is
- * the caller's to check. */
-static inline uint32_t fg_contact_reach(int from, int to, const uint8_t* held) {
-    int d = from - to;
-    if (d <= 0 || d > 24) return 0;
-    const fg_contact_way* w = &fg_contact_ways[d];
-    uint32_t m = w->direct;
-    for (int k = 0; k < w->nc; k++)
-        if (!held[from - w->ca[k]] || !held[from - w->cb[k]]) m |= 1u << w->cbit[k];
-    for (int k = 0; k < w->nd; k++) {
-        int a = w->da[k], ok = 1;
-        for (int s = 1; s < w->ds[k]; s++) ok &= !held[from - s * a];
-        if (ok) m |= 1u << w->dbit[k];
+/* The rolls (bits as fg_contact_bit) on which a checker on a point of `src` (bit p:
+ * point p of a numbering in which it moves toward higher bits, or toward lower bits when
+ * `down`) lands on a point of `target`: with one die; with both dice one after the other,
+ * the point after the first not in `block`; with doubles in up to four steps, every point
+ * on the way not in `block`. Every source and target at once, by shifting the sets of
+ * points (a checker moves at most 24 pips, so 64 bits hold every landing point): no
+ * loop over checkers. */
+static inline uint32_t fg_contact_rolls(uint64_t src, uint64_t block, uint64_t target, int down) {
+    uint32_t m = 0;
+    const uint64_t open = ~block;
+    uint64_t step[7];
+    for (int a = 1; a <= 6; a++) step[a] = down ? src >> a : src << a;
+    int bit = 0;
+    for (int a = 1; a <= 6; a++) {
+        /* the double a-a: up to four steps */
+        uint64_t t = step[a], reach = t;
+        for (int s = 1; s < 4; s++) {
+            t &= open;
+            t = down ? t >> a : t << a;
+            reach |= t;
+        }
+        m |= (uint32_t)((reach & target) != 0) << bit++;
+        for (int b = a + 1; b <= 6; b++) {
+            uint64_t ab = step[a] & open, ba = step[b] & open;
+            reach = step[a] | step[b] | (down ? (ab >> b) | (ba >> a) : (ab << b) | (ba << a));
+            m |= (uint32_t)((reach & target) != 0) << bit++;
+        }
     }
     return m;
 }
 
-/* The ten features of side `me` against `opp` (see the top of this file) into out[0..10);
- * returns the side's pip count. */
-static int fg_contact_side(const int8_t* me, const int8_t* opp, float* out) {
-    /* branch-free loops: a position's counts are unpredictable */
-    int pips = 25 * me[24], blots = 0, home = 0, anchors = 0, back = me[24], prime = 0, run = 0, rear = 0;
-    uint32_t blot_bits = 0, opp_bits = 0; /* bit p: my blot on my point p; a checker of the other side on my point p */
-    uint8_t opp_held[26] = {0}; /* my point p held by the other side */
-    uint8_t mirror[26] = {0};   /* my point p held by me, at index 25 - p: the other side's moves read downward */
-    for (int i = 0; i < 24; i++) {
-        int n = me[i], made = n >= 2;
+/* One side's row (25 counts: its points 1..24 at 0..23, its bar at 24) as bit masks
+ * over the indices i = 0..24 and two sums: what fg_contact_side needs of it. */
+typedef struct {
+    uint32_t nz;   /* bit i: a checker at index i */
+    uint32_t blot; /* bit i: exactly one */
+    uint32_t made; /* bit i: two or more */
+    int pips;      /* sum of (i + 1) * count: the pip count (the bar 25) */
+    int back;      /* checkers at indices 18..24: points 19..24 and the bar */
+} fg_contact_scan;
+
+#if !defined(FG_PORTABLE) && (defined(__SSE2__) || defined(_M_X64))
+#include <emmintrin.h>
+/* SSE2 (every x86-64 CPU): two overlapping 16-byte loads, bytes 0..15 and 9..24 of the
+ * row, so nothing beyond its 25 bytes is read. */
+static inline void fg_contact_scan_row(const int8_t* row, fg_contact_scan* sc) {
+    const __m128i lo = _mm_loadu_si128((const __m128i*)row);
+    const __m128i hi = _mm_loadu_si128((const __m128i*)(row + 9));
+    const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi8(1);
+    uint32_t nz = (uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(lo, zero)) |
+                  ((uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(hi, zero)) << 9);
+    uint32_t blot = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, one)) |
+                    ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, one)) << 9);
+    uint32_t made = (uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(lo, one)) |
+                    ((uint32_t)_mm_movemask_epi8(_mm_cmpgt_epi8(hi, one)) << 9);
+    /* pips: counts widened to 16 bits times their weights i + 1 (0 for the lanes of hi
+     * that repeat lo's indices 9..15) */
+    const __m128i w0 = _mm_setr_epi16(1, 2, 3, 4, 5, 6, 7, 8), w1 = _mm_setr_epi16(9, 10, 11, 12, 13, 14, 15, 16);
+    const __m128i w2 = _mm_setr_epi16(0, 0, 0, 0, 0, 0, 0, 17), w3 = _mm_setr_epi16(18, 19, 20, 21, 22, 23, 24, 25);
+    __m128i sum = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(lo, zero), w0), _mm_madd_epi16(_mm_unpackhi_epi8(lo, zero), w1));
+    sum = _mm_add_epi32(sum, _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(hi, zero), w2),
+                                           _mm_madd_epi16(_mm_unpackhi_epi8(hi, zero), w3)));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(1, 0, 3, 2)));
+    sum = _mm_add_epi32(sum, _mm_shuffle_epi32(sum, _MM_SHUFFLE(2, 3, 0, 1)));
+    /* back: hi's lanes 9..15 are indices 18..24 (counts are 0..15, so byte sums are exact) */
+    const __m128i top = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1);
+    __m128i b = _mm_sad_epu8(_mm_and_si128(hi, top), zero);
+    sc->nz = nz;
+    sc->blot = blot;
+    sc->made = made;
+    sc->pips = _mm_cvtsi128_si32(sum);
+    sc->back = _mm_cvtsi128_si32(b) + _mm_cvtsi128_si32(_mm_srli_si128(b, 8));
+}
+#else
+static inline void fg_contact_scan_row(const int8_t* row, fg_contact_scan* sc) {
+    uint32_t nz = 0, blot = 0, made = 0;
+    int pips = 0, back = 0;
+    for (int i = 0; i < 25; i++) {
+        int n = row[i];
+        nz |= (uint32_t)(n > 0) << i;
+        blot |= (uint32_t)(n == 1) << i;
+        made |= (uint32_t)(n > 1) << i;
         pips += (i + 1) * n;
-        blots += n == 1;
-        blot_bits |= (uint32_t)(n == 1) << (i + 1);
-        home += made & (i < 6);
-        anchors += made & (i >= 18);
-        run = (run + 1) * made;
-        prime = run > prime ? run : prime;
         back += (i >= 18) * n;
-        rear = n ? i + 1 : rear;
-        mirror[24 - i] = (uint8_t)made;
     }
-    rear = me[24] ? 25 : rear;
-    /* the other side in my numbering: its point q is my point 25 - q, its bar my point 0
-     * (it enters on my points 1..6 and moves up) */
-    for (int q = 0; q < 24; q++) {
-        opp_held[24 - q] = (uint8_t)(opp[q] >= 2);
-        opp_bits |= (uint32_t)(opp[q] != 0) << (24 - q);
-    }
+    sc->nz = nz;
+    sc->blot = blot;
+    sc->made = made;
+    sc->pips = pips;
+    sc->back = back;
+}
+#endif
+
+/* set bits of m */
+static inline int fg_contact_bits(uint32_t m) {
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+/* bits 0..24 of m in reverse order (bit i to bit 24 - i): a side's indices in the
+ * other side's numbering (its index q, point q + 1, is the other's point 24 - q) */
+static inline uint32_t fg_contact_flip25(uint32_t m) {
+    m = ((m >> 1) & 0x55555555u) | ((m & 0x55555555u) << 1);
+    m = ((m >> 2) & 0x33333333u) | ((m & 0x33333333u) << 2);
+    m = ((m >> 4) & 0x0F0F0F0Fu) | ((m & 0x0F0F0F0Fu) << 4);
+    m = ((m >> 8) & 0x00FF00FFu) | ((m & 0x00FF00FFu) << 8);
+    m = (m >> 16) | (m << 16);
+    return m >> 7;
+}
+
+/* The ten features of side `me` (its row and scan) against the other side (its row and
+ * scan) into out[0..10) (see the top of this file). */
+static void fg_contact_side(const int8_t* me, const fg_contact_scan* ms, const int8_t* opp, const fg_contact_scan* os,
+                            float* out) {
+    /* sets of points are bit masks in my numbering: bit p my point p (1..24), bit 0 the
+     * other side's bar (it enters on my points 1..6 and moves up), bit 25 my bar */
+    const uint32_t points = 0xFFFFFFu; /* indices 0..23 */
+    uint32_t blot_bits = (ms->blot & points) << 1, made_bits = (ms->made & points) << 1;
+    int blots = fg_contact_bits(ms->blot & points);
+    int home = fg_contact_bits(ms->made & 0x3Fu);
+    int anchors = fg_contact_bits(ms->made & 0xFC0000u);
+    int prime = 0;
+    for (uint32_t run = ms->made & points; run; run &= run >> 1) prime++;
+    int rear = ms->nz ? 32 - fg_clz32(ms->nz) : 0; /* the rearmost checker's point, 25 the bar */
+    /* the other side in my numbering: its index q (its point q + 1) is my point 24 - q */
+    uint32_t opp_held = fg_contact_flip25(os->made & points);
+    uint32_t opp_bits = fg_contact_flip25(os->nz & points);
+    int opp_on_bar = opp[24] != 0;
     /* the other side's rearmost checker, my numbering (its lowest point there; 0 its bar) */
-    int opp_rear = opp[24] ? 0 : (opp_bits ? fg_ctz32(opp_bits) : 26);
+    int opp_rear = opp_on_bar ? 0 : (opp_bits ? fg_ctz32(opp_bits) : 26);
     int past = 0;
-    for (int i = 0; i < 24; i++) past += (i + 1 < opp_rear) * me[i];
-    uint32_t hits = 0, all = (1u << 21) - 1;
-    for (uint32_t bl = blot_bits; bl && hits != all; bl &= bl - 1) {
-        int p = fg_ctz32(bl);
-        if (opp[24]) {
-            hits |= fg_contact_reach(25, 25 - p, mirror);
-            continue;
-        }
-        /* the other side's checkers below p (my numbering), at most 24 pips away */
-        for (uint32_t src = opp_bits & ((1u << p) - 1u); src; src &= src - 1) {
-            int u = fg_ctz32(src);
-            hits |= fg_contact_reach(25 - u, 25 - p, mirror);
-        }
-    }
+    for (int i = 0; i + 1 < opp_rear && i < 24; i++) past += me[i];
+    /* shots: from the bar only when the other side has a checker there */
+    uint32_t hits = blot_bits ? fg_contact_rolls(opp_on_bar ? 1u : opp_bits, made_bits, blot_bits, 0) : 0;
     int escapes = 0;
     if (rear > 0) {
-        int lowest = 0;
-        for (int p = rear - 1; p >= 1 && p >= rear - 12; p--)
-            if (opp_held[p]) lowest = p;
-        if (!lowest) {
+        /* the lowest point the other side holds within 12 pips in front of the rearmost */
+        int from = rear - 12 < 1 ? 1 : rear - 12;
+        uint32_t window = opp_held & ((1u << rear) - 1u) & ~((1u << from) - 1u);
+        if (!window) {
             escapes = 36;
         } else {
-            uint32_t esc = 0;
-            for (int to = lowest - 1; to >= 1 && to >= rear - 24; to--)
-                if (!opp_held[to]) esc |= fg_contact_reach(rear, to, opp_held);
-            escapes = fg_contact_count(esc);
+            int lowest = fg_ctz32(window);
+            uint32_t below = ((1u << lowest) - 1u) & ~1u & ~opp_held; /* my points 1..lowest-1 it does not hold */
+            escapes = fg_contact_count(fg_contact_rolls((uint64_t)1 << rear, opp_held, below, 1));
         }
     }
-    out[0] = (float)pips / 100.0f;
+    out[0] = (float)ms->pips / 100.0f;
     out[1] = (float)fg_contact_count(hits) / 36.0f;
     out[2] = (float)blots / 5.0f;
     out[3] = (float)escapes / 36.0f;
     out[4] = (float)prime / 6.0f;
     out[5] = (float)home / 6.0f;
     out[6] = (float)anchors / 3.0f;
-    out[7] = (float)back / 15.0f;
-    out[8] = opp[24] ? ((float)home / 6.0f) * ((float)home / 6.0f) : 0.0f;
+    out[7] = (float)ms->back / 15.0f;
+    out[8] = opp_on_bar ? ((float)home / 6.0f) * ((float)home / 6.0f) : 0.0f;
     out[9] = (float)past / 15.0f;
-    return pips;
-}
-
-/* whether any checker of either side can still meet one of the other's */
-static inline int fg_contact_contact(const int8_t* me, const int8_t* opp) {
-    int mine = 0, theirs = 0; /* the rearmost checker of each, in its own numbering (25: bar) */
-    for (int i = 24; i >= 0 && !mine; i--)
-        if (me[i]) mine = i + 1;
-    for (int i = 24; i >= 0 && !theirs; i--)
-        if (opp[i]) theirs = i + 1;
-    return mine + theirs > 25;
 }
 
 /* The 22 features of the board seen by `me` (on roll) against `opp` into out[0..22). */
 static void fg_contact_features(const int8_t* me, const int8_t* opp, float* out) {
-    int mine = fg_contact_side(me, opp, out);
-    int theirs = fg_contact_side(opp, me, out + FG_CONTACT_PER_SIDE);
-    out[20] = fg_contact_contact(me, opp) ? 0.0f : 1.0f;
-    out[21] = (float)(theirs - mine) / 50.0f;
+    fg_contact_scan ms, os;
+    fg_contact_scan_row(me, &ms);
+    fg_contact_scan_row(opp, &os);
+    fg_contact_side(me, &ms, opp, &os, out);
+    fg_contact_side(opp, &os, me, &ms, out + FG_CONTACT_PER_SIDE);
+    /* contact: the rearmost checkers (points, 25 the bar) meet when their sum tops 25 */
+    int mine = ms.nz ? 32 - fg_clz32(ms.nz) : 0, theirs = os.nz ? 32 - fg_clz32(os.nz) : 0;
+    out[20] = mine + theirs > 25 ? 0.0f : 1.0f;
+    out[21] = (float)(os.pips - ms.pips) / 50.0f;
 }
 
 #endif /* FASTGEN_CONTACT_H */
