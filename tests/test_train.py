@@ -55,10 +55,20 @@ def test_inputs_are_fastgen_encodes(contact):
         np.testing.assert_array_equal(x, _x(b, contact))
 
 
+@pytest.fixture(params=[0, 1, 2], ids=["plain", "avx2", "avx512"])
+def level(request):
+    """The trainer's loops of each instruction set (a level the CPU lacks runs the best
+    below it: the test then repeats that one), restored to the best after."""
+    got = _selfplay.select_kernels(request.param)
+    yield got
+    _selfplay.select_kernels(None)
+
+
 @pytest.mark.parametrize("contact", [False, True])
-def test_forward_equals_numpy_and_the_network(contact):
+def test_forward_equals_numpy_and_the_network(contact, level):
     """Its forward pass equals a float64 numpy one within 1e-5, and the Network it
-    exports (the compiled evaluator) gives the same outputs within 1e-5."""
+    exports (the compiled evaluator) gives the same outputs within 1e-5, with the loops
+    of every instruction set."""
     w = _weights(40, 1, contact=contact)
     boards = np.stack([b for b, _ in positions(12, 100)])
     net = w.network("t")
@@ -72,10 +82,11 @@ def test_forward_equals_numpy_and_the_network(contact):
 
 
 @pytest.mark.parametrize("contact", [False, True])
-def test_gradient_step_equals_float64_gradient(contact):
+def test_gradient_step_equals_float64_gradient(contact, level):
     """One step changes every weight by -lr times the float64 gradient of the
     cross-entropy (computed here by hand in numpy, and checked by central finite
-    differences on a few weights), within 1e-6 of the step."""
+    differences on a few weights), within 1e-6 of the step, with the loops of every
+    instruction set."""
     rng = np.random.default_rng(3)
     for k, b in enumerate([b for b, _ in positions(13, 20)]):
         w = _weights(24, 100 + k, contact=contact)

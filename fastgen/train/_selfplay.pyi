@@ -9,6 +9,8 @@ INPUTS: int
 CONTACT_INPUTS: int
 PAD: int
 
+def select_kernels(level: int | None = ...) -> int: ...
+
 class Learner:
     def __init__(self, w1: npt.NDArray[np.float32], b1: npt.NDArray[np.float32], w2t: npt.NDArray[np.float32],
                  b2: npt.NDArray[np.float32], hidden: int) -> None: ...

@@ -41,7 +41,8 @@ from fastgen.core._dice cimport PURPOSE_DICE, PURPOSE_OPENING, purpose_key, roll
 cdef extern from "_platform.h":
     int fg_stopped(const int* flag) noexcept nogil
 
-from fastgen.core._mlp cimport FG_CONTACT_WIDTH, FG_MLP_PAD, fg_mlp, fg_mlp_init, fg_mlp_scratch, fg_mlp_choose
+from fastgen.core._mlp cimport (FG_CONTACT_WIDTH, FG_MLP_PAD, fg_mlp, fg_mlp_init, fg_mlp_scratch, fg_mlp_choose,
+                                fg_mlp_select)
 
 cdef extern from "_td.h":
     enum:
@@ -71,6 +72,14 @@ CONTACT_INPUTS = FG_TD_INPUTS + FG_CONTACT_WIDTH
 PAD = FG_MLP_PAD
 
 cdef int _never = 0
+
+
+def select_kernels(level=None):
+    """Use the trainer's loops (and the kernel's, for its choices) of *level*: 0 plain C,
+    1 AVX2, 2 AVX-512F, None the best the CPU has (what import chooses); a level the CPU
+    lacks falls back to the best below it. Returns the level in use. For the tests; not
+    thread-safe: call it while nothing trains."""
+    return int(fg_mlp_select(-1 if level is None else int(level)))
 
 
 cdef inline void flip5(const float* src, float* dst) noexcept nogil:
