@@ -3,25 +3,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import fastgen
 
+from _examples import load_example
+
 pytest.importorskip("gnubg_nn", reason="needs the peers extra: pip install '.[peers]'")
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "equity_loss.py"
 
 
 def _example():
-    spec = importlib.util.spec_from_file_location("equity_loss_example", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_example("equity_loss")
 
 
 def test_positions_are_non_forced_decisions_of_gnubg_games():

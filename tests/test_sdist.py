@@ -46,6 +46,7 @@ SHIPPED = [
     "tests/strategies.py",
     "tests/_positions.py",
     "tests/_td40.py",
+    "tests/_examples.py",
     "tests/data/td40.npz",
     "tests/test_rules.py",
     "tests/typing/generate_plays.py",

@@ -3,9 +3,6 @@ random; examples/distil.py fits a teacher."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -14,14 +11,11 @@ from fastgen import specs
 from fastgen.evaluators import Network
 from fastgen.errors import InvalidArgumentError
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "td_bot.py"
+from _examples import load_example
 
 
 def _example():
-    spec = importlib.util.spec_from_file_location("td_bot_example", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_example("td_bot")
 
 
 def test_training_beats_random_clearly():
@@ -62,20 +56,13 @@ def test_network_policy_and_weights_round_trip(tmp_path):
         Network(np.zeros((10, 4)), np.zeros(4), np.zeros((4, 3)), np.zeros(3))
 
 
-
-
-DISTIL = Path(__file__).resolve().parent.parent / "examples" / "distil.py"
-
-
 def test_distil_example_fits_its_teacher(tmp_path):
     """examples/distil.py with a teacher that needs no extra (the shipped baseline network,
     ``baseline``): 20,000 positions and 4 passes (minibatches of 64, rate 0.01) bring the
     held-out error of P(win) to a fraction of the error of answering the mean (measured:
     0.035 against 0.150; the bound is a third), and the saved file
     loads as a compiled network that answers as trained."""
-    spec = importlib.util.spec_from_file_location("distil_example", DISTIL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_example("distil")
     boards = module.self_play_positions(24_000, seed=2, random_share=0.1)
     assert boards.shape == (24_000, 2, 25)
     fastgen.core.boards.as_boards(boards)  # every one a valid position
