@@ -59,10 +59,10 @@ def _blocks(path: Path) -> list[tuple[str, str, int]]:
 
 
 def _commands(body: str) -> list[str]:
-    """The shell commands of a block, one per line, comments and prompts removed; the
-    parts of ``a && b`` separately."""
+    """The shell commands of a block, one per line (a line ending in a backslash goes on
+    on the next), comments and prompts removed; the parts of ``a && b`` separately."""
     out = []
-    for line in body.splitlines():
+    for line in re.sub(r"\\\n\s*", " ", body).splitlines():
         line = line.split("  #")[0].strip().removeprefix("$ ")
         if line.startswith("#") or not line:
             continue
