@@ -13,9 +13,9 @@ One game, in ``Learner.play``:
 
 1. the kernel's first-layer rows are rebuilt from the current weights;
 2. the side on roll picks the candidate of highest cubeless equity (greedy; the dice
-   are the only randomness); each chosen afterstate is kept, seen by the side that
-   rolls next, with its non-zero inputs and the network's five outputs for it (its
-   value V_t);
+   are the only randomness); of each chosen afterstate, seen by the side that rolls
+   next (the next turn's position), its non-zero inputs are kept, with the network's
+   five outputs for it (its value V_t);
 3. at the end, the lambda-returns: the last afterstate's target is the game's result
    for the loser (0, 0, 0, gammon, backgammon); for the others, backwards,
    G_t = (1 - lambda) flip(V_{t+1}) + lambda flip(G_{t+1}), flip seeing five outputs
@@ -91,8 +91,7 @@ cdef inline void flip5(const float* src, float* dst) noexcept nogil:
     dst[4] = src[2]
 
 
-ctypedef struct Game:          # one game's kept afterstates, grown as needed
-    int8_t* states             # (cap, 50): seen by the side that rolls next
+ctypedef struct Game:          # one game's kept afterstates (seen by the side that rolls next), grown as needed
     float* values              # (cap, 5): their values V_t (the outputs; the result for the last)
     float* targets             # (cap, 5)
     int* idx                   # (cap, FG_TD_MAX_NNZ): their non-zero inputs
@@ -116,8 +115,7 @@ cdef int grow(Game* gm, int64_t need) noexcept nogil:
         return 0
     while cap < need:
         cap *= 2
-    if (regrow(<void**> &gm.states, cap * BOARD_BYTES) < 0
-            or regrow(<void**> &gm.values, cap * 5 * sizeof(float)) < 0
+    if (regrow(<void**> &gm.values, cap * 5 * sizeof(float)) < 0
             or regrow(<void**> &gm.targets, cap * 5 * sizeof(float)) < 0
             or regrow(<void**> &gm.idx, cap * FG_TD_MAX_NNZ * sizeof(int)) < 0
             or regrow(<void**> &gm.val, cap * FG_TD_MAX_NNZ * sizeof(float)) < 0
@@ -197,7 +195,6 @@ cdef class Learner:
         free(self.dh)
         free(self.values)
         free(self.scratch)
-        free(self.game.states)
         free(self.game.values)
         free(self.game.targets)
         free(self.game.idx)
@@ -261,7 +258,6 @@ cdef class Learner:
         cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
         cdef int8_t board[50]
         cdef int8_t dice[2]
-        cdef int8_t* rec
         cdef const int8_t* after
         cdef int64_t g, t, n, choice
         cdef int64_t offsets[2]
@@ -300,17 +296,15 @@ cdef class Learner:
                 after = c.boards + choice * BOARD_BYTES
                 if grow(gm, t + 1) < 0:
                     return -1
-                rec = gm.states + t * BOARD_BYTES
-                memcpy(rec, after + OWN, 25)      # the side that rolls next on roll (row 1)
-                memcpy(rec + OWN, after, 25)
+                memcpy(board, after + OWN, 25)    # the next position: the side that rolls next on roll (row 1)
+                memcpy(board + OWN, after, 25)
                 res = win_of(after)
                 ix = gm.idx + t * FG_TD_MAX_NNZ
                 vx = gm.val + t * FG_TD_MAX_NNZ
-                gm.nnz[t] = fg_td_encode(rec, self.net.contact, ix, vx)
+                gm.nnz[t] = fg_td_encode(board, self.net.contact, ix, vx)
                 if res:
                     break
                 fg_td_forward(&self.net, ix, vx, gm.nnz[t], self.h, gm.values + t * 5)
-                memcpy(board, rec, BOARD_BYTES)
                 t += 1
                 if t >= max_turns:
                     break
