@@ -53,12 +53,15 @@ static inline int fg_contact_bit(int a, int b) {
 }
 #define FG_CONTACT_DOUBLES ((1u << 0) | (1u << 6) | (1u << 11) | (1u << 15) | (1u << 18) | (1u << 20))
 
-static inline int fg_contact_count(uint32_t m) {
+/* set bits of m */
+static inline int fg_contact_bits(uint32_t m) {
     int n = 0;
-    for (uint32_t x = m; x; x &= x - 1) n++;
-    int d = 0;
-    for (uint32_t x = m & FG_CONTACT_DOUBLES; x; x &= x - 1) d++;
-    return 2 * n - d;
+    for (; m; m &= m - 1) n++;
+    return n;
+}
+
+static inline int fg_contact_count(uint32_t m) {
+    return 2 * fg_contact_bits(m) - fg_contact_bits(m & FG_CONTACT_DOUBLES);
 }
 
 /* The rolls (bits as fg_contact_bit) on which a checker on a point of `src` (bit p:
@@ -153,13 +156,6 @@ static inline void fg_contact_scan_row(const int8_t* row, fg_contact_scan* sc) {
     sc->back = back;
 }
 #endif
-
-/* set bits of m */
-static inline int fg_contact_bits(uint32_t m) {
-    int n = 0;
-    for (; m; m &= m - 1) n++;
-    return n;
-}
 
 /* bits 0..24 of m in reverse order (bit i to bit 24 - i): a side's indices in the
  * other side's numbering (its index q, point q + 1, is the other's point 24 - q) */
