@@ -77,3 +77,15 @@ def test_repository_cites_no_path_outside_itself():
     rules = (ROOT / "docs/RULES.md").read_text(encoding="utf-8")
     for n in range(1, 21):
         assert f"**R{n}. " in rules, f"R{n} missing from docs/RULES.md"
+
+
+def test_every_subpackage_is_listed_for_the_wheel():
+    """pyproject.toml lists packages by name (fastgen/data has no __init__.py), so a new
+    subpackage missing from the list would build and pass in the source tree yet be left
+    out of every wheel: its Python modules would be missing after ``pip install .``."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "fastgen").rglob("__init__.py")}
+    assert not found - listed, sorted(found - listed)
+    assert "fastgen.data" in listed
