@@ -69,6 +69,8 @@ from fastgen.errors import (
     MatFileError,
     NetworkFileError,
     CheckpointError,
+    InvalidCubeStateError,
+    METFileError,
     OutsideDatabaseError,
     NotPicklableError,
     OutOfOrderError,
@@ -121,10 +123,10 @@ _LAZY_NAMES: dict[str, str] = {
 }
 #: Submodules and subpackages reached as attributes (``fastgen.bearoff.build_one_sided``),
 #: imported on first use too.
-_LAZY_MODULES = ("bearoff", "engines", "envs", "evaluators", "fibs", "games", "nets", "policies", "pubeval", "sim", "specs")
+_LAZY_MODULES = ("bearoff", "cube", "engines", "envs", "evaluators", "fibs", "games", "nets", "policies", "pubeval", "sim", "specs")
 
 if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
-    from fastgen import bearoff, engines, envs, evaluators, fibs, games, nets, policies, pubeval, sim, specs
+    from fastgen import bearoff, cube, engines, envs, evaluators, fibs, games, nets, policies, pubeval, sim, specs
     from fastgen.formats.matfile import read_mat, write_mat
     from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
     from fastgen.games.match import Match
@@ -254,6 +256,8 @@ __all__ = [
     "InvalidNetworkError",
     "NetworkFileError",
     "CheckpointError",
+    "InvalidCubeStateError",
+    "METFileError",
     "UnknownSchemeError",
     "InvalidOutputError",
     "InvalidResignationError",

@@ -249,3 +249,15 @@ class CheckpointError(FastgenError, ValueError):
     """A training checkpoint that cannot be resumed: missing, not a checkpoint fastgen's
     trainer wrote, or written for other settings than the ones asked for. The message
     names the file and the fault."""
+
+
+class METFileError(FastgenError, ValueError):
+    """A match equity table file that cannot be read: missing, not GNU Backgammon's XML
+    layout, a table of the wrong shape, a value that is not a chance, or a table of a
+    kind given by parameters only. The message names the file and the fault."""
+
+
+class InvalidCubeStateError(InvalidArgumentError):
+    """A cube question that has no answer: probabilities that are not five chances in
+    order, a score or cube the match cannot reach, a cube owned during the Crawford
+    game. The message quotes the input."""
