@@ -1,0 +1,330 @@
+"""Cube decisions: should the side on roll double, and should its opponent take?
+
+:func:`cube_decisions` answers for many positions at one score and cube (arrays);
+:func:`cube_action` for one position, evaluating it if no probabilities are given.
+Both work from the five cubeless probabilities of the side on roll, before its roll,
+the way GNU Backgammon decides at 0-ply: the cubeful values of *no double*, *double,
+take* and *double, pass* (:mod:`fastgen.cube.money`, :mod:`fastgen.cube.match`) with
+the cube life of the position's class (:mod:`fastgen.cube.efficiency`), compared as
+equities normalised to the cube on the table. With ND, DT, DP those three:
+
+- double when DT >= ND and DP >= ND (a double gains whatever the answer); the
+  opponent takes when DP > DT. A double that gains less than 1e-5 is *optional*;
+- otherwise no double, or *too good* to double (ND above what a double gets: play on
+  for a gammon) when the side on roll can win a gammon and the double would be passed
+  or the position is worth more than a pass;
+- money play with beavers: a take worth at least -2 after the double (DT in [-2, 0])
+  is a *beaver*, and "no double, beaver" when the double would lose more than half of
+  the no-double equity;
+- *redouble* in the names when the side on roll owns the cube.
+
+The side on roll cannot double in the Crawford game, in a post-Crawford game when it
+is the one a point from winning, when the cube on the table already wins it the match,
+or when its opponent owns the cube: :attr:`CubeAction.CANNOT_DOUBLE`, with the no-double
+value and no double values (NaN).
+
+Bear-offs of at most six checkers a side: given a two-sided bear-off *database* with
+cubeful values of 6 points and 6 checkers or more (:func:`fastgen.bearoff.build_two_sided`),
+the exact values are used there, as the program does with its own database.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from fastgen._typing import ArrayLike
+from fastgen.core.boards import as_board, as_boards
+from fastgen.bearoff.database import TwoSidedDatabase
+from fastgen.bearoff.index import side_index_trusted
+from fastgen.core.ids import MatchState
+from fastgen.cube.efficiency import CLASS_NAMES, cube_life, position_class
+from fastgen.cube.match import Score, dead_mwc, match_decision
+from fastgen.cube.met import MAX_AWAY, MatchEquityTable, default_met
+from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, money_decision
+from fastgen.errors import InvalidCubeStateError
+
+__all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_action", "cube_decisions", "OPTIONAL"]
+
+#: A double gaining less than this (normalised equity) is optional.
+OPTIONAL = 1e-5
+
+
+class CubeAction(enum.Enum):
+    """The proper cube action, named as GNU Backgammon names it."""
+
+    DOUBLE_TAKE = "Double, take"
+    DOUBLE_PASS = "Double, pass"
+    DOUBLE_BEAVER = "Double, beaver"
+    NO_DOUBLE_TAKE = "No double, take"
+    NO_DOUBLE_BEAVER = "No double, beaver"
+    TOO_GOOD_TAKE = "Too good to double, take"
+    TOO_GOOD_PASS = "Too good to double, pass"
+    OPTIONAL_DOUBLE_TAKE = "Optional double, take"
+    OPTIONAL_DOUBLE_PASS = "Optional double, pass"
+    OPTIONAL_DOUBLE_BEAVER = "Optional double, beaver"
+    REDOUBLE_TAKE = "Redouble, take"
+    REDOUBLE_PASS = "Redouble, pass"
+    NO_REDOUBLE_TAKE = "No redouble, take"
+    NO_REDOUBLE_BEAVER = "No redouble, beaver"
+    TOO_GOOD_REDOUBLE_TAKE = "Too good to redouble, take"
+    TOO_GOOD_REDOUBLE_PASS = "Too good to redouble, pass"
+    OPTIONAL_REDOUBLE_TAKE = "Optional redouble, take"
+    OPTIONAL_REDOUBLE_PASS = "Optional redouble, pass"
+    CANNOT_DOUBLE = "You cannot double"
+
+    @property
+    def doubles(self) -> bool:
+        """The side on roll should double (optional doubles included)."""
+        return self.value.startswith(("Double", "Redouble", "Optional"))
+
+
+# The decision's codes: an index into _NAMES[redouble]
+_NAMES = {
+    False: (CubeAction.DOUBLE_TAKE, CubeAction.DOUBLE_PASS, CubeAction.DOUBLE_BEAVER, CubeAction.NO_DOUBLE_TAKE,
+            CubeAction.NO_DOUBLE_BEAVER, CubeAction.TOO_GOOD_TAKE, CubeAction.TOO_GOOD_PASS,
+            CubeAction.OPTIONAL_DOUBLE_TAKE, CubeAction.OPTIONAL_DOUBLE_PASS, CubeAction.OPTIONAL_DOUBLE_BEAVER,
+            CubeAction.CANNOT_DOUBLE, CubeAction.NO_DOUBLE_BEAVER),
+    True: (CubeAction.REDOUBLE_TAKE, CubeAction.REDOUBLE_PASS, CubeAction.DOUBLE_BEAVER, CubeAction.NO_REDOUBLE_TAKE,
+           CubeAction.NO_DOUBLE_BEAVER, CubeAction.TOO_GOOD_REDOUBLE_TAKE, CubeAction.TOO_GOOD_REDOUBLE_PASS,
+           CubeAction.OPTIONAL_REDOUBLE_TAKE, CubeAction.OPTIONAL_REDOUBLE_PASS, CubeAction.OPTIONAL_DOUBLE_BEAVER,
+           CubeAction.CANNOT_DOUBLE, CubeAction.NO_REDOUBLE_BEAVER),
+}
+# ND_BEAVER: the beaver a double would get is worth more than half the no-double equity
+# (named "No double, beaver" whoever owns the cube); NR_BEAVER: no double, and a double
+# would be beavered ("No redouble, beaver" when the side on roll owns the cube)
+(D_TAKE, D_PASS, D_BEAVER, ND_TAKE, ND_BEAVER, TG_TAKE, TG_PASS, OPT_TAKE, OPT_PASS, OPT_BEAVER,
+ CANNOT, NR_BEAVER) = range(12)
+
+
+def _codes(nd, dt, dp, wg, *, beavers: bool, pass_may_be_optional: bool) -> np.ndarray:
+    """The decision codes of normalised (nd, dt, dp) arrays (module docstring)."""
+    gam = wg > 0
+    beaver = beavers & (dt >= -2.0) & (dt <= 0.0)
+    opt_take = np.abs(dt - nd) <= OPTIONAL
+    opt_pass = (np.abs(nd - dp) <= OPTIONAL) & gam & pass_may_be_optional
+    too_good_pass = np.where(gam, TG_PASS, D_PASS)
+    double_taken = np.where(beaver, np.where(2.0 * dt < nd, ND_BEAVER, np.where(opt_take, OPT_BEAVER, D_BEAVER)),
+                            np.where(opt_take, OPT_TAKE, D_TAKE))
+    double = np.where(dp > dt, double_taken, np.where(opt_pass, OPT_PASS, D_PASS))
+    no_double = np.where(
+        nd > dt,
+        np.where(dt > dp, too_good_pass,
+                 np.where(nd > dp, np.where(gam, TG_TAKE, ND_TAKE), np.where(beaver, NR_BEAVER, ND_TAKE))),
+        too_good_pass)
+    return np.where((dt >= nd) & (dp >= nd), double, no_double).astype(np.int8)
+
+
+@dataclass(frozen=True)
+class CubeDecision:
+    """One position's cube decision.
+
+    ``no_double``, ``double_take``, ``double_pass``: money: equities per unit of the
+    cube on the table (as GNU Backgammon prints them: double, pass is +1); match: the
+    side on roll's match-winning chances. ``equities``: the three as equities
+    normalised to the cube on the table (the same as the first three in money play).
+    ``cubeless``: the cubeless money equity, or in match play the dead-cube MWC.
+    ``probs``: the five cubeless probabilities used. ``action``: the proper action;
+    ``doubles``: it is a double (optional ones included); ``takes``: the answer to a
+    double is to take (a beaver counts). ``position_class`` and ``cube_life``: the class
+    and x used."""
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    equities: tuple[float, float, float]
+    cubeless: float
+    probs: tuple[float, float, float, float, float]
+    action: CubeAction
+    doubles: bool
+    takes: bool
+    match: bool
+    position_class: str
+    cube_life: float
+
+
+@dataclass(frozen=True)
+class CubeDecisions:
+    """Many positions' decisions at one state: (N,) arrays named as
+    :class:`CubeDecision`'s fields (``equities`` (N, 3), ``probs`` (N, 5), ``action``
+    int8 codes into :attr:`actions`), and ``match``. ``decision(i)`` is position *i*'s
+    :class:`CubeDecision`."""
+
+    no_double: np.ndarray
+    double_take: np.ndarray
+    double_pass: np.ndarray
+    equities: np.ndarray
+    cubeless: np.ndarray
+    probs: np.ndarray
+    action: np.ndarray
+    actions: tuple[CubeAction, ...]
+    takes: np.ndarray
+    match: bool
+    position_class: np.ndarray
+    cube_life: np.ndarray
+
+    @property
+    def doubles(self) -> np.ndarray:
+        """(N,) bool: the proper action is a double."""
+        codes = np.array([a.doubles for a in self.actions])
+        return codes[self.action]
+
+    def decision(self, i: int) -> CubeDecision:
+        """Position *i*'s :class:`CubeDecision`."""
+        action = self.actions[int(self.action[i])]
+        nd, dt, dp = (float(v) for v in self.equities[i])
+        p, wg, wb, lg, lb = (float(v) for v in self.probs[i])
+        return CubeDecision(float(self.no_double[i]), float(self.double_take[i]), float(self.double_pass[i]),
+                            (nd, dt, dp), float(self.cubeless[i]), (p, wg, wb, lg, lb), action, action.doubles, bool(self.takes[i]),
+                            self.match, CLASS_NAMES[int(self.position_class[i])], float(self.cube_life[i]))
+
+    def __len__(self) -> int:
+        return int(self.action.shape[0])
+
+
+def _check_probs(probs: Any, n: int) -> np.ndarray:
+    arr = np.asarray(probs, dtype=np.float64)
+    if arr.shape != (n, 5):
+        raise InvalidCubeStateError(f"probs must be ({n}, 5) cubeless probabilities (one row a board), got shape "
+                                    f"{arr.shape}: {probs!r}"[:300])
+    p, wg, wb, lg, lb = arr.T
+    eps = 1e-6
+    bad = ~np.isfinite(arr).all(axis=1) | (arr < -eps).any(axis=1) | (arr > 1 + eps).any(axis=1)
+    bad |= (wb > wg + eps) | (lb > lg + eps) | (wg > p + eps) | (lg > 1 - p + eps)
+    if bad.any():
+        i = int(np.nonzero(bad)[0][0])
+        raise InvalidCubeStateError(
+            f"probs row {i} is not five cubeless probabilities (win, win gammon, win backgammon, lose gammon, lose "
+            f"backgammon: each in [0, 1], backgammons within gammons, gammons within their side): {arr[i].tolist()!r}")
+    return np.clip(arr, 0.0, 1.0)
+
+
+def _state_of(state: Any) -> MatchState:
+    if state is None:
+        return MatchState()
+    if not isinstance(state, MatchState):
+        raise InvalidCubeStateError(f"state must be a fastgen.MatchState or None (money, cube centred), got {state!r}")
+    return state
+
+
+def _owner(state: MatchState) -> int:
+    if state.cube_owner is None:
+        return CENTRED
+    return OWN if state.cube_owner == state.on_roll else OPPONENT
+
+
+def _may_double(state: MatchState, away: int, opponent_away: int, owner: int) -> bool:
+    if owner == OPPONENT:
+        return False
+    if not state.match_length:
+        return True
+    post_crawford = not state.crawford and min(away, opponent_away) == 1
+    return not state.crawford and state.cube_value < away and not (post_crawford and away == 1)
+
+
+def _bearoff_values(arr: np.ndarray, database: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(mask, (n, 4) values): which boards the two-sided *database* holds and its
+    equities (cubeless, owned, centred, opponent owns) for them."""
+    if not isinstance(database, TwoSidedDatabase) or not database.cubeful:
+        raise InvalidCubeStateError(f"database must be a cubeful fastgen.bearoff two-sided database, got {database!r}")
+    me = side_index_trusted(arr, 1, database.points, database.checkers)
+    opp = side_index_trusted(arr, 0, database.points, database.checkers)
+    mask = (me >= 0) & (opp >= 0)
+    return mask, database.equities(me[mask], opp[mask])
+
+
+def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None = None, *,
+                   met: MatchEquityTable | None = None, beavers: bool = True, database: Any = None) -> CubeDecisions:
+    """The cube decisions of (N, 2, 25) *boards* (side on roll in row 1, before its
+    roll) with their (N, 5) cubeless *probs*, all at one *state* (a
+    :class:`fastgen.MatchState`: its match length, score, cube value and owner, the
+    Crawford flag, the Jacoby rule, ``on_roll`` the player the board shows on roll;
+    None: money, cube centred). *met*: the match equity table (default
+    :func:`~fastgen.cube.default_met`); *beavers*: money play allows beavers; *database*:
+    a two-sided cubeful bear-off database (module docstring). Module docstring for the
+    rules; bad input raises :class:`~fastgen.errors.InvalidCubeStateError` quoting it."""
+    arr = as_boards(boards)
+    n = arr.shape[0]
+    pr = _check_probs(probs, n)
+    st = _state_of(state)
+    owner = _owner(st)
+    cls = position_class(arr)
+    x = cube_life(arr, cls)
+    x_double = x.copy()
+    exact = np.zeros(n, dtype=bool)
+    db_values = np.zeros((0, 4))
+    if database is not None:
+        exact, db_values = _bearoff_values(arr, database)
+        pr[exact] = 0.0
+        pr[exact, 0] = (db_values[:, 0] + 1.0) / 2.0
+    c = st.cube_value
+    match = bool(st.match_length)
+    if match:
+        met = default_met() if met is None else met
+        if not isinstance(met, MatchEquityTable):
+            raise InvalidCubeStateError(f"met must be a fastgen.cube.MatchEquityTable, got {met!r}")
+        me, opp = st.on_roll, 1 - st.on_roll
+        away, opponent_away = st.match_length - st.score[me], st.match_length - st.score[opp]
+        if not (1 <= away <= MAX_AWAY and 1 <= opponent_away <= MAX_AWAY):
+            raise InvalidCubeStateError(f"the score must leave both players 1 to {MAX_AWAY} points away: {st!r}")
+        score = Score(met, away, opponent_away, crawford=st.crawford, player=me)
+        if exact.any():  # the cube life that reproduces the database's money values (at most the bear-off one)
+            for target, col, own in ((x, {CENTRED: 2, OWN: 1}.get(owner, 3), owner), (x_double, 3, OPPONENT)):
+                sub = pr[exact]
+                ecl = db_values[:, 0]
+                ecf1 = cubeful_equity(sub, 1.0, own)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    life = np.where(np.abs(ecl - ecf1) > 1e-4, (db_values[:, col] - ecl) / (ecf1 - ecl), 0.6)
+                target[exact] = np.clip(life, 0.0, 0.6)
+        nd, dt, dp = match_decision(score, pr, x, c, owner, x_double)
+        eq = np.stack([score.equity(v, c) for v in (nd, dt, dp)], axis=1)
+        cubeless = dead_mwc(score, pr, c)
+        may = _may_double(st, away, opponent_away, owner)
+    else:
+        nd, dt, dp = money_decision(pr, x, owner, jacoby=st.jacoby)
+        if exact.any():
+            nd[exact] = db_values[:, 2 if owner == CENTRED else 1 if owner == OWN else 3]
+            dt[exact] = 2.0 * db_values[:, 3]
+        eq = np.stack([nd, dt, dp], axis=1)
+        p, wg, wb, lg, lb = pr.T
+        cubeless = 2.0 * p - 1.0 + wg + wb - lg - lb
+        may = owner != OPPONENT
+    if may:
+        codes = _codes(eq[:, 0], eq[:, 1], eq[:, 2], pr[:, 1], beavers=beavers and not match,
+                       pass_may_be_optional=match or owner == OWN or not st.jacoby)
+    else:
+        codes = np.full(n, CANNOT, dtype=np.int8)
+        dt = np.full(n, np.nan)
+        dp = np.full(n, np.nan)
+        eq[:, 1:] = np.nan
+    takes = (eq[:, 2] > eq[:, 1]) & (codes != CANNOT)
+    return CubeDecisions(nd, dt, dp, eq, cubeless, pr, codes, _NAMES[owner == OWN], takes, match, cls, x)
+
+
+def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchState | None = None, *,
+                evaluator: Callable[[np.ndarray], Any] | None = None, met: MatchEquityTable | None = None,
+                beavers: bool = True, database: Any = None) -> CubeDecision:
+    """The cube decision of one *board* ((2, 25), side on roll in row 1, before its
+    roll): with its five cubeless *probs*, or those an *evaluator* (any fastgen
+    evaluator: ``evaluators.baseline()``, ``evaluators.gnubg(0)``, a network) gives at
+    0-ply. *state*, *met*, *beavers*, *database*: as :func:`cube_decisions`.
+
+    >>> import fastgen
+    >>> from fastgen.cube import cube_action
+    >>> d = cube_action(fastgen.STARTING_BOARD, [0.827, 0.313, 0.012, 0.034, 0.000], fastgen.MatchState(jacoby=True))
+    >>> d.action, round(d.no_double, 3), round(d.double_take, 3), d.double_pass
+    (<CubeAction.DOUBLE_PASS: 'Double, pass'>, 0.889, 1.772, 1.0)
+    """
+    arr = as_board(board)[None]
+    if (probs is None) == (evaluator is None):
+        raise InvalidCubeStateError("cube_action needs exactly one of probs and evaluator")
+    if probs is None:
+        if not callable(evaluator):
+            raise InvalidCubeStateError(f"evaluator must be a fastgen evaluator (a callable), got {evaluator!r}")
+        probs = np.asarray(evaluator(arr), dtype=np.float64)[:, :5]
+    else:
+        probs = np.asarray(probs, dtype=np.float64).reshape(1, -1) if np.ndim(probs) == 1 else probs
+    return cube_decisions(arr, probs, state, met=met, beavers=beavers, database=database).decision(0)
