@@ -57,16 +57,17 @@ def int_in_range(minimum: int, maximum: int | None = None) -> Callable[[str], in
     return parse
 
 
-def float_in_range(low: float, high: float) -> Callable[[str], float]:
-    """An argparse type: a decimal number x with low < x <= high."""
+def float_in_range(low: float, high: float, *, closed: bool = False) -> Callable[[str], float]:
+    """An argparse type: a decimal number x with low < x <= high (low <= x <= high if *closed*)."""
 
     def parse(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
             value = float("nan")
-        if not low < value <= high:
-            raise argparse.ArgumentTypeError(f"expected a number above {low:g} and at most {high:g}, got {text!r}")
+        if not (low <= value <= high if closed else low < value <= high):
+            bound = f"at least {low:g}" if closed else f"above {low:g}"
+            raise argparse.ArgumentTypeError(f"expected a number {bound} and at most {high:g}, got {text!r}")
         return value
 
     parse.__name__ = "number"

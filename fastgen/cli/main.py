@@ -1,5 +1,5 @@
 """The ``fastgen`` command line: ``fastgen bench`` (the main job), ``rollout``, ``perft``,
-``bearoff``, ``rollout-plays``, ``duel``, ``serve-external`` and ``train``."""
+``bearoff``, ``rollout-plays``, ``duel``, ``serve-external``, ``train`` and ``cube``."""
 
 from __future__ import annotations
 
@@ -104,6 +104,7 @@ SUBCOMMANDS = {
     "duel": "fastgen.cli.duel",
     "serve-external": "fastgen.cli.serve",
     "train": "fastgen.cli.train",
+    "cube": "fastgen.cli.cube",
 }
 
 #: The exit status after the reader of the output went away (``fastgen ... | head``):

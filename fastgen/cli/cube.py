@@ -1,0 +1,121 @@
+"""``fastgen cube``: the cube decision of one position, printed like GNU Backgammon's hint.
+
+    fastgen cube --position 4HPwATDgc/ABMA [--match 7 --score 4-2 --cube 2 --owner me]
+                 [--evaluator baseline|gnubg:0 | --probs P WG WB LG LB] [--json]
+
+The position is before the roll of the side on roll (a Position ID gives it first).
+Without ``--match`` the game is for money. ``--score`` is the side on roll's score,
+then its opponent's; ``--owner`` who owns the cube (``centred``, ``me``: the side on
+roll, ``opponent``). ``--match-id`` takes the whole state from a GNU Backgammon Match ID
+instead (its player on roll is the side the Position ID has on roll).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from fastgen import specs
+from fastgen.cli.args import add_subcommand, float_in_range, int_in_range, position_id_arg, spec_arg
+from fastgen.cli.output import json_text
+from fastgen.errors import FastgenError
+
+__all__ = ["add_parser", "run_cube", "format_decision"]
+
+
+def _score(text: str) -> tuple[int, int]:
+    parts = text.split("-")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"a score is ME-OPPONENT, e.g. 4-2, got {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``cube`` subcommand on an argparse *subparsers* object."""
+    parser = add_subcommand(
+        subparsers,
+        "cube",
+        help="should the side on roll double, should the opponent take: GNU Backgammon's 0-ply cube decision",
+        description="The no double, double/take and double/pass values and the proper cube action of a "
+        "position before the roll, money or match, from an evaluator's (or given) cubeless probabilities.",
+    )
+    parser.add_argument("--position", metavar="POSITION_ID", type=position_id_arg, required=True,
+                        help="GNU Backgammon Position ID, the side on roll first")
+    parser.add_argument("--match", type=int_in_range(1, 64), default=0, metavar="LENGTH",
+                        help="match length (default: a money game)")
+    parser.add_argument("--score", type=_score, default=(0, 0), help="ME-OPPONENT: the side on roll's score first")
+    parser.add_argument("--cube", type=int_in_range(1, 4096), default=1, help="cube value")
+    parser.add_argument("--owner", choices=("centred", "me", "opponent"), default="centred", help="cube owner")
+    parser.add_argument("--crawford", action="store_true", help="this game is the Crawford game")
+    parser.add_argument("--jacoby", action="store_true", help="money: the Jacoby rule (gammons count single "
+                        "until the cube is turned)")
+    parser.add_argument("--no-beavers", action="store_true", help="money: no beavers")
+    parser.add_argument("--match-id", metavar="MATCH_ID", help="the whole state from a GNU Backgammon Match ID")
+    parser.add_argument("--evaluator", type=spec_arg("evaluator"), default="baseline",
+                        help="baseline, gnubg:PLIES, network:SEED, PATH.npz or module:callable (default: baseline)")
+    parser.add_argument("--probs", type=float_in_range(0.0, 1.0, closed=True), nargs=5, metavar=("P", "WG", "WB", "LG", "LB"),
+                        help="the cubeless probabilities instead of an evaluator's")
+    parser.add_argument("--json", action="store_true", help="print the decision as JSON")
+    parser.set_defaults(func=run_cube)
+    return parser
+
+
+def _state(args: argparse.Namespace) -> Any:
+    from fastgen.core.ids import MatchState, match_state_from_id  # lazy: loaded when this subcommand runs
+
+    if args.match_id is not None:
+        return match_state_from_id(args.match_id)
+    me, opp = 1, 0  # the board shows player 1 on roll
+    owner = {"centred": None, "me": me, "opponent": opp}[args.owner]
+    score = (args.score[1], args.score[0])
+    return MatchState(match_length=args.match, score=score if args.match else (0, 0), cube_value=args.cube,
+                      cube_owner=owner, crawford=args.crawford, jacoby=args.jacoby, on_roll=me)
+
+
+def format_decision(d: Any, source: str) -> str:
+    """The decision *d* as GNU Backgammon's hint prints one (equities, or MWC in %)."""
+    def value(v: float) -> str:
+        return f"{100 * v:9.4f}%" if d.match else f"{v:+9.5f}"
+
+    p = d.probs
+    head = f"cubeless MWC {value(d.cubeless)}" if d.match else f"cubeless equity {value(d.cubeless)}"
+    lines = [f"Cube analysis ({source}, cube life {d.cube_life:.3f}, {d.position_class})", head,
+             f"  {p[0]:.5f} {p[1]:.5f} {p[2]:.5f} - {1 - p[0]:.5f} {p[3]:.5f} {p[4]:.5f}", "Cubeful equities:"]
+    rows = [("No double", d.no_double), ("Double, take", d.double_take), ("Double, pass", d.double_pass)]
+    if d.action.value == "You cannot double":
+        lines.append(f"1. {'No double':<20}{value(d.no_double)}")
+    else:
+        best = d.no_double if not d.doubles else min(d.double_take, d.double_pass)
+        for i, (name, v) in enumerate(rows, 1):
+            diff = "" if i == 1 else (f"  ({100 * (v - best):+.4f}%)" if d.match else f"  ({v - best:+.5f})")
+            lines.append(f"{i}. {name:<20}{value(v)}{diff}")
+    lines.append(f"Proper cube action: {d.action.value}")
+    return "\n".join(lines)
+
+
+def run_cube(args: argparse.Namespace) -> int:
+    """Decide from parsed arguments and print; returns the exit code."""
+    from fastgen.cube import cube_action  # lazy: the cube loads only when this subcommand runs
+
+    try:
+        state = _state(args)
+        if args.probs is not None:
+            decision = cube_action(args.position, args.probs, state, beavers=not args.no_beavers)
+            source = "given probabilities"
+        else:
+            evaluator = specs.evaluator(args.evaluator)
+            decision = cube_action(args.position, state=state, evaluator=evaluator, beavers=not args.no_beavers)
+            source = f"0-ply {args.evaluator}"
+    except FastgenError as exc:
+        print(f"fastgen cube: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        out = {k: getattr(decision, k) for k in ("no_double", "double_take", "double_pass", "equities", "cubeless",
+                                                  "probs", "doubles", "takes", "match", "position_class",
+                                                  "cube_life")}
+        out["action"] = decision.action.value
+        print(json_text(out, indent=2))
+    else:
+        print(format_decision(decision, source))
+    return 0
