@@ -14,7 +14,7 @@ import pytest
 
 from fastgen.cli.workload import random_game_positions, vector_workload
 
-BASELINES = ("gnubg_nn", "pgx", "openspiel", "oracle", "generate_only", "makebearoff")
+BASELINES = ("gnubg_nn", "pgx", "openspiel", "oracle", "generate_only", "makebearoff", "gnubg_hint")
 
 
 @pytest.fixture(scope="session")
