@@ -248,3 +248,11 @@ def test_command_line(capsys):
     assert "points away" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["cube", "--position", "4HPwATDgc/ABMA", "--score", "four-two"])
+
+
+def test_gammons_that_cannot_happen_count_nothing():
+    board = np.zeros((2, 25), np.int8)
+    board[1, :6], board[0, :3] = 2, 4          # both sides bearing off: the opponent has 3 off, the side on roll 3
+    with_trace = cube_action(board, [0.7, 0.3, 0.1, 0.2, 0.05])
+    clean = cube_action(board, [0.7, 0.0, 0.0, 0.0, 0.0])
+    assert with_trace.probs == clean.probs and with_trace.action is clean.action

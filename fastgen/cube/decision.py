@@ -23,6 +23,9 @@ is the one a point from winning, when the cube on the table already wins it the 
 or when its opponent owns the cube: :attr:`CubeAction.CANNOT_DOUBLE`, with the no-double
 value and no double values (NaN).
 
+A side that has borne off a checker can no longer lose a gammon: its gammon
+probabilities are taken as 0 whatever the evaluator said.
+
 Bear-offs of at most six checkers a side: given a two-sided bear-off *database* with
 cubeful values of 6 points and 6 checkers or more (:func:`fastgen.bearoff.build_two_sided`),
 the exact values are used there, as the program does with its own database.
@@ -249,6 +252,9 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
     arr = as_boards(boards)
     n = arr.shape[0]
     pr = _check_probs(probs, n)
+    # gammons that can no longer happen count nothing (an evaluator may give them a trace)
+    pr[arr[:, 0].sum(axis=1, dtype=np.int16) < 15, 1:3] = 0.0
+    pr[arr[:, 1].sum(axis=1, dtype=np.int16) < 15, 3:5] = 0.0
     st = _state_of(state)
     owner = _owner(st)
     cls = position_class(arr)
