@@ -6,6 +6,8 @@
   (:func:`fastgen.evaluators.greedy` of :func:`fastgen.evaluators.baseline`);
 * :func:`lookahead` -- any evaluator's 1-ply player: each play judged by the average,
   over the opponent's 21 rolls, of the position after the opponent's best reply;
+* :func:`cube_policy` -- a player with the cube: any evaluator's greedy chequer play
+  and its 0-ply cube decisions (:mod:`fastgen.cube`), for ``duel(..., cube=True)``;
 * the built-in ``"random"`` and ``"pubeval"`` and the adapter of any batch policy, as
   the game loops of :func:`fastgen.rollout` and :func:`fastgen.duel` call them.
 
@@ -24,13 +26,15 @@ import numpy as np
 from fastgen import evaluators
 from fastgen.core import _play
 from fastgen.core.generate import plays_batch
+from fastgen.core.ids import MatchState
+from fastgen.cube.decision import cube_decisions
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
 from fastgen.engines import _index_of
 from fastgen.errors import EngineError, InvalidArgumentError
 from fastgen.evaluators import greedy
 from fastgen._util import check_int
 
-__all__ = ["GnubgNN", "gnubg", "baseline", "lookahead"]
+__all__ = ["GnubgNN", "gnubg", "baseline", "lookahead", "CubePolicy", "cube_policy"]
 
 
 class GnubgNN:
@@ -256,3 +260,65 @@ def raise_bad_pick(picked: Any, offsets: np.ndarray, i: int, name: str) -> NoRet
 
 #: The policies the game loops have built in (played inside the core where it can).
 BUILTIN = {"random": random_policy, "pubeval": pubeval_policy}
+
+
+class CubePolicy:
+    """A player with the cube, for money games (``duel(a, b, games, cube=True)``).
+
+    The cube protocol, on batches of positions before the roll (side on roll in row 1):
+
+    - ``offer(boards, owns)``: (N,) bool, whether the side on roll doubles; *owns* (N,)
+      bool, True where it owns the cube (else the cube is centred);
+    - ``accept(boards, owns)``: (N,) bool, whether this player takes the double offered
+      by the side on roll of *boards* (*owns*: the doubler owned the cube);
+    - ``chequer``: its batch policy for the plays.
+
+    :func:`cube_policy` makes one from an evaluator; a subclass may decide otherwise.
+    """
+
+    def __init__(self, evaluator: Callable[[np.ndarray], Any], *, name: str | None = None) -> None:
+        if not callable(evaluator):
+            raise InvalidArgumentError(f"cube_policy needs an evaluator (a callable), got {evaluator!r}")
+        self.evaluator = evaluator
+        self.chequer = greedy(evaluator)
+        self.__name__ = name or f"cube({getattr(evaluator, '__name__', type(evaluator).__name__)})"
+
+    def _decisions(self, boards: np.ndarray, owns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        owns = np.asarray(owns, dtype=bool)
+        doubles = np.zeros(boards.shape[0], dtype=bool)
+        takes = np.zeros(boards.shape[0], dtype=bool)
+        if not boards.shape[0]:
+            return doubles, takes
+        probs = np.asarray(self.evaluator(boards), dtype=np.float64)[:, :5]
+        for own, owner in ((False, None), (True, 1)):
+            rows = np.flatnonzero(owns == own)
+            if rows.size:
+                state = MatchState(cube_value=2 if own else 1, cube_owner=owner, on_roll=1)
+                d = cube_decisions(boards[rows], probs[rows], state)
+                doubles[rows] = d.doubles
+                takes[rows] = d.takes
+        return doubles, takes
+
+    def offer(self, boards: np.ndarray, owns: np.ndarray) -> np.ndarray:
+        """Whether the side on roll of each board doubles (class docstring)."""
+        return self._decisions(boards, owns)[0]
+
+    def accept(self, boards: np.ndarray, owns: np.ndarray) -> np.ndarray:
+        """Whether this player takes the double of the side on roll of each board."""
+        return self._decisions(boards, owns)[1]
+
+    def __repr__(self) -> str:
+        return f"<fastgen.policies.CubePolicy {self.__name__}>"
+
+
+def cube_policy(evaluator: Callable[[np.ndarray], Any], *, name: str | None = None) -> CubePolicy:
+    """*evaluator*'s player with the cube: its greedy chequer play, and the doubles and
+    takes of its 0-ply cube decisions for money (:func:`fastgen.cube.cube_decisions`:
+    Janowski's model with GNU Backgammon's cube life, no Jacoby rule). See :class:`CubePolicy`.
+
+    >>> import fastgen
+    >>> fastgen.duel(cube_policy(fastgen.evaluators.baseline()), "baseline", 20, seed=1, cube=True).games
+    20
+    """
+    return CubePolicy(evaluator, name=name)

@@ -68,7 +68,10 @@ class DuelResult:
 
     ``winner`` (0: *a* won, 1: *b* won), ``result`` (1 single, 2 gammon, 3 backgammon) and
     ``turns`` are arrays over the games; *a* moved first in the even games. Points are
-    cubeless: a game is worth its result, positive when *a* won.
+    cubeless: a game is worth its result, positive when *a* won; with the cube
+    (``cube=True``), ``cube`` holds the value each game was played for (a game passed
+    counts a single game at the value before the double), and points are the result
+    times the cube.
     """
 
     a: str
@@ -80,6 +83,7 @@ class DuelResult:
     turns: np.ndarray
     seconds: float = 0.0
     timings: dict = field(default_factory=dict)
+    cube: np.ndarray | None = None
 
     @property
     def games(self) -> int:
@@ -93,7 +97,8 @@ class DuelResult:
     @property
     def points(self) -> np.ndarray:
         """(games,) float: *a*'s points in each game."""
-        return np.where(self.winner == 0, self.result, -self.result.astype(np.int16)).astype(float)
+        pts = np.where(self.winner == 0, self.result, -self.result.astype(np.int16)).astype(float)
+        return pts if self.cube is None else pts * self.cube
 
     def _samples(self) -> np.ndarray:
         """The independent samples: pair means when mirrored, else the games."""
@@ -154,13 +159,16 @@ class DuelResult:
             "seconds": self.seconds,
             "games_per_second": self.games / self.seconds if self.seconds > 0 else None,
             "timings": dict(self.timings),
+            "cube": self.cube is not None,
+            "average_cube": float(self.cube.mean()) if self.cube is not None and self.games else None,
         }
 
     def __str__(self) -> str:
         lo, hi = self.ci95
         how = f"{self.pairs} mirrored pairs" if self.mirrored else "unmirrored"
         lines = [
-            f"{self.a} vs {self.b}: {self.games} cubeless games ({how}), seed {self.seed}",
+            f"{self.a} vs {self.b}: {self.games} {'cubeless games' if self.cube is None else 'money games with the cube'} "
+            f"({how}), seed {self.seed}",
             f"{self.a} points/game: {self.ppg:+.4f} +/- {self.ppg_se:.4f} (95%: [{lo:+.4f}, {hi:+.4f}])",
         ]
         for side, name in (("a", self.a), ("b", self.b)):
@@ -209,6 +217,8 @@ def duel(
     scheduler: str | None = None,
     client: Any = None,
     chunk_size: int | None = None,
+    cube: bool = False,
+    max_cube: int = 64,
 ) -> DuelResult:
     """Play *games* cubeless money games between policies *a* and *b* to the end.
 
@@ -245,6 +255,13 @@ def duel(
     workers, scheduler, client, chunk_size:
         Play the games on a Dask cluster, in chunks of *chunk_size* games: see
         :ref:`cluster-arguments`. The result equals the in-process one game for game.
+    cube, max_cube:
+        Money games with the doubling cube (in this process; no Jacoby rule, no
+        beavers), the cube going no higher than *max_cube*: *a* and *b* are then cube
+        players (:func:`fastgen.policies.cube_policy` of an evaluator,
+        :class:`fastgen.policies.CubePolicy`), or evaluators or evaluator specs
+        (``"baseline"``, ``"gnubg:0"``), which play as their ``cube_policy``. Points
+        count the cube (:class:`DuelResult`).
 
     Returns
     -------
@@ -256,6 +273,12 @@ def duel(
     KeyboardInterrupt
         On Ctrl-C, promptly.
     """
+    if not isinstance(cube, (bool, np.bool_)):
+        raise InvalidArgumentError(f"cube must be True or False, got {cube!r}")
+    if cube:
+        return _cube_duel(a, b, games, seed=seed, mirrored=mirrored, start=start, threads=threads,
+                          progress=progress, max_cube=max_cube, on_cluster=workers is not None or client is not None
+                          or scheduler is not None)
     names = (_name(a), _name(b))
     options = GameOptions(seed=seed, batch_size=batch_size, threads=threads, engine=engine)
     cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size)
@@ -293,3 +316,45 @@ def duel(
     finally:
         for started in owned:
             started.close()
+
+
+def _cube_player(player: Any, which: str) -> Any:
+    from fastgen.policies import CubePolicy, cube_policy  # lazy: the cube and its players load for cube duels only
+
+    if isinstance(player, CubePolicy):
+        return player
+    try:
+        ev = specs.evaluator(player)
+    except (InvalidArgumentError, InvalidSpecError) as exc:
+        raise InvalidArgumentError(f"{which}: a duel with the cube needs a cube player (fastgen.policies.cube_policy "
+                                   f"of an evaluator), an evaluator or an evaluator spec: {exc}") from None
+    return cube_policy(ev, name=player if isinstance(player, str) else None)
+
+
+def _cube_duel(a: Any, b: Any, games: int, *, seed: int, mirrored: Any, start: Any, threads: int,
+               progress: Any, max_cube: int, on_cluster: bool) -> DuelResult:
+    from fastgen.sim.duel.cubeful import play_cube_games  # lazy: the cube loop loads for cube duels only
+
+    if on_cluster:
+        raise InvalidArgumentError("a duel with the cube runs in this process: workers, scheduler and client are not "
+                                   "taken with cube=True")
+    games = check_int(games, "games", 1, MAX_GAMES)
+    check_int(max_cube, "max_cube", 2, 1 << 20)
+    check_int(seed, "seed", 0, 2**63 - 1)
+    threads = check_int(threads, "threads", 1, 1024)
+    if not isinstance(mirrored, (bool, np.bool_)):
+        raise InvalidArgumentError(f"mirrored must be True or False, got {mirrored!r}")
+    if mirrored and games % 2:
+        raise InvalidArgumentError(f"a mirrored duel plays pairs of games: games must be even, got {games!r}")
+    pa, pb = _cube_player(a, "a"), _cube_player(b, "b")
+    if start is None:
+        start_boards, from_opening = np.ascontiguousarray(STARTING_BOARD[None]), True
+    else:
+        start_boards, _ = check_start(start, games)
+        start_boards, from_opening = np.ascontiguousarray(start_boards, dtype=np.int8), False
+    t0 = time.perf_counter()
+    winner, result, cube, turns = play_cube_games(pa, pb, games, seed, start_boards, from_opening, bool(mirrored),
+                                                  max_cube, threads, progress)
+    seconds = time.perf_counter() - t0
+    return DuelResult(_name(pa), _name(pb), seed, bool(mirrored), winner, result, turns, seconds,
+                      {"total": seconds}, cube)

@@ -1,0 +1,76 @@
+"""Money duels with the doubling cube: ``duel(a, b, games, cube=True)`` and cube players."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen import evaluators
+from fastgen.errors import InvalidArgumentError
+from fastgen.policies import CubePolicy, cube_policy
+
+
+class Fixed(CubePolicy):
+    """The baseline's plays with a fixed cube rule."""
+
+    def __init__(self, doubles: bool, takes: bool) -> None:
+        super().__init__(evaluators.baseline(), name=f"fixed({doubles}, {takes})")
+        self.doubles, self.takes = doubles, takes
+
+    def offer(self, boards, owns):
+        return np.full(len(boards), self.doubles)
+
+    def accept(self, boards, owns):
+        return np.full(len(boards), self.takes)
+
+
+def test_a_pass_ends_the_game_at_the_cube_before_the_double():
+    # the first mover doubles at once and the other passes: it wins one point, no play made
+    d = fastgen.duel(Fixed(True, False), Fixed(True, False), 40, seed=3, cube=True)
+    assert (d.result == 1).all() and (d.cube == 1).all() and (d.turns == 0).all()
+    assert (d.winner == np.arange(40) % 2).all()  # a moves first in the even games
+    assert d.ppg == 0.0
+
+
+def test_doubles_and_takes_stop_at_max_cube():
+    d = fastgen.duel(Fixed(True, True), Fixed(True, True), 20, seed=4, cube=True, max_cube=16)
+    assert (d.cube == 16).all()
+    assert np.array_equal(d.points, np.where(d.winner == 0, 1, -1) * d.result * 16.0)
+
+
+def test_self_duel_mirrored_is_level_and_cube_values_are_powers_of_two():
+    d = fastgen.duel("baseline", "baseline", 400, seed=5, cube=True)
+    assert d.ppg == 0.0   # mirrored: the same player on both seats plays the same games
+    assert set(np.unique(d.cube)) <= {1, 2, 4, 8, 16, 32, 64} and (d.cube > 1).any()
+    assert d.to_dict()["cube"] and d.to_dict()["average_cube"] > 1
+
+
+def test_cube_decisions_beat_never_doubling_and_always_taking():
+    # 2,000 mirrored games, seed 6: the cube player gains from its doubles and its passes.
+    # The margin is three standard errors of the pair means (about 0.05 ppg here).
+    d = fastgen.duel(cube_policy(evaluators.baseline()), Fixed(False, True), 2000, seed=6, cube=True)
+    assert d.ppg - 3 * d.ppg_se > 0, (d.ppg, d.ppg_se)
+
+
+def test_players_without_cube_decisions_are_refused():
+    with pytest.raises(InvalidArgumentError, match="cube player"):
+        fastgen.duel("pubeval", "baseline", 10, cube=True)
+    with pytest.raises(InvalidArgumentError, match="cube must be True or False"):
+        fastgen.duel("baseline", "baseline", 10, cube="yes")
+    with pytest.raises(InvalidArgumentError, match="in this process"):
+        fastgen.duel("baseline", "baseline", 10, cube=True, workers=2)
+    with pytest.raises(InvalidArgumentError, match="max_cube"):
+        fastgen.duel("baseline", "baseline", 10, cube=True, max_cube=1)
+
+
+def test_the_cube_protocol_of_an_evaluators_player():
+    p = cube_policy(evaluators.baseline())
+    start = np.stack([fastgen.STARTING_BOARD])
+    assert not p.offer(start, [False])[0] and p.accept(start, [False])[0]
+    crushing = np.zeros((1, 2, 25), np.int8)
+    crushing[0, 1, 0], crushing[0, 0, 20] = 1, 15   # one checker left against fifteen far away: a sure gammon
+    assert not p.offer(crushing, [False])[0] and not p.accept(crushing, [False])[0]   # too good to double, pass
+    sure = np.zeros((1, 2, 25), np.int8)
+    sure[0, 1, :2], sure[0, 0, 3] = 1, 10             # off next roll, the opponent has five off: no gammon
+    assert p.offer(sure, [False])[0] and not p.accept(sure, [False])[0]               # double, pass
