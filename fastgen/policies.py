@@ -263,14 +263,18 @@ BUILTIN = {"random": random_policy, "pubeval": pubeval_policy}
 
 
 class CubePolicy:
-    """A player with the cube, for money games (``duel(a, b, games, cube=True)``).
+    """A player with the cube, for money games (``duel(a, b, games, cube=True)``) and
+    matches (``duel(a, b, matches=N, match_length=L)``).
 
     The cube protocol, on batches of positions before the roll (side on roll in row 1):
 
-    - ``offer(boards, owns)``: (N,) bool, whether the side on roll doubles; *owns* (N,)
-      bool, True where it owns the cube (else the cube is centred);
-    - ``accept(boards, owns)``: (N,) bool, whether this player takes the double offered
-      by the side on roll of *boards* (*owns*: the doubler owned the cube);
+    - ``offer(boards, owns, states=None)``: (N,) bool, whether the side on roll doubles;
+      *owns* (N,) bool, True where it owns the cube (else the cube is centred); in a
+      match, *states* gives each board's :class:`fastgen.MatchState` (score, cube,
+      Crawford; ``on_roll`` the side on roll of the board);
+    - ``accept(boards, owns, states=None)``: (N,) bool, whether this player takes the
+      double offered by the side on roll of *boards* (*owns*: the doubler owned the
+      cube; *states*: before the double, the doubler on roll);
     - ``chequer``: its batch policy for the plays.
 
     :func:`cube_policy` makes one from an evaluator; a subclass may decide otherwise.
@@ -283,30 +287,36 @@ class CubePolicy:
         self.chequer = greedy(evaluator)
         self.__name__ = name or f"cube({getattr(evaluator, '__name__', type(evaluator).__name__)})"
 
-    def _decisions(self, boards: np.ndarray, owns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _decisions(self, boards: np.ndarray, owns: Any, states: Any) -> tuple[np.ndarray, np.ndarray]:
         boards = np.ascontiguousarray(boards, dtype=np.int8)
-        owns = np.asarray(owns, dtype=bool)
-        doubles = np.zeros(boards.shape[0], dtype=bool)
-        takes = np.zeros(boards.shape[0], dtype=bool)
-        if not boards.shape[0]:
+        n = boards.shape[0]
+        doubles = np.zeros(n, dtype=bool)
+        takes = np.zeros(n, dtype=bool)
+        if not n:
             return doubles, takes
+        if states is None:  # money: the cube centred or the side on roll's
+            owns = np.asarray(owns, dtype=bool)
+            states = [MatchState(cube_value=2, cube_owner=1, on_roll=1) if o else MatchState(on_roll=1) for o in owns]
+        elif len(states) != n:
+            raise InvalidArgumentError(f"states must hold one MatchState a board: {len(states)} for {n} boards")
         probs = np.asarray(self.evaluator(boards), dtype=np.float64)[:, :5]
-        for own, owner in ((False, None), (True, 1)):
-            rows = np.flatnonzero(owns == own)
-            if rows.size:
-                state = MatchState(cube_value=2 if own else 1, cube_owner=owner, on_roll=1)
-                d = cube_decisions(boards[rows], probs[rows], state)
-                doubles[rows] = d.doubles
-                takes[rows] = d.takes
+        groups: dict[Any, list[int]] = {}
+        for i, st in enumerate(states):
+            groups.setdefault(st, []).append(i)
+        for st, idx in groups.items():
+            rows = np.asarray(idx)
+            d = cube_decisions(boards[rows], probs[rows], st)
+            doubles[rows] = d.doubles
+            takes[rows] = d.takes
         return doubles, takes
 
-    def offer(self, boards: np.ndarray, owns: np.ndarray) -> np.ndarray:
+    def offer(self, boards: np.ndarray, owns: Any, states: Any = None) -> np.ndarray:
         """Whether the side on roll of each board doubles (class docstring)."""
-        return self._decisions(boards, owns)[0]
+        return self._decisions(boards, owns, states)[0]
 
-    def accept(self, boards: np.ndarray, owns: np.ndarray) -> np.ndarray:
+    def accept(self, boards: np.ndarray, owns: Any, states: Any = None) -> np.ndarray:
         """Whether this player takes the double of the side on roll of each board."""
-        return self._decisions(boards, owns)[1]
+        return self._decisions(boards, owns, states)[1]
 
     def __repr__(self) -> str:
         return f"<fastgen.policies.CubePolicy {self.__name__}>"

@@ -18,10 +18,10 @@ class Fixed(CubePolicy):
         super().__init__(evaluators.baseline(), name=f"fixed({doubles}, {takes})")
         self.doubles, self.takes = doubles, takes
 
-    def offer(self, boards, owns):
+    def offer(self, boards, owns, states=None):
         return np.full(len(boards), self.doubles)
 
-    def accept(self, boards, owns):
+    def accept(self, boards, owns, states=None):
         return np.full(len(boards), self.takes)
 
 
@@ -74,3 +74,66 @@ def test_the_cube_protocol_of_an_evaluators_player():
     sure = np.zeros((1, 2, 25), np.int8)
     sure[0, 1, :2], sure[0, 0, 3] = 1, 10             # off next roll, the opponent has five off: no gammon
     assert p.offer(sure, [False])[0] and not p.accept(sure, [False])[0]               # double, pass
+
+
+def test_command_line_duel_with_the_cube(capsys):
+    import json
+
+    from fastgen.cli.main import main
+
+    assert main(["duel", "baseline", "baseline", "--games", "20", "--cube", "--max-cube", "8", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["cube"] and out["games"] == 20 and out["ppg"] == 0.0 and out["average_cube"] <= 8
+    assert main(["duel", "pubeval", "baseline", "--games", "20", "--cube"]) == 2
+    assert "cube player" in capsys.readouterr().err
+    assert main(["duel", "baseline", "baseline", "--matches", "4", "--match-length", "3", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["matches"] == 4 and out["match_length"] == 3 and out["mwc"] == 0.5
+
+
+class Recorder(Fixed):
+    """Always doubles and takes, and keeps every state it was asked about."""
+
+    def __init__(self, doubles: bool = True) -> None:
+        super().__init__(doubles, True)
+        self.offered: list = []
+
+    def offer(self, boards, owns, states=None):
+        self.offered.extend(states)
+        return super().offer(boards, owns, states)
+
+
+@pytest.mark.parametrize("doubles", [True, False])
+def test_matches_keep_the_crawford_rule_and_the_dead_cube(doubles):
+    a, b = Recorder(doubles), Recorder(doubles)
+    r = fastgen.duel(a, b, matches=40, match_length=5, seed=8)
+    assert r.matches == 40 and ((r.score.max(axis=1) >= 5) & (r.score.min(axis=1) < 5)).all()
+    assert np.array_equal(r.winner, np.argmax(r.score, axis=1))
+    offered = a.offered + b.offered
+    assert offered
+    for st in offered:
+        away = 5 - st.score[st.on_roll]
+        other = 5 - st.score[1 - st.on_roll]
+        assert not st.crawford                        # no cube in the Crawford game
+        assert st.cube_value < away                   # a cube that already wins the match is dead
+        assert not (min(away, other) == 1 and away == 1)   # the post-Crawford leader never doubles
+        assert st.cube_owner in (None, st.on_roll)
+    assert {st.cube_value for st in offered} <= ({1, 2, 4} if doubles else {1})
+    if not doubles:  # no cube: matches go game by game through their Crawford game to post-Crawford ones
+        assert any(min(5 - st.score[0], 5 - st.score[1]) == 1 for st in offered)
+
+
+def test_mirrored_self_matches_are_level():
+    r = fastgen.duel("baseline", "baseline", matches=20, match_length=3, seed=9)
+    assert r.mwc == 0.5 and r.to_dict()["matches"] == 20 and "match-winning chance" in str(r)
+
+
+def test_match_arguments_are_checked():
+    with pytest.raises(InvalidArgumentError, match="not both"):
+        fastgen.duel("baseline", "baseline", 10, matches=10, match_length=7)
+    with pytest.raises(InvalidArgumentError, match="go together"):
+        fastgen.duel("baseline", "baseline", matches=10)
+    with pytest.raises(InvalidArgumentError, match="match_length"):
+        fastgen.duel("baseline", "baseline", matches=10, match_length=65)
+    with pytest.raises(InvalidArgumentError, match="even"):
+        fastgen.duel("baseline", "baseline", matches=9, match_length=3)

@@ -1,20 +1,27 @@
-"""Money games with the doubling cube: the batched loop of ``duel(a, b, games, cube=True)``.
+"""Games with the doubling cube: the batched loops of ``duel(a, b, games, cube=True)``
+(money) and ``duel(a, b, matches=N, match_length=L)`` (matches).
 
 Each turn, for every game still going (side on roll in row 1, before its roll):
 
 1. the cube: where the side on roll may double (the cube centred or its own, below
-   *max_cube*), its player's ``offer`` says whether it doubles; for each double, the
-   other player's ``accept`` says whether it takes. A pass ends the game: the doubler
-   wins the cube's value before the double. A take doubles the cube and gives it to
-   the taker;
-2. the roll (the duel's dice: game g's, or pair g // 2's when mirrored; the first roll
-   an opening roll), the plays (:func:`fastgen.plays_batch`) and the mover's choice (its
-   player's ``chequer`` policy);
+   *max_cube*; in a match also not the Crawford game, not the leader of a
+   post-Crawford game, not when the cube already wins it the match), its player's
+   ``offer`` says whether it doubles; for each double, the other player's ``accept``
+   says whether it takes. A pass ends the game: the doubler wins the cube's value
+   before the double. A take doubles the cube and gives it to the taker;
+2. the roll (each game its own dice from the seed; a mirrored pair of games, or of
+   matches, shares them; a game's first roll is an opening roll), the plays
+   (:func:`fastgen.plays_batch`) and the mover's choice (its player's ``chequer``
+   policy);
 3. a game whose mover has borne off its last checker ends: a single, gammon (the loser
    has none off) or backgammon (and a checker on the bar or in the winner's home
    board), times the cube. No Jacoby rule, no beavers.
 
-Players follow the cube protocol of :class:`fastgen.policies.CubePolicy`.
+A match goes on game after game until a player reaches *match_length*: the Crawford
+rule applies (the game after a player first comes within one point has no cube), and
+player *a* moves first in the match's even games of an even match, in its odd games
+of an odd match, so both seats open alike. Players follow the cube protocol of
+:class:`fastgen.policies.CubePolicy`.
 """
 
 from __future__ import annotations
@@ -23,12 +30,15 @@ import numpy as np
 
 from fastgen.core.generate import plays_batch
 from fastgen.core.hashing import roll_dice
+from fastgen.core.ids import MatchState
 from fastgen.policies import as_picks, raise_bad_pick, step_policy
 from fastgen.sim.rollout.pool import MAX_TURNS, _raise_turn_limit
 
-__all__ = ["play_cube_games"]
+__all__ = ["play_cube_games", "play_matches"]
 
 _CENTRED = -1
+#: Games a match may hold (the dice of game j of match m are those of game id m * this + j).
+MAX_GAMES_A_MATCH = 1 << 12
 
 
 def _results(after: np.ndarray) -> np.ndarray:
@@ -39,85 +49,170 @@ def _results(after: np.ndarray) -> np.ndarray:
     return np.where(won, 1 + gammon + (gammon & backgammon), 0).astype(np.int8)
 
 
+class _Table:
+    """The games in play, one slot each: board (side on roll in row 1), player on roll
+    (0: a), cube owner (a player, or centred), cube value, turn, dice id."""
+
+    def __init__(self, n: int, start: np.ndarray, first: np.ndarray, dice_ids: np.ndarray) -> None:
+        self.start = start
+        self.boards = np.ascontiguousarray(start[dice_ids % start.shape[0]])
+        self.on_roll = first.astype(np.int8)
+        self.owner = np.full(n, _CENTRED, dtype=np.int8)
+        self.cube = np.ones(n, dtype=np.int64)
+        self.turn = np.zeros(n, dtype=np.int64)
+        self.plays = np.zeros(n, dtype=np.int32)
+        self.dice_ids = dice_ids.astype(np.int64)
+
+    def new_game(self, slots: np.ndarray, first: np.ndarray, dice_ids: np.ndarray) -> None:
+        self.dice_ids[slots] = dice_ids
+        self.boards[slots] = self.start[dice_ids % self.start.shape[0]]
+        self.on_roll[slots] = first
+        self.owner[slots] = _CENTRED
+        self.cube[slots] = 1
+        self.turn[slots] = 0
+
+
+def _cube_phase(players, t: _Table, live: np.ndarray, may: np.ndarray, states) -> tuple[np.ndarray, np.ndarray]:
+    """Offers and answers where *may*; returns (slots passed, the doubler of each)."""
+    passed, doublers = [], []
+    for p in (0, 1):
+        rows = np.flatnonzero(may & (t.on_roll[live] == p))
+        if not rows.size:
+            continue
+        g = live[rows]
+        st = None if states is None else [states(i) for i in g]
+        doubles = np.asarray(players[p].offer(t.boards[g], t.owner[g] == p, st), dtype=bool)
+        if not doubles.any():
+            continue
+        g = g[doubles]
+        st = None if st is None else [s for s, d in zip(st, doubles) if d]
+        takes = np.asarray(players[1 - p].accept(t.boards[g], t.owner[g] == p, st), dtype=bool)
+        passed.append(g[~takes])
+        doublers.append(np.full(int((~takes).sum()), p, dtype=np.int8))
+        kept = g[takes]
+        t.cube[kept] *= 2
+        t.owner[kept] = 1 - p
+    if not passed:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8)
+    return np.concatenate(passed), np.concatenate(doublers)
+
+
+def _play_phase(players, choose, t: _Table, live: np.ndarray, seed: int, from_opening: bool,
+                threads: int) -> tuple[np.ndarray, np.ndarray]:
+    """One roll and play for every slot of *live*; returns (slots ended, their results)."""
+    opening = np.full(live.size, from_opening) & (t.turn[live] == 0)
+    dice = roll_dice(seed, t.dice_ids[live], t.turn[live], opening)
+    batch = plays_batch(t.boards[live], dice, threads=threads)
+    offsets = np.asarray(batch.offsets, dtype=np.int64)
+    pick = np.zeros(live.size, dtype=np.int64)
+    for p in (0, 1):
+        rows = np.flatnonzero(t.on_roll[live] == p)
+        if not rows.size:
+            continue
+        sub_off = np.concatenate([[0], np.cumsum(offsets[rows + 1] - offsets[rows])])
+        cand = np.concatenate([batch.boards[offsets[r]:offsets[r + 1]] for r in rows])
+        g = live[rows]
+        picked = choose[p](cand, sub_off, t.dice_ids[g], t.turn[g], t.boards[g], dice[rows])
+        name = getattr(players[p].chequer, "__name__", "policy")
+        got = as_picks(picked, rows.size, name)
+        bad = np.flatnonzero((got < 0) | (got >= np.diff(sub_off)))
+        if bad.size:
+            raise_bad_pick(picked, sub_off, int(bad[0]), name)
+        pick[rows] = got
+    after = batch.boards[offsets[:-1] + pick]
+    res = _results(after)
+    ended = res > 0
+    t.plays[live] += 1
+    going = live[~ended]
+    t.boards[going] = after[~ended][:, ::-1]
+    t.on_roll[going] ^= 1
+    t.turn[going] += 1
+    long_games = going[t.turn[going] >= MAX_TURNS]
+    if long_games.size:
+        g0 = int(long_games[0])
+        _raise_turn_limit(g0, t.start[t.dice_ids[g0] % t.start.shape[0]], MAX_TURNS)
+    return live[ended], res[ended]
+
+
 def play_cube_games(a, b, games: int, seed: int, start: np.ndarray, from_opening: bool, mirrored: bool,
                     max_cube: int, threads: int, progress=None):
-    """Games 0..games-1 between cube players *a* and *b* (*a* moves first in the even
-    games): (winner, result, cube, turns), winner 0 when *a* won; *result* 1, 2, 3 (a
-    pass counts 1), *cube* the value it was played for, *turns* the plays made."""
+    """Money games 0..games-1 between cube players *a* and *b* (*a* moves first in the
+    even games): (winner, result, cube, turns), winner 0 when *a* won; *result* 1, 2, 3
+    (a pass counts 1), *cube* the value it was played for, *turns* the plays made."""
     players = (a, b)
     choose = [step_policy(p.chequer) for p in players]
     gid = np.arange(games, dtype=np.int64)
-    boards = np.ascontiguousarray(start[(gid // 2 if mirrored else gid) % start.shape[0]])
-    first = (gid % 2).astype(np.int8)           # the player (0: a) who moves first
-    on_roll = first.copy()                       # the player on roll now
-    owner = np.full(games, _CENTRED, dtype=np.int8)
-    cube = np.ones(games, dtype=np.int64)
-    turn = np.zeros(games, dtype=np.int64)
-    plays = np.zeros(games, dtype=np.int32)
+    t = _Table(games, start, gid % 2, gid // 2 if mirrored else gid)
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
     live = np.arange(games)
-    dice_ids = gid // 2 if mirrored else gid
     while live.size:
-        # 1. the cube
-        may = ((owner[live] == _CENTRED) | (owner[live] == on_roll[live])) & (cube[live] < max_cube)
-        passed = np.zeros(live.size, dtype=bool)
-        for p in (0, 1):
-            rows = np.flatnonzero(may & (on_roll[live] == p))
-            if not rows.size:
-                continue
-            g = live[rows]
-            doubles = np.asarray(players[p].offer(boards[g], owner[g] == p), dtype=bool)
-            dbl = rows[doubles]
-            if not dbl.size:
-                continue
-            g = live[dbl]
-            takes = np.asarray(players[1 - p].accept(boards[g], owner[g] == p), dtype=bool)
-            done = g[~takes]
-            winner[done], result[done] = p, 1
-            passed[dbl[~takes]] = True
-            kept = g[takes]
-            cube[kept] *= 2
-            owner[kept] = 1 - p
-        if progress is not None and passed.any():
-            progress(int(passed.sum()))
-        live = live[~passed]
+        may = ((t.owner[live] == _CENTRED) | (t.owner[live] == t.on_roll[live])) & (t.cube[live] < max_cube)
+        passed, doublers = _cube_phase(players, t, live, may, None)
+        winner[passed], result[passed] = doublers, 1
+        live = np.setdiff1d(live, passed, assume_unique=True)
         if not live.size:
             break
-        # 2. the roll and the plays
-        dice = roll_dice(seed, dice_ids[live], turn[live], np.full(live.size, from_opening) & (turn[live] == 0))
-        batch = plays_batch(boards[live], dice, threads=threads)
-        offsets = np.asarray(batch.offsets, dtype=np.int64)
-        pick = np.zeros(live.size, dtype=np.int64)
-        for p in (0, 1):
-            rows = np.flatnonzero(on_roll[live] == p)
-            if not rows.size:
-                continue
-            sub_off = np.concatenate([[0], np.cumsum(offsets[rows + 1] - offsets[rows])])
-            cand = np.concatenate([batch.boards[offsets[r]:offsets[r + 1]] for r in rows])
-            picked = choose[p](cand, sub_off, live[rows], turn[live[rows]], boards[live[rows]], dice[rows])
-            got = as_picks(picked, rows.size, getattr(players[p].chequer, "__name__", "policy"))
-            counts = np.diff(sub_off)
-            bad = np.flatnonzero((got < 0) | (got >= counts))
-            if bad.size:
-                raise_bad_pick(picked, sub_off, int(bad[0]), getattr(players[p].chequer, "__name__", "policy"))
-            pick[rows] = got
-        after = batch.boards[offsets[:-1] + pick]
-        # 3. the end of a game, or the next turn
-        res = _results(after)
-        ended = res > 0
-        g = live[ended]
-        winner[g], result[g] = on_roll[g], res[ended]
-        plays[live] += 1
-        going = live[~ended]
-        boards[going] = after[~ended][:, ::-1]
-        on_roll[going] ^= 1
-        turn[going] += 1
-        if progress is not None and ended.any():
-            progress(int(ended.sum()))
-        long_games = going[turn[going] >= MAX_TURNS]
-        if long_games.size:
-            g0 = int(long_games[0])
-            _raise_turn_limit(g0, start[dice_ids[g0] % start.shape[0]], MAX_TURNS)
-        live = going
-    return winner, result, cube, plays
+        ended, res = _play_phase(players, choose, t, live, seed, from_opening, threads)
+        winner[ended], result[ended] = t.on_roll[ended], res
+        live = np.setdiff1d(live, ended, assume_unique=True)
+        if progress is not None and passed.size + ended.size:
+            progress(int(passed.size + ended.size))
+    return winner, result, t.cube.copy(), t.plays.copy()
+
+
+def play_matches(a, b, matches: int, length: int, seed: int, start: np.ndarray, from_opening: bool,
+                 mirrored: bool, max_cube: int, threads: int, progress=None):
+    """Matches 0..matches-1 to *length* points between cube players *a* and *b*:
+    (winner (matches,), score (matches, 2), games (matches,)); winner 0 when *a* won,
+    score (a's, b's) at the end."""
+    players = (a, b)
+    choose = [step_policy(p.chequer) for p in players]
+    mid = np.arange(matches, dtype=np.int64)
+    pair = mid // 2 if mirrored else mid
+    game_no = np.zeros(matches, dtype=np.int64)
+    score = np.zeros((matches, 2), dtype=np.int64)
+    crawford = np.zeros(matches, dtype=bool)        # this game is the Crawford game
+    crawford_done = np.zeros(matches, dtype=bool)   # a player has been within one point
+    winner = np.zeros(matches, dtype=np.int8)
+    t = _Table(matches, start, mid % 2, pair * MAX_GAMES_A_MATCH)
+
+    def state(i: int) -> MatchState:
+        owner = None if t.owner[i] == _CENTRED else int(t.owner[i])
+        return MatchState(match_length=length, score=(int(score[i, 0]), int(score[i, 1])), cube_value=int(t.cube[i]),
+                          cube_owner=owner, crawford=bool(crawford[i]), on_roll=int(t.on_roll[i]))
+
+    def finish(slots: np.ndarray, won_by: np.ndarray, points: np.ndarray) -> np.ndarray:
+        """Score finished games; start the next game where the match goes on; the slots whose match ended."""
+        score[slots, won_by] += points
+        over = score[slots].max(axis=1) >= length
+        done = slots[over]
+        winner[done] = np.argmax(score[done], axis=1)
+        going = slots[~over]
+        was_crawford = crawford[going]
+        near = (score[going] == length - 1).any(axis=1)
+        crawford[going] = near & ~crawford_done[going] & ~was_crawford
+        crawford_done[going] |= near
+        game_no[going] += 1
+        if (game_no[going] >= MAX_GAMES_A_MATCH).any():
+            raise RuntimeError(f"a match of more than {MAX_GAMES_A_MATCH} games")
+        t.new_game(going, ((mid[going] + game_no[going]) % 2).astype(np.int8),
+                   pair[going] * MAX_GAMES_A_MATCH + game_no[going])
+        return done
+
+    live = np.arange(matches)
+    while live.size:
+        away = length - score[live, t.on_roll[live]]
+        opp_away = length - score[live, 1 - t.on_roll[live]]
+        post = ~crawford[live] & (np.minimum(away, opp_away) == 1)
+        may = (((t.owner[live] == _CENTRED) | (t.owner[live] == t.on_roll[live])) & (t.cube[live] < max_cube)
+               & ~crawford[live] & (t.cube[live] < away) & ~(post & (away == 1)))
+        passed, doublers = _cube_phase(players, t, live, may, state)
+        done = finish(passed, doublers, t.cube[passed].copy()) if passed.size else passed
+        ended, res = _play_phase(players, choose, t, np.setdiff1d(live, passed, assume_unique=True), seed,
+                                 from_opening, threads)
+        done2 = finish(ended, t.on_roll[ended], res.astype(np.int64) * t.cube[ended]) if ended.size else ended
+        if progress is not None and done.size + done2.size:
+            progress(int(done.size + done2.size))
+        live = np.setdiff1d(live, np.concatenate([done, done2]), assume_unique=True)
+    return winner, score, game_no + 1

@@ -45,7 +45,7 @@ from fastgen.sim.rollout.pool import check_start
 from fastgen._typing import ArrayLike
 from fastgen._util import check_int
 
-__all__ = ["duel", "DuelResult", "Policy"]
+__all__ = ["duel", "DuelResult", "MatchDuelResult", "Policy"]
 
 #: A policy: a spec of fastgen.specs ("random", "pubeval", "baseline" ...) or a batch callable.
 Policy = Any
@@ -185,6 +185,66 @@ class DuelResult:
         return f"<DuelResult {self.a!r} vs {self.b!r} games={self.games} ppg={self.ppg:+.4f}>"
 
 
+@dataclass
+class MatchDuelResult:
+    """The matches of a duel between cube players *a* and *b*, seen from *a*: ``winner``
+    (0: *a* won the match), ``score`` (matches, 2) the final scores (a's, b's) and
+    ``games`` the games each match took; *a* moved first in the first game of the even
+    matches. Mirrored: matches 2k and 2k + 1 share their dice with the seats swapped."""
+
+    a: str
+    b: str
+    seed: int
+    mirrored: bool
+    match_length: int
+    winner: np.ndarray
+    score: np.ndarray
+    games: np.ndarray
+    seconds: float = 0.0
+
+    @property
+    def matches(self) -> int:
+        return int(self.winner.shape[0])
+
+    def _samples(self) -> np.ndarray:
+        won = (self.winner == 0).astype(float)
+        return won.reshape(-1, 2).mean(axis=1) if self.mirrored else won
+
+    @property
+    def mwc(self) -> float:
+        """*a*'s share of the matches won, its match-winning chance."""
+        return float((self.winner == 0).mean()) if self.matches else 0.0
+
+    @property
+    def mwc_se(self) -> float:
+        """Standard error of :attr:`mwc` (over the pairs' means when mirrored)."""
+        s = self._samples()
+        return float(s.std(ddof=1) / math.sqrt(s.size)) if s.size > 1 else float("inf")
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        """The 95% normal interval of :attr:`mwc`."""
+        half = _Z95 * self.mwc_se
+        return (self.mwc - half, self.mwc + half)
+
+    def to_dict(self) -> dict:
+        """A plain JSON-serializable dict of the figures."""
+        lo, hi = self.ci95
+        return {"a": self.a, "b": self.b, "matches": self.matches, "match_length": self.match_length,
+                "mirrored": self.mirrored, "seed": self.seed, "mwc": self.mwc, "mwc_se": self.mwc_se, "ci95": [lo, hi],
+                "games": int(self.games.sum()), "average_games": float(self.games.mean()) if self.matches else 0.0,
+                "seconds": self.seconds}
+
+    def __str__(self) -> str:
+        lo, hi = self.ci95
+        how = f"{self.matches // 2} mirrored pairs" if self.mirrored else "unmirrored"
+        return "\n".join([
+            f"{self.a} vs {self.b}: {self.matches} matches to {self.match_length} ({how}), seed {self.seed}",
+            f"{self.a} match-winning chance: {self.mwc:.2%} +/- {self.mwc_se:.2%} (95%: [{lo:.2%}, {hi:.2%}])",
+            f"{int(self.games.sum()):,} games in {self.seconds:.2f} s",
+        ])
+
+
 def _resolve(policy: Any, which: str, owned: list[Any]) -> Any:
     """*policy* read by :func:`fastgen.specs.policy`; what a string spec started (an
     engine process) joins *owned*, to be closed when the duel ends."""
@@ -204,7 +264,7 @@ def _resolve(policy: Any, which: str, owned: list[Any]) -> Any:
 def duel(
     a: Policy,
     b: Policy,
-    games: int = 10000,
+    games: int | None = None,
     *,
     seed: int = 0,
     mirrored: bool = True,
@@ -219,7 +279,9 @@ def duel(
     chunk_size: int | None = None,
     cube: bool = False,
     max_cube: int = 64,
-) -> DuelResult:
+    matches: int | None = None,
+    match_length: int | None = None,
+) -> Any:
     """Play *games* cubeless money games between policies *a* and *b* to the end.
 
     Parameters
@@ -232,7 +294,8 @@ def duel(
         :class:`fastgen.evaluators.Network` (it plays greedily). An engine a spec starts
         is closed when the duel ends.
     games:
-        Number of games (at most MAX_GAMES); even when *mirrored* (pairs).
+        Number of games (at most MAX_GAMES; 10,000 when not given); even when
+        *mirrored* (pairs).
     seed:
         Non-negative int; the same seed gives the same games whatever *threads* or
         *batch_size*.
@@ -262,6 +325,11 @@ def duel(
         :class:`fastgen.policies.CubePolicy`), or evaluators or evaluator specs
         (``"baseline"``, ``"gnubg:0"``), which play as their ``cube_policy``. Points
         count the cube (:class:`DuelResult`).
+    matches, match_length:
+        Instead of *games*: *matches* matches to *match_length* points (1 to 64) with
+        the cube and the Crawford rule, between cube players as with *cube*; returns a
+        :class:`MatchDuelResult` (*a*'s match-winning chance). Mirrored: pairs of
+        matches share their dice with the seats swapped.
 
     Returns
     -------
@@ -275,6 +343,16 @@ def duel(
     """
     if not isinstance(cube, (bool, np.bool_)):
         raise InvalidArgumentError(f"cube must be True or False, got {cube!r}")
+    if matches is not None or match_length is not None:
+        if games is not None:
+            raise InvalidArgumentError(f"give games or matches, not both: games={games!r}, matches={matches!r}")
+        if matches is None or match_length is None:
+            raise InvalidArgumentError(f"matches and match_length go together, got matches={matches!r}, "
+                                       f"match_length={match_length!r}")
+        return _cube_duel(a, b, matches, seed=seed, mirrored=mirrored, start=start, threads=threads,
+                          progress=progress, max_cube=max_cube, on_cluster=workers is not None or client is not None
+                          or scheduler is not None, match_length=match_length)
+    games = 10000 if games is None else games
     if cube:
         return _cube_duel(a, b, games, seed=seed, mirrored=mirrored, start=start, threads=threads,
                           progress=progress, max_cube=max_cube, on_cluster=workers is not None or client is not None
@@ -332,20 +410,23 @@ def _cube_player(player: Any, which: str) -> Any:
 
 
 def _cube_duel(a: Any, b: Any, games: int, *, seed: int, mirrored: Any, start: Any, threads: int,
-               progress: Any, max_cube: int, on_cluster: bool) -> DuelResult:
-    from fastgen.sim.duel.cubeful import play_cube_games  # lazy: the cube loop loads for cube duels only
+               progress: Any, max_cube: int, on_cluster: bool, match_length: int | None = None) -> Any:
+    from fastgen.sim.duel.cubeful import play_cube_games, play_matches  # lazy: the cube loops load for cube duels only
 
     if on_cluster:
         raise InvalidArgumentError("a duel with the cube runs in this process: workers, scheduler and client are not "
                                    "taken with cube=True")
-    games = check_int(games, "games", 1, MAX_GAMES)
+    games = check_int(games, "games" if match_length is None else "matches", 1, MAX_GAMES)
     check_int(max_cube, "max_cube", 2, 1 << 20)
+    if match_length is not None:
+        check_int(match_length, "match_length", 1, 64)
     check_int(seed, "seed", 0, 2**63 - 1)
     threads = check_int(threads, "threads", 1, 1024)
     if not isinstance(mirrored, (bool, np.bool_)):
         raise InvalidArgumentError(f"mirrored must be True or False, got {mirrored!r}")
     if mirrored and games % 2:
-        raise InvalidArgumentError(f"a mirrored duel plays pairs of games: games must be even, got {games!r}")
+        raise InvalidArgumentError(f"a mirrored duel plays pairs: the number of games or matches must be even, "
+                                   f"got {games!r}")
     pa, pb = _cube_player(a, "a"), _cube_player(b, "b")
     if start is None:
         start_boards, from_opening = np.ascontiguousarray(STARTING_BOARD[None]), True
@@ -353,6 +434,11 @@ def _cube_duel(a: Any, b: Any, games: int, *, seed: int, mirrored: Any, start: A
         start_boards, _ = check_start(start, games)
         start_boards, from_opening = np.ascontiguousarray(start_boards, dtype=np.int8), False
     t0 = time.perf_counter()
+    if match_length is not None:
+        winner, score, played = play_matches(pa, pb, games, match_length, seed, start_boards, from_opening,
+                                             bool(mirrored), max_cube, threads, progress)
+        return MatchDuelResult(_name(pa), _name(pb), seed, bool(mirrored), match_length, winner, score, played,
+                               time.perf_counter() - t0)
     winner, result, cube, turns = play_cube_games(pa, pb, games, seed, start_boards, from_opening, bool(mirrored),
                                                   max_cube, threads, progress)
     seconds = time.perf_counter() - t0
