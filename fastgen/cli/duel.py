@@ -5,10 +5,14 @@
     fastgen duel gnubg-engine pubeval --games 200      # the real GNU Backgammon program
     fastgen duel mybot:policy pubeval                   # any importable batch policy
     fastgen duel pubeval random --games 1000000 --workers 2   # on a local Dask cluster
+    fastgen duel baseline gnubg:0 --games 2000 --cube   # money games with the cube
+    fastgen duel baseline gnubg:0 --matches 200 --match-length 7   # matches with the cube
 
 Policies: ``random``, ``pubeval``, ``baseline``, ``gnubg[:N]``, ``gnubg-engine[:N]``,
 ``network:SEED``, a weights file ``PATH.npz`` or ``module:callable`` (the grammar of
 :mod:`fastgen.specs`; ``module`` may be a ``module.py`` in the current directory).
+With ``--cube`` both play with the doubling cube: they must be evaluators (``baseline``,
+``gnubg[:N]``, ``network:SEED``, ``PATH.npz``), whose 0-ply cube decisions double and take.
 """
 
 from __future__ import annotations
@@ -46,13 +50,17 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("a", type=_policy_arg, help="policy A (the one the figures are about)")
     parser.add_argument("b", type=_policy_arg, help="policy B")
-    parser.add_argument("--games", type=int_in_range(2), default=10000, help="games (even when mirrored)")
+    parser.add_argument("--games", type=int_in_range(2), help="games (even when mirrored; default 10000)")
     parser.add_argument("--seed", type=int_in_range(0, MAX_SEED), default=0, help="the same seed gives the same games")
     parser.add_argument("--unmirrored", action="store_true", help="independent dice for every game (no duplicate pairs)")
     parser.add_argument("--threads", type=int_in_range(1, MAX_THREADS), default=1, help="threads")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int_in_range(1, MAX_THREADS), help="run on a new local Dask cluster of N worker processes")
     where.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786)")
+    parser.add_argument("--cube", action="store_true", help="money games with the doubling cube (evaluators only)")
+    parser.add_argument("--max-cube", type=int_in_range(2, 1 << 20), default=64, help="with --cube: the highest cube")
+    parser.add_argument("--matches", type=int_in_range(2), help="play matches with the cube instead of games")
+    parser.add_argument("--match-length", type=int_in_range(1, 64), default=7, help="with --matches: points")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=run_duel)
     return parser
@@ -61,12 +69,20 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_duel(args: argparse.Namespace) -> int:
     """Run a duel from parsed arguments and print the result; returns the exit status."""
     try:  # duel reads the specs and closes the engines they start
-        result = duel(
-            args.a, args.b, args.games, seed=args.seed, mirrored=not args.unmirrored, threads=args.threads,
-            workers=args.workers, scheduler=args.scheduler,
-        )
+        if args.matches is not None:
+            if args.games is not None:
+                print("fastgen duel: error: give --games or --matches, not both", file=sys.stderr)
+                return 2
+            result = duel(args.a, args.b, seed=args.seed, mirrored=not args.unmirrored, threads=args.threads,
+                          max_cube=args.max_cube, matches=args.matches, match_length=args.match_length)
+        else:
+            result = duel(
+                args.a, args.b, 10000 if args.games is None else args.games, seed=args.seed,
+                mirrored=not args.unmirrored, threads=args.threads, workers=args.workers, scheduler=args.scheduler,
+                cube=args.cube, max_cube=args.max_cube,
+            )
     except FastgenError as exc:
         print(f"fastgen duel: error: {exc}", file=sys.stderr)
-        return 2 if "policy" in str(exc) or "games" in str(exc) else 1
+        return 2 if any(w in str(exc) for w in ("policy", "games", "cube", "matches")) else 1
     print(json_text(result.to_dict(), indent=2) if args.json else result)
     return 0
