@@ -28,110 +28,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen.core.generate import plays_batch
 from fastgen.core.hashing import roll_dice
 from fastgen.core.ids import MatchState
-from fastgen.policies import as_picks, raise_bad_pick, step_policy
+from fastgen.policies import step_policy
+from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, play_phase
 from fastgen.sim.rollout.pool import MAX_TURNS, _raise_turn_limit
 
-__all__ = ["play_cube_games", "play_matches"]
+__all__ = ["play_cube_games", "play_matches", "MAX_GAMES_A_MATCH"]
 
-_CENTRED = -1
 #: Games a match may hold (the dice of game j of match m are those of game id m * this + j).
 MAX_GAMES_A_MATCH = 1 << 12
 
-
-def _results(after: np.ndarray) -> np.ndarray:
-    """(N,) 0 (game goes on), 1, 2 or 3 for afterstates, the mover in row 1."""
-    won = after[:, 1].sum(axis=1) == 0
-    gammon = after[:, 0].sum(axis=1) == 15
-    backgammon = after[:, 0, 18:].sum(axis=1) > 0
-    return np.where(won, 1 + gammon + (gammon & backgammon), 0).astype(np.int8)
-
-
-class _Table:
-    """The games in play, one slot each: board (side on roll in row 1), player on roll
-    (0: a), cube owner (a player, or centred), cube value, turn, dice id."""
-
-    def __init__(self, n: int, start: np.ndarray, first: np.ndarray, dice_ids: np.ndarray) -> None:
-        self.start = start
-        self.boards = np.ascontiguousarray(start[dice_ids % start.shape[0]])
-        self.on_roll = first.astype(np.int8)
-        self.owner = np.full(n, _CENTRED, dtype=np.int8)
-        self.cube = np.ones(n, dtype=np.int64)
-        self.turn = np.zeros(n, dtype=np.int64)
-        self.plays = np.zeros(n, dtype=np.int32)
-        self.dice_ids = dice_ids.astype(np.int64)
-
-    def new_game(self, slots: np.ndarray, first: np.ndarray, dice_ids: np.ndarray) -> None:
-        self.dice_ids[slots] = dice_ids
-        self.boards[slots] = self.start[dice_ids % self.start.shape[0]]
-        self.on_roll[slots] = first
-        self.owner[slots] = _CENTRED
-        self.cube[slots] = 1
-        self.turn[slots] = 0
-
-
-def _cube_phase(players, t: _Table, live: np.ndarray, may: np.ndarray, states) -> tuple[np.ndarray, np.ndarray]:
-    """Offers and answers where *may*; returns (slots passed, the doubler of each)."""
-    passed, doublers = [], []
-    for p in (0, 1):
-        rows = np.flatnonzero(may & (t.on_roll[live] == p))
-        if not rows.size:
-            continue
-        g = live[rows]
-        st = None if states is None else [states(i) for i in g]
-        doubles = np.asarray(players[p].offer(t.boards[g], t.owner[g] == p, st), dtype=bool)
-        if not doubles.any():
-            continue
-        g = g[doubles]
-        st = None if st is None else [s for s, d in zip(st, doubles) if d]
-        takes = np.asarray(players[1 - p].accept(t.boards[g], t.owner[g] == p, st), dtype=bool)
-        passed.append(g[~takes])
-        doublers.append(np.full(int((~takes).sum()), p, dtype=np.int8))
-        kept = g[takes]
-        t.cube[kept] *= 2
-        t.owner[kept] = 1 - p
-    if not passed:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8)
-    return np.concatenate(passed), np.concatenate(doublers)
-
-
-def _play_phase(players, choose, t: _Table, live: np.ndarray, seed: int, from_opening: bool,
-                threads: int) -> tuple[np.ndarray, np.ndarray]:
-    """One roll and play for every slot of *live*; returns (slots ended, their results)."""
-    opening = np.full(live.size, from_opening) & (t.turn[live] == 0)
-    dice = roll_dice(seed, t.dice_ids[live], t.turn[live], opening)
-    batch = plays_batch(t.boards[live], dice, threads=threads)
-    offsets = np.asarray(batch.offsets, dtype=np.int64)
-    pick = np.zeros(live.size, dtype=np.int64)
-    for p in (0, 1):
-        rows = np.flatnonzero(t.on_roll[live] == p)
-        if not rows.size:
-            continue
-        sub_off = np.concatenate([[0], np.cumsum(offsets[rows + 1] - offsets[rows])])
-        cand = np.concatenate([batch.boards[offsets[r]:offsets[r + 1]] for r in rows])
-        g = live[rows]
-        picked = choose[p](cand, sub_off, t.dice_ids[g], t.turn[g], t.boards[g], dice[rows])
-        name = getattr(players[p].chequer, "__name__", "policy")
-        got = as_picks(picked, rows.size, name)
-        bad = np.flatnonzero((got < 0) | (got >= np.diff(sub_off)))
-        if bad.size:
-            raise_bad_pick(picked, sub_off, int(bad[0]), name)
-        pick[rows] = got
-    after = batch.boards[offsets[:-1] + pick]
-    res = _results(after)
-    ended = res > 0
-    t.plays[live] += 1
-    going = live[~ended]
-    t.boards[going] = after[~ended][:, ::-1]
-    t.on_roll[going] ^= 1
-    t.turn[going] += 1
-    long_games = going[t.turn[going] >= MAX_TURNS]
+def _dice(t: CubeTable, live: np.ndarray, seed: int, from_opening: bool) -> np.ndarray:
+    """The rolls of the slots *live*: the duel's dice of their games (game id, turn);
+    a game over the turn limit raises first."""
+    long_games = live[t.turn[live] >= MAX_TURNS]
     if long_games.size:
         g0 = int(long_games[0])
         _raise_turn_limit(g0, t.start[t.dice_ids[g0] % t.start.shape[0]], MAX_TURNS)
-    return live[ended], res[ended]
+    opening = np.full(live.size, from_opening) & (t.turn[live] == 0)
+    return roll_dice(seed, t.dice_ids[live], t.turn[live], opening)
 
 
 def play_cube_games(a, b, games: int, seed: int, start: np.ndarray, from_opening: bool, mirrored: bool,
@@ -142,18 +58,18 @@ def play_cube_games(a, b, games: int, seed: int, start: np.ndarray, from_opening
     players = (a, b)
     choose = [step_policy(p.chequer) for p in players]
     gid = np.arange(games, dtype=np.int64)
-    t = _Table(games, start, gid % 2, gid // 2 if mirrored else gid)
+    t = CubeTable(games, start, gid % 2, gid // 2 if mirrored else gid)
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
     live = np.arange(games)
     while live.size:
-        may = ((t.owner[live] == _CENTRED) | (t.owner[live] == t.on_roll[live])) & (t.cube[live] < max_cube)
-        passed, doublers = _cube_phase(players, t, live, may, None)
+        may = ((t.owner[live] == CENTRED) | (t.owner[live] == t.on_roll[live])) & (t.cube[live] < max_cube)
+        passed, doublers = cube_phase(players, t, live, may, None)
         winner[passed], result[passed] = doublers, 1
         live = np.setdiff1d(live, passed, assume_unique=True)
         if not live.size:
             break
-        ended, res = _play_phase(players, choose, t, live, seed, from_opening, threads)
+        ended, res = play_phase(players, choose, t, live, _dice(t, live, seed, from_opening), threads)
         winner[ended], result[ended] = t.on_roll[ended], res
         live = np.setdiff1d(live, ended, assume_unique=True)
         if progress is not None and passed.size + ended.size:
@@ -175,10 +91,10 @@ def play_matches(a, b, matches: int, length: int, seed: int, start: np.ndarray, 
     crawford = np.zeros(matches, dtype=bool)        # this game is the Crawford game
     crawford_done = np.zeros(matches, dtype=bool)   # a player has been within one point
     winner = np.zeros(matches, dtype=np.int8)
-    t = _Table(matches, start, mid % 2, pair * MAX_GAMES_A_MATCH)
+    t = CubeTable(matches, start, mid % 2, pair * MAX_GAMES_A_MATCH)
 
     def state(i: int) -> MatchState:
-        owner = None if t.owner[i] == _CENTRED else int(t.owner[i])
+        owner = None if t.owner[i] == CENTRED else int(t.owner[i])
         return MatchState(match_length=length, score=(int(score[i, 0]), int(score[i, 1])), cube_value=int(t.cube[i]),
                           cube_owner=owner, crawford=bool(crawford[i]), on_roll=int(t.on_roll[i]))
 
@@ -205,12 +121,12 @@ def play_matches(a, b, matches: int, length: int, seed: int, start: np.ndarray, 
         away = length - score[live, t.on_roll[live]]
         opp_away = length - score[live, 1 - t.on_roll[live]]
         post = ~crawford[live] & (np.minimum(away, opp_away) == 1)
-        may = (((t.owner[live] == _CENTRED) | (t.owner[live] == t.on_roll[live])) & (t.cube[live] < max_cube)
+        may = (((t.owner[live] == CENTRED) | (t.owner[live] == t.on_roll[live])) & (t.cube[live] < max_cube)
                & ~crawford[live] & (t.cube[live] < away) & ~(post & (away == 1)))
-        passed, doublers = _cube_phase(players, t, live, may, state)
+        passed, doublers = cube_phase(players, t, live, may, state)
         done = finish(passed, doublers, t.cube[passed].copy()) if passed.size else passed
-        ended, res = _play_phase(players, choose, t, np.setdiff1d(live, passed, assume_unique=True), seed,
-                                 from_opening, threads)
+        rolling = np.setdiff1d(live, passed, assume_unique=True)
+        ended, res = play_phase(players, choose, t, rolling, _dice(t, rolling, seed, from_opening), threads)
         done2 = finish(ended, t.on_roll[ended], res.astype(np.int64) * t.cube[ended]) if ended.size else ended
         if progress is not None and done.size + done2.size:
             progress(int(done.size + done2.size))

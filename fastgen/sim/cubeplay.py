@@ -1,0 +1,113 @@
+"""Games with the doubling cube, many at once: the steps the cube loops share.
+
+:class:`CubeTable` holds the games in play, one slot each (board with the side on roll
+in row 1, the player on roll, cube owner and value, turn, dice id);
+:func:`cube_phase` asks the side on roll's player whether it doubles and the other
+whether it takes (the cube protocol of :class:`fastgen.policies.CubePolicy`);
+:func:`play_phase` plays one roll of every slot with its mover's chequer policy and
+says which games ended and how (:func:`results`). Used by the money and match duels
+(:mod:`fastgen.sim.duel.cubeful`) and the cubeful rollouts
+(:mod:`fastgen.sim.decide.cubeful`), which own the rules of when a side may double.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fastgen.core.generate import plays_batch
+from fastgen.policies import as_picks, raise_bad_pick
+
+__all__ = ["CENTRED", "CubeTable", "cube_phase", "play_phase", "results"]
+
+#: The cube owner code of a centred cube (else the owner's player, 0 or 1).
+CENTRED = -1
+
+
+def results(after: np.ndarray) -> np.ndarray:
+    """(N,) 0 (game goes on), 1, 2 or 3 for afterstates, the mover in row 1."""
+    won = after[:, 1].sum(axis=1) == 0
+    gammon = after[:, 0].sum(axis=1) == 15
+    backgammon = after[:, 0, 18:].sum(axis=1) > 0
+    return np.where(won, 1 + gammon + (gammon & backgammon), 0).astype(np.int8)
+
+
+class CubeTable:
+    """The games in play, one slot each: board (side on roll in row 1), player on roll
+    (0: a), cube owner (a player, or centred), cube value, turn, dice id."""
+
+    def __init__(self, n: int, start: np.ndarray, first: np.ndarray, dice_ids: np.ndarray) -> None:
+        self.start = start
+        self.boards = np.ascontiguousarray(start[dice_ids % start.shape[0]])
+        self.on_roll = first.astype(np.int8)
+        self.owner = np.full(n, CENTRED, dtype=np.int8)
+        self.cube = np.ones(n, dtype=np.int64)
+        self.turn = np.zeros(n, dtype=np.int64)
+        self.plays = np.zeros(n, dtype=np.int32)
+        self.dice_ids = dice_ids.astype(np.int64)
+
+    def new_game(self, slots: np.ndarray, first: np.ndarray, dice_ids: np.ndarray) -> None:
+        self.dice_ids[slots] = dice_ids
+        self.boards[slots] = self.start[dice_ids % self.start.shape[0]]
+        self.on_roll[slots] = first
+        self.owner[slots] = CENTRED
+        self.cube[slots] = 1
+        self.turn[slots] = 0
+
+
+def cube_phase(players, t: CubeTable, live: np.ndarray, may: np.ndarray, states) -> tuple[np.ndarray, np.ndarray]:
+    """Offers and answers where *may*; returns (slots passed, the doubler of each)."""
+    passed, doublers = [], []
+    for p in (0, 1):
+        rows = np.flatnonzero(may & (t.on_roll[live] == p))
+        if not rows.size:
+            continue
+        g = live[rows]
+        st = None if states is None else [states(i) for i in g]
+        doubles = np.asarray(players[p].offer(t.boards[g], t.owner[g] == p, st), dtype=bool)
+        if not doubles.any():
+            continue
+        g = g[doubles]
+        st = None if st is None else [s for s, d in zip(st, doubles) if d]
+        takes = np.asarray(players[1 - p].accept(t.boards[g], t.owner[g] == p, st), dtype=bool)
+        passed.append(g[~takes])
+        doublers.append(np.full(int((~takes).sum()), p, dtype=np.int8))
+        kept = g[takes]
+        t.cube[kept] *= 2
+        t.owner[kept] = 1 - p
+    if not passed:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int8)
+    return np.concatenate(passed), np.concatenate(doublers)
+
+
+def play_phase(players, choose, t: CubeTable, live: np.ndarray, dice: np.ndarray,
+               threads: int) -> tuple[np.ndarray, np.ndarray]:
+    """One roll (*dice*, (n, 2)) and play for every slot of *live*; returns (slots
+    ended, their results). The callers bound the turns (``t.turn``)."""
+    batch = plays_batch(t.boards[live], dice, threads=threads)
+    offsets = np.asarray(batch.offsets, dtype=np.int64)
+    pick = np.zeros(live.size, dtype=np.int64)
+    for p in (0, 1):
+        rows = np.flatnonzero(t.on_roll[live] == p)
+        if not rows.size:
+            continue
+        sub_off = np.concatenate([[0], np.cumsum(offsets[rows + 1] - offsets[rows])])
+        cand = np.concatenate([batch.boards[offsets[r]:offsets[r + 1]] for r in rows])
+        g = live[rows]
+        picked = choose[p](cand, sub_off, t.dice_ids[g], t.turn[g], t.boards[g], dice[rows])
+        name = getattr(players[p].chequer, "__name__", "policy")
+        got = as_picks(picked, rows.size, name)
+        bad = np.flatnonzero((got < 0) | (got >= np.diff(sub_off)))
+        if bad.size:
+            raise_bad_pick(picked, sub_off, int(bad[0]), name)
+        pick[rows] = got
+    after = batch.boards[offsets[:-1] + pick]
+    res = results(after)
+    ended = res > 0
+    t.plays[live] += 1
+    going = live[~ended]
+    t.boards[going] = after[~ended][:, ::-1]
+    t.on_roll[going] ^= 1
+    t.turn[going] += 1
+    return live[ended], res[ended]
+
+
