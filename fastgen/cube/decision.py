@@ -50,7 +50,7 @@ from fastgen.cube.met import MAX_AWAY, MatchEquityTable, default_met
 from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, money_decision
 from fastgen.errors import InvalidCubeStateError
 
-__all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_action", "cube_decisions", "OPTIONAL"]
+__all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_action", "cube_decisions", "proper_action", "OPTIONAL"]
 
 #: A double gaining less than this (normalised equity) is optional.
 OPTIONAL = 1e-5
@@ -119,6 +119,18 @@ def _codes(nd, dt, dp, wg, *, beavers: bool, pass_may_be_optional: bool) -> np.n
                  np.where(nd > dp, np.where(gam, TG_TAKE, ND_TAKE), np.where(beaver, NR_BEAVER, ND_TAKE))),
         too_good_pass)
     return np.where((dt >= nd) & (dp >= nd), double, no_double).astype(np.int8)
+
+
+def proper_action(no_double: float, double_take: float, double_pass: float, *, gammons: bool = True,
+                  owned: bool = False, money: bool = True, beavers: bool = True, jacoby: bool = False) -> CubeAction:
+    """The proper action for three cubeful values already known (a rollout's, say),
+    as equities normalised to the cube on the table, by the rules of the module
+    docstring. *gammons*: the side on roll can still win a gammon; *owned*: it owns the
+    cube (a redouble); *money*, *beavers*, *jacoby*: the game's terms."""
+    code = _codes(np.array([no_double]), np.array([double_take]), np.array([double_pass]),
+                  np.array([1.0 if gammons else 0.0]), beavers=beavers and money,
+                  pass_may_be_optional=not money or owned or not jacoby)
+    return _NAMES[owned][int(code[0])]
 
 
 @dataclass(frozen=True)

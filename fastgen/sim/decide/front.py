@@ -489,10 +489,21 @@ def rollout_position(
     progress: Any = None,
     key: str | None = None,
     resume: str = "check",
-) -> RolloutTable:
+    cubeful: bool = False,
+    state: Any = None,
+    met: Any = None,
+) -> Any:
     """Roll out *board* with its side on roll (row 1) about to roll: a table of one row
     (``play`` None), from that side's point of view. Turn 0 of the dice is its roll.
     The options are :func:`rollout_plays`'s.
+
+    With ``cubeful=True``, the cube decision is rolled out instead, with cube
+    decisions inside the trials, at *state* (a :class:`fastgen.MatchState`; None:
+    money, cube centred) and *met* (the match equity table): a
+    :class:`fastgen.sim.decide.cubeful.CubeRollout` of no double, double/take and
+    double/pass with standard errors (see :func:`fastgen.sim.decide.cubeful.rollout_cube`;
+    *trials*, *seed*, *quasi_random*, *threads* and *progress* apply, the other options
+    do not).
 
     >>> import fastgen
     >>> from fastgen import evaluators
@@ -500,6 +511,21 @@ def rollout_position(
     >>> len(t.rows), t.rows[0].play is None, t.dice is None
     (1, True, True)
     """
+    if not isinstance(cubeful, (bool, np.bool_)):
+        raise InvalidArgumentError(f"cubeful must be True or False, got {cubeful!r}")
+    if cubeful:
+        unused = {"truncate": truncate, "stop_se": stop_se, "min_trials": min_trials, "workers": workers,
+                  "scheduler": scheduler, "client": client, "chunk_size": chunk_size, "out": out, "key": key}
+        given = [name for name, value in unused.items() if value is not None]
+        if given or truncate_bearoff or not variance_reduction:
+            raise InvalidArgumentError(f"a cubeful rollout takes trials, seed, quasi_random, threads, progress, state "
+                                       f"and met; not {', '.join(given) or 'truncate_bearoff / variance_reduction'}")
+        from fastgen.sim.decide.cubeful import rollout_cube  # lazy: the cube loads for cubeful rollouts only
+
+        return rollout_cube(board, evaluator, state, trials=trials, seed=seed, quasi_random=quasi_random,
+                            threads=threads, met=met, progress=progress)
+    if state is not None or met is not None:
+        raise InvalidArgumentError("state and met are for cubeful rollouts (cubeful=True)")
     evaluator = specs.evaluator(evaluator)
     cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
     store_args = _resume(evaluator, cluster, key, resume)

@@ -1,0 +1,206 @@
+"""Cubeful rollouts: the cube decision of a position settled by playing it out.
+
+:func:`rollout_cube` (also ``rollout_position(..., cubeful=True)``) answers "double or
+not, take or pass" for a position before its roll by playing *trials* games from it
+twice, on the same dice:
+
+- **no double**: the side on roll rolls with the cube as it is;
+- **double, take**: the cube is turned (twice the value, owned by the opponent) and
+  the side on roll rolls;
+
+after which both sides play on with the evaluator's greedy plays and its 0-ply cube
+decisions (:func:`fastgen.policies.cube_policy`: doubling, taking, passing, redoubling
+as the position goes) until the game ends. A game's value is the side on roll's points
+(result times the cube, a pass worth the cube before the double) per unit of the cube on
+the table (money), or its match-winning chance at the score the game leaves (match).
+*Double, pass* needs no rollout: +1 per cube, or the MWC of winning the cube.
+
+Trial *k* throws the dice of trial *k* of :mod:`fastgen.sim.decide.dice` in both
+games (common random numbers, the first two rolls stratified when *quasi_random*), so
+the two estimates are paired: the standard error of their difference is usually far
+below either one's. No luck-based variance reduction is applied to cubeful values.
+The proper action is then decided from the three values by the rules of
+:mod:`fastgen.cube.decision`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from fastgen import specs
+from fastgen.core.boards import as_board
+from fastgen.core.ids import MatchState, position_id
+from fastgen.cube.decision import CubeAction, cube_decisions, proper_action
+from fastgen.cube.match import Score
+from fastgen.cube.met import MatchEquityTable, default_met
+from fastgen.errors import InvalidArgumentError, InvalidCubeStateError
+from fastgen.policies import cube_policy, step_policy
+from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, play_phase
+from fastgen.sim.decide.dice import MAX_TRIALS, dice_at
+from fastgen.sim.rollout.pool import MAX_TURNS, _raise_turn_limit
+from fastgen._util import check_int
+
+__all__ = ["CubeRollout", "rollout_cube"]
+
+
+@dataclass
+class CubeRollout:
+    """A cubeful rollout's answer: ``no_double``, ``double_take``, ``double_pass``
+    (money: per unit of the cube on the table; match: MWC), the standard errors of the
+    first two and of their difference (paired), ``equities`` the three normalised to
+    the cube on the table, and ``action`` the proper action they give."""
+
+    board: np.ndarray
+    state: MatchState
+    evaluator: str
+    trials: int
+    seed: int
+    quasi_random: bool
+    match: bool
+    no_double: float
+    double_take: float
+    double_pass: float
+    no_double_se: float
+    double_take_se: float
+    difference_se: float
+    equities: tuple[float, float, float]
+    action: CubeAction
+    seconds: float = 0.0
+    stats: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The answer as plain JSON-serializable values."""
+        return {"position_id": position_id(self.board), "evaluator": self.evaluator, "trials": self.trials,
+                "seed": self.seed, "quasi_random": self.quasi_random, "match": self.match,
+                "match_length": self.state.match_length, "score": list(self.state.score),
+                "cube_value": self.state.cube_value, "cube_owner": self.state.cube_owner,
+                "no_double": self.no_double, "double_take": self.double_take, "double_pass": self.double_pass,
+                "no_double_se": self.no_double_se, "double_take_se": self.double_take_se,
+                "difference_se": self.difference_se, "equities": list(self.equities), "action": self.action.value,
+                "seconds": self.seconds}
+
+    def __str__(self) -> str:
+        def v(x: float) -> str:
+            return f"{100 * x:8.3f}%" if self.match else f"{x:+8.4f}"
+
+        def se(x: float) -> str:
+            return f"{100 * x:.3f}%" if self.match else f"{x:.4f}"
+
+        return "\n".join([
+            f"cubeful rollout of {position_id(self.board)} ({self.trials} trials, {self.evaluator}, seed {self.seed})",
+            f"  No double    {v(self.no_double)} +/- {se(self.no_double_se)}",
+            f"  Double, take {v(self.double_take)} +/- {se(self.double_take_se)}  "
+            f"(difference +/- {se(self.difference_se)})",
+            f"  Double, pass {v(self.double_pass)}",
+            f"Proper cube action: {self.action.value}",
+        ])
+
+
+def _may_double(state: MatchState, t: CubeTable, live: np.ndarray, me: int, max_cube: int) -> np.ndarray:
+    roller = t.on_roll[live]
+    may = ((t.owner[live] == CENTRED) | (t.owner[live] == roller)) & (t.cube[live] < max_cube)
+    if not state.match_length:
+        return may
+    score = np.array(state.score)
+    away = state.match_length - score[roller]
+    other = state.match_length - score[1 - roller]
+    post = ~np.full(live.size, state.crawford) & (np.minimum(away, other) == 1)
+    return may & ~np.full(live.size, state.crawford) & (t.cube[live] < away) & ~(post & (away == 1))
+
+
+def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any], state: MatchState | None = None, *,
+                 trials: int = 1296, seed: int = 0, quasi_random: bool = True, threads: int = 1,
+                 met: MatchEquityTable | None = None, max_cube: int = 64,
+                 progress: Callable[[int], object] | None = None) -> CubeRollout:
+    """Roll out the cube decision of *board* (side on roll in row 1, before its roll)
+    at *state* (a :class:`fastgen.MatchState`; None: money, cube centred), *trials*
+    games for each of no double and double/take on common dice (module docstring),
+    with *evaluator*'s greedy plays and 0-ply cube decisions. *met*: the match equity
+    table (default GNU Backgammon's); *progress*: called with the trials finished.
+    Bad input raises a ValueError subclass quoting it; Ctrl-C stops it promptly."""
+    arr = as_board(board)
+    ev = specs.evaluator(evaluator)
+    st = MatchState(on_roll=1) if state is None else state
+    if not isinstance(st, MatchState):
+        raise InvalidCubeStateError(f"state must be a fastgen.MatchState or None (money, cube centred), got {state!r}")
+    trials = check_int(trials, "trials", 1, MAX_TRIALS)
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    threads = check_int(threads, "threads", 1, 1024)
+    check_int(max_cube, "max_cube", 2, 1 << 20)
+    if not isinstance(quasi_random, (bool, np.bool_)):
+        raise InvalidArgumentError(f"quasi_random must be True or False, got {quasi_random!r}")
+    if (arr.sum(axis=1) == 0).any():
+        raise InvalidArgumentError(f"the position {position_id(arr)!r} is a finished game")
+    probs = np.asarray(ev(arr[None]), dtype=np.float64)[:, :5]
+    first = cube_decisions(arr[None], probs, st, met=met).decision(0)  # checks the state; can it double?
+    if first.action is CubeAction.CANNOT_DOUBLE:
+        raise InvalidCubeStateError(f"the side on roll cannot double at this state, so there is no cube decision to "
+                                    f"roll out: {st!r}")
+    me, c = st.on_roll, st.cube_value
+    met = default_met() if met is None and st.match_length else met
+    score = None
+    if st.match_length:
+        assert met is not None
+        score = Score(met, st.match_length - st.score[me], st.match_length - st.score[1 - me], crawford=st.crawford,
+                      player=me)
+    player = cube_policy(ev)
+    players, choose = (player, player), [step_policy(player.chequer)] * 2
+    n = 2 * trials
+    k = np.tile(np.arange(trials, dtype=np.int64), 2)
+    t = CubeTable(n, np.ascontiguousarray(arr[None]), np.full(n, me, dtype=np.int8), k * 0)
+    t.dice_ids[:] = k
+    owner0 = CENTRED if st.cube_owner is None else st.cube_owner
+    t.owner[:trials], t.cube[:trials] = owner0, c
+    t.owner[trials:], t.cube[trials:] = 1 - me, 2 * c
+    points = np.zeros(n, dtype=np.int64)   # the side on roll's points, signed
+    live = np.arange(n)
+    turn = 0
+    t0 = time.perf_counter()
+
+    def states(i: int) -> MatchState:
+        owner = None if t.owner[i] == CENTRED else int(t.owner[i])
+        return MatchState(match_length=st.match_length, score=st.score, cube_value=int(t.cube[i]), cube_owner=owner,
+                          crawford=st.crawford, on_roll=int(t.on_roll[i]), jacoby=False)
+
+    while live.size:
+        if turn:
+            passed, doublers = cube_phase(players, t, live, _may_double(st, t, live, me, max_cube),
+                                          states if st.match_length else None)
+            points[passed] = np.where(doublers == me, 1, -1) * t.cube[passed]
+            live = np.setdiff1d(live, passed, assume_unique=True)
+            if not live.size:
+                break
+        if turn >= MAX_TURNS:
+            _raise_turn_limit(int(k[live[0]]), arr, MAX_TURNS)
+        ended, res = play_phase(players, choose, t, live, dice_at(seed, t.dice_ids[live], turn, bool(quasi_random)),
+                                threads)
+        points[ended] = np.where(t.on_roll[ended] == me, 1, -1) * res.astype(np.int64) * t.cube[ended]
+        live = np.setdiff1d(live, ended, assume_unique=True)
+        turn += 1
+        if progress is not None:
+            progress(int(trials - np.unique(k[live]).size))
+    if score is None:
+        values = points / c
+        dp = 1.0
+    else:
+        lookup = {int(v): (score.win(int(v)) if v > 0 else score.lose(int(-v))) for v in np.unique(points)}
+        values = np.array([lookup[int(v)] for v in points])
+        dp = score.win(c)
+    nd_v, dt_v = values[:trials], values[trials:]
+
+    def se(x: np.ndarray) -> float:
+        return float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else float("inf")
+
+    nd, dt = float(nd_v.mean()), float(dt_v.mean())
+    eq = (nd, dt, dp) if score is None else tuple(float(score.equity(v, c)) for v in (nd, dt, dp))
+    action = proper_action(eq[0], eq[1], eq[2], gammons=bool(first.probs[1] > 0), owned=owner0 == me,
+                           money=score is None, beavers=False, jacoby=st.jacoby)
+    name = getattr(ev, "__name__", type(ev).__name__)
+    return CubeRollout(arr.copy(), st, str(name), trials, seed, bool(quasi_random), score is not None, nd, dt, float(dp),
+                       se(nd_v), se(dt_v), se(dt_v - nd_v), (float(eq[0]), float(eq[1]), float(eq[2])), action,
+                       time.perf_counter() - t0, {"turns": turn})
