@@ -101,12 +101,12 @@ class Score:
         bl = (self.lose(2 * c) - self.lose(3 * c)) / half
         return max(gw, 0.0), max(bw, 0.0), max(gl, 0.0), max(bl, 0.0)
 
-    def mwc(self, equity: np.ndarray, c: int) -> np.ndarray:
+    def mwc(self, equity: np.ndarray | float, c: int) -> np.ndarray:
         """MWC of an equity normalised to cube *c*."""
         w, l_ = self.win(c), self.lose(c)
         return 0.5 * (np.asarray(equity) * (w - l_) + (w + l_))
 
-    def equity(self, mwc: np.ndarray, c: int) -> np.ndarray:
+    def equity(self, mwc: np.ndarray | float, c: int) -> np.ndarray:
         """The equity normalised to cube *c* of an MWC (-1: lose c points, +1: win c)."""
         w, l_ = self.win(c), self.lose(c)
         return (2.0 * np.asarray(mwc) - (w + l_)) / (w - l_)

@@ -113,7 +113,7 @@ def _may_double(state: MatchState, t: CubeTable, live: np.ndarray, me: int, max_
     return may & ~np.full(live.size, state.crawford) & (t.cube[live] < away) & ~(post & (away == 1))
 
 
-def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any], state: MatchState | None = None, *,
+def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state: MatchState | None = None, *,
                  trials: int = 1296, seed: int = 0, quasi_random: bool = True, threads: int = 1,
                  met: MatchEquityTable | None = None, max_cube: int = 64,
                  progress: Callable[[int], object] | None = None) -> CubeRollout:
