@@ -115,13 +115,14 @@ def _may_double(state: MatchState, t: CubeTable, live: np.ndarray, me: int, max_
 
 def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state: MatchState | None = None, *,
                  trials: int = 1296, seed: int = 0, quasi_random: bool = True, threads: int = 1,
-                 met: MatchEquityTable | None = None, max_cube: int = 64,
+                 met: MatchEquityTable | None = None, max_cube: int = 64, beavers: bool = True,
                  progress: Callable[[int], object] | None = None) -> CubeRollout:
     """Roll out the cube decision of *board* (side on roll in row 1, before its roll)
     at *state* (a :class:`fastgen.MatchState`; None: money, cube centred), *trials*
     games for each of no double and double/take on common dice (module docstring),
     with *evaluator*'s greedy plays and 0-ply cube decisions. *met*: the match equity
-    table (default GNU Backgammon's); *progress*: called with the trials finished.
+    table (default GNU Backgammon's); *beavers*: money play names a take worth a beaver
+    so (the trials play no beavers); *progress*: called with the trials finished.
     Bad input raises a ValueError subclass quoting it; Ctrl-C stops it promptly."""
     arr = as_board(board)
     ev = specs.evaluator(evaluator)
@@ -199,7 +200,7 @@ def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state
     nd, dt = float(nd_v.mean()), float(dt_v.mean())
     eq = (nd, dt, dp) if score is None else tuple(float(score.equity(v, c)) for v in (nd, dt, dp))
     action = proper_action(eq[0], eq[1], eq[2], gammons=bool(first.probs[1] > 0), owned=owner0 == me,
-                           money=score is None, beavers=False, jacoby=st.jacoby)
+                           money=score is None, beavers=bool(beavers), jacoby=st.jacoby)
     name = getattr(ev, "__name__", type(ev).__name__)
     return CubeRollout(arr.copy(), st, str(name), trials, seed, bool(quasi_random), score is not None, nd, dt, float(dp),
                        se(nd_v), se(dt_v), se(dt_v - nd_v), (float(eq[0]), float(eq[1]), float(eq[2])), action,
