@@ -56,6 +56,16 @@ _Z95 = 1.959963984540054
 MAX_GAMES = 2**31 - 1
 
 
+def _standard_error(samples: np.ndarray) -> float:
+    """The standard error of the mean of independent *samples* (inf for fewer than two)."""
+    return float(samples.std(ddof=1) / math.sqrt(samples.size)) if samples.size > 1 else float("inf")
+
+
+def _interval(mean: float, se: float) -> tuple[float, float]:
+    """The 95% normal interval of *mean* with standard error *se*."""
+    return (mean - _Z95 * se, mean + _Z95 * se)
+
+
 def _name(policy) -> str:
     if isinstance(policy, str):
         return policy
@@ -113,14 +123,12 @@ class DuelResult:
     @property
     def ppg_se(self) -> float:
         """Standard error of :attr:`ppg` (over the pairs' means when mirrored)."""
-        s = self._samples()
-        return float(s.std(ddof=1) / math.sqrt(s.size)) if s.size > 1 else float("inf")
+        return _standard_error(self._samples())
 
     @property
     def ci95(self) -> tuple[float, float]:
         """The 95% normal interval of :attr:`ppg`."""
-        half = _Z95 * self.ppg_se
-        return (self.ppg - half, self.ppg + half)
+        return _interval(self.ppg, self.ppg_se)
 
     def rates(self, side: str) -> dict:
         """Win, gammon (backgammons included) and backgammon rates of *side* ("a" or "b")
@@ -218,14 +226,12 @@ class MatchDuelResult:
     @property
     def mwc_se(self) -> float:
         """Standard error of :attr:`mwc` (over the pairs' means when mirrored)."""
-        s = self._samples()
-        return float(s.std(ddof=1) / math.sqrt(s.size)) if s.size > 1 else float("inf")
+        return _standard_error(self._samples())
 
     @property
     def ci95(self) -> tuple[float, float]:
         """The 95% normal interval of :attr:`mwc`."""
-        half = _Z95 * self.mwc_se
-        return (self.mwc - half, self.mwc + half)
+        return _interval(self.mwc, self.mwc_se)
 
     def to_dict(self) -> dict:
         """A plain JSON-serializable dict of the figures."""
