@@ -248,6 +248,9 @@ def test_command_line(capsys):
     assert "points away" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["cube", "--position", "4HPwATDgc/ABMA", "--score", "four-two"])
+    assert main(["cube", "--position", "4HPwATDgc/ABMA", "--plies", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["action"].startswith("No double")
+    assert main(["cube", "--position", "4HPwATDgc/ABMA", "--plies", "1", "--probs", "0.5", "0.1", "0", "0.1", "0"]) == 2
 
 
 def test_gammons_that_cannot_happen_count_nothing():
@@ -256,3 +259,42 @@ def test_gammons_that_cannot_happen_count_nothing():
     with_trace = cube_action(board, [0.7, 0.3, 0.1, 0.2, 0.05])
     clean = cube_action(board, [0.7, 0.0, 0.0, 0.0, 0.0])
     assert with_trace.probs == clean.probs and with_trace.action is clean.action
+
+
+@pytest.mark.parametrize("mine, win_rolls", [
+    ({5: 2}, [(6, 6), (3, 3), (4, 4), (5, 5)]),           # two on the 6-point: doubles of 3 or more
+    ({0: 1, 1: 1}, "all"),                                  # two on the 1- and 2-points: any roll
+    ({4: 1}, None),                                         # one on the 5-point: rolls counted from the plays
+])
+def test_one_ply_is_exact_on_the_last_roll(mine, win_rolls):
+    """The opponent bears off on its next roll whatever it throws, so the side on roll
+    wins exactly when this roll bears its checkers off: at 1 ply no double is 2p - 1 and
+    double/take twice that, whatever the evaluator thinks (counted here by hand, and
+    checked against the generator's plays)."""
+    board = np.zeros((2, 25), np.int8)
+    for point, n in mine.items():
+        board[1, point] = n
+    board[0, 0] = 2
+    wins = 0
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            plays = fastgen.legal_plays(board, (d1, d2))
+            wins += any(b[1].sum() == 0 for b in plays.boards)
+    if isinstance(win_rolls, list):
+        assert wins == sum(2 if a != b else 1 for a, b in win_rolls)
+    elif win_rolls == "all":
+        assert wins == 36
+    p = wins / 36
+    d = cube_action(board, evaluator=fastgen.evaluators.baseline(), plies=1)
+    assert d.no_double == pytest.approx(2 * p - 1) and d.double_take == pytest.approx(2 * (2 * p - 1))
+
+
+def test_one_ply_needs_an_evaluator_and_stays_near_zero_ply():
+    b = fastgen.STARTING_BOARD
+    with pytest.raises(InvalidCubeStateError, match="evaluator"):
+        cube_action(b, [0.5, 0.1, 0.0, 0.1, 0.0], plies=1)
+    with pytest.raises(InvalidCubeStateError, match="plies"):
+        cube_action(b, evaluator=fastgen.evaluators.baseline(), plies=2)
+    ev = fastgen.evaluators.baseline()
+    zero, one = cube_action(b, evaluator=ev), cube_action(b, evaluator=ev, plies=1)
+    assert abs(zero.no_double - one.no_double) < 0.05 and one.action.value.startswith("No double")

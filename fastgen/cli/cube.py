@@ -1,7 +1,7 @@
 """``fastgen cube``: the cube decision of one position, printed like GNU Backgammon's hint.
 
     fastgen cube --position 4HPwATDgc/ABMA [--match 7 --score 4-2 --cube 2 --owner me]
-                 [--evaluator baseline|gnubg:0 | --probs P WG WB LG LB] [--json]
+                 [--evaluator baseline|gnubg:0 [--plies 1] | --probs P WG WB LG LB] [--json]
 
 The position is before the roll of the side on roll (a Position ID gives it first).
 Without ``--match`` the game is for money. ``--score`` is the side on roll's score,
@@ -54,6 +54,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--match-id", metavar="MATCH_ID", help="the whole state from a GNU Backgammon Match ID")
     parser.add_argument("--evaluator", type=spec_arg("evaluator"), default="baseline",
                         help="baseline, gnubg:PLIES, network:SEED, PATH.npz or module:callable (default: baseline)")
+    parser.add_argument("--plies", type=int, choices=(0, 1), default=0,
+                        help="1: look at the evaluator's 21 rolls first (default 0)")
     parser.add_argument("--probs", type=float_in_range(0.0, 1.0, closed=True), nargs=5, metavar=("P", "WG", "WB", "LG", "LB"),
                         help="the cubeless probabilities instead of an evaluator's")
     parser.add_argument("--json", action="store_true", help="print the decision as JSON")
@@ -101,12 +103,17 @@ def run_cube(args: argparse.Namespace) -> int:
     try:
         state = _state(args)
         if args.probs is not None:
+            if args.plies:
+                print("fastgen cube: error: --plies 1 looks at the rolls with an evaluator; it takes no --probs",
+                      file=sys.stderr)
+                return 2
             decision = cube_action(args.position, args.probs, state, beavers=not args.no_beavers)
             source = "given probabilities"
         else:
             evaluator = specs.evaluator(args.evaluator)
-            decision = cube_action(args.position, state=state, evaluator=evaluator, beavers=not args.no_beavers)
-            source = f"0-ply {args.evaluator}"
+            decision = cube_action(args.position, state=state, evaluator=evaluator, plies=args.plies,
+                                   beavers=not args.no_beavers)
+            source = f"{args.plies}-ply {args.evaluator}"
     except FastgenError as exc:
         print(f"fastgen cube: error: {exc}", file=sys.stderr)
         return 2

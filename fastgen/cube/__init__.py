@@ -6,9 +6,10 @@
 - :mod:`fastgen.cube.efficiency`: the cube life of a position (contact, race, bear-off).
 - :mod:`fastgen.cube.money`, :mod:`fastgen.cube.match`: cubeful money equity and cubeful
   match-winning chances from five cubeless probabilities, on arrays.
-- :mod:`fastgen.cube.decision`: :func:`cube_action` for one position and
-  :func:`cube_decisions` for many: no double, double/take, double/pass and the proper
-  action (:class:`CubeAction`), as GNU Backgammon decides at 0-ply.
+- :mod:`fastgen.cube.decision`: :func:`cube_decisions` for many positions: no double,
+  double/take, double/pass and the proper action (:class:`CubeAction`), as GNU
+  Backgammon decides at 0-ply; :mod:`fastgen.cube.action`: :func:`cube_action` for one
+  position, at 0 or 1 ply (:mod:`fastgen.cube.lookahead`: the 21 rolls).
 
 The command line: ``fastgen cube --position ID`` (docs/guides/cube.rst).
 
@@ -19,7 +20,8 @@ The command line: ``fastgen cube --position ID`` (docs/guides/cube.rst).
 <CubeAction.TOO_GOOD_PASS: 'Too good to double, pass'>
 """
 
-from fastgen.cube.decision import CubeAction, CubeDecision, CubeDecisions, cube_action, cube_decisions
+from fastgen.cube.action import cube_action
+from fastgen.cube.decision import CubeAction, CubeDecision, CubeDecisions, cube_decisions
 from fastgen.cube.met import MatchEquityTable, default_met, read_met
 
 __all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_action", "cube_decisions", "MatchEquityTable",

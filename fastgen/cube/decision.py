@@ -1,7 +1,8 @@
 """Cube decisions: should the side on roll double, and should its opponent take?
 
 :func:`cube_decisions` answers for many positions at one score and cube (arrays);
-:func:`cube_action` for one position, evaluating it if no probabilities are given.
+:func:`fastgen.cube.action.cube_action` for one position, evaluating it if no
+probabilities are given.
 Both work from the five cubeless probabilities of the side on roll, before its roll,
 the way GNU Backgammon decides at 0-ply: the cubeful values of *no double*, *double,
 take* and *double, pass* (:mod:`fastgen.cube.money`, :mod:`fastgen.cube.match`) with
@@ -35,12 +36,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from fastgen._typing import ArrayLike
-from fastgen.core.boards import as_board, as_boards
+from fastgen.core.boards import as_boards
 from fastgen.bearoff.database import TwoSidedDatabase
 from fastgen.bearoff.index import side_index_trusted
 from fastgen.core.ids import MatchState
@@ -50,7 +51,7 @@ from fastgen.cube.met import MAX_AWAY, MatchEquityTable, default_met
 from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, money_decision
 from fastgen.errors import InvalidCubeStateError
 
-__all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_action", "cube_decisions", "proper_action", "OPTIONAL"]
+__all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_decisions", "proper_action", "OPTIONAL", "CANNOT"]
 
 #: A double gaining less than this (normalised equity) is optional.
 OPTIONAL = 1e-5
@@ -320,29 +321,3 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
         eq[:, 1:] = np.nan
     takes = (eq[:, 2] > eq[:, 1]) & (codes != CANNOT)
     return CubeDecisions(nd, dt, dp, eq, cubeless, pr, codes, _NAMES[owner == OWN], takes, match, cls, x)
-
-
-def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchState | None = None, *,
-                evaluator: Callable[[np.ndarray], Any] | None = None, met: MatchEquityTable | None = None,
-                beavers: bool = True, database: Any = None) -> CubeDecision:
-    """The cube decision of one *board* ((2, 25), side on roll in row 1, before its
-    roll): with its five cubeless *probs*, or those an *evaluator* (any fastgen
-    evaluator: ``evaluators.baseline()``, ``evaluators.gnubg(0)``, a network) gives at
-    0-ply. *state*, *met*, *beavers*, *database*: as :func:`cube_decisions`.
-
-    >>> import fastgen
-    >>> from fastgen.cube import cube_action
-    >>> d = cube_action(fastgen.STARTING_BOARD, [0.827, 0.313, 0.012, 0.034, 0.000], fastgen.MatchState(jacoby=True))
-    >>> d.action, round(d.no_double, 3), round(d.double_take, 3), d.double_pass
-    (<CubeAction.DOUBLE_PASS: 'Double, pass'>, 0.889, 1.772, 1.0)
-    """
-    arr = as_board(board)[None]
-    if (probs is None) == (evaluator is None):
-        raise InvalidCubeStateError("cube_action needs exactly one of probs and evaluator")
-    if probs is None:
-        if not callable(evaluator):
-            raise InvalidCubeStateError(f"evaluator must be a fastgen evaluator (a callable), got {evaluator!r}")
-        probs = np.asarray(evaluator(arr), dtype=np.float64)[:, :5]
-    else:
-        probs = np.asarray(probs, dtype=np.float64).reshape(1, -1) if np.ndim(probs) == 1 else probs
-    return cube_decisions(arr, probs, state, met=met, beavers=beavers, database=database).decision(0)

@@ -1,0 +1,75 @@
+"""One position's cube decision, at 0 or 1 ply: :func:`cube_action`.
+
+At 0 ply the position's five cubeless probabilities (given, or an evaluator's) go
+through the formula of :mod:`fastgen.cube.decision`; at 1 ply an evaluator's 21 rolls
+are looked at first (:mod:`fastgen.cube.lookahead`) for no double and double/take.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+import numpy as np
+
+from fastgen._typing import ArrayLike
+from fastgen.core.boards import as_board
+from fastgen.core.ids import MatchState
+from fastgen.cube.decision import CubeAction, CubeDecision, cube_decisions, proper_action
+from fastgen.cube.lookahead import one_ply_values
+from fastgen.cube.match import Score
+from fastgen.cube.met import MatchEquityTable, default_met
+from fastgen.errors import InvalidCubeStateError
+
+__all__ = ["cube_action"]
+
+
+def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchState | None = None, *,
+                evaluator: Callable[[np.ndarray], Any] | None = None, plies: int = 0,
+                met: MatchEquityTable | None = None, beavers: bool = True, database: Any = None) -> CubeDecision:
+    """The cube decision of one *board* ((2, 25), side on roll in row 1, before its
+    roll): with its five cubeless *probs*, or those an *evaluator* (any fastgen
+    evaluator: ``evaluators.baseline()``, ``evaluators.gnubg(0)``, a network) gives.
+    *plies*: 0, or 1 to look at the evaluator's 21 rolls first (module docstring; needs
+    an *evaluator*). *state*, *met*, *beavers*, *database*: as
+    :func:`~fastgen.cube.decision.cube_decisions`.
+
+    >>> import fastgen
+    >>> from fastgen.cube import cube_action
+    >>> d = cube_action(fastgen.STARTING_BOARD, [0.827, 0.313, 0.012, 0.034, 0.000], fastgen.MatchState(jacoby=True))
+    >>> d.action, round(d.no_double, 3), round(d.double_take, 3), d.double_pass
+    (<CubeAction.DOUBLE_PASS: 'Double, pass'>, 0.889, 1.772, 1.0)
+    """
+    arr = as_board(board)[None]
+    if (probs is None) == (evaluator is None):
+        raise InvalidCubeStateError("cube_action needs exactly one of probs and evaluator")
+    if plies not in (0, 1) or isinstance(plies, bool):
+        raise InvalidCubeStateError(f"plies must be 0 or 1, got {plies!r}")
+    if probs is None:
+        if not callable(evaluator):
+            raise InvalidCubeStateError(f"evaluator must be a fastgen evaluator (a callable), got {evaluator!r}")
+        probs = np.asarray(evaluator(arr), dtype=np.float64)[:, :5]
+    elif plies:
+        raise InvalidCubeStateError("a 1-ply cube decision looks at the rolls with an evaluator: give evaluator=, not probs")
+    else:
+        probs = np.asarray(probs, dtype=np.float64).reshape(1, -1) if np.ndim(probs) == 1 else probs
+    zero = cube_decisions(arr, probs, state, met=met, beavers=beavers, database=database).decision(0)
+    if not plies or zero.action is CubeAction.CANNOT_DOUBLE:
+        return zero
+    st = MatchState() if state is None else state
+    score = None
+    if st.match_length:
+        me = st.on_roll
+        score = Score(default_met() if met is None else met, st.match_length - st.score[me],
+                      st.match_length - st.score[1 - me], crawford=st.crawford, player=me)
+    assert evaluator is not None
+    nd, dt = one_ply_values(arr[0], evaluator, st, score, met=met, database=database)
+    dp = zero.double_pass
+    c = st.cube_value
+    eq = (nd, dt, dp) if score is None else tuple(float(score.equity(v, c)) for v in (nd, dt, dp))
+    owned = st.cube_owner is not None and st.cube_owner == st.on_roll
+    action = proper_action(eq[0], eq[1], eq[2], gammons=zero.probs[1] > 0, owned=owned, money=score is None,
+                           beavers=beavers, jacoby=st.jacoby)
+    takes = eq[2] > eq[1]
+    return dataclasses.replace(zero, no_double=nd, double_take=dt, equities=(eq[0], eq[1], eq[2]), action=action,
+                               doubles=action.doubles, takes=bool(takes))
