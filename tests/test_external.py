@@ -54,9 +54,13 @@ def test_answer_for_the_opponent_on_roll():
     fastgen.parse_play(board[::-1], (6, 6), text)  # legal for the side on roll (raises if not)
 
 
-def test_answer_needs_dice():
-    with ExternalServer("random") as server, pytest.raises(InvalidArgumentError, match="no dice"):
-        server.answer(format_board(fastgen.STARTING_BOARD))
+def test_answer_needs_dice_or_a_cube_question():
+    # no dice and the player on roll: gnubg asks double or roll; the opponent on roll and
+    # no double pending: nothing to answer
+    with ExternalServer("random") as server:
+        assert server.answer(format_board(fastgen.STARTING_BOARD)) == "roll"   # no cube player: roll
+        with pytest.raises(InvalidArgumentError, match="no dice"):
+            server.answer(format_board(fastgen.STARTING_BOARD, player_on_roll=False))
 
 
 def _serve_in_thread(server, connections=1):
@@ -143,3 +147,73 @@ def test_gnubg_controls_a_3_point_match(tmp_path):
                 assert np.array_equal(after, best)
                 checked += 1
     assert checked == server.questions
+
+
+@pytest.mark.parametrize("seed", [7, 11])
+def test_gnubg_plays_a_7_point_match_with_the_cube(tmp_path, seed):
+    """gnubg (player 0, 0-ply plays and cube decisions) against fastgen's baseline with its
+    cube decisions (player 1, external), cube on, Crawford rule, gnubg's dice seeded. Every
+    action must be legal: gnubg exports the match as .mat and read_mat replays it and
+    checks every move, double, take and drop; the match must be finished (gnubg abandons
+    a game silently on an answer it does not take). Both sides' doubles are counted over
+    the two seeds in test_cube_actions_came_from_both_sides."""
+    try:
+        path = find_gnubg()
+    except EngineError:
+        pytest.skip(f"GNU Backgammon not installed (no gnubg on PATH, no {DEBIAN_GNUBG}): apt-get install gnubg")
+    mat = tmp_path / "match.mat"
+    log = io.StringIO()
+    with ExternalServer("baseline", timeout=60, log=log, cube="baseline") as server:
+        t = _serve_in_thread(server)
+        commands = "\n".join([
+            "set rng mersenne",
+            f"set seed {seed}",
+            "set cube use on",
+            "set player 0 chequerplay evaluation plies 0",
+            "set player 0 cubedecision evaluation plies 0",
+            f"set player 1 external 127.0.0.1:{server.port}",
+            "new match 7",
+            f"export match mat {mat}",
+            "quit",
+            "y",
+        ]) + "\n"
+        done = subprocess.run([path, "-t", "-q"], input=commands.encode(), capture_output=True, timeout=180)
+        t.join(10)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "error" not in log.getvalue(), log.getvalue()[-2000:]
+    match = fastgen.read_mat(mat)  # raises on any illegal or unreadable action
+    assert match.length == 7 and match.over and max(match.score) >= 7, match.score
+    kinds = [(a.kind, a.player) for game in match.games for a in game.record]
+    _CUBE_ACTIONS[seed] = kinds
+    answers = [line.rsplit("-> ", 1)[-1] for line in log.getvalue().splitlines() if "-> " in line]
+    assert {"roll"} <= set(answers)
+
+
+_CUBE_ACTIONS: dict = {}
+
+
+def test_cube_actions_came_from_both_sides():
+    """Over the two matches above, each side doubled at least once and each answered a double."""
+    if len(_CUBE_ACTIONS) < 2:
+        pytest.skip("the matches against gnubg did not run (GNU Backgammon not installed)")
+    kinds = [k for ks in _CUBE_ACTIONS.values() for k in ks]
+    assert ("double", 0) in kinds and ("double", 1) in kinds, sorted(set(kinds))
+    assert any(k[0] in ("take", "drop") and k[1] == 1 for k in kinds), sorted(set(kinds))
+
+
+def test_cube_answers_follow_the_cube_player():
+    # a sure single win for the side on roll (off next roll, the opponent has five off):
+    # the cube player doubles it, and passes gnubg's double of the same position
+    sure = np.zeros((2, 25), np.int8)
+    sure[1, :2], sure[0, 3] = 1, 10
+    ours = format_board(sure, player_may_double=True, opponent_may_double=True)
+    theirs = format_board(sure[::-1], player_on_roll=False, player_may_double=True, opponent_may_double=True)
+    theirs = theirs.split(":")
+    theirs[40] = "1"   # was_doubled: gnubg has doubled the external player
+    with ExternalServer("baseline", cube="baseline") as server:
+        assert server.answer(ours) == "double"
+        assert server.answer(":".join(theirs)) == "drop"
+    with ExternalServer("baseline") as server:   # no cube player: roll, and take
+        assert server.answer(ours) == "roll" and server.answer(":".join(theirs)) == "take"
+    with pytest.raises(fastgen.InvalidSpecError):
+        ExternalServer("baseline", cube="nobody")

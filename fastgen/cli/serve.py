@@ -1,8 +1,11 @@
 """The ``fastgen serve-external`` subcommand: answer GNU Backgammon's external player.
 
     fastgen serve-external --port 4711 --policy pubeval
+    fastgen serve-external --port 4711 --policy baseline --cube baseline   # with the cube on in gnubg
 
 then in ``gnubg -t``: ``set player 1 external 127.0.0.1:4711`` and ``new match 3``.
+``--cube EVALUATOR`` answers gnubg's cube questions (double or roll, take or drop) by that
+evaluator's 0-ply cube decisions; without it the server rolls and takes every double.
 Policies: any policy spec of :mod:`fastgen.specs` but ``gnubg-engine`` (``pubeval``,
 ``baseline``, ``gnubg[:N]`` for gnubg-nn, ``module:callable`` ...).
 Listens on 127.0.0.1 only; one line per question and answer goes to stderr (unless
@@ -38,6 +41,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="random, pubeval, baseline, gnubg[:N], network:SEED, PATH.npz or module:callable")
     parser.add_argument("--seed", type=int_in_range(0, 2**64 - 1), default=0, help="seed of the random policy")
     parser.add_argument("--timeout", type=int_in_range(1, 86400), default=120, help="seconds to wait for each line")
+    parser.add_argument("--cube", type=spec_arg("evaluator"), metavar="EVALUATOR",
+                        help="answer cube questions by this evaluator's cube decisions (baseline, gnubg:0, PATH.npz ...)")
     parser.add_argument("--quiet", action="store_true", help="do not log questions and answers")
     parser.set_defaults(func=run_serve)
     return parser
@@ -49,7 +54,8 @@ def run_serve(args: argparse.Namespace) -> int:
         policy = load_policy(args.policy)
         if isinstance(policy, GnubgEngine):
             raise FastgenError("serve-external cannot answer gnubg with gnubg-engine; use gnubg[:N] (gnubg-nn)")
-        serve_forever(policy, args.port, timeout=args.timeout, seed=args.seed, log=None if args.quiet else sys.stderr)
+        serve_forever(policy, args.port, timeout=args.timeout, seed=args.seed, log=None if args.quiet else sys.stderr,
+                      cube=args.cube)
     except (FastgenError, OSError) as exc:
         print(f"fastgen serve-external: error: {exc}", file=sys.stderr)
         return 2

@@ -5,11 +5,21 @@ player: gnubg connects to HOST:PORT and, at each of that player's decisions, sen
 FIBS ``board:`` line (:mod:`fastgen.fibs`) and reads back the play. An
 :class:`ExternalServer` listens on 127.0.0.1, reads each line (with a timeout), lets the
 policy choose among the legal plays and answers the play in GNU Backgammon's notation
-(``bar/22 13/8``). Cube decisions are not played: turn the cube off in gnubg (``set cube
-use off``); a line asking one gets an error answer and is logged.
+(``bar/22 13/8``).
 
-Command line: ``fastgen serve-external --port P --policy pubeval`` (or
-``module:callable``), then in gnubg::
+With the cube on, gnubg also asks, on a line without dice: before the external
+player's roll when it may double (``was_doubled`` 0: the answer is ``double`` or
+``roll``), and when gnubg has doubled it (``was_doubled`` 1: ``take`` or ``drop``). A
+server given a *cube* player (:func:`fastgen.policies.cube_policy` of an evaluator)
+answers those by its decisions, at the score and cube the line gives; without one it
+rolls and takes. What gnubg 1.07 writes in those lines, as read here: the names and
+scores are the other way round on the external player's own turns (its score is the
+second one then, the first when gnubg doubled it); the may-double flags are the
+external player's then gnubg's, and say centred when both are set; the last two fields
+are "post-Crawford" and "not the Crawford game".
+
+Command line: ``fastgen serve-external --port P --policy pubeval [--cube baseline]``
+(or ``module:callable``), then in gnubg::
 
     set player 1 external 127.0.0.1:P
     new match 3
@@ -25,10 +35,11 @@ from typing import Any, Callable, TextIO
 import numpy as np
 
 from fastgen.core.generate import legal_plays, plays_batch
+from fastgen.core.ids import MatchState
 from fastgen.errors import FastgenError, InvalidArgumentError
-from fastgen.fibs import parse_board
-from fastgen.policies import as_picks
-from fastgen.specs import resolve_policy
+from fastgen.fibs import FibsBoard, parse_board
+from fastgen.policies import CubePolicy, as_picks, cube_policy
+from fastgen.specs import evaluator as evaluator_of, resolve_policy
 from fastgen._util import check_int
 
 __all__ = ["ExternalServer", "play_text", "serve_forever"]
@@ -61,15 +72,21 @@ class ExternalServer:
         Seed of the ``"random"`` policy's choices.
     log:
         A text stream for one line per question and answer (None: silent).
+    cube:
+        The cube player answering doubles (:class:`fastgen.policies.CubePolicy`), or an
+        evaluator or its spec (``"baseline"``), taken as its ``cube_policy``; None: roll,
+        and take every double.
     """
 
     def __init__(
-        self, policy: Any = "pubeval", port: int = 0, *, timeout: float = 120.0, seed: int = 0, log: TextIO | None = None
+        self, policy: Any = "pubeval", port: int = 0, *, timeout: float = 120.0, seed: int = 0, log: TextIO | None = None,
+        cube: Any = None,
     ) -> None:
         port = check_int(port, "port", 0, 65535)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
             raise InvalidArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self._choose, self.policy_name = resolve_policy(policy, check_int(seed, "seed", 0, 2**64 - 1))
+        self.cube = None if cube is None else _cube_player(cube)
         self.timeout = float(timeout)
         self.log = log
         self.questions = 0
@@ -93,8 +110,12 @@ class ExternalServer:
             print(text, file=self.log, flush=True)
 
     def answer(self, line: str) -> str:
-        """The answer to one line from gnubg: the policy's play for a board line."""
+        """The answer to one line from gnubg: the policy's play for a board line with
+        dice; ``double``/``roll`` or ``take``/``drop`` for a cube question (module
+        docstring)."""
         fb = parse_board(line)
+        if fb.on_roll is not None and fb.dice == (0, 0) and (fb.was_doubled or fb.on_roll == "player"):
+            return self._cube_answer(fb)
         if fb.on_roll is None or fb.dice == (0, 0):
             raise InvalidArgumentError(f"not a chequer-play decision (no dice rolled): {line!r}")
         board = np.ascontiguousarray(fb.board(on_roll=True))
@@ -110,6 +131,29 @@ class ExternalServer:
             if np.array_equal(play.board_after, after):
                 return play_text(play.moves)
         raise InvalidArgumentError(f"the chosen play is not among the legal plays of {line!r}")  # pragma: no cover
+
+    def _cube_answer(self, fb: FibsBoard) -> str:
+        """double/roll before the external player's roll, take/drop when gnubg doubled."""
+        doubled = bool(fb.was_doubled)
+        if self.cube is None:
+            return "take" if doubled else "roll"
+        board = np.ascontiguousarray(fb.board(on_roll=True))   # the side deciding to double on roll
+        me, them = 1, 0                                         # the external player, gnubg
+        doubler = them if doubled else me
+        ours = fb.opponent_score if fb.turn == 1 else fb.player_score
+        theirs = fb.player_score if fb.turn == 1 else fb.opponent_score
+        if fb.player_may_double and fb.opponent_may_double:
+            owner = None
+        else:
+            owner = me if fb.player_may_double else them
+        match = fb.match_length if 0 < fb.match_length < 9999 else 0
+        state = MatchState(match_length=match, score=(theirs, ours) if match else (0, 0), cube_value=fb.cube,
+                           cube_owner=owner, crawford=bool(match and not fb.did_crawford and not fb.redoubles),
+                           on_roll=doubler)
+        owns = np.array([owner == doubler])
+        if doubled:
+            return "take" if bool(self.cube.accept(board[None], owns, [state])[0]) else "drop"
+        return "double" if bool(self.cube.offer(board[None], owns, [state])[0]) else "roll"
 
     def handle(self, conn: socket.socket) -> None:
         """Answer one connection's lines until gnubg closes it (or a read times out)."""
@@ -159,11 +203,17 @@ class ExternalServer:
             done += 1
 
 
+def _cube_player(cube: Any) -> Any:
+    if isinstance(cube, CubePolicy):
+        return cube
+    return cube_policy(evaluator_of(cube), name=cube if isinstance(cube, str) else None)
+
+
 def serve_forever(policy: Any, port: int, *, timeout: float = 120.0, seed: int = 0,
-                  log: TextIO | None = sys.stderr) -> None:
+                  log: TextIO | None = sys.stderr, cube: Any = None) -> None:
     """Serve *policy* on 127.0.0.1:*port* until Ctrl-C (the command line's loop); the
-    address is always printed to stderr."""
-    with ExternalServer(policy, port, timeout=timeout, seed=seed, log=log) as server:
+    address is always printed to stderr. *cube*: as :class:`ExternalServer`'s."""
+    with ExternalServer(policy, port, timeout=timeout, seed=seed, log=log, cube=cube) as server:
         print(f"fastgen: answering GNU Backgammon on {_HOST}:{server.port} with {server.policy_name} "
               f"(in gnubg: set player 1 external {_HOST}:{server.port})", file=sys.stderr, flush=True)
         t0 = time.monotonic()
