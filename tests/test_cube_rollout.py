@@ -38,16 +38,20 @@ def test_the_same_seed_gives_the_same_rollout_and_the_difference_is_paired():
     assert "Proper cube action" in str(a) and a.to_dict()["trials"] == 324
 
 
-def test_the_rollout_agrees_with_the_cube_formula_in_a_race():
-    # a long race: the 0-ply formula and the rollout of the same evaluator should agree
-    # within four standard errors (the formula's cube life is a model, the margin allows for it)
-    race = np.zeros((2, 25), np.int8)
-    race[1, [2, 4, 5, 7]] = [4, 4, 4, 3]
-    race[0, [1, 3, 5]] = [5, 5, 5]
-    ev = evaluators.baseline()
-    formula = fastgen.cube.cube_action(race, evaluator=ev)
-    r = rollout_cube(race, ev, trials=1296, seed=3)
-    assert abs(r.no_double - formula.no_double) < 4 * r.no_double_se + 0.05, (r.no_double, formula.no_double)
+def test_the_last_roll_is_rolled_out_exactly():
+    # two checkers on the 6-point, the opponent off next roll whatever it throws: the side
+    # on roll wins with 6-6, 5-5, 4-4 or 3-3 only, so no double is 2 p - 1 with p = 4/36 and
+    # double/take twice that. Plain trials scatter around it (within 4 SE); with the luck
+    # subtracted every trial is worth nearly exactly that (the evaluator's value of the
+    # opponent's sure win is within 0.01 of 1).
+    board = np.zeros((2, 25), np.int8)
+    board[1, 5], board[0, 0] = 2, 2
+    exact = 2 * 4 / 36 - 1
+    plain = rollout_cube(board, "baseline", trials=1296, seed=3, variance_reduction=False)
+    assert abs(plain.no_double - exact) <= 4 * plain.no_double_se
+    vr = rollout_cube(board, "baseline", trials=1296, seed=3)
+    assert vr.no_double == pytest.approx(exact, abs=0.01) and vr.double_take == pytest.approx(2 * exact, abs=0.02)
+    assert vr.no_double_se < 0.01
 
 
 def test_match_play_values_are_match_winning_chances():
@@ -65,5 +69,22 @@ def test_bad_requests_are_refused():
         rollout_cube(OPENING, "baseline", trials=0)
     with pytest.raises(InvalidArgumentError, match="cubeful rollout takes"):
         fastgen.rollout_position(OPENING, "baseline", cubeful=True, truncate=5)
+    with pytest.raises(InvalidArgumentError, match="variance_reduction"):
+        rollout_cube(OPENING, "baseline", variance_reduction="yes")
     with pytest.raises(InvalidArgumentError, match="cubeful=True"):
         fastgen.rollout_position(OPENING, "baseline", state=fastgen.MatchState())
+
+
+def test_variance_reduction_keeps_the_mean_and_shrinks_the_error():
+    # a race, 324 trials, seed 5: with and without the luck subtracted the estimates must
+    # agree within three combined standard errors (the luck averages 0), and the error
+    # with it must be at most half the error without (measured: about a quarter)
+    race = board_from_position_id("ttuxAAC2uzMAAA")
+    plain = rollout_cube(race, "baseline", trials=324, seed=5, variance_reduction=False)
+    vr = rollout_cube(race, "baseline", trials=324, seed=5)
+    assert vr.variance_reduction and not plain.variance_reduction
+    for field in ("no_double", "double_take"):
+        a, b = getattr(plain, field), getattr(vr, field)
+        sa, sb = getattr(plain, f"{field}_se"), getattr(vr, f"{field}_se")
+        assert abs(a - b) <= 3 * (sa ** 2 + sb ** 2) ** 0.5, (field, a, b)
+        assert sb <= 0.5 * sa, (field, sa, sb)

@@ -502,8 +502,8 @@ def rollout_position(
     money, cube centred) and *met* (the match equity table): a
     :class:`fastgen.sim.decide.cubeful.CubeRollout` of no double, double/take and
     double/pass with standard errors (see :func:`fastgen.sim.decide.cubeful.rollout_cube`;
-    *trials*, *seed*, *quasi_random*, *threads* and *progress* apply, the other options
-    do not).
+    *trials*, *seed*, *variance_reduction*, *quasi_random*, *threads* and *progress*
+    apply, the other options do not).
 
     >>> import fastgen
     >>> from fastgen import evaluators
@@ -517,13 +517,13 @@ def rollout_position(
         unused = {"truncate": truncate, "stop_se": stop_se, "min_trials": min_trials, "workers": workers,
                   "scheduler": scheduler, "client": client, "chunk_size": chunk_size, "out": out, "key": key}
         given = [name for name, value in unused.items() if value is not None]
-        if given or truncate_bearoff or not variance_reduction:
-            raise InvalidArgumentError(f"a cubeful rollout takes trials, seed, quasi_random, threads, progress, state "
-                                       f"and met; not {', '.join(given) or 'truncate_bearoff / variance_reduction'}")
+        if given or truncate_bearoff:
+            raise InvalidArgumentError(f"a cubeful rollout takes trials, seed, variance_reduction, quasi_random, "
+                                       f"threads, progress, state and met; not {', '.join(given) or 'truncate_bearoff'}")
         from fastgen.sim.decide.cubeful import rollout_cube  # lazy: the cube loads for cubeful rollouts only
 
         return rollout_cube(board, evaluator, state, trials=trials, seed=seed, quasi_random=quasi_random,
-                            threads=threads, met=met, progress=progress)
+                            threads=threads, met=met, variance_reduction=variance_reduction, progress=progress)
     if state is not None or met is not None:
         raise InvalidArgumentError("state and met are for cubeful rollouts (cubeful=True)")
     evaluator = specs.evaluator(evaluator)
