@@ -104,6 +104,22 @@ def test_bad_arguments():
         ExternalServer("gnubg:9")
 
 
+def _gnubg_match(path, server, settings, length, mat, timeout):
+    """gnubg (player 0) against *server* (player 1, external) for a match of *length*
+    points after *settings*, exported to *mat*; returns (server, its log text)."""
+    with server:
+        t = _serve_in_thread(server)
+        commands = settings + [f"set player 1 external 127.0.0.1:{server.port}", f"new match {length}",
+                               f"export match mat {mat}", "quit", "y"]
+        done = subprocess.run([path, "-t", "-q"], input=("\n".join(commands) + "\n").encode(), capture_output=True,
+                              timeout=timeout)
+        t.join(10)
+    log = server.log.getvalue()
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "error" not in log, log[-2000:]
+    return server, log
+
+
 def test_gnubg_controls_a_3_point_match(tmp_path):
     """gnubg (player 0, 0-ply) against fastgen's pubeval (player 1, external), cube off;
     gnubg exports the match as .mat and read_mat replays and checks every move of it.
@@ -113,22 +129,8 @@ def test_gnubg_controls_a_3_point_match(tmp_path):
     except EngineError:
         pytest.skip(f"GNU Backgammon not installed (no gnubg on PATH, no {DEBIAN_GNUBG}): apt-get install gnubg")
     mat = tmp_path / "match.mat"
-    log = io.StringIO()
-    with ExternalServer("pubeval", timeout=60, log=log) as server:
-        t = _serve_in_thread(server)
-        commands = "\n".join([
-            "set cube use off",
-            "set player 0 chequerplay evaluation plies 0",
-            f"set player 1 external 127.0.0.1:{server.port}",
-            "new match 3",
-            f"export match mat {mat}",
-            "quit",
-            "y",
-        ]) + "\n"
-        done = subprocess.run([path, "-t", "-q"], input=commands.encode(), capture_output=True, timeout=90)
-        t.join(10)
-    assert done.returncode == 0, done.stdout[-2000:]
-    assert "error" not in log.getvalue(), log.getvalue()[-2000:]
+    server, log = _gnubg_match(path, ExternalServer("pubeval", timeout=60, log=io.StringIO()),
+                               ["set cube use off", "set player 0 chequerplay evaluation plies 0"], 3, mat, 90)
     match = fastgen.read_mat(mat)  # raises on any illegal or unreadable move
     assert match.length == 3 and match.over and max(match.score) >= 3
     assert server.questions >= 10 and len(server.lines) == server.questions
@@ -162,30 +164,15 @@ def test_gnubg_plays_a_7_point_match_with_the_cube(tmp_path, seed):
     except EngineError:
         pytest.skip(f"GNU Backgammon not installed (no gnubg on PATH, no {DEBIAN_GNUBG}): apt-get install gnubg")
     mat = tmp_path / "match.mat"
-    log = io.StringIO()
-    with ExternalServer("baseline", timeout=60, log=log, cube="baseline") as server:
-        t = _serve_in_thread(server)
-        commands = "\n".join([
-            "set rng mersenne",
-            f"set seed {seed}",
-            "set cube use on",
-            "set player 0 chequerplay evaluation plies 0",
-            "set player 0 cubedecision evaluation plies 0",
-            f"set player 1 external 127.0.0.1:{server.port}",
-            "new match 7",
-            f"export match mat {mat}",
-            "quit",
-            "y",
-        ]) + "\n"
-        done = subprocess.run([path, "-t", "-q"], input=commands.encode(), capture_output=True, timeout=180)
-        t.join(10)
-    assert done.returncode == 0, done.stdout[-2000:]
-    assert "error" not in log.getvalue(), log.getvalue()[-2000:]
+    settings = ["set rng mersenne", f"set seed {seed}", "set cube use on", "set player 0 chequerplay evaluation plies 0",
+                "set player 0 cubedecision evaluation plies 0"]
+    server, log = _gnubg_match(path, ExternalServer("baseline", timeout=60, log=io.StringIO(), cube="baseline"),
+                               settings, 7, mat, 180)
     match = fastgen.read_mat(mat)  # raises on any illegal or unreadable action
     assert match.length == 7 and match.over and max(match.score) >= 7, match.score
     kinds = [(a.kind, a.player) for game in match.games for a in game.record]
     _CUBE_ACTIONS[seed] = kinds
-    answers = [line.rsplit("-> ", 1)[-1] for line in log.getvalue().splitlines() if "-> " in line]
+    answers = [line.rsplit("-> ", 1)[-1] for line in log.splitlines() if "-> " in line]
     assert {"roll"} <= set(answers)
 
 
