@@ -262,6 +262,10 @@ def raise_bad_pick(picked: Any, offsets: np.ndarray, i: int, name: str) -> NoRet
 BUILTIN = {"random": random_policy, "pubeval": pubeval_policy}
 
 
+_MONEY_CENTRED = MatchState(on_roll=1)
+_MONEY_OWNED = MatchState(cube_value=2, cube_owner=1, on_roll=1)
+
+
 class CubePolicy:
     """A player with the cube, for money games (``duel(a, b, games, cube=True)``) and
     matches (``duel(a, b, matches=N, match_length=L)``).
@@ -296,7 +300,7 @@ class CubePolicy:
             return doubles, takes
         if states is None:  # money: the cube centred or the side on roll's
             owns = np.asarray(owns, dtype=bool)
-            states = [MatchState(cube_value=2, cube_owner=1, on_roll=1) if o else MatchState(on_roll=1) for o in owns]
+            states = [_MONEY_OWNED if o else _MONEY_CENTRED for o in owns]
         elif len(states) != n:
             raise InvalidArgumentError(f"states must hold one MatchState a board: {len(states)} for {n} boards")
         probs = np.asarray(self.evaluator(boards), dtype=np.float64)[:, :5]

@@ -115,6 +115,8 @@ class CubeRollout:
         ])
 
 
+#: Cubeless equity + 1 of five probabilities: 2 p + wg + wb - lg - lb.
+_EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 #: The index in ROLLS of each ordered roll (d1 - 1, d2 - 1).
 _ROLL_INDEX = np.zeros((6, 6), dtype=np.int64)
 for _i, (_a, _b) in enumerate(ROLLS):
@@ -123,19 +125,30 @@ for _i, (_a, _b) in enumerate(ROLLS):
 
 def _luck(evaluator: Any, boards: np.ndarray, dice: np.ndarray, threads: int) -> np.ndarray:
     """(n,) the luck of each roll *dice* of *boards* (side on roll in row 1), in that
-    side's cubeless equity (module docstring)."""
+    side's cubeless equity (module docstring). Each roll's play is the evaluator's
+    greedy choice (a network's own ``choose`` where it has one), valued once."""
     n = boards.shape[0]
     batch = plays_batch(np.repeat(boards, len(ROLLS), axis=0), np.tile(ROLLS, (n, 1)), threads=threads)
     after = np.asarray(batch.boards)
     offsets = np.asarray(batch.offsets, dtype=np.int64)
-    res = results(after)
-    values = res.astype(np.float64)
-    going = np.flatnonzero(res == 0)
-    if going.size:
-        probs = np.asarray(evaluator(np.ascontiguousarray(after[going][:, ::-1])), dtype=np.float64)[:, :5]
-        p, wg, wb, lg, lb = probs.T
-        values[going] = -(2.0 * p - 1.0 + wg + wb - lg - lb)
-    best = np.maximum.reduceat(values, offsets[:-1]).reshape(n, len(ROLLS))
+    choose = getattr(evaluator, "choose", None)
+    if callable(choose):
+        chosen = after[offsets[:-1] + np.asarray(choose(after, offsets), dtype=np.int64)]
+        res = results(chosen)
+        best = res.astype(np.float64)
+        going = np.flatnonzero(res == 0)
+        if going.size:
+            probs = np.asarray(evaluator(np.ascontiguousarray(chosen[going][:, ::-1])), dtype=np.float64)[:, :5]
+            best[going] = -(probs @ _EQUITY - 1.0)
+    else:
+        res = results(after)
+        values = res.astype(np.float64)
+        going = np.flatnonzero(res == 0)
+        if going.size:
+            probs = np.asarray(evaluator(np.ascontiguousarray(after[going][:, ::-1])), dtype=np.float64)[:, :5]
+            values[going] = -(probs @ _EQUITY - 1.0)
+        best = np.maximum.reduceat(values, offsets[:-1])
+    best = best.reshape(n, len(ROLLS))
     actual = best[np.arange(n), _ROLL_INDEX[dice[:, 0] - 1, dice[:, 1] - 1]]
     return actual - best @ ROLL_CHANCES
 
