@@ -25,6 +25,7 @@ import numpy as np
 
 from fastgen import evaluators
 from fastgen.core import _play
+from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.core.ids import MatchState
 from fastgen.cube.decision import cube_decisions
@@ -99,9 +100,6 @@ def baseline() -> Any:
     return choose
 
 
-#: The 21 distinct rolls and the chance of each (a double 1/36, the others 2/36).
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int8)
-ROLL_CHANCES = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
 
 
 def lookahead(evaluator: Callable[[np.ndarray], Any], plies: int = 1, *, keep: int = 8,
@@ -156,12 +154,12 @@ def _one_ply_choice(evaluator: Any, cand: np.ndarray, offsets: np.ndarray, keep:
     value = np.full(v0.shape[0], -np.inf)
     sel = np.flatnonzero(look)
     if sel.size:
-        boards = np.repeat(cand[sel][:, ::-1], ROLLS.shape[0], axis=0)  # the opponent on roll, once a roll
-        dice = np.tile(ROLLS, (sel.size, 1))
+        boards = np.repeat(cand[sel][:, ::-1], DISTINCT_ROLLS.shape[0], axis=0)  # the opponent on roll, once a roll
+        dice = np.tile(DISTINCT_ROLLS, (sel.size, 1))
         replies = plays_batch(boards, dice)
         mover = evaluators.equity(evaluators.opponent_probs(evaluator, replies.boards))
         worst = np.minimum.reduceat(mover, replies.offsets[:-1])  # the opponent's best reply for it
-        value[sel] = worst.reshape(sel.size, ROLLS.shape[0]) @ ROLL_CHANCES
+        value[sel] = worst.reshape(sel.size, DISTINCT_ROLLS.shape[0]) @ ROLL_CHANCES
     # games with nothing to look at (one play, or a play that ends the game) keep their 0-ply choice
     plain = np.bincount(gid[sel], minlength=g) == 0
     value = np.where(np.repeat(plain, counts), v0, value)

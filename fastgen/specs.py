@@ -59,7 +59,7 @@ from fastgen.errors import InvalidArgumentError, InvalidSpecError, NetworkFileEr
 from fastgen.evaluators import Network, greedy
 from fastgen.nets.network import Network as CompiledNetwork
 
-__all__ = ["policy", "evaluator", "check", "resolve_policy", "GRAMMAR"]
+__all__ = ["policy", "evaluator", "cube_player", "check", "resolve_policy", "GRAMMAR"]
 
 #: The forms of a spec, for error messages.
 GRAMMAR = "random, pubeval, baseline, gnubg[:N], gnubg-engine[:N], network:SEED, PATH.npz or module:callable"
@@ -94,6 +94,16 @@ def evaluator(spec: Any) -> Callable[..., Any]:
     if isinstance(spec, str):
         return _check_call(_load(spec, "evaluator"), "evaluator", spec)
     return _check_call(spec, "evaluator", None)
+
+
+def cube_player(spec: Any) -> policies.CubePolicy:
+    """*spec* itself when it is a :class:`fastgen.policies.CubePolicy`, else the
+    ``cube_policy`` of the evaluator it is or names (a spec's text, such as
+    ``"baseline"``, becomes the player's name); a spec that names no evaluator raises as
+    :func:`evaluator` does."""
+    if isinstance(spec, policies.CubePolicy):
+        return spec
+    return policies.cube_policy(evaluator(spec), name=spec if isinstance(spec, str) else None)
 
 
 def resolve_policy(spec: Any, seed: int) -> tuple[Callable[..., Any], str]:

@@ -17,6 +17,8 @@ from fastgen._typing import ArrayLike, DiceLike, Int8Array
 
 __all__ = [
     "STARTING_BOARD",
+    "DISTINCT_ROLLS",
+    "ROLL_CHANCES",
     "as_board",
     "as_boards",
     "as_dice",
@@ -34,6 +36,13 @@ STARTING_BOARD.setflags(write=False)
 #: The 15 opening rolls (R16: each side rolls one die, ties are rolled again, the higher
 #: die moves first with both), larger die first.
 OPENING_ROLLS = tuple((hi, lo) for hi in range(2, 7) for lo in range(1, hi))
+
+#: The 21 distinct rolls, smaller die first, and the chance of each (a double 1/36, the
+#: others 2/36), read-only: what a look over the next roll averages.
+DISTINCT_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int8)
+DISTINCT_ROLLS.setflags(write=False)
+ROLL_CHANCES = np.array([1.0 if a == b else 2.0 for a, b in DISTINCT_ROLLS]) / 36.0
+ROLL_CHANCES.setflags(write=False)
 
 # Messages for the error codes of _core.validate_boards (kept beside the code numbers).
 _BOARD_ERRORS = {

@@ -51,7 +51,7 @@ from fastgen.cube.met import MAX_AWAY, MatchEquityTable, default_met
 from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, money_decision
 from fastgen.errors import InvalidCubeStateError
 
-__all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_decisions", "proper_action", "OPTIONAL", "CANNOT"]
+__all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_decisions", "proper_action", "OPTIONAL"]
 
 #: A double gaining less than this (normalised equity) is optional.
 OPTIONAL = 1e-5

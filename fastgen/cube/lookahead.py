@@ -18,35 +18,24 @@ from typing import Any, Callable
 
 import numpy as np
 
+from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.core.ids import MatchState
-from fastgen.cube.decision import CANNOT, cube_decisions
+from fastgen.cube.decision import cube_decisions
 from fastgen.cube.match import Score
+from fastgen.games.game import result_types
 
-__all__ = ["ROLLS", "ROLL_CHANCES", "one_ply_values"]
-
-#: The 21 distinct rolls and the chance of each.
-ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int8)
-ROLL_CHANCES = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
-
-
-def _result(after: np.ndarray) -> np.ndarray:
-    """(M,) 0 (the game goes on), 1, 2 or 3 for afterstates, the mover in row 1."""
-    won = after[:, 1].sum(axis=1) == 0
-    gammon = after[:, 0].sum(axis=1) == 15
-    backgammon = after[:, 0, 18:].sum(axis=1) > 0
-    return np.where(won, 1 + gammon + (gammon & backgammon), 0)
-
+__all__ = ["one_ply_values"]
 
 def one_ply_values(board: np.ndarray, evaluator: Callable[[np.ndarray], Any], state: MatchState, score: Score | None,
                    *, met: Any = None, database: Any = None) -> tuple[float, float]:
     """(no double, double take) of *board* (side on roll in row 1, before its roll) at
     1 ply (module docstring): money per unit of ``state.cube_value``, match MWC."""
     me, c = state.on_roll, state.cube_value
-    batch = plays_batch(np.repeat(board[None], len(ROLLS), axis=0), ROLLS)
+    batch = plays_batch(np.repeat(board[None], len(DISTINCT_ROLLS), axis=0), DISTINCT_ROLLS)
     after = np.asarray(batch.boards)
     offsets = np.asarray(batch.offsets, dtype=np.int64)
-    res = _result(after)
+    res = result_types(after)
     going = np.flatnonzero(res == 0)
     opp_boards = np.ascontiguousarray(after[going][:, ::-1])
     probs = np.asarray(evaluator(opp_boards), dtype=np.float64)[:, :5] if going.size else np.zeros((0, 5))
@@ -64,8 +53,7 @@ def one_ply_values(board: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
                                    cube_owner=owner, crawford=state.crawford, jacoby=state.jacoby, on_roll=1 - me)
             d = cube_decisions(opp_boards, probs, opp_state, met=met, database=database)
             nd, dt, dp = d.no_double, d.double_take, d.double_pass
-            doubles = d.doubles & (d.action != CANNOT)
-            v = np.where(doubles, np.minimum(dt, dp), nd)
+            v = np.where(d.doubles, np.minimum(dt, dp), nd)
             if score is None:
                 values[going] = -v * cube / c
             else:

@@ -68,6 +68,7 @@ __all__ = [
     "SINGLE",
     "GAMMON",
     "BACKGAMMON",
+    "result_types",
     "result_type",
 ]
 
@@ -112,6 +113,16 @@ def result_type(board_after: ArrayLike) -> int:
     if int(loser[18:25].sum()) > 0:  # indices 18..23 = points 19..24, 24 = bar
         return BACKGAMMON
     return GAMMON
+
+
+def result_types(boards_after: np.ndarray) -> np.ndarray:
+    """(N,) int8 for (N, 2, 25) boards after a play, the mover in row 1 (trusted): 0
+    where the mover still has checkers (the game goes on), else :func:`result_type`'s
+    single, gammon or backgammon."""
+    won = boards_after[:, 1].sum(axis=1) == 0
+    gammon = boards_after[:, 0].sum(axis=1) == 15
+    backgammon = boards_after[:, 0, 18:].sum(axis=1) > 0
+    return np.where(won, SINGLE + gammon + (gammon & backgammon), 0).astype(np.int8)
 
 
 def _as_rng(seed) -> np.random.Generator:

@@ -5,30 +5,26 @@ in row 1, the player on roll, cube owner and value, turn, dice id);
 :func:`cube_phase` asks the side on roll's player whether it doubles and the other
 whether it takes (the cube protocol of :class:`fastgen.policies.CubePolicy`);
 :func:`play_phase` plays one roll of every slot with its mover's chequer policy and
-says which games ended and how (:func:`results`). Used by the money and match duels
+says which games ended and how (:func:`fastgen.games.game.result_types`). Used by the money and match duels
 (:mod:`fastgen.sim.duel.cubeful`) and the cubeful rollouts
 (:mod:`fastgen.sim.decide.cubeful`), which own the rules of when a side may double.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from fastgen.core.generate import plays_batch
+from fastgen.core.ids import MatchState
+from fastgen.games.game import result_types
 from fastgen.policies import as_picks, raise_bad_pick
 
-__all__ = ["CENTRED", "CubeTable", "cube_phase", "play_phase", "results"]
+__all__ = ["CENTRED", "CubeTable", "may_double", "cube_phase", "play_phase"]
 
 #: The cube owner code of a centred cube (else the owner's player, 0 or 1).
 CENTRED = -1
-
-
-def results(after: np.ndarray) -> np.ndarray:
-    """(N,) 0 (game goes on), 1, 2 or 3 for afterstates, the mover in row 1."""
-    won = after[:, 1].sum(axis=1) == 0
-    gammon = after[:, 0].sum(axis=1) == 15
-    backgammon = after[:, 0, 18:].sum(axis=1) > 0
-    return np.where(won, 1 + gammon + (gammon & backgammon), 0).astype(np.int8)
 
 
 class CubeTable:
@@ -45,6 +41,13 @@ class CubeTable:
         self.plays = np.zeros(n, dtype=np.int32)
         self.dice_ids = dice_ids.astype(np.int64)
 
+    def match_state(self, i: int, length: int, score: Any, crawford: Any) -> MatchState:
+        """Slot *i*'s game as a :class:`fastgen.MatchState` at *score* (player 0's,
+        player 1's) of a match of *length* points, its side on roll on roll."""
+        owner = None if self.owner[i] == CENTRED else int(self.owner[i])
+        return MatchState(match_length=length, score=(int(score[0]), int(score[1])), cube_value=int(self.cube[i]),
+                          cube_owner=owner, crawford=bool(crawford), on_roll=int(self.on_roll[i]))
+
     def new_game(self, slots: np.ndarray, first: np.ndarray, dice_ids: np.ndarray) -> None:
         self.dice_ids[slots] = dice_ids
         self.boards[slots] = self.start[dice_ids % self.start.shape[0]]
@@ -52,6 +55,25 @@ class CubeTable:
         self.owner[slots] = CENTRED
         self.cube[slots] = 1
         self.turn[slots] = 0
+
+
+def may_double(t: CubeTable, live: np.ndarray, max_cube: int, length: int = 0, score: np.ndarray | None = None,
+               crawford: np.ndarray | None = None) -> np.ndarray:
+    """(n,) bool: whether the side on roll of each slot of *live* may double: the cube
+    centred or its own and below *max_cube*; in a match of *length* points (with
+    *score* (n, 2) the players' scores and *crawford* (n,) the Crawford game's flag)
+    also not in the Crawford game, not as the leader a point from winning after it, and
+    not when the cube on the table already wins it the match."""
+    roller = t.on_roll[live]
+    may = ((t.owner[live] == CENTRED) | (t.owner[live] == roller)) & (t.cube[live] < max_cube)
+    if not length:
+        return may
+    assert score is not None and crawford is not None
+    rows = np.arange(live.size)
+    away = length - score[rows, roller]
+    other = length - score[rows, 1 - roller]
+    post = ~crawford & (np.minimum(away, other) == 1)
+    return may & ~crawford & (t.cube[live] < away) & ~(post & (away == 1))
 
 
 def cube_phase(players, t: CubeTable, live: np.ndarray, may: np.ndarray, states) -> tuple[np.ndarray, np.ndarray]:
@@ -101,7 +123,7 @@ def play_phase(players, choose, t: CubeTable, live: np.ndarray, dice: np.ndarray
             raise_bad_pick(picked, sub_off, int(bad[0]), name)
         pick[rows] = got
     after = batch.boards[offsets[:-1] + pick]
-    res = results(after)
+    res = result_types(after)
     ended = res > 0
     t.plays[live] += 1
     going = live[~ended]

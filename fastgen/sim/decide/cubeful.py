@@ -43,16 +43,16 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen import specs
-from fastgen.core.boards import as_board
+from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES, as_board
 from fastgen.core.ids import MatchState, position_id
 from fastgen.core.generate import plays_batch
 from fastgen.cube.decision import CubeAction, cube_decisions, proper_action
-from fastgen.cube.lookahead import ROLL_CHANCES, ROLLS
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidArgumentError, InvalidCubeStateError
 from fastgen.policies import cube_policy, step_policy
-from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, play_phase, results
+from fastgen.games.game import result_types
+from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, may_double, play_phase
 from fastgen.sim.decide.dice import MAX_TRIALS, dice_at
 from fastgen.sim.rollout.pool import MAX_TURNS, _raise_turn_limit
 from fastgen._util import check_int
@@ -117,9 +117,9 @@ class CubeRollout:
 
 #: Cubeless equity + 1 of five probabilities: 2 p + wg + wb - lg - lb.
 _EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
-#: The index in ROLLS of each ordered roll (d1 - 1, d2 - 1).
+#: The index in DISTINCT_ROLLS of each ordered roll (d1 - 1, d2 - 1).
 _ROLL_INDEX = np.zeros((6, 6), dtype=np.int64)
-for _i, (_a, _b) in enumerate(ROLLS):
+for _i, (_a, _b) in enumerate(DISTINCT_ROLLS):
     _ROLL_INDEX[_a - 1, _b - 1] = _ROLL_INDEX[_b - 1, _a - 1] = _i
 
 
@@ -128,41 +128,30 @@ def _luck(evaluator: Any, boards: np.ndarray, dice: np.ndarray, threads: int) ->
     side's cubeless equity (module docstring). Each roll's play is the evaluator's
     greedy choice (a network's own ``choose`` where it has one), valued once."""
     n = boards.shape[0]
-    batch = plays_batch(np.repeat(boards, len(ROLLS), axis=0), np.tile(ROLLS, (n, 1)), threads=threads)
+    batch = plays_batch(np.repeat(boards, len(DISTINCT_ROLLS), axis=0), np.tile(DISTINCT_ROLLS, (n, 1)),
+                        threads=threads)
     after = np.asarray(batch.boards)
     offsets = np.asarray(batch.offsets, dtype=np.int64)
     choose = getattr(evaluator, "choose", None)
     if callable(choose):
         chosen = after[offsets[:-1] + np.asarray(choose(after, offsets), dtype=np.int64)]
-        res = results(chosen)
+        res = result_types(chosen)
         best = res.astype(np.float64)
         going = np.flatnonzero(res == 0)
         if going.size:
             probs = np.asarray(evaluator(np.ascontiguousarray(chosen[going][:, ::-1])), dtype=np.float64)[:, :5]
             best[going] = -(probs @ _EQUITY - 1.0)
     else:
-        res = results(after)
+        res = result_types(after)
         values = res.astype(np.float64)
         going = np.flatnonzero(res == 0)
         if going.size:
             probs = np.asarray(evaluator(np.ascontiguousarray(after[going][:, ::-1])), dtype=np.float64)[:, :5]
             values[going] = -(probs @ _EQUITY - 1.0)
         best = np.maximum.reduceat(values, offsets[:-1])
-    best = best.reshape(n, len(ROLLS))
+    best = best.reshape(n, len(DISTINCT_ROLLS))
     actual = best[np.arange(n), _ROLL_INDEX[dice[:, 0] - 1, dice[:, 1] - 1]]
     return actual - best @ ROLL_CHANCES
-
-
-def _may_double(state: MatchState, t: CubeTable, live: np.ndarray, me: int, max_cube: int) -> np.ndarray:
-    roller = t.on_roll[live]
-    may = ((t.owner[live] == CENTRED) | (t.owner[live] == roller)) & (t.cube[live] < max_cube)
-    if not state.match_length:
-        return may
-    score = np.array(state.score)
-    away = state.match_length - score[roller]
-    other = state.match_length - score[1 - roller]
-    post = ~np.full(live.size, state.crawford) & (np.minimum(away, other) == 1)
-    return may & ~np.full(live.size, state.crawford) & (t.cube[live] < away) & ~(post & (away == 1))
 
 
 def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state: MatchState | None = None, *,
@@ -219,14 +208,13 @@ def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state
     t0 = time.perf_counter()
 
     def states(i: int) -> MatchState:
-        owner = None if t.owner[i] == CENTRED else int(t.owner[i])
-        return MatchState(match_length=st.match_length, score=st.score, cube_value=int(t.cube[i]), cube_owner=owner,
-                          crawford=st.crawford, on_roll=int(t.on_roll[i]), jacoby=False)
+        return t.match_state(i, st.match_length, st.score, st.crawford)
 
     while live.size:
         if turn:
-            passed, doublers = cube_phase(players, t, live, _may_double(st, t, live, me, max_cube),
-                                          states if st.match_length else None)
+            may = may_double(t, live, max_cube, st.match_length, np.broadcast_to(np.array(st.score), (live.size, 2)),
+                             np.full(live.size, st.crawford))
+            passed, doublers = cube_phase(players, t, live, may, states if st.match_length else None)
             points[passed] = np.where(doublers == me, 1, -1) * t.cube[passed]
             live = np.setdiff1d(live, passed, assume_unique=True)
             if not live.size:

@@ -29,9 +29,8 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.core.hashing import roll_dice
-from fastgen.core.ids import MatchState
 from fastgen.policies import step_policy
-from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, play_phase
+from fastgen.sim.cubeplay import CubeTable, cube_phase, may_double, play_phase
 from fastgen.sim.rollout.pool import MAX_TURNS, _raise_turn_limit
 
 __all__ = ["play_cube_games", "play_matches", "MAX_GAMES_A_MATCH"]
@@ -63,8 +62,7 @@ def play_cube_games(a, b, games: int, seed: int, start: np.ndarray, from_opening
     result = np.zeros(games, dtype=np.int8)
     live = np.arange(games)
     while live.size:
-        may = ((t.owner[live] == CENTRED) | (t.owner[live] == t.on_roll[live])) & (t.cube[live] < max_cube)
-        passed, doublers = cube_phase(players, t, live, may, None)
+        passed, doublers = cube_phase(players, t, live, may_double(t, live, max_cube), None)
         winner[passed], result[passed] = doublers, 1
         live = np.setdiff1d(live, passed, assume_unique=True)
         if not live.size:
@@ -93,11 +91,6 @@ def play_matches(a, b, matches: int, length: int, seed: int, start: np.ndarray, 
     winner = np.zeros(matches, dtype=np.int8)
     t = CubeTable(matches, start, mid % 2, pair * MAX_GAMES_A_MATCH)
 
-    def state(i: int) -> MatchState:
-        owner = None if t.owner[i] == CENTRED else int(t.owner[i])
-        return MatchState(match_length=length, score=(int(score[i, 0]), int(score[i, 1])), cube_value=int(t.cube[i]),
-                          cube_owner=owner, crawford=bool(crawford[i]), on_roll=int(t.on_roll[i]))
-
     def finish(slots: np.ndarray, won_by: np.ndarray, points: np.ndarray) -> np.ndarray:
         """Score finished games; start the next game where the match goes on; the slots whose match ended."""
         score[slots, won_by] += points
@@ -118,12 +111,8 @@ def play_matches(a, b, matches: int, length: int, seed: int, start: np.ndarray, 
 
     live = np.arange(matches)
     while live.size:
-        away = length - score[live, t.on_roll[live]]
-        opp_away = length - score[live, 1 - t.on_roll[live]]
-        post = ~crawford[live] & (np.minimum(away, opp_away) == 1)
-        may = (((t.owner[live] == CENTRED) | (t.owner[live] == t.on_roll[live])) & (t.cube[live] < max_cube)
-               & ~crawford[live] & (t.cube[live] < away) & ~(post & (away == 1)))
-        passed, doublers = cube_phase(players, t, live, may, state)
+        may = may_double(t, live, max_cube, length, score[live], crawford[live])
+        passed, doublers = cube_phase(players, t, live, may, lambda i: t.match_state(i, length, score[i], crawford[i]))
         done = finish(passed, doublers, t.cube[passed].copy()) if passed.size else passed
         rolling = np.setdiff1d(live, passed, assume_unique=True)
         ended, res = play_phase(players, choose, t, rolling, _dice(t, rolling, seed, from_opening), threads)

@@ -38,8 +38,8 @@ from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.core.ids import MatchState
 from fastgen.errors import FastgenError, InvalidArgumentError
 from fastgen.fibs import FibsBoard, parse_board
-from fastgen.policies import CubePolicy, as_picks, cube_policy
-from fastgen.specs import evaluator as evaluator_of, resolve_policy
+from fastgen.policies import as_picks
+from fastgen.specs import cube_player, resolve_policy
 from fastgen._util import check_int
 
 __all__ = ["ExternalServer", "play_text", "serve_forever"]
@@ -86,7 +86,7 @@ class ExternalServer:
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
             raise InvalidArgumentError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self._choose, self.policy_name = resolve_policy(policy, check_int(seed, "seed", 0, 2**64 - 1))
-        self.cube = None if cube is None else _cube_player(cube)
+        self.cube = None if cube is None else cube_player(cube)
         self.timeout = float(timeout)
         self.log = log
         self.questions = 0
@@ -201,12 +201,6 @@ class ExternalServer:
             self._say(f"connection from {peer[0]}:{peer[1]}")
             self.handle(conn)
             done += 1
-
-
-def _cube_player(cube: Any) -> Any:
-    if isinstance(cube, CubePolicy):
-        return cube
-    return cube_policy(evaluator_of(cube), name=cube if isinstance(cube, str) else None)
 
 
 def serve_forever(policy: Any, port: int, *, timeout: float = 120.0, seed: int = 0,

@@ -403,16 +403,11 @@ def duel(
 
 
 def _cube_player(player: Any, which: str) -> Any:
-    from fastgen.policies import CubePolicy, cube_policy  # lazy: the cube and its players load for cube duels only
-
-    if isinstance(player, CubePolicy):
-        return player
     try:
-        ev = specs.evaluator(player)
+        return specs.cube_player(player)
     except (InvalidArgumentError, InvalidSpecError) as exc:
         raise InvalidArgumentError(f"{which}: a duel with the cube needs a cube player (fastgen.policies.cube_policy "
                                    f"of an evaluator), an evaluator or an evaluator spec: {exc}") from None
-    return cube_policy(ev, name=player if isinstance(player, str) else None)
 
 
 def _cube_duel(a: Any, b: Any, games: int, *, seed: int, mirrored: Any, start: Any, threads: int,
