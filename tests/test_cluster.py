@@ -210,3 +210,20 @@ def test_a_started_cluster_runs_without_the_sampling_profiler():
     with connect(workers=1) as c:
         assert list(c.run(lambda: dask.config.get("distributed.worker.profile.enabled")).values()) == [False]
         assert dask.config.get("distributed.worker.profile.enabled") == before
+
+
+def test_duels_with_the_cube_on_the_cluster_equal_in_process(client):
+    # money games and matches with the cube, cut into chunks of 30 games and 6 matches
+    # (7 -> 8 games and 5 -> 6 matches rounded to whole mirrored pairs): the same games,
+    # cubes and records as in this process
+    here = fastgen.duel("baseline", "baseline", 90, seed=12, cube=True, records=True, start=None)
+    there = fastgen.duel("baseline", "baseline", 90, seed=12, cube=True, records=True, client=client, chunk_size=29)
+    for k in ("winner", "result", "turns", "cube"):
+        np.testing.assert_array_equal(getattr(here, k), getattr(there, k), err_msg=k)
+    assert here.records == there.records and there.timings["chunk_size"] == 30
+    m_here = fastgen.duel("baseline", "baseline", matches=22, match_length=3, seed=13, mirrored=False, records=True)
+    m_there = fastgen.duel("baseline", "baseline", matches=22, match_length=3, seed=13, mirrored=False, records=True,
+                           client=client, chunk_size=5)
+    for k in ("winner", "score", "games"):
+        np.testing.assert_array_equal(getattr(m_here, k), getattr(m_there, k), err_msg=k)
+    assert m_here.records == m_there.records

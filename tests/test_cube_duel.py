@@ -26,11 +26,15 @@ class Fixed(CubePolicy):
 
 
 def test_a_pass_ends_the_game_at_the_cube_before_the_double():
-    # the first mover doubles at once and the other passes: it wins one point, no play made
+    # nobody doubles before the opening roll (R16): the first mover plays it; then the
+    # other side doubles at once and the first passes: one point to the second mover
     d = fastgen.duel(Fixed(True, False), Fixed(True, False), 40, seed=3, cube=True)
-    assert (d.result == 1).all() and (d.cube == 1).all() and (d.turns == 0).all()
-    assert (d.winner == np.arange(40) % 2).all()  # a moves first in the even games
+    assert (d.result == 1).all() and (d.cube == 1).all() and (d.turns == 1).all()
+    assert (d.winner == 1 - np.arange(40) % 2).all()  # a moves first in the even games
     assert d.ppg == 0.0
+    # from a given position the side on roll is before its roll: it may double at once
+    s = fastgen.duel(Fixed(True, False), Fixed(True, False), 40, seed=3, cube=True, start=fastgen.STARTING_BOARD)
+    assert (s.turns == 0).all() and (s.winner == np.arange(40) % 2).all()
 
 
 def test_doubles_and_takes_stop_at_max_cube():
@@ -58,8 +62,6 @@ def test_players_without_cube_decisions_are_refused():
         fastgen.duel("pubeval", "baseline", 10, cube=True)
     with pytest.raises(InvalidArgumentError, match="cube must be True or False"):
         fastgen.duel("baseline", "baseline", 10, cube="yes")
-    with pytest.raises(InvalidArgumentError, match="in this process"):
-        fastgen.duel("baseline", "baseline", 10, cube=True, workers=2)
     with pytest.raises(InvalidArgumentError, match="max_cube"):
         fastgen.duel("baseline", "baseline", 10, cube=True, max_cube=1)
 
@@ -89,6 +91,26 @@ def test_command_line_duel_with_the_cube(capsys):
     assert main(["duel", "baseline", "baseline", "--matches", "4", "--match-length", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["matches"] == 4 and out["match_length"] == 3 and out["mwc"] == 0.5
+
+
+def test_command_line_writes_the_matches_as_mat_files(capsys, tmp_path):
+    from fastgen.cli.main import main
+
+    folder = tmp_path / "out"
+    assert main(["duel", "baseline", "baseline", "--matches", "4", "--match-length", "3",
+                 "--seed", "14", "--mat", str(folder)]) == 0
+    capsys.readouterr()
+    files = sorted(folder.iterdir())
+    expected = fastgen.duel("baseline", "baseline", matches=4, match_length=3, seed=14, records=True)
+    assert [f.name for f in files] == [f"match-{i:05d}.mat" for i in range(1, 5)]
+    for i, f in enumerate(files):
+        assert fastgen.read_mat(f).score == tuple(expected.score[i])
+    assert main(["duel", "baseline", "baseline", "--games", "4", "--cube", "--mat", str(folder)]) == 2
+    assert "--mat writes the matches of --matches" in capsys.readouterr().err
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["duel", "baseline", "baseline", "--matches", "2", "--mat", str(blocker / "sub")]) == 1
+    assert "cannot write the .mat files" in capsys.readouterr().err
 
 
 class Recorder(Fixed):
@@ -137,3 +159,41 @@ def test_match_arguments_are_checked():
         fastgen.duel("baseline", "baseline", matches=10, match_length=65)
     with pytest.raises(InvalidArgumentError, match="even"):
         fastgen.duel("baseline", "baseline", matches=9, match_length=3)
+
+
+def test_match_duel_records_rebuild_every_match_under_the_rules():
+    # Every game of every match is replayed through fastgen.Match / fastgen.Game, which
+    # check each roll, play, double, take and pass against the rules (an illegal one
+    # raises); the rebuilt matches must end as the duel says and survive a .mat round trip.
+    r = fastgen.duel("baseline", Fixed(True, True), matches=16, match_length=5, seed=10, records=True, max_cube=16)
+    cubes, drops, crawford = set(), 0, 0
+    for i in range(r.matches):
+        m = r.match(i)
+        assert m.over and m.winner == r.winner[i] and m.score == tuple(r.score[i]) and len(m.games) == r.games[i]
+        assert m.names == ("baseline", "fixed(True, True)")
+        back = fastgen.read_mat(fastgen.write_mat(m))
+        assert back.score == m.score and [g.record for g in back.games] == [g.record for g in m.games]
+        cubes |= {g.cube_value for g in m.games}
+        drops += sum(g.dropped for g in m.games)
+        crawford += sum(g.crawford for g in m.games)
+    assert max(cubes) >= 4 and drops and crawford   # the cube went up, passes and Crawford games were played
+
+
+def test_money_duel_records_rebuild_every_game():
+    d = fastgen.duel("baseline", Fixed(True, False), 40, seed=11, cube=True, records=True)
+    for i in range(d.games):
+        g = d.game(i)
+        assert g.over and g.winner == d.winner[i] and g.cube_value == d.cube[i] and g.turns == d.turns[i]
+        assert g.points * (1 if g.winner == 0 else -1) == d.points[i]
+    assert any(d.game(i).dropped for i in range(d.games))
+
+
+def test_records_arguments_are_checked():
+    with pytest.raises(InvalidArgumentError, match="opening position"):
+        fastgen.duel("baseline", "baseline", 4, cube=True, records=True, start=fastgen.STARTING_BOARD)
+    with pytest.raises(InvalidArgumentError, match="records are kept for duels with the cube"):
+        fastgen.duel("baseline", "baseline", 4, records=True)
+    with pytest.raises(InvalidArgumentError, match="no records"):
+        fastgen.duel("baseline", "baseline", matches=2, match_length=1).match(0)
+    with pytest.raises(InvalidArgumentError, match="power of two"):
+        fastgen.duel("baseline", "baseline", 4, cube=True, max_cube=24)

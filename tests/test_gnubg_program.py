@@ -155,6 +155,31 @@ def test_fastgen_matches_round_trip_through_gnubg(tmp_path):
     assert {"Crawford game", "post-Crawford play", ""} <= set(states)
 
 
+def test_matches_played_by_a_duel_import_into_gnubg(tmp_path):
+    # 8 matches to 5 points between two cube players (the baseline's cube decisions against
+    # a player that doubles at every chance and takes everything), kept with records=True:
+    # gnubg imports each, reports its score and games, and re-exports the same rolls, cube
+    # actions and wins
+    import fastgen
+    from fastgen.policies import cube_policy
+    from fastgen import evaluators
+
+    eager = cube_policy(evaluators.baseline(), name="eager")
+    eager.offer = lambda boards, owns, states=None: np.ones(len(boards), dtype=bool)
+    eager.accept = lambda boards, owns, states=None: np.ones(len(boards), dtype=bool)
+    r = fastgen.duel("baseline", eager, matches=8, match_length=5, seed=15, records=True)
+    matches = [r.match(i, names=("Baseline", "Eager")) for i in range(r.matches)]
+    assert any(g.dropped for m in matches for g in m.games) and any(g.crawford for m in matches for g in m.games)
+    commands = []
+    for i, m in enumerate(matches):
+        write_mat(m, tmp_path / f"duel{i}.mat")
+        commands += [f"import mat {tmp_path / f'duel{i}.mat'}", "show score",
+                     f"export match mat {tmp_path / f'back{i}.mat'}"]
+    for i, (m, report) in enumerate(zip(matches, run_gnubg([commands])[0])):
+        assert report[:6] == (len(m.games), "Baseline", m.score[0], "Eager", m.score[1], 5), f"match {i}"
+        assert _tokens((tmp_path / f"back{i}.mat").read_text()) == _tokens(write_mat(m)), f"match {i}"
+
+
 # --------------------------------------------------------------------------- gnubg -> fastgen
 
 GNUBG_PROCESSES, GNUBG_MATCHES_EACH = 6, 7

@@ -7,6 +7,7 @@
     fastgen duel pubeval random --games 1000000 --workers 2   # on a local Dask cluster
     fastgen duel baseline gnubg:0 --games 2000 --cube   # money games with the cube
     fastgen duel baseline gnubg:0 --matches 200 --match-length 7   # matches with the cube
+    fastgen duel baseline gnubg:0 --matches 20 --mat matches/   # ... each written as a .mat file
 
 Policies: ``random``, ``pubeval``, ``baseline``, ``gnubg[:N]``, ``gnubg-engine[:N]``,
 ``network:SEED``, a weights file ``PATH.npz`` or ``module:callable`` (the grammar of
@@ -18,12 +19,14 @@ With ``--cube`` both play with the doubling cube: they must be evaluators (``bas
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
 from fastgen.cli.args import add_subcommand, int_in_range
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
+from fastgen.formats.matfile import write_mat
 from fastgen.sim.duel.front import duel
 
 __all__ = ["add_parser", "run_duel"]
@@ -58,9 +61,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     where.add_argument("--workers", type=int_in_range(1, MAX_THREADS), help="run on a new local Dask cluster of N worker processes")
     where.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786)")
     parser.add_argument("--cube", action="store_true", help="money games with the doubling cube (evaluators only)")
-    parser.add_argument("--max-cube", type=int_in_range(2, 1 << 20), default=64, help="with --cube: the highest cube")
+    parser.add_argument("--max-cube", type=int_in_range(2, 1 << 20), default=64, help="with --cube or --matches: the highest cube (a power of two)")
     parser.add_argument("--matches", type=int_in_range(2), help="play matches with the cube instead of games")
     parser.add_argument("--match-length", type=int_in_range(1, 64), default=7, help="with --matches: points")
+    parser.add_argument("--mat", metavar="DIR", help="with --matches: write every match to DIR as a .mat file "
+                        "(match-00001.mat ...), as GNU Backgammon imports it")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=run_duel)
     return parser
@@ -68,13 +73,25 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 def run_duel(args: argparse.Namespace) -> int:
     """Run a duel from parsed arguments and print the result; returns the exit status."""
+    if args.mat is not None and args.matches is None:
+        print("fastgen duel: error: --mat writes the matches of --matches", file=sys.stderr)
+        return 2
+    if args.mat is not None:  # before the duel: a long run must not end on a folder it cannot write
+        try:
+            os.makedirs(args.mat, exist_ok=True)
+            if not os.access(args.mat, os.W_OK):
+                raise PermissionError("not writable")
+        except OSError as exc:
+            print(f"fastgen duel: error: cannot write the .mat files to {args.mat!r}: {exc}", file=sys.stderr)
+            return 1
     try:  # duel reads the specs and closes the engines they start
         if args.matches is not None:
             if args.games is not None:
                 print("fastgen duel: error: give --games or --matches, not both", file=sys.stderr)
                 return 2
             result = duel(args.a, args.b, seed=args.seed, mirrored=not args.unmirrored, threads=args.threads,
-                          max_cube=args.max_cube, matches=args.matches, match_length=args.match_length)
+                          workers=args.workers, scheduler=args.scheduler, max_cube=args.max_cube,
+                          matches=args.matches, match_length=args.match_length, records=args.mat is not None)
         else:
             result = duel(
                 args.a, args.b, 10000 if args.games is None else args.games, seed=args.seed,
@@ -85,4 +102,16 @@ def run_duel(args: argparse.Namespace) -> int:
         print(f"fastgen duel: error: {exc}", file=sys.stderr)
         return 2 if any(w in str(exc) for w in ("policy", "games", "cube", "matches")) else 1
     print(json_text(result.to_dict(), indent=2) if args.json else result)
+    if args.mat is not None:
+        try:
+            _write_matches(result, args.mat)
+        except OSError as exc:
+            print(f"fastgen duel: error: cannot write the .mat files to {args.mat!r}: {exc}", file=sys.stderr)
+            return 1
     return 0
+
+
+def _write_matches(result: Any, folder: str) -> None:
+    """Every match of *result* as FOLDER/match-NNNNN.mat."""
+    for i in range(result.matches):
+        write_mat(result.match(i), os.path.join(folder, f"match-{i + 1:05d}.mat"))

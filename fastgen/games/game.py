@@ -527,6 +527,14 @@ class Game:
         holds an illegal action.
         """
         game = cls(**kwargs)
+        game.apply(record)
+        return game
+
+    def apply(self, record: Iterable[GameAction]) -> None:
+        """Make the actions of a :attr:`record` (or any list of :class:`GameAction`) in
+        this game, in order, each checked as the live action is: how a match's games are
+        rebuilt from records (its :meth:`fastgen.Match.new_game` then ``apply``)."""
+        game = self
         for action in _check_record(record):
             kind, player, data = action
             if kind == "opening":
@@ -550,4 +558,3 @@ class Game:
                 game.reject_resignation(player=player)
             else:
                 raise InvalidArgumentError(f"unknown action kind {kind!r} in {action!r}")
-        return game

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.errors import GameOverError, InvalidArgumentError, OutOfOrderError
-from fastgen.games.game import Game, _as_rng
-from typing import Sequence
+from fastgen.games.game import Game, GameAction, _as_rng
+from typing import Any, Iterable, Sequence
 from fastgen._util import check_int
 
 __all__ = ["Match"]
@@ -156,6 +156,17 @@ class Match:
         )
         self.games.append(game)
         return game
+
+    @classmethod
+    def from_records(cls, length: int, records: Iterable[Iterable[GameAction]], **kwargs: Any) -> Match:
+        """Rebuild a match from its games' records (:attr:`Game.record` of each game, in
+        order): each game is started by :meth:`new_game` (so the Crawford game falls where
+        the rule puts it) and its actions made by :meth:`Game.apply`, every one checked
+        as in live play. *kwargs* are those of :class:`Match` (names, cube_cap ...)."""
+        match = cls(length, **kwargs)
+        for record in records:
+            match.new_game().apply(record)
+        return match
 
     def __repr__(self) -> str:
         kind = f"{self.length}-point match" if self.length else "money session"

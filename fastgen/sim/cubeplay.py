@@ -18,7 +18,7 @@ import numpy as np
 
 from fastgen.core.generate import plays_batch
 from fastgen.core.ids import MatchState
-from fastgen.games.game import result_types
+from fastgen.games.game import GameAction, result_types
 from fastgen.policies import as_picks, raise_bad_pick
 
 __all__ = ["CENTRED", "CubeTable", "may_double", "cube_phase", "play_phase"]
@@ -29,9 +29,11 @@ CENTRED = -1
 
 class CubeTable:
     """The games in play, one slot each: board (side on roll in row 1), player on roll
-    (0: a), cube owner (a player, or centred), cube value, turn, dice id."""
+    (0: a), cube owner (a player, or centred), cube value, turn, dice id; with *log*,
+    each slot's game so far as :class:`fastgen.games.game.GameAction` entries (games
+    from the opening position, whose first roll is an opening roll)."""
 
-    def __init__(self, n: int, start: np.ndarray, first: np.ndarray, dice_ids: np.ndarray) -> None:
+    def __init__(self, n: int, start: np.ndarray, first: np.ndarray, dice_ids: np.ndarray, log: bool = False) -> None:
         self.start = start
         self.boards = np.ascontiguousarray(start[dice_ids % start.shape[0]])
         self.on_roll = first.astype(np.int8)
@@ -40,6 +42,7 @@ class CubeTable:
         self.turn = np.zeros(n, dtype=np.int64)
         self.plays = np.zeros(n, dtype=np.int32)
         self.dice_ids = dice_ids.astype(np.int64)
+        self.log: list[list[GameAction]] | None = [[] for _ in range(n)] if log else None
 
     def match_state(self, i: int, length: int, score: Any, crawford: Any) -> MatchState:
         """Slot *i*'s game as a :class:`fastgen.MatchState` at *score* (player 0's,
@@ -55,6 +58,9 @@ class CubeTable:
         self.owner[slots] = CENTRED
         self.cube[slots] = 1
         self.turn[slots] = 0
+        if self.log is not None:
+            for i in slots:
+                self.log[i] = []
 
 
 def may_double(t: CubeTable, live: np.ndarray, max_cube: int, length: int = 0, score: np.ndarray | None = None,
@@ -91,6 +97,9 @@ def cube_phase(players, t: CubeTable, live: np.ndarray, may: np.ndarray, states)
         g = g[doubles]
         st = None if st is None else [s for s, d in zip(st, doubles) if d]
         takes = np.asarray(players[1 - p].accept(t.boards[g], t.owner[g] == p, st), dtype=bool)
+        if t.log is not None:
+            for i, took in zip(g, takes):
+                t.log[i] += [GameAction("double", p, int(t.cube[i]) * 2), GameAction("take" if took else "drop", 1 - p)]
         passed.append(g[~takes])
         doublers.append(np.full(int((~takes).sum()), p, dtype=np.int8))
         kept = g[takes]
@@ -123,6 +132,8 @@ def play_phase(players, choose, t: CubeTable, live: np.ndarray, dice: np.ndarray
             raise_bad_pick(picked, sub_off, int(bad[0]), name)
         pick[rows] = got
     after = batch.boards[offsets[:-1] + pick]
+    if t.log is not None:
+        _log_turns(t, live, dice, after)
     res = result_types(after)
     ended = res > 0
     t.plays[live] += 1
@@ -133,3 +144,18 @@ def play_phase(players, choose, t: CubeTable, live: np.ndarray, dice: np.ndarray
     return live[ended], res[ended]
 
 
+
+
+def _log_turns(t: CubeTable, live: np.ndarray, dice: np.ndarray, after: np.ndarray) -> None:
+    """Log each slot's roll (a game's first is its opening roll: the two dice, player
+    0's first, the higher the mover's) and play (the board after, from the mover's view)."""
+    assert t.log is not None
+    for k, i in enumerate(live):
+        p = int(t.on_roll[i])
+        d = (int(dice[k, 0]), int(dice[k, 1]))
+        if t.turn[i] == 0:
+            hi, lo = max(d), min(d)
+            t.log[i].append(GameAction("opening", p, (hi, lo) if p == 0 else (lo, hi)))
+        else:
+            t.log[i].append(GameAction("roll", p, d))
+        t.log[i].append(GameAction("play", p, after[k].tobytes()))

@@ -3,7 +3,7 @@
 
 Each turn, for every game still going (side on roll in row 1, before its roll):
 
-1. the cube: where the side on roll may double (the cube centred or its own, below
+1. the cube: where the side on roll may double (not before the opening roll; the cube centred or its own, below
    *max_cube*; in a match also not the Crawford game, not the leader of a
    post-Crawford game, not when the cube already wins it the match), its player's
    ``offer`` says whether it doubles; for each double, the other player's ``accept``
@@ -49,20 +49,28 @@ def _dice(t: CubeTable, live: np.ndarray, seed: int, from_opening: bool) -> np.n
     return roll_dice(seed, t.dice_ids[live], t.turn[live], opening)
 
 
+def _may(t: CubeTable, live: np.ndarray, from_opening: bool, *args) -> np.ndarray:
+    """:func:`fastgen.sim.cubeplay.may_double`, and never before a game's opening roll
+    (its first mover plays the opening roll at once, R16)."""
+    may = may_double(t, live, *args)
+    return may & (t.turn[live] > 0) if from_opening else may
+
+
 def play_cube_games(a, b, games: int, seed: int, start: np.ndarray, from_opening: bool, mirrored: bool,
-                    max_cube: int, threads: int, progress=None):
-    """Money games 0..games-1 between cube players *a* and *b* (*a* moves first in the
-    even games): (winner, result, cube, turns), winner 0 when *a* won; *result* 1, 2, 3
-    (a pass counts 1), *cube* the value it was played for, *turns* the plays made."""
+                    max_cube: int, threads: int, progress=None, first: int = 0, log: bool = False):
+    """Money games first..first+games-1 between cube players *a* and *b* (*a* moves
+    first in the even games): (winner, result, cube, turns, records), winner 0 when *a*
+    won; *result* 1, 2, 3 (a pass counts 1), *cube* the value it was played for, *turns*
+    the plays made; *records* (with *log*) each game's actions, else None."""
     players = (a, b)
     choose = [step_policy(p.chequer) for p in players]
-    gid = np.arange(games, dtype=np.int64)
-    t = CubeTable(games, start, gid % 2, gid // 2 if mirrored else gid)
+    gid = np.arange(first, first + games, dtype=np.int64)
+    t = CubeTable(games, start, gid % 2, gid // 2 if mirrored else gid, log=log)
     winner = np.zeros(games, dtype=np.int8)
     result = np.zeros(games, dtype=np.int8)
     live = np.arange(games)
     while live.size:
-        passed, doublers = cube_phase(players, t, live, may_double(t, live, max_cube), None)
+        passed, doublers = cube_phase(players, t, live, _may(t, live, from_opening, max_cube), None)
         winner[passed], result[passed] = doublers, 1
         live = np.setdiff1d(live, passed, assume_unique=True)
         if not live.size:
@@ -72,28 +80,33 @@ def play_cube_games(a, b, games: int, seed: int, start: np.ndarray, from_opening
         live = np.setdiff1d(live, ended, assume_unique=True)
         if progress is not None and passed.size + ended.size:
             progress(int(passed.size + ended.size))
-    return winner, result, t.cube.copy(), t.plays.copy()
+    return winner, result, t.cube.copy(), t.plays.copy(), t.log
 
 
 def play_matches(a, b, matches: int, length: int, seed: int, start: np.ndarray, from_opening: bool,
-                 mirrored: bool, max_cube: int, threads: int, progress=None):
-    """Matches 0..matches-1 to *length* points between cube players *a* and *b*:
-    (winner (matches,), score (matches, 2), games (matches,)); winner 0 when *a* won,
-    score (a's, b's) at the end."""
+                 mirrored: bool, max_cube: int, threads: int, progress=None, first: int = 0, log: bool = False):
+    """Matches first..first+matches-1 to *length* points between cube players *a* and
+    *b*: (winner (matches,), score (matches, 2), games (matches,), records); winner 0
+    when *a* won, score (a's, b's) at the end; *records* (with *log*) each match's
+    games as lists of actions, else None."""
     players = (a, b)
     choose = [step_policy(p.chequer) for p in players]
-    mid = np.arange(matches, dtype=np.int64)
+    mid = np.arange(first, first + matches, dtype=np.int64)
     pair = mid // 2 if mirrored else mid
     game_no = np.zeros(matches, dtype=np.int64)
     score = np.zeros((matches, 2), dtype=np.int64)
     crawford = np.zeros(matches, dtype=bool)        # this game is the Crawford game
     crawford_done = np.zeros(matches, dtype=bool)   # a player has been within one point
     winner = np.zeros(matches, dtype=np.int8)
-    t = CubeTable(matches, start, mid % 2, pair * MAX_GAMES_A_MATCH)
+    t = CubeTable(matches, start, mid % 2, pair * MAX_GAMES_A_MATCH, log=log)
+    records: list[list] | None = [[] for _ in range(matches)] if log else None
 
     def finish(slots: np.ndarray, won_by: np.ndarray, points: np.ndarray) -> np.ndarray:
         """Score finished games; start the next game where the match goes on; the slots whose match ended."""
         score[slots, won_by] += points
+        if records is not None and t.log is not None:
+            for i in slots:
+                records[i].append(t.log[i])
         over = score[slots].max(axis=1) >= length
         done = slots[over]
         winner[done] = np.argmax(score[done], axis=1)
@@ -111,7 +124,7 @@ def play_matches(a, b, matches: int, length: int, seed: int, start: np.ndarray, 
 
     live = np.arange(matches)
     while live.size:
-        may = may_double(t, live, max_cube, length, score[live], crawford[live])
+        may = _may(t, live, from_opening, max_cube, length, score[live], crawford[live])
         passed, doublers = cube_phase(players, t, live, may, lambda i: t.match_state(i, length, score[i], crawford[i]))
         done = finish(passed, doublers, t.cube[passed].copy()) if passed.size else passed
         rolling = np.setdiff1d(live, passed, assume_unique=True)
@@ -120,4 +133,4 @@ def play_matches(a, b, matches: int, length: int, seed: int, start: np.ndarray, 
         if progress is not None and done.size + done2.size:
             progress(int(done.size + done2.size))
         live = np.setdiff1d(live, np.concatenate([done, done2]), assume_unique=True)
-    return winner, score, game_no + 1
+    return winner, score, game_no + 1, records

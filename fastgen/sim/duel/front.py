@@ -36,6 +36,8 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen.core.boards import STARTING_BOARD
+from fastgen.games.game import Game
+from fastgen.games.match import Match
 from fastgen import specs
 from fastgen.errors import InvalidArgumentError, InvalidSpecError
 from fastgen.sim.duel.chunks import duel_chunked
@@ -94,10 +96,20 @@ class DuelResult:
     seconds: float = 0.0
     timings: dict = field(default_factory=dict)
     cube: np.ndarray | None = None
+    records: list | None = field(default=None, repr=False)
+    max_cube: int = 64
 
     @property
     def games(self) -> int:
         return int(self.winner.shape[0])
+
+    def game(self, index: int) -> Game:
+        """Game *index* of a duel with the cube played with ``records=True``, rebuilt as
+        a :class:`fastgen.Game` (every action checked by its rules; player 0 is *a*)."""
+        if self.records is None:
+            raise InvalidArgumentError("this duel kept no records: play it with cube=True, records=True")
+        index = check_int(index, "index", 0, self.games - 1)
+        return Game.replay(self.records[index], cube_cap=self.max_cube)
 
     @property
     def pairs(self) -> int:
@@ -209,10 +221,24 @@ class MatchDuelResult:
     score: np.ndarray
     games: np.ndarray
     seconds: float = 0.0
+    records: list | None = field(default=None, repr=False)
+    max_cube: int = 64
 
     @property
     def matches(self) -> int:
         return int(self.winner.shape[0])
+
+    def match(self, index: int, names: tuple[str, str] | None = None) -> Match:
+        """Match *index* of a duel played with ``records=True``, rebuilt as a
+        :class:`fastgen.Match` (every game and action checked by its rules; player 0 is
+        *a*), ready for :func:`fastgen.write_mat`. *names*: the players' names in it
+        (by default *a* and *b*, a colon made a space, as a ``.mat`` file needs)."""
+        if self.records is None:
+            raise InvalidArgumentError("this duel kept no records: play it with records=True")
+        index = check_int(index, "index", 0, self.matches - 1)
+        if names is None:
+            names = (self.a.replace(":", " "), self.b.replace(":", " "))
+        return Match.from_records(self.match_length, self.records[index], names=names, cube_cap=self.max_cube)
 
     def _samples(self) -> np.ndarray:
         won = (self.winner == 0).astype(float)
@@ -287,6 +313,7 @@ def duel(
     max_cube: int = 64,
     matches: int | None = None,
     match_length: int | None = None,
+    records: bool = False,
 ) -> Any:
     """Play *games* cubeless money games between policies *a* and *b* to the end.
 
@@ -325,8 +352,8 @@ def duel(
         Play the games on a Dask cluster, in chunks of *chunk_size* games: see
         :ref:`cluster-arguments`. The result equals the in-process one game for game.
     cube, max_cube:
-        Money games with the doubling cube (in this process; no Jacoby rule, no
-        beavers), the cube going no higher than *max_cube*: *a* and *b* are then cube
+        Money games with the doubling cube (no Jacoby rule, no beavers), the cube going
+        no higher than *max_cube* (a power of two): *a* and *b* are then cube
         players (:func:`fastgen.policies.cube_policy` of an evaluator,
         :class:`fastgen.policies.CubePolicy`), or evaluators or evaluator specs
         (``"baseline"``, ``"gnubg:0"``), which play as their ``cube_policy``. Points
@@ -336,6 +363,11 @@ def duel(
         the cube and the Crawford rule, between cube players as with *cube*; returns a
         :class:`MatchDuelResult` (*a*'s match-winning chance). Mirrored: pairs of
         matches share their dice with the seats swapped.
+    records:
+        With the cube, from the opening position: keep every game's actions, so that
+        ``result.game(i)`` (money) or ``result.match(i)`` (matches) rebuilds it as a
+        :class:`fastgen.Game` or :class:`fastgen.Match` checked by its rules, and a match
+        can be written as a ``.mat`` file (:func:`fastgen.write_mat`).
 
     Returns
     -------
@@ -356,13 +388,17 @@ def duel(
             raise InvalidArgumentError(f"matches and match_length go together, got matches={matches!r}, "
                                        f"match_length={match_length!r}")
         return _cube_duel(a, b, matches, seed=seed, mirrored=mirrored, start=start, threads=threads,
-                          progress=progress, max_cube=max_cube, on_cluster=workers is not None or client is not None
-                          or scheduler is not None, match_length=match_length)
+                          progress=progress, max_cube=max_cube, records=records,
+                          cluster=ClusterOptions(workers=workers, scheduler=scheduler, client=client,
+                                                 chunk_size=chunk_size), match_length=match_length)
     games = 10000 if games is None else games
     if cube:
         return _cube_duel(a, b, games, seed=seed, mirrored=mirrored, start=start, threads=threads,
-                          progress=progress, max_cube=max_cube, on_cluster=workers is not None or client is not None
-                          or scheduler is not None)
+                          progress=progress, max_cube=max_cube, records=records,
+                          cluster=ClusterOptions(workers=workers, scheduler=scheduler, client=client,
+                                                 chunk_size=chunk_size))
+    if records:
+        raise InvalidArgumentError("records are kept for duels with the cube (cube=True or matches=N)")
     names = (_name(a), _name(b))
     options = GameOptions(seed=seed, batch_size=batch_size, threads=threads, engine=engine)
     cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size)
@@ -411,14 +447,21 @@ def _cube_player(player: Any, which: str) -> Any:
 
 
 def _cube_duel(a: Any, b: Any, games: int, *, seed: int, mirrored: Any, start: Any, threads: int,
-               progress: Any, max_cube: int, on_cluster: bool, match_length: int | None = None) -> Any:
-    from fastgen.sim.duel.cubeful import play_cube_games, play_matches  # lazy: the cube loops load for cube duels only
+               progress: Any, max_cube: int, records: Any, cluster: ClusterOptions,
+               match_length: int | None = None) -> Any:
+    from fastgen.sim.duel.chunks import cube_duel_chunked  # lazy: the cube loops load for cube duels only
+    from fastgen.sim.duel.cubeful import play_cube_games, play_matches  # lazy: as above
 
-    if on_cluster:
-        raise InvalidArgumentError("a duel with the cube runs in this process: workers, scheduler and client are not "
-                                   "taken with cube=True")
     games = check_int(games, "games" if match_length is None else "matches", 1, MAX_GAMES)
-    check_int(max_cube, "max_cube", 2, 1 << 20)
+    max_cube = check_int(max_cube, "max_cube", 2, 1 << 20)
+    if max_cube & (max_cube - 1):
+        raise InvalidArgumentError(f"max_cube must be a power of two (the cube doubles), got {max_cube!r}")
+    if not isinstance(records, (bool, np.bool_)):
+        raise InvalidArgumentError(f"records must be True or False, got {records!r}")
+    if records and start is not None:
+        raise InvalidArgumentError("records are kept for games from the opening position: start must be None")
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
     if match_length is not None:
         check_int(match_length, "match_length", 1, 64)
     check_int(seed, "seed", 0, 2**63 - 1)
@@ -435,13 +478,22 @@ def _cube_duel(a: Any, b: Any, games: int, *, seed: int, mirrored: Any, start: A
         start_boards, _ = check_start(start, games)
         start_boards, from_opening = np.ascontiguousarray(start_boards, dtype=np.int8), False
     t0 = time.perf_counter()
-    if match_length is not None:
-        winner, score, played = play_matches(pa, pb, games, match_length, seed, start_boards, from_opening,
-                                             bool(mirrored), max_cube, threads, progress)
-        return MatchDuelResult(_name(pa), _name(pb), seed, bool(mirrored), match_length, winner, score, played,
-                               time.perf_counter() - t0)
-    winner, result, cube, turns = play_cube_games(pa, pb, games, seed, start_boards, from_opening, bool(mirrored),
-                                                  max_cube, threads, progress)
+    timings: dict = {}
+    if cluster.on_cluster:
+        arrays, kept, timings = cube_duel_chunked(
+            pa, pb, games, seed=seed, start=start_boards, from_opening=from_opening, mirrored=bool(mirrored),
+            max_cube=max_cube, match_length=match_length, log=bool(records), cluster=cluster, progress=progress)
+    elif match_length is not None:
+        *arrays, kept = play_matches(pa, pb, games, match_length, seed, start_boards, from_opening, bool(mirrored),
+                                     max_cube, threads, progress, 0, bool(records))
+    else:
+        *arrays, kept = play_cube_games(pa, pb, games, seed, start_boards, from_opening, bool(mirrored), max_cube,
+                                        threads, progress, 0, bool(records))
     seconds = time.perf_counter() - t0
+    if match_length is not None:
+        winner, score, played = arrays
+        return MatchDuelResult(_name(pa), _name(pb), seed, bool(mirrored), match_length, winner, score, played,
+                               seconds, kept, max_cube)
+    winner, result, cube, turns = arrays
     return DuelResult(_name(pa), _name(pb), seed, bool(mirrored), winner, result, turns, seconds,
-                      {"total": seconds}, cube)
+                      dict(timings, total=seconds), cube, kept, max_cube)
