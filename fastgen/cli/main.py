@@ -105,6 +105,7 @@ SUBCOMMANDS = {
     "serve-external": "fastgen.cli.serve",
     "train": "fastgen.cli.train",
     "cube": "fastgen.cli.cube",
+    "analyse": "fastgen.cli.analyse",
 }
 
 #: The exit status after the reader of the output went away (``fastgen ... | head``):

@@ -1,0 +1,118 @@
+"""``analyse``: every decision of a match judged by an evaluator, the front door.
+
+:func:`analyse` takes a :class:`fastgen.Match`, a :class:`fastgen.Game`, the path of a
+``.mat`` file (fastgen's or GNU Backgammon's), a folder of them or a list of any of
+these, and returns a :class:`fastgen.analysis.MatchAnalysis` (a list of them for a
+folder or a list), computed by :func:`fastgen.analysis.single.analyse_match`, in this
+process or, many matches at once, on a Dask cluster (:mod:`fastgen.analysis.many`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from fastgen import specs
+from fastgen.cube.met import MatchEquityTable
+from fastgen.errors import InvalidArgumentError
+from fastgen.formats.matfile import read_mat
+from fastgen.games.game import Game
+from fastgen.games.match import Match
+from fastgen.sim.options import ClusterOptions
+from fastgen._util import check_int
+
+from fastgen.analysis.many import analyse_on_cluster
+from fastgen.analysis.single import MatchAnalysis, analyse_match
+
+__all__ = ["analyse"]
+
+
+def _evaluator(spec: Any, plies: Any) -> tuple[Callable[[np.ndarray], Any], str]:
+    plies = check_int(plies, "plies", 0, 0)
+    found = specs.evaluator(spec)
+    name = spec if isinstance(spec, str) else str(getattr(found, "__name__", type(found).__name__))
+    return found, name
+
+
+def _as_match(source: Any) -> tuple[Match, str | None]:
+    if isinstance(source, Match):
+        return source, None
+    if isinstance(source, Game):
+        return Match.from_records(0, [source.record], cube_cap=source.cube_cap, jacoby=source.jacoby), None
+    if isinstance(source, (str, os.PathLike)):
+        return read_mat(source), os.fspath(source)
+    raise InvalidArgumentError(f"analyse takes a fastgen.Match, a fastgen.Game or the path of a .mat file or of a "
+                               f"folder of them, got {source!r}")
+
+
+def _sources(source: Any) -> tuple[list[tuple[Match, str | None]], bool]:
+    """The matches of *source* with their paths, and whether a list is to be returned."""
+    if isinstance(source, (list, tuple)):
+        if not source:
+            raise InvalidArgumentError("analyse needs at least one match: got an empty list")
+        return [_as_match(s) for s in source], True
+    if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
+        files = sorted(Path(source).glob("*.mat"))
+        if not files:
+            raise InvalidArgumentError(f"no .mat file in the folder {os.fspath(source)!r}")
+        return [_as_match(f) for f in files], True
+    return [_as_match(source)], False
+
+
+def analyse(source: Any, evaluator: Any = "baseline", *, plies: int = 0, cube: bool = True,
+            met: MatchEquityTable | None = None, threads: int = 1,
+            progress: Callable[[int], object] | None = None, workers: int | None = None,
+            scheduler: str | None = None, client: Any = None, database: Any = "auto") -> Any:
+    """Judge every decision of *source* with *evaluator* (module docstring).
+
+    Parameters
+    ----------
+    source:
+        A :class:`fastgen.Match`, a :class:`fastgen.Game`, a ``.mat`` file's path, a
+        folder's (its ``*.mat`` files in name order), or a list of any of these (a list
+        of analyses is returned for a folder or a list).
+    evaluator:
+        An evaluator or an evaluator spec (``"baseline"``, ``"gnubg:0"``, ``PATH.npz``).
+    plies:
+        0: the evaluator's own values.
+    cube:
+        Judge the cube decisions too.
+    met:
+        The match equity table (default: :func:`fastgen.cube.default_met`).
+    threads:
+        Threads of the move generator.
+    progress:
+        Called with 1 after each match analysed.
+    workers, scheduler, client:
+        Analyse the matches on a Dask cluster, one task a match (:ref:`cluster-arguments`);
+        the results equal the in-process ones.
+    database:
+        ``"auto"``: bear-offs of at most six checkers a side valued exactly from a
+        two-sided database (built once, about half a second) where a match reaches one;
+        None: by the evaluator; or a cubeful :func:`fastgen.bearoff.build_two_sided`
+        database.
+
+    Raises
+    ------
+    fastgen.MatFileError
+        A ``.mat`` file that cannot be read, naming the game and the move.
+    """
+    fn, name = _evaluator(evaluator, plies)
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
+    cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client)
+    matches, many = _sources(source)
+    if cluster.on_cluster:
+        out = analyse_on_cluster(matches, fn, name=name, plies=plies, cube=cube, met=met, cluster=cluster,
+                                 progress=progress, database=database)
+    else:
+        out = []
+        for match, where in matches:
+            out.append(analyse_match(match, fn, name=name, plies=plies, cube=cube, met=met, threads=threads,
+                                     source=where, database=database))
+            if progress is not None:
+                progress(1)
+    return out if many else out[0]

@@ -1,0 +1,246 @@
+"""The equities behind an analysis, computed for a whole match in a few batches.
+
+Everything is in the mover's terms, *normalised* to the cube on the table as GNU
+Backgammon's analysis prints it (EMG: +1 wins the cube's value, -1 loses it; at match
+play the match-winning chance turned into this scale by the score's MET values), with
+the match-winning chance beside it at match play.
+
+- **A play's equity** is the cubeful equity of the position after it, with the
+  opponent on roll before its roll, at 0 ply: the evaluator's cubeless probabilities
+  turned cubeful by :func:`fastgen.cube.cube_decisions`, and the opponent's cube
+  action taken: its double/take or double/pass value (the smaller) where doubling
+  gains whatever the answer, else its no double value; negated. Exact where the play
+  ends the game. (A trailer after the Crawford game thus doubles at once.)
+- **A roll's luck** is the equity after the best play with the roll rolled less the
+  average, over the 21 rolls by their chances, of the equity after the best play of
+  each; for a game's opening roll the average is over the 15 non-double rolls.
+- **A cube decision** has the no double, double/take and double/pass equities of the
+  doubler's position before its roll, and the proper action, from
+  :func:`fastgen.cube.cube_decisions`.
+
+Where both sides have at most six checkers left, all in their home boards, the cubeful
+values come from a two-sided bear-off database of 6 points and 6 checkers, as GNU
+Backgammon takes them from its own (:func:`bearoff_database`, built once a process, in
+about half a second, the first time a match reaches such a bear-off).
+
+One call to the generator lists the plays of every turn's 21 rolls, one call to the
+evaluator scores all of them (the turn's actual roll among them), and the cubeful
+values are taken once for each score and cube found in the match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
+
+import numpy as np
+
+from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
+from fastgen.core.generate import plays_batch
+from fastgen.core.ids import MatchState
+from fastgen.bearoff.build import build_two_sided
+from fastgen.cube.decision import cube_decisions
+from fastgen.cube.efficiency import BEAROFF, position_class
+from fastgen.cube.match import Score
+from fastgen.cube.met import MatchEquityTable
+from fastgen.evaluators import evaluate, group_best, opponent_probs
+from fastgen.games.game import result_types
+
+from fastgen.analysis.walk import CubePoint, Turn
+
+__all__ = ["TurnValues", "CubeValues", "judge_turns", "judge_cubes", "score_of", "mwc_scale", "bearoff_database",
+           "reaches_bearoff"]
+
+_OPENING = np.array([r for r in DISTINCT_ROLLS if r[0] != r[1]], dtype=np.int8)
+
+
+@dataclass
+class TurnValues:
+    """For each turn: its candidate plays (``boards`` (M, 2, 25) after, from the
+    mover's view, turn i's rows ``offsets[i]:offsets[i + 1]``) and their ``moves``
+    (M, 4, 2) as :func:`fastgen.plays_batch` gives them, their ``equity`` (M,)
+    normalised, ``played`` (index into the rows, -1 when no play was made or it is not
+    among them) and ``best`` (index), ``luck`` (n,) normalised, and ``mwc_scale`` (n,):
+    the MWC of one unit of normalised equity at the turn's score (0 for money)."""
+
+    boards: np.ndarray
+    moves: np.ndarray
+    offsets: np.ndarray
+    equity: np.ndarray
+    played: np.ndarray
+    best: np.ndarray
+    luck: np.ndarray
+    mwc_scale: np.ndarray
+
+
+@dataclass
+class CubeValues:
+    """For each cube point: ``equities`` (n, 3) no double, double/take, double/pass
+    (the doubler's, normalised; NaN where it could not double), ``actions`` (the proper
+    :class:`fastgen.cube.CubeAction`), ``mwc_scale`` as in :class:`TurnValues`."""
+
+    equities: np.ndarray
+    actions: list
+    mwc_scale: np.ndarray
+
+
+@lru_cache(maxsize=1)
+def bearoff_database() -> Any:
+    """The cubeful two-sided bear-off database of 6 points and 6 checkers (built on the
+    first call, then kept)."""
+    return build_two_sided(6, 6, cubeful=True, threads=2)
+
+
+def reaches_bearoff(boards: np.ndarray) -> bool:
+    """Whether any of (N, 2, 25) *boards* is a bear-off (both sides home): the database
+    may then be needed."""
+    return bool(boards.shape[0]) and bool((position_class(boards) >= BEAROFF).any())
+
+
+def score_of(state: MatchState, met: MatchEquityTable) -> Score | None:
+    """The side on roll's :class:`fastgen.cube.match.Score` of *state* (None for money)."""
+    if not state.match_length:
+        return None
+    me = state.on_roll
+    return Score(met, state.match_length - state.score[me], state.match_length - state.score[1 - me],
+                 crawford=state.crawford, player=me)
+
+
+def mwc_scale(state: MatchState, met: MatchEquityTable) -> float:
+    """The match-winning chance of one unit of normalised equity at *state* (its side
+    on roll, its cube): half the gap between winning and losing the cube (0 for money)."""
+    score = score_of(state, met)
+    if score is None:
+        return 0.0
+    c = state.cube_value
+    return 0.5 * (score.win(c) - score.lose(c))
+
+
+def _flipped(state: MatchState) -> MatchState:
+    return MatchState(match_length=state.match_length, score=state.score, cube_value=state.cube_value,
+                      cube_owner=state.cube_owner, crawford=state.crawford, jacoby=state.jacoby,
+                      on_roll=1 - state.on_roll, max_cube=state.max_cube)
+
+
+def _after_values(after: np.ndarray, probs: np.ndarray, states: list[MatchState], row_state: np.ndarray,
+                  met: MatchEquityTable, database: Any) -> np.ndarray:
+    """The mover's normalised equity of each board *after* its play (mover in row 1),
+    where *probs* are the opponent's cubeless probabilities on roll and
+    ``states[row_state[i]]`` the mover's state."""
+    out = np.empty(after.shape[0])
+    res = result_types(after)
+    for k, st in enumerate(states):
+        rows = np.flatnonzero(row_state == k)
+        if not rows.size:
+            continue
+        ended = rows[res[rows] > 0]
+        going = rows[res[rows] == 0]
+        if ended.size:
+            points = res[ended].astype(np.float64)
+            if st.jacoby and st.cube_owner is None and not st.match_length:
+                points[:] = 1.0
+            score = score_of(st, met)
+            if score is not None:  # the MWC of the win, in the normalised scale of the cube
+                c = st.cube_value
+                points = np.array([float(score.equity(score.win(int(r) * c), c)) for r in res[ended]])
+            out[ended] = points
+        if going.size:
+            d = cube_decisions(np.ascontiguousarray(after[going][:, ::-1]), probs[going], _flipped(st), met=met,
+                               database=database)
+            nd, dt, dp = d.equities.T
+            with np.errstate(invalid="ignore"):  # NaN where the opponent cannot double: no double
+                doubles = (dt >= nd) & (dp >= nd)
+            out[going] = -np.where(doubles, np.minimum(dt, dp), nd)
+    return out
+
+
+def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable,
+                threads: int = 1, database: Any = None) -> TurnValues:
+    """The plays and luck of *turns* (module docstring)."""
+    n = len(turns)
+    states: list[MatchState] = []
+    index: dict[MatchState, int] = {}
+
+    def state_id(st: MatchState) -> int:
+        if st not in index:
+            index[st] = len(states)
+            states.append(st)
+        return index[st]
+
+    # groups, one a (turn, roll): its weight in the turn's average (the sign is kept for
+    # views other than the mover's)
+    groups: list[tuple[int, float, float, int]] = []
+    g_board: list[np.ndarray] = []
+    g_dice: list[np.ndarray] = []
+    actual = np.full(n, -1, dtype=np.int64)
+    for t, turn in enumerate(turns):
+        own = state_id(turn.state)
+        dice = sorted(turn.dice)
+        if turn.opening:
+            rolls = [(r, 1.0, 1.0 / 30.0, own) for r in _OPENING]
+            rolls += [(r, -1.0, 1.0 / 30.0, state_id(_flipped(turn.state))) for r in _OPENING]
+        else:
+            rolls = [(r, 1.0, float(w), own) for r, w in zip(DISTINCT_ROLLS, ROLL_CHANCES)]
+        for r, sign, w, sid in rolls:
+            if sign > 0 and list(r) == dice:
+                actual[t] = len(groups)
+            groups.append((t, sign, w, sid))
+            g_board.append(turn.board)
+            g_dice.append(r)
+    if not n:
+        empty = np.zeros(0)
+        return TurnValues(np.zeros((0, 2, 25), np.int8), np.zeros((0, 4, 2), np.int8), np.zeros(1, np.int64),
+                          empty, np.zeros(0, np.int64), np.zeros(0, np.int64), empty, empty)
+    batch = plays_batch(np.stack(g_board), np.asarray(g_dice, dtype=np.int8), threads=threads)
+    after = np.asarray(batch.boards)
+    offsets = np.asarray(batch.offsets, dtype=np.int64)
+    counts = np.diff(offsets)
+    probs = opponent_probs(evaluator, after)
+    g_turn, g_sign, g_weight, g_state = (np.asarray(col) for col in zip(*groups))
+    row_state = np.repeat(g_state.astype(np.int64), counts)
+    equity = _after_values(after, probs, states, row_state, met, database)
+    best_rows = group_best(equity, offsets)
+    best_eq = equity[best_rows]
+    average = np.bincount(g_turn.astype(np.int64), weights=g_weight * g_sign * best_eq, minlength=n)
+    luck = best_eq[actual] - average
+    # the candidates of each turn's actual roll
+    lo, hi = offsets[actual], offsets[actual + 1]
+    t_offsets = np.concatenate([[0], np.cumsum(hi - lo)])
+    take = np.concatenate([np.arange(a, b) for a, b in zip(lo, hi)])
+    boards = after[take]
+    moves = np.asarray(batch.moves)[take]
+    eq = equity[take]
+    played = np.full(n, -1, dtype=np.int64)
+    best = best_rows[actual] - lo
+    for t, turn in enumerate(turns):
+        if turn.after is None:
+            continue
+        cand = boards[t_offsets[t]:t_offsets[t + 1]]
+        hit = np.flatnonzero((cand == turn.after).all(axis=(1, 2)))
+        played[t] = int(hit[0]) if hit.size else -1
+    scale = np.array([mwc_scale(turn.state, met) for turn in turns])
+    return TurnValues(boards, moves, t_offsets, eq, played, best, luck, scale)
+
+
+def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable,
+                database: Any = None) -> CubeValues:
+    """The cube decisions of *points* (module docstring)."""
+    n = len(points)
+    equities = np.full((n, 3), np.nan)
+    actions: list = [None] * n
+    if not n:
+        return CubeValues(equities, actions, np.zeros(0))
+    boards = np.stack([p.board for p in points])
+    probs = evaluate(evaluator, boards)
+    groups: dict[MatchState, list[int]] = {}
+    for i, p in enumerate(points):
+        groups.setdefault(p.state, []).append(i)
+    for st, idx in groups.items():
+        rows = np.asarray(idx)
+        d = cube_decisions(boards[rows], probs[rows], st, met=met, database=database)
+        equities[rows] = d.equities
+        for k, r in enumerate(rows):
+            actions[r] = d.actions[d.action[k]]
+    scale = np.array([mwc_scale(p.state, met) for p in points])
+    return CubeValues(equities, actions, scale)

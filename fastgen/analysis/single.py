@@ -1,0 +1,181 @@
+"""One match analysed: :func:`analyse_match` and its result, :class:`MatchAnalysis`.
+
+The records of every play with its roll and of every cube decision
+(:mod:`fastgen.analysis.records`), built from the values
+:mod:`fastgen.analysis.judge` computes for the turns and cube decisions
+:mod:`fastgen.analysis.walk` finds, and each player's totals
+(:mod:`fastgen.analysis.stats`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from fastgen.core.notation import format_play
+from fastgen.cube.met import MatchEquityTable, default_met
+from fastgen.games.match import Match
+
+from fastgen.analysis.judge import (CubeValues, TurnValues, bearoff_database, judge_cubes, judge_turns,
+                                    reaches_bearoff)
+from fastgen.analysis.records import CubeRecord, MoveRecord, luck_mark, skill_mark
+from fastgen.analysis.stats import PlayerStats, fibs_rating_difference, player_stats
+from fastgen.analysis.walk import CubePoint, Turn, walk
+
+__all__ = ["analyse_match", "match_results", "MatchAnalysis", "CLOSE_CUBE"]
+
+#: A no double counts as a *close* cube decision when the best cube action's equity is
+#: within this of double/take (at most 1, a pass); every double, take and pass counts.
+CLOSE_CUBE = 0.16
+
+
+@dataclass
+class MatchAnalysis:
+    """The analysis of one match: ``decisions`` (:class:`MoveRecord` and
+    :class:`CubeRecord`, in match order), ``players`` (two :class:`PlayerStats`, player
+    0 first, named as the match file names them), the match's ``length`` (0: money),
+    ``score`` and ``names``, the ``evaluator`` used and ``seconds`` taken."""
+
+    names: tuple[str, str]
+    length: int
+    score: tuple[int, int]
+    decisions: list = field(repr=False)
+    players: list[PlayerStats] = field(repr=False)
+    evaluator: str = ""
+    plies: int = 0
+    seconds: float = 0.0
+    source: str | None = None
+
+    @property
+    def moves(self) -> list[MoveRecord]:
+        return [d for d in self.decisions if d.kind == "move"]
+
+    @property
+    def cube_decisions(self) -> list[CubeRecord]:
+        return [d for d in self.decisions if d.kind != "move"]
+
+    @property
+    def luck_rating_difference(self) -> float | None:
+        """The luck-based FIBS rating difference (player 0's; match play only, None
+        otherwise or where undefined): :func:`fastgen.analysis.stats.fibs_rating_difference`
+        at 0.5 plus player 0's luck-adjusted result."""
+        if not self.length:
+            return None
+        return fibs_rating_difference(0.5 + self.players[0].luck_adjusted_result, self.length)
+
+    def worst(self, n: int = 10) -> list:
+        """The *n* decisions with the largest errors, the worst first."""
+        return sorted((d for d in self.decisions if d.error < 0), key=lambda d: d.error)[:n]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the match, each player's totals and every decision."""
+        return {"names": list(self.names), "length": self.length, "score": list(self.score),
+                "evaluator": self.evaluator, "plies": self.plies, "seconds": self.seconds, "source": self.source,
+                "luck_rating_difference": self.luck_rating_difference,
+                "players": [p.to_dict() for p in self.players], "decisions": [d.to_dict() for d in self.decisions]}
+
+    def __str__(self) -> str:
+        from fastgen.analysis.report import statistics_table  # lazy: the text layout loads when a table is printed
+
+        return statistics_table(self)
+
+
+def _move_records(turns: list[Turn], v: TurnValues) -> list[MoveRecord]:
+    out = []
+    for t, turn in enumerate(turns):
+        lo, hi = int(v.offsets[t]), int(v.offsets[t + 1])
+        best = lo + int(v.best[t])
+        played = int(v.played[t])
+        best_eq = float(v.equity[best])
+        if played >= 0:
+            eq = float(v.equity[lo + played])
+            error = min(eq - best_eq, 0.0)
+            rank = 1 + int((v.equity[lo:hi] > eq + 1e-12).sum())
+            play: str | None = format_play(turn.board, v.moves[lo + played])
+        else:
+            eq, error, rank, play = float("nan"), 0.0, 0, None
+        forced = hi - lo <= 1
+        luck = float(v.luck[t])
+        out.append(MoveRecord(
+            game=turn.game, move=turn.move, player=turn.player, board=turn.board, state=turn.state,
+            dice=turn.dice, opening=turn.opening, candidates=hi - lo, play=play,
+            best_play=format_play(turn.board, v.moves[best]), played=None if played < 0 else v.boards[lo + played],
+            best=v.boards[best], equity=eq, best_equity=best_eq, error=error, rank=rank, luck=luck,
+            error_mwc=error * float(v.mwc_scale[t]), luck_mwc=luck * float(v.mwc_scale[t]),
+            mark=None if forced or played < 0 else skill_mark(error), luck_mark=luck_mark(luck)))
+    return out
+
+
+def _cube_records(points: list[CubePoint], v: CubeValues) -> list[CubeRecord]:
+    out = []
+    for i, p in enumerate(points):
+        nd, dt, dp = (float(x) for x in v.equities[i])
+        action = v.actions[i]
+        if np.isnan(dt):  # the side on roll could not double: no decision (a double made anyway is not judged)
+            if p.kind == "no double":
+                continue
+            error, close = 0.0, False
+        else:
+            doubled = min(dt, dp)
+            best = doubled if dt >= nd and dp >= nd else nd  # the doubler's best: double where it gains
+            if p.kind in ("no double", "double"):
+                error = (nd if p.kind == "no double" else doubled) - best
+            else:  # the doubled side, in its own terms
+                error = (-dt if p.kind == "take" else -dp) + doubled
+            close = p.kind != "no double" or best - min(dt, 1.0) < CLOSE_CUBE
+        out.append(CubeRecord(game=p.game, move=p.move, player=p.player, kind=p.kind, board=p.board, state=p.state,
+                              no_double=nd, double_take=dt, double_pass=dp, proper=action, error=min(error, 0.0),
+                              error_mwc=min(error, 0.0) * float(v.mwc_scale[i]), close=bool(close),
+                              mark=skill_mark(error)))
+    return out
+
+
+def match_results(match: Match, met: MatchEquityTable) -> tuple[float, float]:
+    """Each player's actual result (:mod:`fastgen.analysis.stats`): points won (money),
+    or the sum over games of the match equity the game's winner gained (match)."""
+    won = [0.0, 0.0]
+    for i, game in enumerate(match.games):
+        if game.winner is None:
+            continue
+        if not match.length:
+            won[game.winner] += game.points
+            won[1 - game.winner] -= game.points
+            continue
+        before = match.scores_before(i)
+        after = list(before)
+        after[game.winner] += game.points
+        a0, a1 = (match.length - before[0], match.length - before[1])
+        post = not game.crawford and min(a0, a1) == 1
+        e0 = met.player0(a0 - 1, a1 - 1, post=post)
+        b0, b1 = (match.length - after[0], match.length - after[1])
+        e1 = met.player0(b0 - 1, b1 - 1, post=(game.crawford or post) and min(b0, b1) == 1)
+        won[0] += e1 - e0
+        won[1] -= e1 - e0
+    return won[0], won[1]
+
+
+def analyse_match(match: Match, evaluator: Callable[[np.ndarray], Any], *, name: str = "", plies: int = 0,
+                  cube: bool = True, met: MatchEquityTable | None = None, threads: int = 1,
+                  source: str | None = None, database: Any = "auto") -> MatchAnalysis:
+    """The analysis of one :class:`fastgen.Match` with an evaluator already resolved
+    (:func:`analyse` is the front door); *database*: ``"auto"`` (the two-sided bear-off
+    database where the match reaches a bear-off), None or a cubeful two-sided database."""
+    t0 = time.perf_counter()
+    met = default_met() if met is None else met
+    turns, points = walk(match)
+    if isinstance(database, str) and database == "auto":
+        boards = np.stack([t.board for t in turns]) if turns else np.zeros((0, 2, 25), np.int8)
+        database = bearoff_database() if reaches_bearoff(boards) else None
+    moves = _move_records(turns, judge_turns(turns, evaluator, met, threads, database))
+    cubes = _cube_records(points, judge_cubes(points, evaluator, met, database)) if cube else []
+    # match order: a turn's cube decisions (no double, or double then take or pass) before its roll
+    decisions: list = sorted([*cubes, *moves], key=lambda d: (d.game, d.move, d.kind == "move"))
+    names = (match.names[0], match.names[1])
+    return MatchAnalysis(names=names, length=match.length, score=match.score, decisions=decisions,
+                         players=player_stats(names, match.length, moves, cubes, match_results(match, met)), evaluator=name, plies=plies,
+                         seconds=time.perf_counter() - t0, source=source)
+
+

@@ -1,0 +1,94 @@
+"""``fastgen analyse``: every decision of a match judged, with each player's errors,
+luck and rating, printed like GNU Backgammon's ``show statistics match``.
+
+    fastgen analyse match.mat [--evaluator baseline|gnubg:0] [--json] [--worst 10]
+    fastgen analyse folder/            # every .mat file in it, one table each
+
+The file may be fastgen's or GNU Backgammon's ``.mat`` export. ``--json`` prints the
+whole analysis (the totals and every decision); ``--worst N`` lists the N largest
+errors after the table. A folder shows a progress bar on the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from fastgen.cli.args import add_subcommand, int_in_range, spec_arg
+from fastgen.cli.output import json_text
+from fastgen.errors import FastgenError
+
+__all__ = ["add_parser", "run_analyse"]
+
+
+def add_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register the ``analyse`` subcommand on an argparse *subparsers* object."""
+    parser = add_subcommand(
+        subparsers,
+        "analyse",
+        help="judge every decision of a .mat match: errors, luck and ratings per player",
+        description="Analyse a match file (or every .mat file of a folder) with an evaluator at 0-ply: each "
+        "play and cube decision judged, each roll's luck, and each player's totals, as GNU Backgammon's "
+        "analyse match and show statistics match give them.",
+    )
+    parser.add_argument("source", help="a .mat file, or a folder of them")
+    parser.add_argument("--evaluator", type=spec_arg("evaluator"), default="baseline",
+                        help="the evaluator (baseline, gnubg[:N], network:SEED, PATH.npz); default baseline")
+    parser.add_argument("--plies", type=int_in_range(0, 0), default=0, help="lookahead of the evaluation (0)")
+    parser.add_argument("--no-cube", action="store_true", help="judge the plays only, not the cube decisions")
+    parser.add_argument("--worst", type=int_in_range(0), default=0, help="also list the N worst decisions")
+    parser.add_argument("--threads", type=int_in_range(1, 1024), default=1, help="threads of the move generator")
+    parser.add_argument("--json", action="store_true", help="print the whole analysis as JSON")
+    parser.set_defaults(func=run_analyse)
+    return parser
+
+
+def _worst_lines(a: Any, n: int) -> list[str]:
+    lines = ["", f"The {n} worst decisions:"] if n else []
+    for d in a.worst(n):
+        who = a.names[d.player]
+        if d.kind == "move":
+            what = f"rolled {d.dice[0]}{d.dice[1]}, played {d.play}, best {d.best_play}"
+        else:
+            what = f"{d.kind}, proper: {d.proper.value}"
+        lines.append(f"  game {d.game + 1} move {d.move}: {who}: {what}: {d.error:+.3f}")
+    return lines
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    """Analyse the file or folder of *args* and print the result; returns the exit status."""
+    from fastgen.analysis.front import analyse  # lazy: the analysis loads only when this command runs
+
+    if not os.path.exists(args.source):
+        print(f"fastgen analyse: error: no such file or folder: {args.source!r}", file=sys.stderr)
+        return 2
+    bar = None
+    if os.path.isdir(args.source) and sys.stderr.isatty():
+        from tqdm import tqdm  # lazy: a progress bar for folders on a terminal only
+
+        bar = tqdm(total=sum(f.endswith(".mat") for f in os.listdir(args.source)), unit="match", file=sys.stderr,
+                   leave=False)
+    try:
+        result = analyse(args.source, args.evaluator, plies=args.plies, cube=not args.no_cube, threads=args.threads,
+                         progress=None if bar is None else bar.update)
+    except FastgenError as exc:
+        print(f"fastgen analyse: error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if bar is not None:
+            bar.close()
+    results = result if isinstance(result, list) else [result]
+    if args.json:
+        out = [a.to_dict() for a in results]
+        print(json_text(out if isinstance(result, list) else out[0], indent=2))
+        return 0
+    for i, a in enumerate(results):
+        if i:
+            print()
+        if a.source:
+            print(a.source)
+        print(a)
+        print("\n".join(_worst_lines(a, args.worst)))
+    return 0

@@ -1,0 +1,236 @@
+"""Match analysis (fastgen.analysis): every record held to a plain loop over the match.
+
+The reference below walks each game with fastgen.Game, lists each roll's plays with
+fastgen.legal_plays one position at a time, and values each play, roll and cube
+decision with its own calls to the evaluator and to fastgen.cube.cube_decisions on one
+board each: none of the analysis's batching, grouping by score or indexing. The
+analysis must give the same records to 1e-9.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen import evaluators
+from fastgen.analysis import analyse
+from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
+from fastgen.core.ids import MatchState
+from fastgen.cube import cube_decisions, default_met
+from fastgen.cube.match import Score
+from fastgen.errors import InvalidArgumentError
+from fastgen.games.game import result_types
+from fastgen.policies import CubePolicy
+
+EVAL = evaluators.baseline()
+#: The reference recomputes the luck of every opening roll and of every 8th turn (each
+#: one is 21 rolls' plays valued one board at a time).
+LUCK_EVERY = 8
+
+
+class Eager(CubePolicy):
+    """The baseline's plays, every double made and taken: cube errors to find."""
+
+    def __init__(self):
+        super().__init__(EVAL, name="Eager")
+
+    def offer(self, boards, owns, states=None):
+        return np.ones(len(boards), dtype=bool)
+
+    def accept(self, boards, owns, states=None):
+        return np.ones(len(boards), dtype=bool)
+
+
+def _state(match, gi, game, on_roll):
+    return MatchState(match_length=match.length, score=match.scores_before(gi), cube_value=game.cube_value,
+                      cube_owner=game.cube_owner, crawford=game.crawford, jacoby=game.jacoby, on_roll=on_roll,
+                      max_cube=max(game.cube_cap, 1024))
+
+
+def _flip(st):
+    return MatchState(match_length=st.match_length, score=st.score, cube_value=st.cube_value,
+                      cube_owner=st.cube_owner, crawford=st.crawford, jacoby=st.jacoby, on_roll=1 - st.on_roll,
+                      max_cube=st.max_cube)
+
+
+def _after_value(after, st):
+    """The mover's normalised cubeful equity of one board after its play, one at a time."""
+    res = int(result_types(after[None])[0])
+    if res:
+        if not st.match_length:
+            return float(res)
+        me = st.on_roll
+        score = Score(default_met(), st.match_length - st.score[me], st.match_length - st.score[1 - me],
+                      crawford=st.crawford, player=me)
+        return float(score.equity(score.win(res * st.cube_value), st.cube_value))
+    opp = np.ascontiguousarray(after[::-1])[None]
+    nd, dt, dp = cube_decisions(opp, EVAL(opp), _flip(st)).equities[0]
+    doubles = not np.isnan(dt) and dt >= nd and dp >= nd  # the opponent doubles where it gains
+    return -float(min(dt, dp) if doubles else nd)
+
+
+def _roll_best(board, dice, st):
+    plays = fastgen.legal_plays(board, dice)
+    values = [_after_value(plays.boards[k], st) for k in range(len(plays))]
+    return plays, values
+
+
+def _reference(match):
+    """(moves, cubes): per roll (game, move, player, error, best board, luck), per cube decision
+    (game, player, kind, error) by plain loops."""
+    moves, cubes = [], []
+    for gi, original in enumerate(match.games):
+        replay = fastgen.Match(match.length, names=match.names, cube_cap=match.cube_cap)
+        for g in match.games[:gi]:
+            replay.new_game().apply(g.record)
+        game = replay.new_game()
+        move, doubled, pending = 0, False, None
+        for action in original.record:
+            if action.kind in ("opening", "roll"):
+                move += 1
+                if action.kind == "roll" and not doubled and game.may_double:
+                    st = _state(replay, gi, game, game.turn)
+                    d = cube_decisions(game.board[None], EVAL(game.board[None]), st)
+                    if not np.isnan(d.equities[0, 1]):
+                        nd, dt, dp = d.equities[0]
+                        cubes.append((gi, game.turn, "no double", nd - max(nd, min(dt, dp))))
+                game.apply([action])
+                st = _state(replay, gi, game, game.turn)
+                board = game.board
+                plays, values = _roll_best(board, game.dice, st)
+                if action.kind != "opening" and move % LUCK_EVERY:
+                    avg = None  # the luck of the other rolls is not recomputed here (time)
+                elif action.kind == "opening":
+                    avg = 0.0
+                    for r in DISTINCT_ROLLS:
+                        if r[0] != r[1]:
+                            avg += max(_roll_best(board, tuple(r), st)[1]) / 30
+                            avg -= max(_roll_best(board, tuple(r), _flip(st))[1]) / 30
+                else:
+                    avg = sum(w * max(_roll_best(board, tuple(r), st)[1]) for r, w in zip(DISTINCT_ROLLS, ROLL_CHANCES))
+                luck = None if avg is None else max(values) - avg
+                moves.append([gi, move, game.turn, None, plays.boards[int(np.argmax(values))], luck, values, plays])
+                doubled = False
+            elif action.kind == "play":
+                rec = moves[-1]
+                after = np.frombuffer(action.data, dtype=np.int8).reshape(2, 25)
+                k = int(np.flatnonzero((rec[7].boards == after).all(axis=(1, 2)))[0])
+                rec[3] = rec[6][k] - max(rec[6]) if len(rec[6]) > 1 else 0.0
+                game.apply([action])
+            else:
+                if action.kind == "double":
+                    pending = _state(replay, gi, game, game.turn), game.board
+                    doubled = True
+                st_board = pending
+                game.apply([action])
+                if action.kind in ("double", "take", "drop"):
+                    st, board = st_board
+                    d = cube_decisions(board[None], EVAL(board[None]), st)
+                    nd, dt, dp = d.equities[0]
+                    if np.isnan(dt):
+                        continue
+                    if action.kind == "double":
+                        cubes.append((gi, action.player, "double", min(dt, dp) - max(nd, min(dt, dp))))
+                    else:
+                        mine = -dt if action.kind == "take" else -dp
+                        cubes.append((gi, action.player, "take" if action.kind == "take" else "pass",
+                                      mine - max(-dt, -dp)))
+    return moves, cubes
+
+
+@pytest.fixture(scope="module")
+def matches():
+    # two 3-point matches between the baseline and a player that doubles and takes
+    # everything (cube errors), and a money session of one game
+    r = fastgen.duel("baseline", Eager(), matches=2, match_length=3, seed=31, records=True)
+    money = fastgen.duel("baseline", Eager(), 2, seed=32, cube=True, records=True)
+    session = fastgen.Match(0, names=("A", "B"))
+    session.new_game().apply(money.game(1).record)
+    return [r.match(0), session, r.match(1)]
+
+
+def test_every_record_equals_the_plain_loop(matches):
+    for m in matches[:2]:
+        a = analyse(m, EVAL, database=None)
+        ref_moves, ref_cubes = _reference(m)
+        got = a.moves
+        assert len(got) == len(ref_moves)
+        for rec, (gi, move, player, error, best, luck, values, _) in zip(got, ref_moves):
+            assert (rec.game, rec.move, rec.player) == (gi, move, player)
+            if luck is not None:
+                assert rec.luck == pytest.approx(luck, abs=1e-9)
+            assert rec.best_equity == pytest.approx(max(values), abs=1e-9)
+            if error is not None:
+                assert rec.error == pytest.approx(min(error, 0.0), abs=1e-9)
+                assert rec.forced == (len(values) == 1)
+        got_cubes = [(c.game, c.player, c.kind, c.error) for c in a.cube_decisions]
+        assert [c[:3] for c in got_cubes] == [c[:3] for c in ref_cubes]
+        np.testing.assert_allclose([c[3] for c in got_cubes], [min(c[3], 0.0) for c in ref_cubes], atol=1e-9)
+    cubes = [c for m in matches[:2] for c in analyse(m, EVAL).cube_decisions]
+    assert any(c.kind == "take" and c.error < 0 for c in cubes) or any(c.kind == "double" and c.error < 0
+                                                                         for c in cubes)
+
+
+def test_totals_add_up_the_records(matches):
+    a = analyse(matches[0], "baseline")
+    for p in a.players:
+        mine = [d for d in a.moves if d.player == p.player]
+        unforced = [d for d in mine if not d.forced and d.played is not None]
+        assert p.unforced_moves == len(unforced) and p.rolls == len(mine)
+        assert p.chequer_error == pytest.approx(sum(d.error for d in unforced))
+        assert p.luck == pytest.approx(sum(d.luck for d in mine))
+        assert p.chequer_error_rate == pytest.approx(1000 * p.chequer_error / p.unforced_moves)
+        cubes = [d for d in a.cube_decisions if d.player == p.player]
+        assert p.cube_decisions == len(cubes) and p.cube_error == pytest.approx(sum(d.error for d in cubes))
+    assert all(d.error <= 0 for d in a.decisions)
+    assert all(d.mark is None for d in a.moves if d.error >= -0.03)
+    assert all(d.mark == "very bad" for d in a.moves if d.error < -0.12 and not d.forced)
+    assert str(a).splitlines()[2].split() == ["Player", "baseline", "Eager"]
+
+
+def test_sources_json_and_bad_input(matches, tmp_path):
+    m = matches[0]
+    fastgen.write_mat(m, tmp_path / "a.mat")
+    fastgen.write_mat(matches[2], tmp_path / "b.mat")
+    one = analyse(tmp_path / "a.mat")
+    assert one.source == str(tmp_path / "a.mat") and one.score == m.score
+    assert [x.error for x in one.decisions] == [x.error for x in analyse(m).decisions]
+    both = analyse(tmp_path)
+    assert [x.source for x in both] == [str(tmp_path / "a.mat"), str(tmp_path / "b.mat")]
+    g = analyse(m.games[0])
+    assert g.length == 0 and len(g.moves) == sum(1 for x in m.games[0].record if x.kind in ("opening", "roll"))
+    data = json.loads(json.dumps(one.to_dict()))
+    assert data["players"][0]["name"] == "baseline" and len(data["decisions"]) == len(one.decisions)
+    with pytest.raises(InvalidArgumentError, match="analyse takes"):
+        analyse(42)
+    with pytest.raises(InvalidArgumentError, match="plies"):
+        analyse(m, plies=2)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InvalidArgumentError, match="no .mat file"):
+        analyse(tmp_path / "empty")
+
+
+def test_command_line(matches, tmp_path, capsys):
+    from fastgen.cli.main import main
+
+    fastgen.write_mat(matches[0], tmp_path / "a.mat")
+    assert main(["analyse", str(tmp_path / "a.mat"), "--worst", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Chequerplay statistics" in out and "worst decisions" in out
+    assert main(["analyse", str(tmp_path / "a.mat"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["names"] == ["baseline", "Eager"]
+    assert main(["analyse", str(tmp_path / "missing.mat")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_many_matches_on_a_dask_cluster_equal_in_process(matches):
+    pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
+    here = analyse(matches, "baseline")
+    there = analyse(matches, "baseline", workers=2)
+    assert len(there) == len(matches)
+    for a, b in zip(here, there):
+        assert [d.to_dict() for d in a.decisions] == [d.to_dict() for d in b.decisions]
+        assert [p.to_dict() for p in a.players] == [p.to_dict() for p in b.players]

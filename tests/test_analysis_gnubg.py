@@ -1,0 +1,85 @@
+"""Match analysis against GNU Backgammon's own ``analyse match`` (gnubg 1.07 at 0 ply).
+
+A corpus of 20 matches (1 to 9 points, players with noise of several sizes in their
+net's probabilities, so chequer and cube errors of every size; tests/_gnubg_analysis.py
+builds it, seed 20261203, and drives gnubg) is analysed by gnubg and by fastgen with
+gnubg's own net (``evaluators.gnubg(0)``, the gnubg-nn package). gnubg's net in gnubg-nn
+is not bit for bit the program's, and some of its choices are near ties, so the checks
+are shares and margins, not equality:
+
+- the best play agrees on at least 95% of the unforced checker decisions, and the error
+  of the play made is within 0.01 of gnubg's on at least 90% (both near 97-99% here);
+- every player's counts of unforced moves and of cube decisions equal gnubg's, its
+  chequer, overall and Snowie error rates are within 10% of gnubg's (or 1 mEMG for the
+  small ones), its luck rate within 10% or 2 mEMG, and its moves marked doubtful, bad
+  and very bad within 3 or 15% of gnubg's counts each (an error near a threshold falls
+  either side as the nets differ: 3 of 29 in the longest match here);
+- the matches with cube errors get cube error totals within 0.05 or 10% of gnubg's;
+- at match play, each player's actual result (match equity won) equals gnubg's to its
+  printed 0.01%, and the error-based FIBS rating is within 10% of gnubg's rating loss
+  (or 5 points).
+
+Skipped, saying why, without GNU Backgammon or gnubg-nn; CI installs both.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import _gnubg_analysis as G
+
+why = G.available()
+if why:
+    pytest.skip(why, allow_module_level=True)
+pytest.importorskip("gnubg", reason="gnubg-nn not installed: pip install '.[peers]'")
+
+from fastgen.analysis import analyse  # noqa: E402
+
+CORPUS, SEED = 20, 20261203
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    paths = G.make_corpus(tmp_path_factory.mktemp("corpus"), n=CORPUS, seed=SEED)
+    results = G.gnubg_analyse(paths, processes=2)
+    return G.compare(results, analyse(paths, "gnubg:0"))
+
+
+def _close(gnubg: float, ours: float, rel: float, floor: float) -> bool:
+    return abs(gnubg - ours) <= max(rel * abs(gnubg), floor)
+
+
+def test_checker_decisions_agree_with_gnubg(compared):
+    agree = G.agreement(compared)
+    assert agree["decisions"] > 1500
+    assert agree["same_best"] >= 0.95, agree
+    assert agree["error_within_0.01"] >= 0.90, agree
+
+
+def test_each_players_figures_agree_with_gnubg(compared):
+    bad = []
+    for row in compared["players"]:
+        where = f"{row['file']} {row['player']}"
+        for key in ("unforced_moves", "cube_decisions"):
+            if row[key][0] != row[key][1]:
+                bad.append((where, key, row[key]))
+        for key, floor in (("chequer_error_rate_memg", 1.0), ("error_rate_memg", 1.0), ("snowie_error_rate", 1.0),
+                           ("luck_rate_memg", 2.0)):
+            gnubg, ours = row[key]
+            if not _close(gnubg, ours, 0.10, floor):
+                bad.append((where, key, row[key]))
+        for key in ("moves_doubtful", "moves_bad", "moves_very_bad"):
+            if abs(row[key][0] - row[key][1]) > max(3, 0.15 * row[key][0]):
+                bad.append((where, key, row[key]))
+        if "actual_result_pct" in row and row["actual_result_pct"][0] is not None:
+            gnubg, ours = row["actual_result_pct"]
+            if abs(gnubg - ours) > 0.006:  # printed with 2 decimals
+                bad.append((where, "actual_result_pct", row["actual_result_pct"]))
+            gnubg, ours = row["error_based_fibs_rating"]
+            if abs(gnubg - ours) > max(0.1 * (2050 - gnubg), 5.0):
+                bad.append((where, "error_based_fibs_rating", row["error_based_fibs_rating"]))
+        gnubg, ours = row["cube_error_total_emg"]
+        if not _close(gnubg or 0.0, ours, 0.10, 0.05):
+            bad.append((where, "cube_error_total_emg", row["cube_error_total_emg"]))
+    assert not bad, bad
+    assert sum(1 for row in compared["players"] if row["cube_error_total_emg"][0]) >= 10  # real cube errors
