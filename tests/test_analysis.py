@@ -234,3 +234,41 @@ def test_many_matches_on_a_dask_cluster_equal_in_process(matches):
     for a, b in zip(here, there):
         assert [d.to_dict() for d in a.decisions] == [d.to_dict() for d in b.decisions]
         assert [p.to_dict() for p in a.players] == [p.to_dict() for p in b.players]
+
+
+def test_a_truncated_or_inconsistent_file(matches, tmp_path):
+    # a record cut in the middle of a game is analysed as far as it goes, and says so;
+    # a play that is not legal names the game and the move
+    text = fastgen.write_mat(matches[0])
+    lines = text.splitlines()
+    cut = "\n".join(lines[: len(lines) // 2])
+    a = analyse(fastgen.read_mat(cut))
+    assert not a.finished and "stops before the end" in str(a) and a.to_dict()["finished"] is False
+    full = analyse(matches[0])
+    assert full.finished and [d.to_dict() for d in a.decisions] == [d.to_dict() for d in full.decisions[:len(a.decisions)]]
+    i = next(k for k, line in enumerate(lines) if line.startswith("  3) "))
+    lines[i] = lines[i][:5] + lines[i][5:].replace(":", ": 1/24", 1)
+    (tmp_path / "bad.mat").write_text("\n".join(lines))
+    with pytest.raises(fastgen.MatFileError, match=r"game 1, move 3 \(line"):
+        analyse(tmp_path / "bad.mat")
+
+
+def test_html_report(matches, tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="matplotlib not installed: pip install '.[plot]'")
+    from fastgen.analysis.html import equity_curve
+    from fastgen.cli.main import main
+
+    a = analyse(matches[0])
+    text = a.to_html(tmp_path / "r.html", worst=2)
+    assert (tmp_path / "r.html").read_text() == text and text.startswith("<!DOCTYPE html>")
+    assert text.count('class="decision"') == len(a.worst(2)) == 2
+    assert text.count("<svg") == 3 and "Chequerplay statistics" in text and "baseline" in text
+    xs, ys, starts = equity_curve(a)
+    assert len(xs) == sum(m.played is not None for m in a.moves) and len(starts) == len(matches[0].games)
+    assert all(0.0 <= y <= 1.0 for y in ys)
+    fastgen.write_mat(matches[0], tmp_path / "a.mat")
+    assert main(["analyse", str(tmp_path / "a.mat"), "--html", str(tmp_path / "cli.html")]) == 0
+    assert (tmp_path / "cli.html").read_text().count('class="decision"') == len(a.worst(10))
+    capsys.readouterr()
+    assert main(["analyse", str(tmp_path), "--html", str(tmp_path / "x.html")]) == 2
+    assert "not of a folder" in capsys.readouterr().err

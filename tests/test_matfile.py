@@ -236,7 +236,7 @@ def test_mat_reader_rejects_an_illegal_play_quoting_the_line():
     lines = text.splitlines()
     i = next(k for k, line in enumerate(lines) if line.startswith("  2) "))
     lines[i] = lines[i][:5] + lines[i][5:].replace(":", ": 1/24", 1)
-    with pytest.raises(MatFileError, match=rf"line {i + 1}: "):
+    with pytest.raises(MatFileError, match=rf"game 1, move 2 \(line {i + 1}\): "):
         read_mat("\n".join(lines))
 
 

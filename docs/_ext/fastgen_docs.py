@@ -66,6 +66,25 @@ class BoardDirective(Directive):
         return [nodes.raw("", html, format="html")]
 
 
+class AnalysisReportDirective(Directive):
+    """The HTML report of a match file's analysis (``fastgen analyse FILE --html``),
+    computed while the site is built: ``.. fastgen-analysis-report:: PATH`` (relative to
+    docs/), with ``:evaluator:`` (default baseline) and ``:worst:`` (default 3)."""
+
+    required_arguments = 1
+    option_spec = {"evaluator": directives.unchanged, "worst": directives.positive_int}
+
+    def run(self):
+        from fastgen.analysis import analyse
+        from fastgen.analysis.html import html_report
+
+        path = Path(__file__).resolve().parents[1] / self.arguments[0]
+        a = analyse(path, self.options.get("evaluator", "baseline"))
+        a.seconds = float("nan")  # a build's timing is no figure of the page
+        html = html_report(a, worst=self.options.get("worst", 3), fragment=True)
+        return [nodes.raw("", html, format="html")]
+
+
 def header_paragraphs(path: Path) -> list:
     """The paragraphs of a source file's docstring or leading comment, each on one line."""
     lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if not ln.startswith("# cython:")]
@@ -266,6 +285,7 @@ def setup(app):
     app.connect("doctree-read", untest_examples)
     app.connect("autodoc-process-docstring", say_shared_parameters_once, priority=600)  # after napoleon
     app.add_directive("fastgen-board", BoardDirective)
+    app.add_directive("fastgen-analysis-report", AnalysisReportDirective)
     app.add_directive("fastgen-files", FilesDirective)
     app.connect("env-check-consistency", check_public_names)
     app.connect("missing-reference", resolve_reexports)

@@ -61,8 +61,10 @@ class TurnValues:
     mover's view, turn i's rows ``offsets[i]:offsets[i + 1]``) and their ``moves``
     (M, 4, 2) as :func:`fastgen.plays_batch` gives them, their ``equity`` (M,)
     normalised, ``played`` (index into the rows, -1 when no play was made or it is not
-    among them) and ``best`` (index), ``luck`` (n,) normalised, and ``mwc_scale`` (n,):
-    the MWC of one unit of normalised equity at the turn's score (0 for money)."""
+    among them) and ``best`` (index), ``luck`` (n,) normalised, ``mwc_scale`` (n,): the
+    MWC of one unit of normalised equity at the turn's score (0 for money), and
+    ``mwc_base`` (n,) the MWC of equity 0 (so an equity e is ``mwc_base + e *
+    mwc_scale``)."""
 
     boards: np.ndarray
     moves: np.ndarray
@@ -72,6 +74,7 @@ class TurnValues:
     best: np.ndarray
     luck: np.ndarray
     mwc_scale: np.ndarray
+    mwc_base: np.ndarray
 
 
 @dataclass
@@ -115,6 +118,15 @@ def mwc_scale(state: MatchState, met: MatchEquityTable) -> float:
         return 0.0
     c = state.cube_value
     return 0.5 * (score.win(c) - score.lose(c))
+
+
+def _mwc_base(state: MatchState, met: MatchEquityTable) -> float:
+    """The MWC of normalised equity 0 at *state*: midway between winning and losing the cube (0 for money)."""
+    score = score_of(state, met)
+    if score is None:
+        return 0.0
+    c = state.cube_value
+    return 0.5 * (score.win(c) + score.lose(c))
 
 
 def _flipped(state: MatchState) -> MatchState:
@@ -191,7 +203,7 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
     if not n:
         empty = np.zeros(0)
         return TurnValues(np.zeros((0, 2, 25), np.int8), np.zeros((0, 4, 2), np.int8), np.zeros(1, np.int64),
-                          empty, np.zeros(0, np.int64), np.zeros(0, np.int64), empty, empty)
+                          empty, np.zeros(0, np.int64), np.zeros(0, np.int64), empty, empty, empty)
     batch = plays_batch(np.stack(g_board), np.asarray(g_dice, dtype=np.int8), threads=threads)
     after = np.asarray(batch.boards)
     offsets = np.asarray(batch.offsets, dtype=np.int64)
@@ -220,7 +232,8 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
         hit = np.flatnonzero((cand == turn.after).all(axis=(1, 2)))
         played[t] = int(hit[0]) if hit.size else -1
     scale = np.array([mwc_scale(turn.state, met) for turn in turns])
-    return TurnValues(boards, moves, t_offsets, eq, played, best, luck, scale)
+    base = np.array([_mwc_base(turn.state, met) for turn in turns])
+    return TurnValues(boards, moves, t_offsets, eq, played, best, luck, scale, base)
 
 
 def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable,

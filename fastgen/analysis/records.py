@@ -10,15 +10,15 @@ less that of the best, so it is 0 or negative, and bad luck is negative. At matc
 Marks, GNU Backgammon's default thresholds, on the normalised error of one decision
 (chequer or cube) and on the luck of one roll:
 
-=================  ==========================
-``"doubtful"``     error below -0.03
-``"bad"``          error below -0.06
-``"very bad"``     error below -0.12
-``"lucky"``        luck above 0.3
-``"very lucky"``   luck above 0.6
-``"unlucky"``      luck below -0.3
-``"very unlucky"`` luck below -0.6
-=================  ==========================
+====================  =====================
+``"doubtful"``        error below -0.03
+``"bad"``             error below -0.06
+``"very bad"``        error below -0.12
+``"lucky"``           luck above 0.3
+``"very lucky"``      luck above 0.6
+``"unlucky"``         luck below -0.3
+``"very unlucky"``    luck below -0.6
+====================  =====================
 """
 
 from __future__ import annotations
@@ -71,7 +71,8 @@ class MoveRecord:
     ``best`` (the boards after them; ``played`` None when the game stopped before the
     play), ``equity`` and ``best_equity``, ``error`` (``equity - best_equity``) and
     ``rank`` (1 for the best); ``luck`` of the roll; ``error_mwc``, ``luck_mwc`` at
-    match play; ``mark`` and ``luck_mark``.
+    match play; ``mark`` and ``luck_mark``; ``mwc`` the mover's match-winning chance
+    after the play made (match play; NaN for money or no play).
     """
 
     game: int
@@ -95,6 +96,7 @@ class MoveRecord:
     luck_mwc: float
     mark: str | None
     luck_mark: str | None
+    mwc: float = float("nan")
     kind: str = "move"
 
     @property
@@ -116,6 +118,7 @@ class MoveRecord:
                 "best_play": self.best_play, "equity": self.equity, "best_equity": self.best_equity,
                 "error": self.error, "error_mwc": self.error_mwc, "rank": self.rank, "luck": self.luck,
                 "luck_mwc": self.luck_mwc, "mark": self.mark, "luck_mark": self.luck_mark,
+                "mwc": None if self.mwc != self.mwc else self.mwc,
                 "cube": self.state.cube_value, "score": list(self.state.score)}
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from fastgen.analysis.stats import CUBE_ERROR_KINDS
 
-__all__ = ["statistics_table"]
+__all__ = ["statistics_table", "statistics_rows"]
 
 _LABELS = {"missed double below CP": "Missed doubles below CP", "missed double above CP": "Missed doubles above CP",
            "wrong double below DP": "Wrong doubles below DP", "wrong double above TG": "Wrong doubles above TG",
@@ -18,13 +18,29 @@ _LABELS = {"missed double below CP": "Missed doubles below CP", "missed double a
 
 def statistics_table(a: Any) -> str:
     """The table of :class:`fastgen.analysis.MatchAnalysis` *a* (module docstring)."""
+    lines = [f"{'Player':<40} {a.names[0]:<23} {a.names[1]:<23}".rstrip()]
+    for label, x, y in statistics_rows(a):
+        if x is None:
+            lines.extend(["", label, ""])
+        else:
+            lines.append(f"{label:<40} {x:<23} {y:<23}".rstrip())
+    head = (f"{a.length}-point match" if a.length else "money session") + f", score {a.score[0]}-{a.score[1]}; " \
+        f"analysed by {a.evaluator or 'an evaluator'} at {a.plies} ply"
+    if not a.finished:
+        head += "\n(the record stops before the end: its decisions are judged, its results count finished games)"
+    return "\n".join([head, ""] + lines)
+
+
+def statistics_rows(a: Any) -> list[tuple[str, str | None, str | None]]:
+    """The rows of the table: (label, player 0's cell, player 1's cell), a section's
+    title with None cells."""
     match = bool(a.length)
     unit = "MWC" if match else "Points"
     p0, p1 = a.players
-    lines = [f"{'Player':<40} {a.names[0]:<23} {a.names[1]:<23}".rstrip()]
+    rows: list[tuple[str, str | None, str | None]] = []
 
     def row(label: str, x: Any, y: Any) -> None:
-        lines.append(f"{label:<40} {str(x):<23} {str(y):<23}".rstrip())
+        rows.append((label, str(x), str(y)))
 
     def each(label: str, f) -> None:
         row(label, f(p0), f(p1))
@@ -37,7 +53,7 @@ def statistics_table(a: Any) -> str:
         return f"   {value:+6.1f}   ({100 * per:+7.3f}%)" if match else f"   {value:+6.1f}   ({per:+7.3f})"
 
     def section(title: str) -> None:
-        lines.extend(["", title, ""])
+        rows.append((title, None, None))
 
     section("Chequerplay statistics")
     each("Total moves", lambda p: f"{p.moves:3d}")
@@ -92,6 +108,4 @@ def statistics_table(a: Any) -> str:
     else:
         each("Actual result", lambda p: f"{p.actual_result:+7.3f}")
         each("Luck adjusted result", lambda p: f"{p.luck_adjusted_result:+7.3f}")
-    head = (f"{a.length}-point match" if match else "money session") + f", score {a.score[0]}-{a.score[1]}; " \
-        f"analysed by {a.evaluator or 'an evaluator'} at {a.plies} ply"
-    return "\n".join([head, ""] + lines)
+    return rows

@@ -37,7 +37,9 @@ class MatchAnalysis:
     """The analysis of one match: ``decisions`` (:class:`MoveRecord` and
     :class:`CubeRecord`, in match order), ``players`` (two :class:`PlayerStats`, player
     0 first, named as the match file names them), the match's ``length`` (0: money),
-    ``score`` and ``names``, the ``evaluator`` used and ``seconds`` taken."""
+    ``score`` and ``names``, the ``evaluator`` used and ``seconds`` taken; ``finished``
+    is False when the record stops before the match (or a money game) ends: the
+    decisions made are judged, and the results count the finished games only."""
 
     names: tuple[str, str]
     length: int
@@ -48,6 +50,7 @@ class MatchAnalysis:
     plies: int = 0
     seconds: float = 0.0
     source: str | None = None
+    finished: bool = True
 
     @property
     def moves(self) -> list[MoveRecord]:
@@ -74,8 +77,20 @@ class MatchAnalysis:
         """A JSON-ready dict: the match, each player's totals and every decision."""
         return {"names": list(self.names), "length": self.length, "score": list(self.score),
                 "evaluator": self.evaluator, "plies": self.plies, "seconds": self.seconds, "source": self.source,
-                "luck_rating_difference": self.luck_rating_difference,
+                "luck_rating_difference": self.luck_rating_difference, "finished": self.finished,
                 "players": [p.to_dict() for p in self.players], "decisions": [d.to_dict() for d in self.decisions]}
+
+    def to_html(self, path: Any = None, worst: int = 10) -> str:
+        """The analysis as one HTML page (:func:`fastgen.analysis.html.html_report`: the
+        equity plot, the *worst* decisions drawn, the totals); written to *path* if given.
+        Needs matplotlib (the ``plot`` extra)."""
+        from fastgen.analysis.html import html_report  # lazy: matplotlib, the plot extra, loads for a report only
+
+        text = html_report(self, worst=worst)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        return text
 
     def __str__(self) -> str:
         from fastgen.analysis.report import statistics_table  # lazy: the text layout loads when a table is printed
@@ -105,7 +120,8 @@ def _move_records(turns: list[Turn], v: TurnValues) -> list[MoveRecord]:
             best_play=format_play(turn.board, v.moves[best]), played=None if played < 0 else v.boards[lo + played],
             best=v.boards[best], equity=eq, best_equity=best_eq, error=error, rank=rank, luck=luck,
             error_mwc=error * float(v.mwc_scale[t]), luck_mwc=luck * float(v.mwc_scale[t]),
-            mark=None if forced or played < 0 else skill_mark(error), luck_mark=luck_mark(luck)))
+            mark=None if forced or played < 0 else skill_mark(error), luck_mark=luck_mark(luck),
+            mwc=float(v.mwc_base[t] + eq * v.mwc_scale[t]) if turn.state.match_length else float("nan")))
     return out
 
 
@@ -176,6 +192,7 @@ def analyse_match(match: Match, evaluator: Callable[[np.ndarray], Any], *, name:
     names = (match.names[0], match.names[1])
     return MatchAnalysis(names=names, length=match.length, score=match.score, decisions=decisions,
                          players=player_stats(names, match.length, moves, cubes, match_results(match, met)), evaluator=name, plies=plies,
-                         seconds=time.perf_counter() - t0, source=source)
+                         seconds=time.perf_counter() - t0, source=source,
+                         finished=(match.over if match.length else all(g.over for g in match.games)))
 
 

@@ -1,12 +1,14 @@
 """``fastgen analyse``: every decision of a match judged, with each player's errors,
 luck and rating, printed like GNU Backgammon's ``show statistics match``.
 
-    fastgen analyse match.mat [--evaluator baseline|gnubg:0] [--json] [--worst 10]
+    fastgen analyse match.mat [--evaluator baseline|gnubg:0] [--json] [--worst 10] [--html report.html]
     fastgen analyse folder/            # every .mat file in it, one table each
 
 The file may be fastgen's or GNU Backgammon's ``.mat`` export. ``--json`` prints the
 whole analysis (the totals and every decision); ``--worst N`` lists the N largest
-errors after the table. A folder shows a progress bar on the terminal.
+errors after the table; ``--html FILE`` writes the report page (equity plot, the worst
+decisions drawn, the totals: the ``plot`` extra). A folder shows a progress bar on the
+terminal.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--no-cube", action="store_true", help="judge the plays only, not the cube decisions")
     parser.add_argument("--worst", type=int_in_range(0), default=0, help="also list the N worst decisions")
     parser.add_argument("--threads", type=int_in_range(1, 1024), default=1, help="threads of the move generator")
+    parser.add_argument("--html", metavar="FILE", help="also write the HTML report of a match file to FILE")
     parser.add_argument("--json", action="store_true", help="print the whole analysis as JSON")
     parser.set_defaults(func=run_analyse)
     return parser
@@ -64,6 +67,9 @@ def run_analyse(args: argparse.Namespace) -> int:
     if not os.path.exists(args.source):
         print(f"fastgen analyse: error: no such file or folder: {args.source!r}", file=sys.stderr)
         return 2
+    if args.html is not None and os.path.isdir(args.source):
+        print("fastgen analyse: error: --html writes the report of one match file, not of a folder", file=sys.stderr)
+        return 2
     bar = None
     if os.path.isdir(args.source) and sys.stderr.isatty():
         from tqdm import tqdm  # lazy: a progress bar for folders on a terminal only
@@ -80,6 +86,12 @@ def run_analyse(args: argparse.Namespace) -> int:
         if bar is not None:
             bar.close()
     results = result if isinstance(result, list) else [result]
+    if args.html is not None:
+        try:
+            results[0].to_html(args.html, worst=max(args.worst, 10))
+        except (OSError, ImportError) as exc:
+            print(f"fastgen analyse: error: cannot write the report {args.html!r}: {exc}", file=sys.stderr)
+            return 1
     if args.json:
         out = [a.to_dict() for a in results]
         print(json_text(out if isinstance(result, list) else out[0], indent=2))

@@ -445,7 +445,7 @@ def read_mat(source: str | os.PathLike[str]) -> Match:
     if length is None:
         raise MatFileError(f"no 'N point match' header in {text[:80]!r}")
     match = _new_match(length, names, tags)
-    for game_line, scores, entries in games:
+    for number, (game_line, scores, entries) in enumerate(games, 1):
         if match.score != scores:
             raise MatFileError(
                 f"line {game_line}: the game starts at {scores[0]}-{scores[1]} but the games before "
@@ -460,7 +460,9 @@ def read_mat(source: str | os.PathLike[str]) -> Match:
             try:
                 _apply_entry(game, column, entry, following)
             except (FastgenError, ValueError) as exc:
-                raise MatFileError(f"line {lineno}: {line.strip()!r}: {exc}") from None
+                move = re.match(r"\s*([0-9]+)\)", line)
+                where = f"game {number}, move {move.group(1)}" if move else f"game {number}"
+                raise MatFileError(f"{where} (line {lineno}): {line.strip()!r}: {exc}") from None
     return match
 
 
