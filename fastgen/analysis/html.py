@@ -34,7 +34,9 @@ tr.section td { font-weight: bold; padding-top: 0.8em; border-bottom: 1px solid 
 def equity_curve(a: Any) -> tuple[list[float], list[float], list[int]]:
     """(x, y, game starts) of the plot: y is player 0's MWC after each play (match) or
     player 0's equity in points (money), x the play's number in the match."""
-    xs, ys, starts = [], [], []
+    xs: list[float] = []
+    ys: list[float] = []
+    starts: list[int] = []
     last_game = -1
     for m in a.moves:
         if m.played is None:
