@@ -14,7 +14,8 @@ import pytest
 
 from fastgen.cli.workload import random_game_positions, vector_workload
 
-BASELINES = ("gnubg_nn", "pgx", "openspiel", "oracle", "generate_only", "makebearoff", "gnubg_hint")
+BASELINES = ("gnubg_nn", "pgx", "openspiel", "oracle", "generate_only", "makebearoff", "gnubg_hint",
+             "gnubg_analyse")
 
 
 @pytest.fixture(scope="session")
