@@ -237,7 +237,9 @@ _EVAL = ("plies 0", "prune off", "cubeful on", "noise 0", "deterministic on")
 
 def commands(mat_name: str = "match.mat", export_name: str = "export/game.txt") -> str:
     """The commands :func:`gnubg_analyse` sends to gnubg for one file (module docstring)."""
-    lines = ["set display off", "set output digits 5", "set output mwc off"]
+    # no Jacoby rule: fastgen's money sessions are written without it, and gnubg's .mat
+    # files carry no Jacoby tag (gnubg applies its own setting, on by default)
+    lines = ["set display off", "set output digits 5", "set output mwc off", "set jacoby off"]
     for what in ("chequerplay evaluation", "cubedecision evaluation", "luckanalysis"):
         lines += [f"set analysis {what} {setting}" for setting in _EVAL]
     lines += ["set analysis moves on", "set analysis cube on", "set analysis luck on",
