@@ -96,9 +96,15 @@ def bearoff_database() -> Any:
 
 
 def reaches_bearoff(boards: np.ndarray) -> bool:
-    """Whether any of (N, 2, 25) *boards* is a bear-off (both sides home): the database
-    may then be needed."""
-    return bool(boards.shape[0]) and bool((position_class(boards) >= BEAROFF).any())
+    """Whether a position the database holds can be valued from (N, 2, 25) *boards*
+    (side on roll in row 1, before its roll): one where both sides are home, the
+    opponent has at most six checkers left and the side on roll at most ten (one play
+    bears off four at most)."""
+    if not boards.shape[0]:
+        return False
+    home = position_class(boards) >= BEAROFF
+    left = boards.sum(axis=2, dtype=np.int16)
+    return bool((home & (left[:, 0] <= 6) & (left[:, 1] <= 10)).any())
 
 
 def score_of(state: MatchState, met: MatchEquityTable) -> Score | None:
