@@ -64,14 +64,18 @@ class CubeTable:
 
 
 def may_double(t: CubeTable, live: np.ndarray, max_cube: int, length: int = 0, score: np.ndarray | None = None,
-               crawford: np.ndarray | None = None) -> np.ndarray:
+               crawford: np.ndarray | None = None, *, from_opening: bool = False) -> np.ndarray:
     """(n,) bool: whether the side on roll of each slot of *live* may double: the cube
     centred or its own and below *max_cube*; in a match of *length* points (with
     *score* (n, 2) the players' scores and *crawford* (n,) the Crawford game's flag)
     also not in the Crawford game, not as the leader a point from winning after it, and
-    not when the cube on the table already wins it the match."""
+    not when the cube on the table already wins it the match. With *from_opening* (the
+    games began at the opening position) never before a game's opening roll, whose
+    first mover plays it at once (R16)."""
     roller = t.on_roll[live]
     may = ((t.owner[live] == CENTRED) | (t.owner[live] == roller)) & (t.cube[live] < max_cube)
+    if from_opening:
+        may &= t.turn[live] > 0
     if not length:
         return may
     assert score is not None and crawford is not None
@@ -142,8 +146,6 @@ def play_phase(players, choose, t: CubeTable, live: np.ndarray, dice: np.ndarray
     t.on_roll[going] ^= 1
     t.turn[going] += 1
     return live[ended], res[ended]
-
-
 
 
 def _log_turns(t: CubeTable, live: np.ndarray, dice: np.ndarray, after: np.ndarray) -> None:

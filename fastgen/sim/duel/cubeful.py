@@ -49,13 +49,6 @@ def _dice(t: CubeTable, live: np.ndarray, seed: int, from_opening: bool) -> np.n
     return roll_dice(seed, t.dice_ids[live], t.turn[live], opening)
 
 
-def _may(t: CubeTable, live: np.ndarray, from_opening: bool, *args) -> np.ndarray:
-    """:func:`fastgen.sim.cubeplay.may_double`, and never before a game's opening roll
-    (its first mover plays the opening roll at once, R16)."""
-    may = may_double(t, live, *args)
-    return may & (t.turn[live] > 0) if from_opening else may
-
-
 def play_cube_games(a, b, games: int, seed: int, start: np.ndarray, from_opening: bool, mirrored: bool,
                     max_cube: int, threads: int, progress=None, first: int = 0, log: bool = False):
     """Money games first..first+games-1 between cube players *a* and *b* (*a* moves
@@ -70,7 +63,8 @@ def play_cube_games(a, b, games: int, seed: int, start: np.ndarray, from_opening
     result = np.zeros(games, dtype=np.int8)
     live = np.arange(games)
     while live.size:
-        passed, doublers = cube_phase(players, t, live, _may(t, live, from_opening, max_cube), None)
+        may = may_double(t, live, max_cube, from_opening=from_opening)
+        passed, doublers = cube_phase(players, t, live, may, None)
         winner[passed], result[passed] = doublers, 1
         live = np.setdiff1d(live, passed, assume_unique=True)
         if not live.size:
@@ -124,7 +118,7 @@ def play_matches(a, b, matches: int, length: int, seed: int, start: np.ndarray, 
 
     live = np.arange(matches)
     while live.size:
-        may = _may(t, live, from_opening, max_cube, length, score[live], crawford[live])
+        may = may_double(t, live, max_cube, length, score[live], crawford[live], from_opening=from_opening)
         passed, doublers = cube_phase(players, t, live, may, lambda i: t.match_state(i, length, score[i], crawford[i]))
         done = finish(passed, doublers, t.cube[passed].copy()) if passed.size else passed
         rolling = np.setdiff1d(live, passed, assume_unique=True)
