@@ -47,7 +47,7 @@ from fastgen.cube.met import MatchEquityTable
 from fastgen.evaluators import evaluate, group_best, opponent_probs
 from fastgen.games.game import result_types
 
-from fastgen.analysis.walk import CubePoint, Turn
+from fastgen.analysis.walk import CubePoint, Turn, with_on_roll
 
 __all__ = ["TurnValues", "CubeValues", "judge_turns", "judge_cubes", "score_of", "mwc_scale", "bearoff_database",
            "reaches_bearoff"]
@@ -136,9 +136,7 @@ def _mwc_base(state: MatchState, met: MatchEquityTable) -> float:
 
 
 def _flipped(state: MatchState) -> MatchState:
-    return MatchState(match_length=state.match_length, score=state.score, cube_value=state.cube_value,
-                      cube_owner=state.cube_owner, crawford=state.crawford, jacoby=state.jacoby,
-                      on_roll=1 - state.on_roll, max_cube=state.max_cube)
+    return with_on_roll(state, 1 - state.on_roll)
 
 
 def _after_values(after: np.ndarray, probs: np.ndarray, states: list[MatchState], row_state: np.ndarray,
@@ -186,8 +184,8 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
             states.append(st)
         return index[st]
 
-    # groups, one a (turn, roll): its weight in the turn's average (the sign is kept for
-    # views other than the mover's)
+    # groups, one a (turn, roll, view): the view +1 the mover's, -1 its opponent's (the
+    # other starter of an opening roll); its weight in the turn's average
     groups: list[tuple[int, float, float, int]] = []
     g_board: list[np.ndarray] = []
     g_dice: list[np.ndarray] = []

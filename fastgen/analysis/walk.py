@@ -24,7 +24,7 @@ from fastgen.core.ids import MatchState
 from fastgen.games.game import Game
 from fastgen.games.match import Match
 
-__all__ = ["Turn", "CubePoint", "walk", "match_state"]
+__all__ = ["Turn", "CubePoint", "walk", "match_state", "with_on_roll"]
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def walk(match: Match) -> tuple[list[Turn], list[CubePoint]]:
                 mover, dice = game.turn, game.dice
                 assert mover is not None and dice is not None  # a roll was just made
                 turns.append(Turn(gi, move, mover, board if kind == "roll" else game.board,
-                                  _with_on_roll(state, mover), dice, kind == "opening", None))
+                                  with_on_roll(state, mover), dice, kind == "opening", None))
                 doubled_this_turn = False
                 continue
             if kind == "play":
@@ -112,8 +112,9 @@ def walk(match: Match) -> tuple[list[Turn], list[CubePoint]]:
     return turns, cubes
 
 
-def _with_on_roll(state: MatchState, on_roll: int | None) -> MatchState:
-    """*state* with *on_roll* (the opening roll decides who that is)."""
+def with_on_roll(state: MatchState, on_roll: int | None) -> MatchState:
+    """*state* with *on_roll* on roll (the opening roll decides who that is; the
+    judge turns a state to the opponent's with it)."""
     if on_roll is None or on_roll == state.on_roll:
         return state
     return MatchState(match_length=state.match_length, score=state.score, cube_value=state.cube_value,
