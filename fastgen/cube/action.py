@@ -63,7 +63,7 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
         score = Score(default_met() if met is None else met, st.match_length - st.score[me],
                       st.match_length - st.score[1 - me], crawford=st.crawford, player=me)
     assert evaluator is not None
-    nd, dt = one_ply_values(arr[0], evaluator, st, score, met=met, database=database)
+    nd, dt = one_ply_values(arr[0], evaluator, st, met=met, database=database)
     dp = zero.double_pass
     c = st.cube_value
     eq = (nd, dt, dp) if score is None else tuple(float(score.equity(v, c)) for v in (nd, dt, dp))

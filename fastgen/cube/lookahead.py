@@ -4,10 +4,12 @@ For each of the two ways the game can go on (no double: the cube as it is; doubl
 take: twice the cube, owned by the opponent), the side on roll's value is the average
 over its 21 rolls (a double 1/36, the others 2/36) of the best of its plays, each play
 valued as the opponent then sees the position at 0 ply, cube included: the opponent's
-cubeful value with its proper cube action (no double; or, where it may double and
-should, the smaller of double/take and double/pass), from the 0-ply formula of
-:mod:`fastgen.cube.decision`, turned round to the side on roll. A play that bears off
-the last checker is worth its result exactly. Money values are per unit of the cube on
+cubeful value with its cube action (no double; or, where it may double and doubling
+gains whatever the answer, the smaller of double/take and double/pass), from the 0-ply
+formula of :mod:`fastgen.cube.decision`, turned round to the side on roll. A play that
+bears off the last checker is worth its result exactly (a gammon counting single under
+the Jacoby rule with the cube centred). :func:`one_ply_batch` values many positions at
+once, each at its own score and cube. Money values are per unit of the cube on
 the table; match values are match-winning chances. Double/pass is not looked at: it is
 worth the cube.
 """
@@ -23,41 +25,73 @@ from fastgen.core.generate import plays_batch
 from fastgen.core.ids import MatchState
 from fastgen.cube.decision import cube_decisions
 from fastgen.cube.match import Score
+from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.game import result_types
 
-__all__ = ["one_ply_values"]
+__all__ = ["one_ply_batch", "one_ply_values"]
 
-def one_ply_values(board: np.ndarray, evaluator: Callable[[np.ndarray], Any], state: MatchState, score: Score | None,
-                   *, met: Any = None, database: Any = None) -> tuple[float, float]:
-    """(no double, double take) of *board* (side on roll in row 1, before its roll) at
-    1 ply (module docstring): money per unit of ``state.cube_value``, match MWC."""
-    me, c = state.on_roll, state.cube_value
-    batch = plays_batch(np.repeat(board[None], len(DISTINCT_ROLLS), axis=0), DISTINCT_ROLLS)
+def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
+                  row_state: np.ndarray, *, met: MatchEquityTable | None = None, database: Any = None,
+                  threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """(no double, double take) of each of *boards* ((N, 2, 25), side on roll in row 1,
+    before its roll) at 1 ply (module docstring), board i at ``states[row_state[i]]``:
+    money per unit of the state's cube, match MWC. All the boards' 21 rolls go through
+    the generator and the evaluator at once."""
+    met = default_met() if met is None else met
+    n = boards.shape[0]
+    nd_out, dt_out = np.empty(n), np.empty(n)
+    if not n:
+        return nd_out, dt_out
+    batch = plays_batch(np.repeat(boards, len(DISTINCT_ROLLS), axis=0), np.tile(DISTINCT_ROLLS, (n, 1)),
+                        threads=threads)
     after = np.asarray(batch.boards)
     offsets = np.asarray(batch.offsets, dtype=np.int64)
+    row_board = np.repeat(np.repeat(np.arange(n), len(DISTINCT_ROLLS)), np.diff(offsets))
+    row_st = np.asarray(row_state, dtype=np.int64)[row_board]
     res = result_types(after)
-    going = np.flatnonzero(res == 0)
+    going = res == 0
     opp_boards = np.ascontiguousarray(after[going][:, ::-1])
-    probs = np.asarray(evaluator(opp_boards), dtype=np.float64)[:, :5] if going.size else np.zeros((0, 5))
-    out = []
-    branches = ((c, state.cube_owner), (2 * c, 1 - me))
-    for cube, owner in branches:
+    probs = np.asarray(evaluator(opp_boards), dtype=np.float64)[:, :5] if opp_boards.shape[0] else np.zeros((0, 5))
+    opp_probs = np.zeros((after.shape[0], 5))
+    opp_probs[going] = probs
+    chances = np.tile(ROLL_CHANCES, n)
+    for out in (nd_out, dt_out):
         values = np.empty(after.shape[0])
-        ended = res > 0
-        if score is None:
-            values[ended] = res[ended] * cube / c
-        else:
-            values[ended] = [score.win(int(r) * cube) for r in res[ended]]
-        if going.size:
-            opp_state = MatchState(match_length=state.match_length, score=state.score, cube_value=cube,
-                                   cube_owner=owner, crawford=state.crawford, jacoby=state.jacoby, on_roll=1 - me)
-            d = cube_decisions(opp_boards, probs, opp_state, met=met, database=database)
-            nd, dt, dp = d.no_double, d.double_take, d.double_pass
-            v = np.where(d.doubles, np.minimum(dt, dp), nd)
-            if score is None:
-                values[going] = -v * cube / c
-            else:
-                values[going] = 1.0 - v
+        for k, state in enumerate(states):
+            rows = np.flatnonzero(row_st == k)
+            if not rows.size:
+                continue
+            me, c = state.on_roll, state.cube_value
+            cube, owner = (c, state.cube_owner) if out is nd_out else (2 * c, 1 - me)
+            score = None
+            if state.match_length:
+                score = Score(met, state.match_length - state.score[me], state.match_length - state.score[1 - me],
+                              crawford=state.crawford, player=me)
+            ended, live = rows[~going[rows]], rows[going[rows]]
+            if ended.size:
+                points = res[ended].astype(np.int64)
+                if score is None:
+                    if state.jacoby and owner is None:  # gammons count single with the cube centred
+                        points[:] = 1
+                    values[ended] = points * cube / c
+                else:
+                    values[ended] = [score.win(int(r) * cube) for r in points]
+            if live.size:
+                opp_state = MatchState(match_length=state.match_length, score=state.score, cube_value=cube,
+                                       cube_owner=owner, crawford=state.crawford, jacoby=state.jacoby, on_roll=1 - me)
+                d = cube_decisions(after[live][:, ::-1], opp_probs[live], opp_state, met=met, database=database)
+                nd, dt, dp = d.no_double, d.double_take, d.double_pass
+                with np.errstate(invalid="ignore"):  # NaN where the opponent cannot double
+                    doubles = (dt >= nd) & (dp >= nd)
+                v = np.where(doubles, np.minimum(dt, dp), nd)
+                values[live] = -v * cube / c if score is None else 1.0 - v
         best = np.maximum.reduceat(values, offsets[:-1])
-        out.append(float(best @ ROLL_CHANCES))
-    return out[0], out[1]
+        out[:] = np.bincount(np.repeat(np.arange(n), len(DISTINCT_ROLLS)), weights=best * chances, minlength=n)
+    return nd_out, dt_out
+
+
+def one_ply_values(board: np.ndarray, evaluator: Callable[[np.ndarray], Any], state: MatchState,
+                   *, met: MatchEquityTable | None = None, database: Any = None) -> tuple[float, float]:
+    """(no double, double take) of one *board* at 1 ply: :func:`one_ply_batch`."""
+    nd, dt = one_ply_batch(board[None], evaluator, [state], np.zeros(1, np.int64), met=met, database=database)
+    return float(nd[0]), float(dt[0])
