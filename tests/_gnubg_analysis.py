@@ -8,7 +8,7 @@ Two parts:
   probabilities (:class:`NoisyEvaluator`), so that the matches hold chequer errors of
   every size, wrong doubles, wrong takes and passes and missed doubles.
 - :func:`gnubg_analyse` has GNU Backgammon (Debian's gnubg 1.07, ``/usr/games/gnubg`` or
-  ``$FASTGEN_GNUBG``) analyse each file at 0 ply and returns, per file, its
+  ``$FASTGEN_GNUBG``) analyse each file at 0 ply (or 1) and returns, per file, its
   ``show statistics match`` table (per player) and the move-by-move analysis of its
   ``export match text`` files (every chequer play and cube decision, in match order).
 
@@ -20,9 +20,9 @@ copied there as ``match.mat`` (gnubg's command line splits paths at spaces), the
     set display off
     set output digits 5              # equities in the move lists with 5 decimals
     set output mwc off               # equities as normalized money equity (EMG), not MWC
-    set analysis chequerplay evaluation plies 0    (+ prune off, cubeful on, noise 0)
+    set analysis chequerplay evaluation plies 0    (+ prune off, cubeful on, noise 0; or plies 1)
     set analysis cubedecision evaluation plies 0   (the same)
-    set analysis luckanalysis plies 0              (the same; luck is "luckanalysis")
+    set analysis luckanalysis plies 0              (the same, at either plies; luck is "luckanalysis")
     set analysis moves on / cube on / luck on
     set export moves number 2        # the 2 best moves; the move played always follows
     set export moves probabilities off / set export cube probabilities off
@@ -35,7 +35,10 @@ copied there as ``match.mat`` (gnubg's command line splits paths at spaces), the
 
 ``show statistics match`` is read from stdout. ``export match text`` writes one file per
 game: ``game.txt`` for game 1, then ``game_002.txt``, ``game_003.txt``... The pruning
-nets are off, so 0 ply is the full net's evaluation (as ``evaluators.gnubg(0)``).
+nets are off, so 0 ply is the full net's evaluation (as ``evaluators.gnubg(0)``), and at
+1 ply each reply is chosen by it, cube included, as fastgen's 1-ply analysis chooses it.
+gnubg's analysis filter (its default, "large": the best 16 within 0.32) picks the plays
+looked at at 1 ply, as fastgen's does.
 gnubg 1.07 spends about 10 ms per command and works on one core, so several files are
 analysed by several processes side by side (*processes*).
 
@@ -72,8 +75,9 @@ What gnubg prints, and so what the dicts hold (all numbers as printed, as floats
   the move counts): it is not read; the per-game blocks ("Game statistics for game N")
   are, into ``games[i]["statistics"]``.
 
-Run by hand: ``python tests/_gnubg_analysis.py [N]`` builds a corpus of N files (24 by
-default) in a temporary folder, analyses it and prints a summary and timings.
+Run by hand: ``python tests/_gnubg_analysis.py [N] [--plies 1]`` builds a corpus of N
+files (24 by default) in a temporary folder, analyses it (at 0 ply, or 1) and prints a
+summary, timings and fastgen's figures beside gnubg's.
 """
 
 from __future__ import annotations
@@ -232,16 +236,17 @@ def make_corpus(folder, n: int = 24, seed: int = 20261203) -> list[Path]:
 
 # ---------------------------------------------------------------- running gnubg
 
-_EVAL = ("plies 0", "prune off", "cubeful on", "noise 0", "deterministic on")
+_EVAL = ("prune off", "cubeful on", "noise 0", "deterministic on")
 
 
-def commands(mat_name: str = "match.mat", export_name: str = "export/game.txt") -> str:
-    """The commands :func:`gnubg_analyse` sends to gnubg for one file (module docstring)."""
+def commands(mat_name: str = "match.mat", export_name: str = "export/game.txt", plies: int = 0) -> str:
+    """The commands :func:`gnubg_analyse` sends to gnubg for one file (module docstring):
+    chequer play and cube decisions at *plies* (the luck at 0 ply, gnubg's default)."""
     # no Jacoby rule: fastgen's money sessions are written without it, and gnubg's .mat
     # files carry no Jacoby tag (gnubg applies its own setting, on by default)
     lines = ["set display off", "set output digits 5", "set output mwc off", "set jacoby off"]
-    for what in ("chequerplay evaluation", "cubedecision evaluation", "luckanalysis"):
-        lines += [f"set analysis {what} {setting}" for setting in _EVAL]
+    for what, ply in (("chequerplay evaluation", plies), ("cubedecision evaluation", plies), ("luckanalysis", 0)):
+        lines += [f"set analysis {what} {setting}" for setting in (f"plies {ply}", *_EVAL)]
     lines += ["set analysis moves on", "set analysis cube on", "set analysis luck on",
               "set export moves number 2",
               "set export moves probabilities off", "set export cube probabilities off"]
@@ -260,9 +265,9 @@ def _export_number(path: Path) -> int:
     return int(m.group(1) or 1)
 
 
-def run_gnubg(path, timeout: float = 600) -> tuple[str, list[str], float]:
-    """Run gnubg's analysis of the ``.mat`` file *path*: (stdout, the text export of each
-    game in order, wall seconds)."""
+def run_gnubg(path, timeout: float = 600, plies: int = 0) -> tuple[str, list[str], float]:
+    """Run gnubg's analysis of the ``.mat`` file *path* at *plies*: (stdout, the text
+    export of each game in order, wall seconds)."""
     why = available()
     if why:
         raise GnubgAnalysisError(why)
@@ -275,7 +280,7 @@ def run_gnubg(path, timeout: float = 600) -> tuple[str, list[str], float]:
         env = dict(os.environ, HOME=str(work / "home"))
         t0 = time.perf_counter()
         try:
-            done = subprocess.run([GNUBG, "-t", "-q"], input=commands(), capture_output=True, text=True,
+            done = subprocess.run([GNUBG, "-t", "-q"], input=commands(plies=plies), capture_output=True, text=True,
                                   cwd=work, env=env, timeout=timeout)
         except subprocess.TimeoutExpired as e:
             raise GnubgAnalysisError(f"gnubg took over {timeout} s on {path}") from e
@@ -717,9 +722,9 @@ def parse_export(texts: list[str], names: list[str]) -> tuple[list[dict], list[d
 
 # ---------------------------------------------------------------- all together
 
-def analyse_file(path) -> dict:
-    """gnubg's analysis of one ``.mat`` file (see :func:`gnubg_analyse`)."""
-    stdout, texts, seconds = run_gnubg(path)
+def analyse_file(path, plies: int = 0) -> dict:
+    """gnubg's analysis of one ``.mat`` file at *plies* (see :func:`gnubg_analyse`)."""
+    stdout, texts, seconds = run_gnubg(path, plies=plies)
     stats = parse_show_statistics(stdout)
     names = stats["players"]
     moves, games = parse_export(texts, names)
@@ -740,9 +745,9 @@ def analyse_file(path) -> dict:
     }
 
 
-def gnubg_analyse(paths, processes: int = 2) -> list[dict]:
-    """gnubg's 0-ply analysis of each ``.mat`` file of *paths* (in order), run by up to
-    *processes* gnubg processes side by side. Per file::
+def gnubg_analyse(paths, processes: int = 2, plies: int = 0) -> list[dict]:
+    """gnubg's analysis at *plies* (0 or 1; the luck at 0 ply) of each ``.mat`` file of
+    *paths* (in order), run by up to *processes* gnubg processes side by side. Per file::
 
         {"path", "players": [name0, name1], "match_length",
          "statistics": {name: {...}},          # show statistics match, per player
@@ -772,9 +777,9 @@ def gnubg_analyse(paths, processes: int = 2) -> list[dict]:
     if processes < 1:
         raise ValueError("processes must be 1 or more")
     if processes == 1 or len(paths) < 2:
-        return [analyse_file(p) for p in paths]
+        return [analyse_file(p, plies) for p in paths]
     with ThreadPoolExecutor(max_workers=min(processes, len(paths))) as pool:
-        return list(pool.map(analyse_file, paths))
+        return list(pool.map(lambda p: analyse_file(p, plies), paths))
 
 
 # ---------------------------------------------------------------- fastgen beside gnubg
@@ -856,12 +861,12 @@ def _summary(results: list[dict], corpus_seconds: float, wall: float) -> str:
     return "\n".join(out)
 
 
-def _beside(results: list[dict], paths: list[Path]) -> str:
-    """The corpus's figures by gnubg, by fastgen with gnubg's net and with the baseline."""
+def _beside(results: list[dict], paths: list[Path], plies: int = 0) -> str:
+    """The corpus's figures by gnubg, by fastgen with gnubg's net and with the baseline, at *plies*."""
     from fastgen.analysis import analyse
 
-    out = ["", "per player (error rate, luck rate in mEMG): gnubg | fastgen gnubg:0 | fastgen baseline"]
-    by = {spec: analyse(paths, spec) for spec in ("gnubg:0", "baseline")}
+    out = ["", f"at {plies} ply; per player (error rate, luck rate in mEMG): gnubg | fastgen gnubg:0 | fastgen baseline"]
+    by = {spec: analyse(paths, spec, plies=plies) for spec in ("gnubg:0", "baseline")}
     for spec, analyses in by.items():
         agree = agreement(compare(results, analyses))
         out.append(f"fastgen with {spec}: {agree['decisions']} unforced checker decisions, same best play "
@@ -880,6 +885,11 @@ def _beside(results: list[dict], paths: list[Path]) -> str:
 
 
 def main(argv: list[str]) -> int:
+    plies = 0
+    if "--plies" in argv:
+        i = argv.index("--plies")
+        plies = int(argv[i + 1])
+        argv = argv[:i] + argv[i + 2:]
     n = int(argv[0]) if argv else 24
     why = available()
     if why:
@@ -889,10 +899,10 @@ def main(argv: list[str]) -> int:
         t0 = time.perf_counter()
         paths = make_corpus(tmp, n=n)
         t1 = time.perf_counter()
-        results = gnubg_analyse(paths, processes=2)
+        results = gnubg_analyse(paths, processes=2, plies=plies)
         t2 = time.perf_counter()
         print(_summary(results, t1 - t0, t2 - t1))
-        print(_beside(results, paths))
+        print(_beside(results, paths, plies))
     return 0
 
 

@@ -56,8 +56,9 @@ def _flip(st):
                       max_cube=st.max_cube)
 
 
-def _after_value(after, st):
-    """The mover's normalised cubeful equity of one board after its play, one at a time."""
+def _after_value(after, st, probs=None):
+    """The mover's normalised cubeful equity of one board after its play, one at a time
+    (*probs*: the opponent's, if already known)."""
     res = int(result_types(after[None])[0])
     if res:
         if not st.match_length:
@@ -67,7 +68,7 @@ def _after_value(after, st):
                       crawford=st.crawford, player=me)
         return float(score.equity(score.win(res * st.cube_value), st.cube_value))
     opp = np.ascontiguousarray(after[::-1])[None]
-    nd, dt, dp = cube_decisions(opp, EVAL(opp), _flip(st)).equities[0]
+    nd, dt, dp = cube_decisions(opp, EVAL(opp) if probs is None else probs, _flip(st)).equities[0]
     doubles = not np.isnan(dt) and dt >= nd and dp >= nd  # the opponent doubles where it gains
     return -float(min(dt, dp) if doubles else nd)
 
@@ -272,3 +273,68 @@ def test_html_report(matches, tmp_path, capsys):
     capsys.readouterr()
     assert main(["analyse", str(tmp_path), "--html", str(tmp_path / "x.html")]) == 2
     assert "not of a folder" in capsys.readouterr().err
+
+
+def _one_ply(board, st):
+    """(no double, double/take) of *board* (its side on roll before its roll) at 1 ply,
+    normalised to *st*'s cube, one play at a time: the average over the 21 rolls of the
+    best play's 0-ply value (:func:`_after_value`) with the cube as it is, and doubled
+    to the opponent."""
+    me, c = st.on_roll, st.cube_value
+    score = None if not st.match_length else Score(default_met(), st.match_length - st.score[me],
+                                                   st.match_length - st.score[1 - me], crawford=st.crawford,
+                                                   player=me)
+    branches = [MatchState(match_length=st.match_length, score=st.score, cube_value=cube, cube_owner=owner,
+                           crawford=st.crawford, jacoby=st.jacoby, on_roll=me, max_cube=st.max_cube)
+                for cube, owner in ((c, st.cube_owner), (2 * c, 1 - me))]
+    totals = [0.0, 0.0]
+    for r, w in zip(DISTINCT_ROLLS, ROLL_CHANCES):
+        plays = fastgen.legal_plays(board, tuple(int(x) for x in r))
+        probs = [EVAL(np.ascontiguousarray(plays.boards[k][::-1])[None]) for k in range(len(plays))]
+        for i, b in enumerate(branches):
+            best = max(_after_value(plays.boards[k], b, probs[k]) for k in range(len(plays)))
+            cube = b.cube_value
+            totals[i] += w * (best * cube / c if score is None else float(score.mwc(best, cube)))
+    return [t if score is None else float(score.equity(t, c)) for t in totals]
+
+
+def _play_one_ply(after, st):
+    """The mover's 1-ply equity of one board after its play: the opponent's 1-ply no
+    double and double/take, and its cube action."""
+    if result_types(after[None])[0]:
+        return _after_value(after, st)
+    opp, ost = np.ascontiguousarray(after[::-1]), _flip(st)
+    nd, dt = _one_ply(opp, ost)
+    zero = cube_decisions(opp[None], EVAL(opp[None]), ost).equities[0]
+    doubles = not np.isnan(zero[1]) and dt >= nd and zero[2] >= nd
+    return -(min(dt, zero[2]) if doubles else nd)
+
+
+def test_one_ply_records_equal_the_plain_loop(matches):
+    """At 1 ply: the filter's candidates (the best 16 within 0.32 at 0 ply) and the play
+    made, each valued by the opponent's 21 rolls one play at a time, give the records'
+    equities and errors; the luck stays the 0-ply luck; cube decisions likewise. Two
+    turns and a cube decision of the match with the cube, and a money turn (each 1-ply
+    value is some 800 positions valued one at a time)."""
+    zero = analyse(matches[0], EVAL, database=None)
+    one = analyse(matches[0], EVAL, plies=1, database=None)
+    assert one.plies == 1 and [m.luck for m in one.moves] == [m.luck for m in zero.moves]
+    money = analyse(matches[1], EVAL, plies=1, database=None)
+    picked = [m for m in one.moves if 2 < m.candidates <= 4 and m.played is not None][:2]
+    picked += [m for m in money.moves if 2 < m.candidates <= 4 and m.played is not None][:1]
+    assert len(picked) == 3
+    for rec in picked:
+        plays, values = _roll_best(rec.board, rec.dice, rec.state)
+        order = np.argsort(values)[::-1]
+        keep = [k for k in order if values[k] >= values[order[0]] - 0.32][:16]
+        k_played = int(np.flatnonzero((plays.boards == rec.played).all(axis=(1, 2)))[0])
+        one_ply = {k: _play_one_ply(plays.boards[k], rec.state) for k in set(keep) | {k_played}}
+        best = max(one_ply.values())
+        assert rec.best_equity == pytest.approx(best, abs=1e-9)
+        assert rec.equity == pytest.approx(one_ply[k_played], abs=1e-9)
+        assert rec.error == pytest.approx(min(one_ply[k_played] - best, 0.0), abs=1e-9)
+    cubes = [c for c in one.cube_decisions if not np.isnan(c.double_take)][:1]
+    assert cubes
+    for c in cubes:
+        nd, dt = _one_ply(c.board, c.state)
+        assert (c.no_double, c.double_take) == (pytest.approx(nd, abs=1e-9), pytest.approx(dt, abs=1e-9))

@@ -1,4 +1,4 @@
-"""Match analysis against GNU Backgammon's own ``analyse match`` (gnubg 1.07 at 0 ply).
+"""Match analysis against GNU Backgammon's own ``analyse match`` (gnubg 1.07 at 0 ply; at 1 ply on two matches).
 
 A corpus of 20 matches (1 to 9 points, players with noise of several sizes in their
 net's probabilities, so chequer and cube errors of every size; tests/_gnubg_analysis.py
@@ -83,3 +83,23 @@ def test_each_players_figures_agree_with_gnubg(compared):
             bad.append((where, "cube_error_total_emg", row["cube_error_total_emg"]))
     assert not bad, bad
     assert sum(1 for row in compared["players"] if row["cube_error_total_emg"][0]) >= 10  # real cube errors
+
+
+def test_one_ply_analysis_agrees_with_gnubg(tmp_path):
+    """At 1 ply (gnubg: ``set analysis chequerplay/cubedecision evaluation plies 1``,
+    its default filter; the luck at 0 ply) on the corpus's two 3-point matches (gnubg's
+    net through gnubg-nn is some 10 s a match at 1 ply here): the same best play on at
+    least 90% of the unforced decisions and the error within 0.01 on 90% (95% and 99%
+    on the 8 first matches of the corpus with ``python tests/_gnubg_analysis.py 8
+    --plies 1``), each player's counts equal and its error rates within 10% or 1 mEMG."""
+    paths = [p for p in G.make_corpus(tmp_path, n=8, seed=SEED) if p.name.endswith("_3pt.mat")]
+    assert len(paths) == 2
+    results = G.gnubg_analyse(paths, processes=2, plies=1)
+    compared = G.compare(results, analyse(paths, "gnubg:0", plies=1))
+    agree = G.agreement(compared)
+    assert agree["same_best"] >= 0.90 and agree["error_within_0.01"] >= 0.90, agree
+    for row in compared["players"]:
+        for key in ("unforced_moves", "cube_decisions"):
+            assert row[key][0] == row[key][1], (row["file"], row["player"], key, row[key])
+        for key in ("chequer_error_rate_memg", "error_rate_memg"):
+            assert _close(*row[key], 0.10, 1.0), (row["file"], row["player"], key, row[key])

@@ -40,8 +40,9 @@ from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.core.ids import MatchState
 from fastgen.bearoff.build import build_two_sided
-from fastgen.cube.decision import cube_decisions
+from fastgen.cube.decision import cube_decisions, proper_action
 from fastgen.cube.efficiency import BEAROFF, position_class
+from fastgen.cube.lookahead import one_ply_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable
 from fastgen.evaluators import evaluate, group_best, opponent_probs
@@ -60,8 +61,11 @@ class TurnValues:
     """For each turn: its candidate plays (``boards`` (M, 2, 25) after, from the
     mover's view, turn i's rows ``offsets[i]:offsets[i + 1]``) and their ``moves``
     (M, 4, 2) as :func:`fastgen.plays_batch` gives them, their ``equity`` (M,)
-    normalised, ``played`` (index into the rows, -1 when no play was made or it is not
-    among them) and ``best`` (index), ``luck`` (n,) normalised, ``mwc_scale`` (n,): the
+    normalised, ``evaluated`` (M,) whether the row was valued at the analysis's plies
+    (all at 0 ply; at 1 ply the filter's candidates and the play made: the others keep
+    their 0-ply values), ``played`` (index into the rows, -1 when no play was made or it
+    is not among them) and ``best`` (index, among the evaluated rows), ``luck`` (n,)
+    normalised, ``mwc_scale`` (n,): the
     MWC of one unit of normalised equity at the turn's score (0 for money), and
     ``mwc_base`` (n,) the MWC of equity 0 (so an equity e is ``mwc_base + e *
     mwc_scale``)."""
@@ -70,6 +74,7 @@ class TurnValues:
     moves: np.ndarray
     offsets: np.ndarray
     equity: np.ndarray
+    evaluated: np.ndarray
     played: np.ndarray
     best: np.ndarray
     luck: np.ndarray
@@ -172,8 +177,8 @@ def _after_values(after: np.ndarray, probs: np.ndarray, states: list[MatchState]
 
 
 def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable,
-                threads: int = 1, database: Any = None) -> TurnValues:
-    """The plays and luck of *turns* (module docstring)."""
+                threads: int = 1, database: Any = None, plies: int = 0) -> TurnValues:
+    """The plays and luck of *turns* at *plies* (module docstring)."""
     n = len(turns)
     states: list[MatchState] = []
     index: dict[MatchState, int] = {}
@@ -207,7 +212,7 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
     if not n:
         empty = np.zeros(0)
         return TurnValues(np.zeros((0, 2, 25), np.int8), np.zeros((0, 4, 2), np.int8), np.zeros(1, np.int64),
-                          empty, np.zeros(0, np.int64), np.zeros(0, np.int64), empty, empty, empty)
+                          empty, np.zeros(0, bool), np.zeros(0, np.int64), np.zeros(0, np.int64), empty, empty, empty)
     batch = plays_batch(np.stack(g_board), np.asarray(g_dice, dtype=np.int8), threads=threads)
     after = np.asarray(batch.boards)
     offsets = np.asarray(batch.offsets, dtype=np.int64)
@@ -235,14 +240,74 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
         cand = boards[t_offsets[t]:t_offsets[t + 1]]
         hit = np.flatnonzero((cand == turn.after).all(axis=(1, 2)))
         played[t] = int(hit[0]) if hit.size else -1
+    evaluated = np.ones(eq.shape[0], dtype=bool)
+    if plies:
+        eq, evaluated = _one_ply_plays(turns, boards, eq, t_offsets, played, evaluator, met, database, threads)
+        best = np.array([int(np.argmax(np.where(evaluated[a:b], eq[a:b], -np.inf)))
+                         for a, b in zip(t_offsets[:-1], t_offsets[1:])], dtype=np.int64)
     scale = np.array([mwc_scale(turn.state, met) for turn in turns])
     base = np.array([_mwc_base(turn.state, met) for turn in turns])
-    return TurnValues(boards, moves, t_offsets, eq, played, best, luck, scale, base)
+    return TurnValues(boards, moves, t_offsets, eq, evaluated, played, best, luck, scale, base)
+
+
+#: At 1 ply, the candidates valued again: the best 16 by their 0-ply equity within 0.32
+#: of the best, as GNU Backgammon's analysis filter picks them, and the play made.
+FILTER_KEEP, FILTER_MARGIN = 16, 0.32
+
+
+def _normalised(values: np.ndarray, state: MatchState, met: MatchEquityTable) -> np.ndarray:
+    """Values as :func:`fastgen.cube.lookahead.one_ply_batch` gives them at *state*
+    (money per unit of the cube, match MWC) as normalised equities."""
+    score = score_of(state, met)
+    return values if score is None else np.asarray(score.equity(values, state.cube_value), dtype=np.float64)
+
+
+def _one_ply_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offsets: np.ndarray, played: np.ndarray,
+                   evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, database: Any,
+                   threads: int) -> tuple[np.ndarray, np.ndarray]:
+    """The 1-ply equities of the filter's candidates of each turn (the rest keep *eq*)
+    and which rows they are: each play's position valued by the opponent at 1 ply
+    (:func:`fastgen.cube.lookahead.one_ply_batch`), its cube action taken as at 0 ply."""
+    out, evaluated = eq.copy(), np.zeros(eq.shape[0], dtype=bool)
+    rows: list[int] = []
+    for t in range(len(turns)):
+        lo, hi = int(offsets[t]), int(offsets[t + 1])
+        order = lo + np.argsort(-eq[lo:hi], kind="stable")
+        keep = order[eq[order] >= eq[order[0]] - FILTER_MARGIN][:FILTER_KEEP]
+        pick = set(int(r) for r in keep)
+        if played[t] >= 0:
+            pick.add(lo + int(played[t]))
+        rows.extend(sorted(pick))
+    sel = np.asarray(rows, dtype=np.int64)
+    evaluated[sel] = True
+    going = sel[result_types(boards[sel]) == 0]  # a play that ends the game keeps its exact value
+    if not going.size:
+        return out, evaluated
+    turn_of = np.searchsorted(offsets, going, side="right") - 1
+    states: list[MatchState] = []
+    index: dict[MatchState, int] = {}
+    row_state = np.empty(going.size, dtype=np.int64)
+    for i, t in enumerate(turn_of):
+        st = _flipped(turns[t].state)
+        row_state[i] = index.setdefault(st, len(states))
+        if row_state[i] == len(states):
+            states.append(st)
+    opp = np.ascontiguousarray(boards[going][:, ::-1])
+    nd1, dt1 = one_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads)
+    probs = evaluate(evaluator, opp)
+    for k, st in enumerate(states):
+        r = np.flatnonzero(row_state == k)
+        d = cube_decisions(opp[r], probs[r], st, met=met, database=database)
+        nd, dt, dp = _normalised(nd1[r], st, met), _normalised(dt1[r], st, met), d.equities[:, 2]
+        with np.errstate(invalid="ignore"):  # NaN where the opponent cannot double: no double
+            doubles = (dt >= nd) & (dp >= nd)
+        out[going[r]] = -np.where(doubles, np.minimum(dt, dp), nd)
+    return out, evaluated
 
 
 def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable,
-                database: Any = None) -> CubeValues:
-    """The cube decisions of *points* (module docstring)."""
+                database: Any = None, plies: int = 0, threads: int = 1) -> CubeValues:
+    """The cube decisions of *points* at *plies* (module docstring)."""
     n = len(points)
     equities = np.full((n, 3), np.nan)
     actions: list = [None] * n
@@ -259,5 +324,30 @@ def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any],
         equities[rows] = d.equities
         for k, r in enumerate(rows):
             actions[r] = d.actions[d.action[k]]
+    if plies:
+        _one_ply_cubes(boards, points, equities, actions, probs, evaluator, met, database, threads)
     scale = np.array([mwc_scale(p.state, met) for p in points])
     return CubeValues(equities, actions, scale)
+
+
+def _one_ply_cubes(boards: np.ndarray, points: list[CubePoint], equities: np.ndarray, actions: list,
+                   probs: np.ndarray, evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, database: Any,
+                   threads: int) -> None:
+    """No double and double/take of the *points* where the side on roll may double, at
+    1 ply (:func:`fastgen.cube.lookahead.one_ply_batch`), and the proper action from
+    them, in place; double/pass stays the cube's value."""
+    live = np.flatnonzero(~np.isnan(equities[:, 1]))
+    if not live.size:
+        return
+    states = list(dict.fromkeys(points[i].state for i in live))
+    index = {st: k for k, st in enumerate(states)}
+    row_state = np.array([index[points[i].state] for i in live], dtype=np.int64)
+    nd1, dt1 = one_ply_batch(boards[live], evaluator, states, row_state, met=met, database=database, threads=threads)
+    for j, i in enumerate(live):
+        st = points[i].state
+        nd, dt = (float(_normalised(np.array([v]), st, met)[0]) for v in (nd1[j], dt1[j]))
+        dp = float(equities[i, 2])
+        equities[i, :2] = nd, dt
+        owned = st.cube_owner is not None and st.cube_owner == st.on_roll
+        actions[i] = proper_action(nd, dt, dp, gammons=bool(probs[i, 1] > 0), owned=owned,
+                                   money=not st.match_length, jacoby=st.jacoby)

@@ -108,7 +108,7 @@ def _move_records(turns: list[Turn], v: TurnValues) -> list[MoveRecord]:
         if played >= 0:
             eq = float(v.equity[lo + played])
             error = min(eq - best_eq, 0.0)
-            rank = 1 + int((v.equity[lo:hi] > eq + 1e-12).sum())
+            rank = 1 + int(((v.equity[lo:hi] > eq + 1e-12) & v.evaluated[lo:hi]).sum())  # the filtered out rank below
             play: str | None = format_play(turn.board, v.moves[lo + played])
         else:
             eq, error, rank, play = float("nan"), 0.0, 0, None
@@ -185,8 +185,8 @@ def analyse_match(match: Match, evaluator: Callable[[np.ndarray], Any], *, name:
     if isinstance(database, str) and database == "auto":
         boards = np.stack([t.board for t in turns]) if turns else np.zeros((0, 2, 25), np.int8)
         database = bearoff_database() if reaches_bearoff(boards) else None
-    moves = _move_records(turns, judge_turns(turns, evaluator, met, threads, database))
-    cubes = _cube_records(points, judge_cubes(points, evaluator, met, database)) if cube else []
+    moves = _move_records(turns, judge_turns(turns, evaluator, met, threads, database, plies))
+    cubes = _cube_records(points, judge_cubes(points, evaluator, met, database, plies, threads)) if cube else []
     # match order: a turn's cube decisions (no double, or double then take or pass) before its roll
     decisions: list = sorted([*cubes, *moves], key=lambda d: (d.game, d.move, d.kind == "move"))
     names = (match.names[0], match.names[1])

@@ -38,7 +38,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("source", help="a .mat file, or a folder of them")
     parser.add_argument("--evaluator", type=spec_arg("evaluator"), default="baseline",
                         help="the evaluator (baseline, gnubg[:N], network:SEED, PATH.npz)")
-    parser.add_argument("--plies", type=int_in_range(0, 0), default=0, help="lookahead of the evaluation")
+    parser.add_argument("--plies", type=int_in_range(0, 1), default=0,
+                        help="0: the evaluator's values; 1: plays and cube decisions looked at after the 21 rolls")
     parser.add_argument("--no-cube", action="store_true", help="judge the plays only, not the cube decisions")
     parser.add_argument("--worst", type=int_in_range(0), default=0, help="also list the N worst decisions")
     parser.add_argument("--threads", type=int_in_range(1, 1024), default=1, help="threads of the move generator")
