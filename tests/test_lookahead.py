@@ -67,11 +67,11 @@ def _plain_one_ply(board: np.ndarray, dice: tuple[int, int]) -> tuple[int, np.nd
 
 def test_equals_a_plain_loop():
     """With every play looked at (keep and margin unbounded), lookahead's choice is the
-    plain loop's on 40 positions, except where the loop's two best values are within
+    plain loop's on 24 positions, except where the loop's two best values are within
     1e-5 (float32 network against float64 numpy)."""
     player = lookahead(NET, keep=10**6, margin=1e9)
     checked = 0
-    for board, dice in positions(31, 40):
+    for board, dice in positions(31, 24):
         if not board[1].any() or not board[0].any():
             continue
         plays = fastgen.legal_plays(board, dice).boards
@@ -84,7 +84,7 @@ def test_equals_a_plain_loop():
             continue
         assert pick == want, (fastgen.position_id(board), dice, values)
         checked += 1
-    assert checked >= 25
+    assert checked >= 14
 
 
 def test_many_games_at_once_equal_one_at_a_time():
