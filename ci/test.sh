@@ -80,8 +80,9 @@ FASTGEN_CHECKS=1 python -m pip install -q --no-cache-dir ".[test,peers,rl,dask,d
 say "mypy -p fastgen"
 mypy -p fastgen
 # Every test but the sdist build (40 s), which exercises no compiled code of its own:
-# stage 3 runs it (its build tools come with the test extra).
-FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x --ignore=tests/test_sdist.py
+# stage 3 runs it (its build tools come with the test extra). Two workers (pytest-xdist),
+# each test file on one of them, as the README's command runs them.
+FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x -n 2 --dist loadfile --ignore=tests/test_sdist.py
 say "docs: the site with warnings as errors, then every example of its pages"
 sphinx-build -q -W -b html docs "$VENV_DIR/docs-html"
 sphinx-build -q -b doctest docs "$VENV_DIR/docs-doctest"

@@ -22,7 +22,7 @@ def test_readme_example_output_is_true():
 def test_readme_starts_with_the_two_setup_commands():
     lines = README.read_text().splitlines()
     block = lines[lines.index("```bash") + 1 : lines.index("```bash") + 3]
-    assert block == ['pip install . && fastgen bench', 'pip install ".[test]" && pytest']
+    assert block == ['pip install . && fastgen bench', 'pip install ".[test]" && pytest -n auto --dist loadfile']
 
 
 #: Optional extras' modules and the extra that brings each (pyproject.toml).
