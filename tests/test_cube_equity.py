@@ -298,3 +298,12 @@ def test_one_ply_needs_an_evaluator_and_stays_near_zero_ply():
     ev = fastgen.evaluators.baseline()
     zero, one = cube_action(b, evaluator=ev), cube_action(b, evaluator=ev, plies=1)
     assert abs(zero.no_double - one.no_double) < 0.05 and one.action.value.startswith("No double")
+
+
+def test_classes_given_equal_classes_computed():
+    boards = np.stack([fastgen.STARTING_BOARD, fastgen.STARTING_BOARD[::-1]])
+    probs = np.array([[0.5, 0.15, 0.01, 0.13, 0.01], [0.6, 0.2, 0.01, 0.1, 0.01]])
+    given = cube_decisions(boards, probs, classes=position_class(boards))
+    assert np.array_equal(given.equities, cube_decisions(boards, probs).equities)
+    with pytest.raises(InvalidCubeStateError, match="classes"):
+        cube_decisions(boards, probs, classes=np.zeros(3))

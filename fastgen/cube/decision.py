@@ -253,15 +253,17 @@ def _bearoff_values(arr: np.ndarray, database: Any) -> tuple[np.ndarray, np.ndar
 
 
 def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None = None, *,
-                   met: MatchEquityTable | None = None, beavers: bool = True, database: Any = None) -> CubeDecisions:
+                   met: MatchEquityTable | None = None, beavers: bool = True, database: Any = None,
+                   classes: np.ndarray | None = None) -> CubeDecisions:
     """The cube decisions of (N, 2, 25) *boards* (side on roll in row 1, before its
     roll) with their (N, 5) cubeless *probs*, all at one *state* (a
     :class:`fastgen.MatchState`: its match length, score, cube value and owner, the
     Crawford flag, the Jacoby rule, ``on_roll`` the player the board shows on roll;
     None: money, cube centred). *met*: the match equity table (default
     :func:`~fastgen.cube.default_met`); *beavers*: money play allows beavers; *database*:
-    a two-sided cubeful bear-off database (module docstring). Module docstring for the
-    rules; bad input raises :class:`~fastgen.errors.InvalidCubeStateError` quoting it."""
+    a two-sided cubeful bear-off database (module docstring); *classes*: the boards'
+    :func:`~fastgen.cube.efficiency.position_class` if already known (the same whichever
+    side is on roll). Module docstring for the rules; bad input raises :class:`~fastgen.errors.InvalidCubeStateError` quoting it."""
     arr = as_boards(boards)
     n = arr.shape[0]
     pr = _check_probs(probs, n)
@@ -270,7 +272,12 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
     pr[arr[:, 1].sum(axis=1, dtype=np.int16) < 15, 3:5] = 0.0
     st = _state_of(state)
     owner = _owner(st)
-    cls = position_class(arr)
+    if classes is None:
+        cls = position_class(arr)
+    else:
+        cls = np.asarray(classes)
+        if cls.shape != (n,) or cls.dtype != np.int8:
+            raise InvalidCubeStateError(f"classes must be the boards' (N,) int8 position classes, got {classes!r}")
     x = cube_life(arr, cls)
     x_double = x.copy()
     exact = np.zeros(n, dtype=bool)

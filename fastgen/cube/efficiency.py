@@ -50,7 +50,9 @@ _POINTS = np.arange(1, 26, dtype=np.uint8)
 
 def _rearmost(rows: np.ndarray) -> np.ndarray:
     """(N,) the point (1..24, 25 the bar, 0 none) of each (N, 25) row's rearmost checker."""
-    return np.where(rows > 0, _POINTS, np.uint8(0)).max(axis=1)
+    held = rows[:, ::-1] > 0
+    first = np.argmax(held, axis=1)  # from the bar down: the first point held
+    return np.where(held[np.arange(rows.shape[0]), first], 25 - first, 0).astype(np.uint8)
 
 
 def position_class(boards: ArrayLike) -> np.ndarray:

@@ -24,6 +24,7 @@ from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.core.ids import MatchState
 from fastgen.cube.decision import cube_decisions
+from fastgen.cube.efficiency import position_class
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.game import result_types
@@ -54,6 +55,7 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     probs = np.asarray(evaluator(opp_boards), dtype=np.float64)[:, :5] if opp_boards.shape[0] else np.zeros((0, 5))
     opp_probs = np.zeros((after.shape[0], 5))
     opp_probs[going] = probs
+    classes = position_class(after)  # the same from either side: once for both branches
     chances = np.tile(ROLL_CHANCES, n)
     for out in (nd_out, dt_out):
         values = np.empty(after.shape[0])
@@ -79,7 +81,8 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
             if live.size:
                 opp_state = MatchState(match_length=state.match_length, score=state.score, cube_value=cube,
                                        cube_owner=owner, crawford=state.crawford, jacoby=state.jacoby, on_roll=1 - me)
-                d = cube_decisions(after[live][:, ::-1], opp_probs[live], opp_state, met=met, database=database)
+                d = cube_decisions(after[live][:, ::-1], opp_probs[live], opp_state, met=met, database=database,
+                                   classes=classes[live])
                 nd, dt, dp = d.no_double, d.double_take, d.double_pass
                 with np.errstate(invalid="ignore"):  # NaN where the opponent cannot double
                     doubles = (dt >= nd) & (dp >= nd)
