@@ -1,8 +1,9 @@
 """Match analysis: fastgen against GNU Backgammon's ``analyse match``, timed in the same run.
 
 Run with ``pytest bench/test_analysis.py`` (never part of the tests). The match is the
-7-point match of ``docs/_data/example-7pt.mat`` (3 games, 151 plays). Three timings,
-each of one whole match at 0 ply:
+7-point match of ``docs/_data/example-7pt.mat`` (3 games, 151 plays). Each timing is of
+one whole match, at 0 ply and at 1 ply (chequer play and cube decisions; the luck at 0
+ply in both programs):
 
 - ``analyse_fastgen_warm``: :func:`fastgen.analysis.analyse` of the file in this process
   with the compiled baseline, warm (the evaluator loaded and the bear-off database built
@@ -11,8 +12,10 @@ each of one whole match at 0 ply:
 - ``analyse_fastgen_command``: the whole command ``fastgen analyse FILE`` (``python -m
   fastgen``), cold: Python's start, the imports, the database's build and the printing;
 - ``analyse_gnubg_analyse``: the whole command ``gnubg -t -q`` with ``import mat``,
-  ``analyse match`` and ``show statistics match`` at 0 ply (chequer, cube and luck), its
-  start included, as a user runs it.
+  ``analyse match`` and ``show statistics match`` at the same plies, its start included,
+  as a user runs it;
+- ``analyse_python_numpy_start`` (0 ply's group only): ``python -c "import numpy"``,
+  the least any Python command built on numpy takes before it does anything.
 
 The summary prints each fastgen line against the program's (time per match).
 """
@@ -28,36 +31,53 @@ from fastgen.analysis import analyse
 
 GNUBG = os.environ.get("FASTGEN_GNUBG", "/usr/games/gnubg")
 MATCH = Path(__file__).resolve().parents[1] / "docs" / "_data" / "example-7pt.mat"
+PLIES = pytest.mark.parametrize("plies", [0, 1])
 
 
-def test_analyse_fastgen_warm(benchmark):
-    analyse(MATCH, "baseline")  # the evaluator and the bear-off database, once
-    benchmark.group = "analyse a 7-point match"
+def _group(benchmark, plies: int) -> None:
+    benchmark.group = f"analyse a 7-point match at {plies} ply"
     benchmark.extra_info["positions"] = 1
-    out = benchmark.pedantic(analyse, args=(MATCH, "baseline"), rounds=5, iterations=1)
-    assert out.finished and len(out.moves) > 100
 
 
-def test_analyse_fastgen_command(benchmark):
-    benchmark.group = "analyse a 7-point match"
-    benchmark.extra_info["positions"] = 1
+@PLIES
+def test_analyse_fastgen_warm(benchmark, plies):
+    analyse(MATCH, "baseline", plies=plies)  # the evaluator and the bear-off database, once
+    _group(benchmark, plies)
+    out = benchmark.pedantic(analyse, args=(MATCH, "baseline"), kwargs={"plies": plies}, rounds=5, iterations=1)
+    assert out.finished and len(out.moves) > 100 and out.plies == plies
+
+
+@PLIES
+def test_analyse_fastgen_command(benchmark, plies):
+    _group(benchmark, plies)
 
     def run():
-        return subprocess.run([sys.executable, "-m", "fastgen", "analyse", str(MATCH)], capture_output=True,
-                              text=True, timeout=600)
+        return subprocess.run([sys.executable, "-m", "fastgen", "analyse", str(MATCH), "--plies", str(plies)],
+                              capture_output=True, text=True, timeout=600)
 
     done = benchmark.pedantic(run, rounds=3, iterations=1)
     assert done.returncode == 0 and "Overall statistics" in done.stdout
 
 
-def test_analyse_gnubg_analyse(benchmark):
+def test_analyse_python_numpy_start(benchmark):
+    _group(benchmark, 0)
+
+    def run():
+        return subprocess.run([sys.executable, "-c", "import numpy"], capture_output=True, timeout=600)
+
+    done = benchmark.pedantic(run, rounds=5, iterations=1)
+    assert done.returncode == 0
+
+
+@PLIES
+def test_analyse_gnubg_analyse(benchmark, plies):
     if not os.path.exists(GNUBG):
         pytest.skip(f"GNU Backgammon is not installed ({GNUBG} not found; apt-get install gnubg)")
-    lines = ["set display off"] + [f"set analysis {what} plies 0" for what in (
-        "chequerplay evaluation", "cubedecision evaluation", "luckanalysis")] + [
+    settings = [("chequerplay evaluation", plies), ("cubedecision evaluation", plies), ("luckanalysis", 0)]
+    lines = ["set display off"] + [f"set analysis {what} {s}" for what, ply in settings
+                                   for s in (f"plies {ply}", "prune off")] + [
         f"import mat {MATCH}", "analyse match", "show statistics match", "quit"]
-    benchmark.group = "analyse a 7-point match"
-    benchmark.extra_info["positions"] = 1
+    _group(benchmark, plies)
 
     def run():
         return subprocess.run([GNUBG, "-t", "-q"], input="\n".join(lines) + "\n", capture_output=True, text=True,
