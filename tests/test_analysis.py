@@ -223,6 +223,10 @@ def test_command_line(matches, tmp_path, capsys):
     assert "Chequerplay statistics" in out and "worst decisions" in out
     assert main(["analyse", str(tmp_path / "a.mat"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["names"] == ["baseline", "Eager"]
+    assert main(["analyse", str(tmp_path / "a.mat"), "--plies", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["plies"] == 1
+    with pytest.raises(SystemExit):
+        main(["analyse", str(tmp_path / "a.mat"), "--plies", "2"])
     assert main(["analyse", str(tmp_path / "missing.mat")]) == 2
     assert "no such file" in capsys.readouterr().err
 

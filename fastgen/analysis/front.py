@@ -79,7 +79,7 @@ def analyse(source: Any, evaluator: Any = "baseline", *, plies: int = 0, cube: b
         0: the evaluator's own values; 1: each candidate play (the best 16 by their
         0-ply equity within 0.32 of the best, and the play made) and each cube decision
         valued after the next side's 21 rolls, as GNU Backgammon's 1-ply analysis does;
-        the luck stays at 0 ply, as gnubg's. About N times as long.
+        the luck stays at 0 ply, as gnubg's. About 8 times as long as 0 ply.
     cube:
         Judge the cube decisions too.
     met:
