@@ -18,6 +18,13 @@ the match-winning chance beside it at match play.
   doubler's position before its roll, and the proper action, from
   :func:`fastgen.cube.cube_decisions`.
 
+At 1 ply the plays of each roll rolled that GNU Backgammon's analysis filter keeps (the
+best ``FILTER_KEEP`` (16) by their 0-ply equity within ``FILTER_MARGIN`` (0.32) of the best)
+and the play made are valued again: the opponent's no double and double/take after its
+21 rolls (:func:`fastgen.cube.lookahead.one_ply_batch`), then its cube action as above;
+the best play is the best of these. A cube decision's no double and double/take are its
+doubler's 1-ply values. The luck stays at 0 ply, as the program's.
+
 Where both sides have at most six checkers left, all in their home boards, the cubeful
 values come from a two-sided bear-off database of 6 points and 6 checkers, as GNU
 Backgammon takes them from its own (:func:`bearoff_database`, built once a process, in
