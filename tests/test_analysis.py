@@ -241,6 +241,21 @@ def test_many_matches_on_a_dask_cluster_equal_in_process(matches):
         assert [p.to_dict() for p in a.players] == [p.to_dict() for p in b.players]
 
 
+def test_command_line_on_a_dask_cluster(matches, tmp_path, capsys):
+    pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
+    from fastgen.cli.main import main
+
+    for i, m in enumerate(matches):
+        fastgen.write_mat(m, tmp_path / f"m{i}.mat")
+    assert main(["analyse", str(tmp_path), "--json"]) == 0
+    here = json.loads(capsys.readouterr().out)
+    assert main(["analyse", str(tmp_path), "--json", "--workers", "2"]) == 0
+    there = json.loads(capsys.readouterr().out)
+    for d in here + there:
+        d.pop("seconds")
+    assert there == here and len(here) == len(matches)
+
+
 def test_a_truncated_or_inconsistent_file(matches, tmp_path):
     # a record cut in the middle of a game is analysed as far as it goes, and says so;
     # a play that is not legal names the game and the move

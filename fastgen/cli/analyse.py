@@ -1,14 +1,16 @@
 """``fastgen analyse``: every decision of a match judged, with each player's errors,
 luck and rating, printed like GNU Backgammon's ``show statistics match``.
 
-    fastgen analyse match.mat [--evaluator baseline|gnubg:0] [--json] [--worst 10] [--html report.html]
+    fastgen analyse match.mat [--evaluator baseline|gnubg:0] [--plies 0|1] [--json] [--worst 10] [--html report.html]
     fastgen analyse folder/            # every .mat file in it, one table each
+    fastgen analyse folder/ --workers 2   # on a local Dask cluster, one task a match
 
 The file may be fastgen's or GNU Backgammon's ``.mat`` export. ``--json`` prints the
 whole analysis (the totals and every decision); ``--worst N`` lists the N largest
 errors after the table; ``--html FILE`` writes the report page (equity plot, the worst
 decisions drawn, the totals: the ``plot`` extra). A folder shows a progress bar on the
-terminal.
+terminal. ``--workers N`` or ``--scheduler ADDRESS`` analyse the matches on a Dask
+cluster (the ``dask`` extra), with the same results.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         subparsers,
         "analyse",
         help="judge every decision of a .mat match: errors, luck and ratings per player",
-        description="Analyse a match file (or every .mat file of a folder) with an evaluator at 0-ply: each "
+        description="Analyse a match file (or every .mat file of a folder) with an evaluator at 0 or 1 ply: each "
         "play and cube decision judged, each roll's luck, and each player's totals, as GNU Backgammon's "
         "analyse match and show statistics match give them.",
     )
@@ -43,6 +45,11 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--no-cube", action="store_true", help="judge the plays only, not the cube decisions")
     parser.add_argument("--worst", type=int_in_range(0), default=0, help="also list the N worst decisions")
     parser.add_argument("--threads", type=int_in_range(1, 1024), default=1, help="threads of the move generator")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int_in_range(1, 1024),
+                       help="analyse the matches on a new local Dask cluster of N worker processes")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="analyse the matches on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786)")
     parser.add_argument("--html", metavar="FILE", help="also write the HTML report of a match file to FILE")
     parser.add_argument("--json", action="store_true", help="print the whole analysis as JSON")
     parser.set_defaults(func=run_analyse)
@@ -79,8 +86,9 @@ def run_analyse(args: argparse.Namespace) -> int:
                    leave=False)
     try:
         result = analyse(args.source, args.evaluator, plies=args.plies, cube=not args.no_cube, threads=args.threads,
-                         progress=None if bar is None else bar.update)
-    except FastgenError as exc:
+                         progress=None if bar is None else bar.update, workers=args.workers,
+                         scheduler=args.scheduler)
+    except (FastgenError, ImportError) as exc:  # ImportError: --workers or --scheduler without the dask extra
         print(f"fastgen analyse: error: {exc}", file=sys.stderr)
         return 1
     finally:
