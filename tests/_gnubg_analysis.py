@@ -75,9 +75,11 @@ What gnubg prints, and so what the dicts hold (all numbers as printed, as floats
   the move counts): it is not read; the per-game blocks ("Game statistics for game N")
   are, into ``games[i]["statistics"]``.
 
-Run by hand: ``python tests/_gnubg_analysis.py [N] [--plies 1]`` builds a corpus of N
-files (24 by default) in a temporary folder, analyses it (at 0 ply, or 1) and prints a
-summary, timings and fastgen's figures beside gnubg's.
+Run by hand: ``python tests/_gnubg_analysis.py [N] [--plies 1] [--money]`` builds a
+corpus of N files (24 by default; with ``--money``, money sessions of five games from
+:func:`make_money_corpus`) in a temporary folder, analyses it (at 0 ply, or 1) and
+prints a summary, timings and fastgen's figures beside gnubg's. In a money session's
+statistics gnubg prints points where a match has MWC, and ppg lines.
 """
 
 from __future__ import annotations
@@ -234,6 +236,32 @@ def make_corpus(folder, n: int = 24, seed: int = 20261203) -> list[Path]:
     return paths
 
 
+def make_money_corpus(folder, n: int = 8, games: int = 5, seed: int = 20261204) -> list[Path]:
+    """Write *n* money sessions of *games* games each (``.mat`` files of a "0 point
+    match") into *folder* and return their paths: noisy cube players as in
+    :func:`make_corpus`, money play with the cube (no Jacoby rule), each session's games
+    one seeded duel's (``records=True``). The same *seed* gives the same files."""
+    import fastgen
+    import numpy as np
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    paths = []
+    for i in range(n):
+        sa, sb = (float(x) for x in rng.choice(NOISE_LEVELS[1:], size=2))
+        s = int(rng.integers(1, 2 ** 31))
+        a, b = noisy_player(sa, 2 * s), noisy_player(sb, 2 * s + 1)
+        result = fastgen.duel(a, b, games, seed=s, cube=True, records=True, mirrored=False)
+        session = fastgen.Match(0, names=(_player_name("Ann", sa), _player_name("Bob", sb)))
+        for g in range(games):
+            session.new_game().apply(result.game(g).record)
+        path = folder / f"s{i:03d}_money.mat"
+        path.write_text(fastgen.write_mat(session))
+        paths.append(path)
+    return paths
+
+
 # ---------------------------------------------------------------- running gnubg
 
 _EVAL = ("prune off", "cubeful on", "noise 0", "deterministic on")
@@ -302,9 +330,10 @@ def run_gnubg(path, timeout: float = 600, plies: int = 0) -> tuple[str, list[str
 # ---------------------------------------------------------------- the statistics table
 
 _NUM = r"[-+]?\d+\.\d+"
-_EMG_MWC = re.compile(rf"({_NUM})\s*\(\s*({_NUM})%\)")
-_COUNT_ERR = re.compile(rf"(\d+)(?:\s*\(\s*({_NUM})\s*\(\s*({_NUM})%\)\))?")
-_PCT = re.compile(rf"({_NUM})%")
+# the second figure is MWC in percent at match play, points (no "%") in a money session
+_EMG_MWC = re.compile(rf"({_NUM})\s*\(\s*({_NUM})%?\)")
+_COUNT_ERR = re.compile(rf"(\d+)(?:\s*\(\s*({_NUM})\s*\(\s*({_NUM})%?\)\))?")
+_PCT = re.compile(rf"({_NUM})%?")  # points, not percent, in a money game's table
 
 # (section, label as printed, key, kind, required)
 _SECTIONS = {"Chequerplay statistics": "chequer", "Luck statistics": "luck",
@@ -349,10 +378,19 @@ _ROWS = [
     ("overall", "Luck adjusted result", "luck_adjusted_result_pct", "pct", False),
     ("overall", "Luck based FIBS rating diff.", "luck_based_fibs_rating_diff", "single", False),
     ("overall", "Error based abs. FIBS rating", "error_based_fibs_rating", "float", False),
-    ("overall", "Chequerplay errors rating loss", "chequer_errors_rating_loss", "float", True),
-    ("overall", "Cube errors rating loss", "cube_errors_rating_loss", "float", True),
+    ("overall", "Chequerplay errors rating loss", "chequer_errors_rating_loss", "float", "match"),
+    ("overall", "Cube errors rating loss", "cube_errors_rating_loss", "float", "match"),
+    # money sessions only; the confidence interval line, printed twice, is not read
+    ("overall", "Advantage (actual) in ppg", "ppg_actual", "float", False),
+    ("overall", "Advantage (luck adjusted) in ppg", "ppg_luck_adjusted", "float", False),
+    ("overall", "95% confidence interval (ppg)", None, "skip", False),
 ]
 _ROW_INDEX = {(s, label): (key, kind) for s, label, key, kind, _ in _ROWS}
+
+
+def _label(line: str) -> str:
+    """A statistics line with a money session's unit, ``(Points)``, read as the match's ``(MWC)``."""
+    return line.replace("(Points)", "(MWC)", 1)
 
 
 def _two_columns(rest: str, line: str) -> list[str]:
@@ -380,7 +418,7 @@ def _empty_player() -> dict:
             d[key + ("_memg" if key != "snowie_error_rate" else "")] = d[key + "_mwc_pct"] = None
         elif kind == "count_err":
             d[key] = d[key + "_emg"] = d[key + "_mwc_pct"] = None
-        elif kind != "single":
+        elif kind not in ("single", "skip"):
             d[key] = None
     return d
 
@@ -388,16 +426,20 @@ def _empty_player() -> dict:
 def parse_statistics(lines: list[str]) -> dict:
     """Parse one gnubg statistics table (from its ``Player`` line to its last row):
     ``{"players": [name0, name1], "luck_based_fibs_rating_diff": x or None,
-    "per_player": {name: {key: value}}}`` (keys: ``_ROWS``; module docstring)."""
+    "per_player": {name: {key: value}}}`` (keys: ``_ROWS``; module docstring). In a
+    money session's table (its units are ``(Points)``), the ``_mwc_pct`` keys hold the
+    points gnubg prints beside each EMG figure, the ``_result_pct`` keys hold points (a
+    game's table), and ``money`` is True."""
     if not lines or not lines[0].startswith("Player "):
         raise GnubgAnalysisError(f"a gnubg statistics table starts with 'Player', got {lines[:1]!r}")
     names = _two_columns(lines[0][len("Player"):], lines[0])
     cols = [_empty_player(), _empty_player()]
-    out: dict[str, Any] = {"players": names, "luck_based_fibs_rating_diff": None}
+    money = any("(Points)" in line for line in lines)
+    out: dict[str, Any] = {"players": names, "luck_based_fibs_rating_diff": None, "money": money}
     seen = set()
     section = None
     for line in lines[1:]:
-        line = line.rstrip()
+        line = _label(line.rstrip())
         if not line:
             continue
         if line in _SECTIONS:
@@ -408,6 +450,8 @@ def parse_statistics(lines: list[str]) -> dict:
                 break
         else:
             raise GnubgAnalysisError(f"unexpected line in gnubg's statistics ({section} section): {line!r}")
+        if kind == "skip":
+            continue
         if (sec, label) in seen:
             raise GnubgAnalysisError(f"line twice in gnubg's statistics: {line!r}")
         seen.add((sec, label))
@@ -448,7 +492,8 @@ def parse_statistics(lines: list[str]) -> dict:
         else:  # text
             for c, v in zip(cols, _two_columns(rest, line)):
                 c[key] = v
-    missing = [label for s, label, _, _, required in _ROWS if required and (s, label) not in seen]
+    missing = [label for s, label, _, _, required in _ROWS
+               if (required is True or (required == "match" and not money)) and (s, label) not in seen]
     if missing:
         raise GnubgAnalysisError(f"gnubg's statistics lack the lines {missing}")
     if names[0] == names[1]:
@@ -462,7 +507,7 @@ def _statistics_lines(lines: list[str], start: int) -> tuple[list[str], int]:
     end = start + 1
     last = start
     while end < len(lines):
-        s = lines[end].rstrip()
+        s = _label(lines[end].rstrip())
         if s:
             if not (s in _SECTIONS or any(s.startswith(label + " ") for _, label, _, _, _ in _ROWS)):
                 break
@@ -485,7 +530,8 @@ def parse_show_statistics(stdout: str) -> dict:
 # ---------------------------------------------------------------- the text export
 
 _HEADER = re.compile(r"^Move number (\d+):\s+(.*)$")
-_SCORE = re.compile(r"^The score \(after (\d+) games?\) is: (.*) \(match to (\d+) points?\)(?:, (.*))?$")
+# a money session's games have no "(match to N points)"
+_SCORE = re.compile(r"^The score \(after (\d+) games?\) is: (.*?)(?: \(match to (\d+) points?\)(?:, (.*))?)?$")
 _ROLLED = re.compile(rf"^Rolled (\d)(\d) \(({_NUM})\):$")
 # "*   12. Cubeful 0-ply    13/11 8/2      Eq.: -0.17753 (-0.19175)": starred = played
 _MOVE_ROW = re.compile(rf"^([* ])\s+(\d+\.|\?\?)\s+(\S+ \S+|Rollout)\s+(.*?)\s+"
@@ -672,7 +718,7 @@ def parse_export(texts: list[str], names: list[str]) -> tuple[list[dict], list[d
                 raise GnubgAnalysisError(f"cannot read the score of {name!r} in {lines[0]!r}")
             score.append(int(sm.group(1)))
             rest = rest[sm.end():]
-        game = {"game": g, "match_length": int(m.group(3)), "score": score, "note": m.group(4),
+        game = {"game": g, "match_length": int(m.group(3) or 0), "score": score, "note": m.group(4),
                 "winner": None, "points": None, "statistics": None, "moves": 0}
         i = 1
         head = None
@@ -689,7 +735,7 @@ def parse_export(texts: list[str], names: list[str]) -> tuple[list[dict], list[d
             if hm := _HEADER.match(line):
                 flush()
                 number, head, body = int(hm.group(1)), hm.group(2), []
-            elif line == "Match statistics":  # wrong in gnubg 1.07's export (module docstring)
+            elif line in ("Match statistics", "Session statistics"):  # wrong in gnubg 1.07's export (module docstring)
                 break
             elif line.startswith("Player ") and head is None:
                 if game["statistics"] is not None:
@@ -819,6 +865,10 @@ def compare(results: list[dict], analyses: list) -> dict:
             if a.length:  # match play: the results in percent, the error-based rating
                 row["actual_result_pct"] = (st["actual_result_pct"], 100 * p.actual_result)
                 row["error_based_fibs_rating"] = (st["error_based_fibs_rating"], p.absolute_rating)
+            else:  # a money session: the results in points per game
+                games = len(r["games"])
+                row["ppg_actual"] = (st["ppg_actual"], p.actual_result / games)
+                row["ppg_luck_adjusted"] = (st["ppg_luck_adjusted"], p.luck_adjusted_result / games)
             players.append(row)
     return {"plays": plays, "players": players}
 
@@ -886,6 +936,8 @@ def _beside(results: list[dict], paths: list[Path], plies: int = 0) -> str:
 
 def main(argv: list[str]) -> int:
     plies = 0
+    money = "--money" in argv
+    argv = [a for a in argv if a != "--money"]
     if "--plies" in argv:
         i = argv.index("--plies")
         plies = int(argv[i + 1])
@@ -897,7 +949,7 @@ def main(argv: list[str]) -> int:
         return 1
     with tempfile.TemporaryDirectory(prefix="gnubg_corpus_") as tmp:
         t0 = time.perf_counter()
-        paths = make_corpus(tmp, n=n)
+        paths = make_money_corpus(tmp, n=n) if money else make_corpus(tmp, n=n)
         t1 = time.perf_counter()
         results = gnubg_analyse(paths, processes=2, plies=plies)
         t2 = time.perf_counter()

@@ -17,7 +17,10 @@ are shares and margins, not equality:
 - the matches with cube errors get cube error totals within 0.05 or 10% of gnubg's;
 - at match play, each player's actual result (match equity won) equals gnubg's to its
   printed 0.01%, and the error-based FIBS rating is within 10% of gnubg's rating loss
-  (or 5 points).
+  (or 5 points);
+- money sessions (:func:`test_money_sessions_agree_with_gnubg`): the same checks, the marks
+  and cube error totals summed over the sessions, and points per game in place of the
+  match's results.
 
 Skipped, saying why, without GNU Backgammon or gnubg-nn; CI installs both.
 """
@@ -103,3 +106,34 @@ def test_one_ply_analysis_agrees_with_gnubg(tmp_path):
             assert row[key][0] == row[key][1], (row["file"], row["player"], key, row[key])
         for key in ("chequer_error_rate_memg", "error_rate_memg"):
             assert _close(*row[key], 0.10, 1.0), (row["file"], row["player"], key, row[key])
+
+
+def test_money_sessions_agree_with_gnubg(tmp_path):
+    """Money sessions (four of five games each, noisy players with the cube; seed
+    20261204): the same shares as the matches, every player's counts equal, rates within
+    10% (or 1 mEMG; luck 2 mEMG), the actual ppg equal and the luck-adjusted ppg within
+    3% or 0.1 ppg (gnubg-nn's luck moved it by 0.13 ppg, 1.5%, at most on 8 sessions'
+    results of 8 to 16 ppg, and by 0.02 on 0.55). One cube
+    decision either side of a threshold can move a player's cube error total by a third
+    of a point (15% on one player of 16 in 8 sessions), and a move's mark likewise, so
+    those are checked over the whole corpus: within 10%."""
+    paths = G.make_money_corpus(tmp_path, n=4, games=5)
+    results = G.gnubg_analyse(paths, processes=2)
+    compared = G.compare(results, analyse(paths, "gnubg:0"))
+    agree = G.agreement(compared)
+    assert agree["decisions"] > 500
+    assert agree["same_best"] >= 0.95 and agree["error_within_0.01"] >= 0.90, agree
+    rows = compared["players"]
+    for row in rows:
+        where = (row["file"], row["player"])
+        for key in ("unforced_moves", "cube_decisions", "cube_decisions_close_or_actual"):
+            assert row[key][0] == row[key][1], (where, key, row[key])
+        for key, floor in (("chequer_error_rate_memg", 1.0), ("error_rate_memg", 1.0), ("snowie_error_rate", 1.0),
+                           ("luck_rate_memg", 2.0)):
+            assert _close(*row[key], 0.10, floor), (where, key, row[key])
+        assert row["ppg_actual"][0] == pytest.approx(row["ppg_actual"][1], abs=1e-5), (where, row["ppg_actual"])
+        assert _close(*row["ppg_luck_adjusted"], 0.03, 0.1), (where, row["ppg_luck_adjusted"])
+    for key in ("cube_error_total_emg", "moves_doubtful", "moves_bad", "moves_very_bad"):
+        gnubg, ours = (sum(row[key][i] or 0 for row in rows) for i in (0, 1))
+        assert _close(gnubg, ours, 0.10, 0.0), (key, gnubg, ours)
+    assert sum(1 for row in rows if row["cube_error_total_emg"][0]) >= 4  # real cube errors
