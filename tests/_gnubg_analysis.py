@@ -333,6 +333,7 @@ _NUM = r"[-+]?\d+\.\d+"
 # the second figure is MWC in percent at match play, points (no "%") in a money session
 _EMG_MWC = re.compile(rf"({_NUM})\s*\(\s*({_NUM})%?\)")
 _COUNT_ERR = re.compile(rf"(\d+)(?:\s*\(\s*({_NUM})\s*\(\s*({_NUM})%?\)\))?")
+_INTERVAL = re.compile(rf"\[\s*({_NUM}),\s*({_NUM})\]")
 _PCT = re.compile(rf"({_NUM})%?")  # points, not percent, in a money game's table
 
 # (section, label as printed, key, kind, required)
@@ -380,10 +381,11 @@ _ROWS = [
     ("overall", "Error based abs. FIBS rating", "error_based_fibs_rating", "float", False),
     ("overall", "Chequerplay errors rating loss", "chequer_errors_rating_loss", "float", "match"),
     ("overall", "Cube errors rating loss", "cube_errors_rating_loss", "float", "match"),
-    # money sessions only; the confidence interval line, printed twice, is not read
+    # money sessions only; the interval line follows each of the two ppg lines:
+    # ppg_actual_interval, then ppg_luck_adjusted_interval, each (low, high)
     ("overall", "Advantage (actual) in ppg", "ppg_actual", "float", False),
     ("overall", "Advantage (luck adjusted) in ppg", "ppg_luck_adjusted", "float", False),
-    ("overall", "95% confidence interval (ppg)", None, "skip", False),
+    ("overall", "95% confidence interval (ppg)", "ppg_interval", "interval", False),
 ]
 _ROW_INDEX = {(s, label): (key, kind) for s, label, key, kind, _ in _ROWS}
 
@@ -418,7 +420,9 @@ def _empty_player() -> dict:
             d[key + ("_memg" if key != "snowie_error_rate" else "")] = d[key + "_mwc_pct"] = None
         elif kind == "count_err":
             d[key] = d[key + "_emg"] = d[key + "_mwc_pct"] = None
-        elif kind not in ("single", "skip"):
+        elif kind == "interval":
+            d["ppg_actual_interval"] = d["ppg_luck_adjusted_interval"] = None
+        elif kind != "single":
             d[key] = None
     return d
 
@@ -450,7 +454,14 @@ def parse_statistics(lines: list[str]) -> dict:
                 break
         else:
             raise GnubgAnalysisError(f"unexpected line in gnubg's statistics ({section} section): {line!r}")
-        if kind == "skip":
+        if kind == "interval":
+            rest = line[len(label):]
+            found = _INTERVAL.findall(rest)
+            if len(found) != 2 or _INTERVAL.sub("", rest).strip():
+                raise GnubgAnalysisError(f"expected two intervals '[a, b]' in gnubg's statistics line {line!r}")
+            which = "luck_adjusted" if (sec, "Advantage (luck adjusted) in ppg") in seen else "actual"
+            for c, (lo, hi) in zip(cols, found):
+                c[f"ppg_{which}_interval"] = (float(lo), float(hi))
             continue
         if (sec, label) in seen:
             raise GnubgAnalysisError(f"line twice in gnubg's statistics: {line!r}")
@@ -869,6 +880,11 @@ def compare(results: list[dict], analyses: list) -> dict:
                 games = len(r["games"])
                 row["ppg_actual"] = (st["ppg_actual"], p.actual_result / games)
                 row["ppg_luck_adjusted"] = (st["ppg_luck_adjusted"], p.luck_adjusted_result / games)
+                # gnubg 1.07 centres its intervals on the session's totals: their half widths
+                for key, ours in (("ppg_actual_interval", p.ppg_interval),
+                                  ("ppg_luck_adjusted_interval", p.luck_adjusted_ppg_interval)):
+                    row[key.replace("interval", "half_width")] = tuple(
+                        None if b is None else (b[1] - b[0]) / 2 for b in (st[key], ours))
             players.append(row)
     return {"plays": plays, "players": players}
 

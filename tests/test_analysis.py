@@ -192,6 +192,42 @@ def test_totals_add_up_the_records(matches):
     assert str(a).splitlines()[2].split() == ["Player", "baseline", "Eager"]
 
 
+def test_money_points_per_game_and_their_intervals(matches):
+    # a money session of four games (the cube in play), each game's points read from the
+    # match itself, the interval a plain numpy mean and sample standard deviation
+    money = fastgen.duel("baseline", Eager(), 4, seed=33, cube=True, records=True)
+    session = fastgen.Match(0, names=("A", "B"))
+    for g in range(4):
+        session.new_game().apply(money.game(g).record)
+    a = analyse(session, EVAL, database=None)
+    won = np.array([g.points * (1 if g.winner == 0 else -1) for g in session.games], dtype=float)
+    assert np.abs(won).min() >= 1
+    for p, sign in zip(a.players, (1, -1)):
+        values = sign * won
+        assert p.game_results == pytest.approx(values.tolist())
+        assert p.ppg == pytest.approx(values.mean()) and p.actual_result == pytest.approx(values.sum())
+        half = 1.959964 * values.std(ddof=1) / np.sqrt(values.size)
+        assert p.ppg_interval == pytest.approx((values.mean() - half, values.mean() + half))
+        luck = np.zeros((4, 2))
+        for d in a.moves:
+            luck[d.game, d.player] += d.luck * d.state.cube_value
+        adjusted = values - luck[:, p.player] + luck[:, 1 - p.player]
+        assert p.game_luck_adjusted_results == pytest.approx(adjusted.tolist())
+        assert p.luck_adjusted_ppg == pytest.approx(adjusted.mean())
+        assert sum(p.game_luck_adjusted_results) == pytest.approx(p.luck_adjusted_result)
+        half = 1.959964 * adjusted.std(ddof=1) / np.sqrt(4)
+        assert p.luck_adjusted_ppg_interval == pytest.approx((adjusted.mean() - half, adjusted.mean() + half))
+    text = str(a)
+    assert f"Advantage (actual) in ppg                {a.players[0].ppg:+.5f}" in text
+    assert text.count("95% confidence interval (ppg)") == 2
+    assert json.loads(json.dumps(a.to_dict()))["players"][1]["ppg"] == pytest.approx(-won.mean())
+    # one game: no interval; match play: no points per game
+    one = analyse(matches[1], EVAL, database=None)
+    assert one.players[0].ppg is not None and one.players[0].ppg_interval is None and "n/a" in str(one)
+    match = analyse(matches[0], EVAL, database=None)
+    assert match.players[0].ppg is None and "ppg" not in str(match)
+
+
 def test_sources_json_and_bad_input(matches, tmp_path):
     m = matches[0]
     fastgen.write_mat(m, tmp_path / "a.mat")

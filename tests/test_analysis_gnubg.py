@@ -116,7 +116,8 @@ def test_money_sessions_agree_with_gnubg(tmp_path):
     results of 8 to 16 ppg, and by 0.02 on 0.55). One cube
     decision either side of a threshold can move a player's cube error total by a third
     of a point (15% on one player of 16 in 8 sessions), and a move's mark likewise, so
-    those are checked over the whole corpus: within 10%."""
+    those are checked over the whole corpus: within 10%. The 95% intervals of the points
+    per game are held to gnubg's by their widths."""
     paths = G.make_money_corpus(tmp_path, n=4, games=5)
     results = G.gnubg_analyse(paths, processes=2)
     compared = G.compare(results, analyse(paths, "gnubg:0"))
@@ -133,6 +134,10 @@ def test_money_sessions_agree_with_gnubg(tmp_path):
             assert _close(*row[key], 0.10, floor), (where, key, row[key])
         assert row["ppg_actual"][0] == pytest.approx(row["ppg_actual"][1], abs=1e-5), (where, row["ppg_actual"])
         assert _close(*row["ppg_luck_adjusted"], 0.03, 0.1), (where, row["ppg_luck_adjusted"])
+        # the 95% intervals' half widths (gnubg centres them on the totals): the actual one
+        # from the same games' points, the luck-adjusted one within 10% (2.5% at most here)
+        assert row["ppg_actual_half_width"][0] == pytest.approx(row["ppg_actual_half_width"][1], abs=1e-4), where
+        assert _close(*row["ppg_luck_adjusted_half_width"], 0.10, 0.0), (where, row["ppg_luck_adjusted_half_width"])
     for key in ("cube_error_total_emg", "moves_doubtful", "moves_bad", "moves_very_bad"):
         gnubg, ours = (sum(row[key][i] or 0 for row in rows) for i in (0, 1))
         assert _close(gnubg, ours, 0.10, 0.0), (key, gnubg, ours)

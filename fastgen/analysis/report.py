@@ -1,7 +1,8 @@
 """The statistics table of an analysis as text, laid out as GNU Backgammon's ``show
 statistics match`` lays it out: a label column of 40 characters, then one of 23 for
 each player; totals as normalised equity with the unnormalised figure in brackets (MWC
-in percent at match play, points for money), rates in thousandths."""
+in percent at match play, points for money), rates in thousandths; a money session
+ends with its points per game and their 95% confidence intervals."""
 
 from __future__ import annotations
 
@@ -108,4 +109,16 @@ def statistics_rows(a: Any) -> list[tuple[str, str | None, str | None]]:
     else:
         each("Actual result", lambda p: f"{p.actual_result:+7.3f}")
         each("Luck adjusted result", lambda p: f"{p.luck_adjusted_result:+7.3f}")
+        each("Advantage (actual) in ppg", lambda p: _ppg(p.ppg))
+        each("95% confidence interval (ppg)", lambda p: _interval(p.ppg_interval))
+        each("Advantage (luck adjusted) in ppg", lambda p: _ppg(p.luck_adjusted_ppg))
+        each("95% confidence interval (ppg)", lambda p: _interval(p.luck_adjusted_ppg_interval))
     return rows
+
+
+def _ppg(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.5f}"
+
+
+def _interval(bounds: tuple[float, float] | None) -> str:
+    return "n/a" if bounds is None else f"[{bounds[0]:8.5f},{bounds[1]:8.5f}]"

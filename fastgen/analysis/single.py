@@ -9,6 +9,7 @@ The records of every play with its roll and of every cube decision
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -25,7 +26,7 @@ from fastgen.analysis.records import CubeRecord, MoveRecord, luck_mark, skill_ma
 from fastgen.analysis.stats import PlayerStats, fibs_rating_difference, player_stats
 from fastgen.analysis.walk import CubePoint, Turn, walk
 
-__all__ = ["analyse_match", "match_results", "MatchAnalysis", "CLOSE_CUBE"]
+__all__ = ["analyse_match", "game_results", "match_results", "MatchAnalysis", "CLOSE_CUBE"]
 
 #: A no double counts as a *close* cube decision when the best cube action's equity is
 #: within this of double/take (at most 1, a pass); every double, take and pass counts.
@@ -149,16 +150,18 @@ def _cube_records(points: list[CubePoint], v: CubeValues) -> list[CubeRecord]:
     return out
 
 
-def match_results(match: Match, met: MatchEquityTable) -> tuple[float, float]:
-    """Each player's actual result (:mod:`fastgen.analysis.stats`): points won (money),
-    or the sum over games of the match equity the game's winner gained (match)."""
-    won = [0.0, 0.0]
+def game_results(match: Match, met: MatchEquityTable) -> list[tuple[float, float] | None]:
+    """Each game's result for (player 0, player 1): the points won and lost (money), or
+    the match equity the winner gained and its opponent lost (match); None for a game
+    not finished."""
+    out: list[tuple[float, float] | None] = []
     for i, game in enumerate(match.games):
         if game.winner is None:
+            out.append(None)
             continue
         if not match.length:
-            won[game.winner] += game.points
-            won[1 - game.winner] -= game.points
+            won = float(game.points) if game.winner == 0 else -float(game.points)
+            out.append((won, -won))
             continue
         before = match.scores_before(i)
         after = list(before)
@@ -168,9 +171,15 @@ def match_results(match: Match, met: MatchEquityTable) -> tuple[float, float]:
         e0 = met.player0(a0 - 1, a1 - 1, post=post)
         b0, b1 = (match.length - after[0], match.length - after[1])
         e1 = met.player0(b0 - 1, b1 - 1, post=(game.crawford or post) and min(b0, b1) == 1)
-        won[0] += e1 - e0
-        won[1] -= e1 - e0
-    return won[0], won[1]
+        out.append((e1 - e0, e0 - e1))
+    return out
+
+
+def match_results(match: Match, met: MatchEquityTable) -> tuple[float, float]:
+    """Each player's actual result (:mod:`fastgen.analysis.stats`): points won (money),
+    or the sum over games of the match equity the game's winner gained (match)."""
+    games = [g for g in game_results(match, met) if g is not None]
+    return math.fsum(g[0] for g in games), math.fsum(g[1] for g in games)
 
 
 def analyse_match(match: Match, evaluator: Callable[[np.ndarray], Any], *, name: str = "", plies: int = 0,
@@ -190,8 +199,12 @@ def analyse_match(match: Match, evaluator: Callable[[np.ndarray], Any], *, name:
     # match order: a turn's cube decisions (no double, or double then take or pass) before its roll
     decisions: list = sorted([*cubes, *moves], key=lambda d: (d.game, d.move, d.kind == "move"))
     names = (match.names[0], match.names[1])
+    per_game = game_results(match, met)
+    done = [g for g in per_game if g is not None]
+    results = (math.fsum(g[0] for g in done), math.fsum(g[1] for g in done))
+    players = player_stats(names, match.length, moves, cubes, results, per_game)
     return MatchAnalysis(names=names, length=match.length, score=match.score, decisions=decisions,
-                         players=player_stats(names, match.length, moves, cubes, match_results(match, met)), evaluator=name, plies=plies,
+                         players=players, evaluator=name, plies=plies,
                          seconds=time.perf_counter() - t0, source=source,
                          finished=(match.over if match.length else all(g.over for g in match.games)))
 

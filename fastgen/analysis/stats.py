@@ -21,7 +21,13 @@ The results (GNU Backgammon's, from its source): the *actual result* is the poin
 (money) or the match-winning chance won (each game's winner gains the difference of
 the match equity table's values after and before it: a match won from 0-0 is +50%);
 the *luck-adjusted result* is the actual result less the player's unnormalised luck
-plus its opponent's. At match play of length N, the ratings are:
+plus its opponent's. In a money session both are also given per game over the finished
+games (GNU Backgammon's "Advantage in ppg"), each with its 95% confidence interval, the
+mean plus and minus 1.959964 (the normal distribution's 97.5% point) standard errors of
+the games' values (sample standard deviation over the square root of the number of
+games; none below two games). GNU Backgammon 1.07 prints both intervals about the
+session's *totals* rather than the means; their widths are the same. At match play of
+length N, the ratings are:
 
 - error-based absolute FIBS rating, Kees van den Doel's formula as GNU Backgammon gives
   it: 2050 - EPM (8798 + 25526 / N) - EPC (863 - 519 / N), EPM the chequer error per
@@ -52,6 +58,9 @@ __all__ = ["PlayerStats", "player_stats", "RATINGS", "rating_name", "luck_rating
 #: GNU Backgammon's level names by normalised error per decision: the name applies below the bound.
 RATINGS = (("Supernatural", 0.002), ("World class", 0.005), ("Expert", 0.008), ("Advanced", 0.012),
            ("Intermediate", 0.018), ("Casual player", 0.026), ("Beginner", 0.035), ("Awful!", math.inf))
+
+#: The normal distribution's 97.5% point: a 95% interval is the mean plus and minus this many standard errors.
+Z95 = 1.959964
 
 #: The six kinds of cube error, in GNU Backgammon's order.
 CUBE_ERROR_KINDS = ("missed double below CP", "missed double above CP", "wrong double below DP",
@@ -87,6 +96,19 @@ def fibs_rating_difference(chance: float, length: int) -> float | None:
     if not 0.0 < chance < 1.0 or length < 1:
         return None
     return max(-2000.0 / math.sqrt(length) * math.log10(1.0 / chance - 1.0), -2100.0)
+
+
+def _mean(values: list) -> float | None:
+    return math.fsum(values) / len(values) if values else None
+
+
+def _interval(values: list) -> tuple[float, float] | None:
+    n = len(values)
+    if n < 2:
+        return None
+    mean = math.fsum(values) / n
+    half = Z95 * math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1) / n)
+    return mean - half, mean + half
 
 
 def _rate(total: float, count: int) -> float:
@@ -130,6 +152,9 @@ class PlayerStats:
     snowie_moves: int = 0
     actual_result: float = 0.0
     luck_adjusted_result: float = 0.0
+    #: money: the points won and the luck-adjusted points of each finished game
+    game_results: list = field(default_factory=list)
+    game_luck_adjusted_results: list = field(default_factory=list)
 
     @property
     def chequer_error_rate(self) -> float:
@@ -199,21 +224,44 @@ class PlayerStats:
             return None
         return 2050.0 - (self.chequer_rating_loss or 0.0) - (self.cube_rating_loss or 0.0)
 
+    @property
+    def ppg(self) -> float | None:
+        """Money: the points won per finished game (None at match play or before one)."""
+        return _mean(self.game_results)
+
+    @property
+    def ppg_interval(self) -> tuple[float, float] | None:
+        """Money: the 95% confidence interval of :attr:`ppg` (module docstring)."""
+        return _interval(self.game_results)
+
+    @property
+    def luck_adjusted_ppg(self) -> float | None:
+        """Money: the luck-adjusted points per finished game."""
+        return _mean(self.game_luck_adjusted_results)
+
+    @property
+    def luck_adjusted_ppg_interval(self) -> tuple[float, float] | None:
+        """Money: the 95% confidence interval of :attr:`luck_adjusted_ppg`."""
+        return _interval(self.game_luck_adjusted_results)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of the totals, rates and ratings."""
         out = {k: v for k, v in self.__dict__.items() if k != "cube_errors"}
         out["cube_errors"] = {k: {"count": c, "error": e, "unnormalised": u} for k, (c, e, u) in self.cube_errors.items()}
         for k in ("chequer_error_rate", "cube_error_rate", "overall_error", "overall_error_unnormalised",
                   "overall_error_rate", "snowie_error_rate", "luck_rate", "chequer_rating", "cube_rating",
-                  "overall_rating", "luck_rating", "chequer_rating_loss", "cube_rating_loss", "absolute_rating"):
+                  "overall_rating", "luck_rating", "chequer_rating_loss", "cube_rating_loss", "absolute_rating",
+                  "ppg", "ppg_interval", "luck_adjusted_ppg", "luck_adjusted_ppg_interval"):
             out[k] = getattr(self, k)
         return out
 
 
 def player_stats(names: tuple[str, str], length: int, moves: list[MoveRecord], cubes: list[CubeRecord],
-                 results: tuple[float, float]) -> list[PlayerStats]:
+                 results: tuple[float, float], games: list | None = None) -> list[PlayerStats]:
     """The two players' totals from the records of their match (module docstring);
-    *results* are their actual results (MWC won at match play, points for money)."""
+    *results* are their actual results (MWC won at match play, points for money);
+    *games*, for a money session: each game's (player 0's, player 1's) points, None
+    for a game not finished."""
     stats = [PlayerStats(names[0], 0, length), PlayerStats(names[1], 1, length)]
     money = not length
     for m in moves:
@@ -253,4 +301,14 @@ def player_stats(names: tuple[str, str], length: int, moves: list[MoveRecord], c
         s.snowie_moves = both
         s.actual_result = results[s.player]
         s.luck_adjusted_result = results[s.player] - s.luck_unnormalised + other.luck_unnormalised
+    if money and games:
+        luck = [[0.0, 0.0] for _ in games]
+        for m in moves:
+            luck[m.game][m.player] += m.luck_points
+        for g, won in enumerate(games):
+            if won is None:
+                continue
+            for p in (0, 1):
+                stats[p].game_results.append(won[p])
+                stats[p].game_luck_adjusted_results.append(won[p] - luck[g][p] + luck[g][1 - p])
     return stats
