@@ -139,7 +139,7 @@ def test_gnubg_specs_need_the_peers_extra():
     pytest.importorskip("gnubg_nn", reason="needs the peers extra: pip install '.[peers]'")
     assert specs.policy("gnubg:1").plies == 1 and specs.policy("gnubg").plies == 0
     assert specs.evaluator("gnubg:0").__name__ == "gnubg:0"
-    t = fastgen.rollout_plays(BOARD, (3, 1), "gnubg:0", plays=2, trials=36)
+    t = fastgen.rollout_plays(BOARD, (3, 1), "gnubg:0", plays=2, trials=36, truncate=4)
     assert t.evaluator == "gnubg:0"
 
 
