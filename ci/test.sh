@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# CI: a fresh virtualenv; the package built in debug mode (core tests), then portable,
-# then with Cython bounds checks on (all tests, every extra installed); then each of the
+# CI: a fresh virtualenv; the package built in debug mode with the portable fallbacks only
+# (core tests), then with Cython bounds checks on (all tests, every extra installed); then each of the
 # README's two set-up commands as a new user runs it: in a fresh virtualenv of its own,
 # in a clean copy of the repository, from its root.
 set -euo pipefail
@@ -54,14 +54,8 @@ mapfile -t BUILD_REQUIRES < <(python -c 'import tomllib; print(*tomllib.load(ope
 python -m pip install -q "${BUILD_REQUIRES[@]}"
 rm -rf build fastgen/core/_*.c fastgen/core/_*.so fastgen/envs/_*.c fastgen/envs/_*.so  # in-place builds
 
-say "1/3: debug build (FASTGEN_DEBUG=1: -O0 -g, C assertions, bounds checks), core tests"
-FASTGEN_DEBUG=1 python -m pip install -q --no-cache-dir --no-build-isolation ".[test]"
-FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x tests/test_vectors.py tests/test_rules.py tests/test_generate_api.py tests/test_rollout.py
-rm -rf build
-
-say "portable build (FASTGEN_PORTABLE=1: only the fallbacks of fastgen/core/_platform.h), core tests"
-# tests/test_platform.py also compiles the header with clang and tcc (a compiler without
-# GCC builtins), imitating the MSVC and no-mmap paths: Debian packages.
+# tests/test_platform.py also compiles fastgen/core/_platform.h with clang and tcc (a
+# compiler without GCC builtins), imitating the MSVC and no-mmap paths: Debian packages.
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     ccs=""
     for cc in clang tcc; do command -v $cc >/dev/null || ccs="$ccs $cc"; done
@@ -71,7 +65,13 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
             || echo "could not install$ccs: their tests/test_platform.py cases will skip"
     fi
 fi
-FASTGEN_PORTABLE=1 python -m pip install -q --no-cache-dir --no-build-isolation ".[test]"
+
+# One build for both: C assertions and Cython's checks on, and only the portable fallbacks
+# of fastgen/core/_platform.h (heap memory, plain-C bit tricks), as on a platform without
+# mmap or GCC builtins. The optimised build with the platform calls is tested below (2/3,
+# and the README's test command).
+say "1/3: debug and portable build (FASTGEN_DEBUG=1 FASTGEN_PORTABLE=1: -O0 -g, C assertions, bounds checks, only the fallbacks of fastgen/core/_platform.h), core tests"
+FASTGEN_DEBUG=1 FASTGEN_PORTABLE=1 python -m pip install -q --no-cache-dir --no-build-isolation ".[test]"
 (cd /tmp && python -c "import fastgen.core._core as c; assert not c.USES_MMAP, 'the FASTGEN_PORTABLE=1 build uses mmap'")
 FASTGEN_HYPOTHESIS_PROFILE=ci pytest -q -x tests/test_vectors.py tests/test_rules.py tests/test_generate_api.py \
     tests/test_rollout.py tests/test_interrupt.py tests/test_platform.py tests/test_encode.py
