@@ -877,9 +877,8 @@ def compare(results: list[dict], analyses: list) -> dict:
                 row["actual_result_pct"] = (st["actual_result_pct"], 100 * p.actual_result)
                 row["error_based_fibs_rating"] = (st["error_based_fibs_rating"], p.absolute_rating)
             else:  # a money session: the results in points per game
-                games = len(r["games"])
-                row["ppg_actual"] = (st["ppg_actual"], p.actual_result / games)
-                row["ppg_luck_adjusted"] = (st["ppg_luck_adjusted"], p.luck_adjusted_result / games)
+                row["ppg_actual"] = (st["ppg_actual"], p.ppg)
+                row["ppg_luck_adjusted"] = (st["ppg_luck_adjusted"], p.luck_adjusted_ppg)
                 # gnubg 1.07 centres its intervals on the session's totals: their half widths
                 for key, ours in (("ppg_actual_interval", p.ppg_interval),
                                   ("ppg_luck_adjusted_interval", p.luck_adjusted_ppg_interval)):

@@ -113,11 +113,11 @@ def test_money_sessions_agree_with_gnubg(tmp_path):
     20261204): the same shares as the matches, every player's counts equal, rates within
     10% (or 1 mEMG; luck 2 mEMG), the actual ppg equal and the luck-adjusted ppg within
     3% or 0.1 ppg (gnubg-nn's luck moved it by 0.13 ppg, 1.5%, at most on 8 sessions'
-    results of 8 to 16 ppg, and by 0.02 on 0.55). One cube
-    decision either side of a threshold can move a player's cube error total by a third
-    of a point (15% on one player of 16 in 8 sessions), and a move's mark likewise, so
-    those are checked over the whole corpus: within 10%. The 95% intervals of the points
-    per game are held to gnubg's by their widths."""
+    results of 8 to 16 ppg, and by 0.02 on 0.55). One cube decision either side of a
+    threshold can move a player's cube error total by a third of a point (15% on one
+    player of 16 in 8 sessions), and a move's mark likewise, so those are checked over
+    the whole corpus: within 10%. The 95% intervals of the points per game are held to
+    gnubg's by their widths."""
     paths = G.make_money_corpus(tmp_path, n=4, games=5)
     results = G.gnubg_analyse(paths, processes=2)
     compared = G.compare(results, analyse(paths, "gnubg:0"))

@@ -175,11 +175,16 @@ def game_results(match: Match, met: MatchEquityTable) -> list[tuple[float, float
     return out
 
 
+def _totals(per_game: list[tuple[float, float] | None]) -> tuple[float, float]:
+    """The two players' sums over the finished games of :func:`game_results`."""
+    done = [g for g in per_game if g is not None]
+    return math.fsum(g[0] for g in done), math.fsum(g[1] for g in done)
+
+
 def match_results(match: Match, met: MatchEquityTable) -> tuple[float, float]:
     """Each player's actual result (:mod:`fastgen.analysis.stats`): points won (money),
     or the sum over games of the match equity the game's winner gained (match)."""
-    games = [g for g in game_results(match, met) if g is not None]
-    return math.fsum(g[0] for g in games), math.fsum(g[1] for g in games)
+    return _totals(game_results(match, met))
 
 
 def analyse_match(match: Match, evaluator: Callable[[np.ndarray], Any], *, name: str = "", plies: int = 0,
@@ -200,9 +205,7 @@ def analyse_match(match: Match, evaluator: Callable[[np.ndarray], Any], *, name:
     decisions: list = sorted([*cubes, *moves], key=lambda d: (d.game, d.move, d.kind == "move"))
     names = (match.names[0], match.names[1])
     per_game = game_results(match, met)
-    done = [g for g in per_game if g is not None]
-    results = (math.fsum(g[0] for g in done), math.fsum(g[1] for g in done))
-    players = player_stats(names, match.length, moves, cubes, results, per_game)
+    players = player_stats(names, match.length, moves, cubes, _totals(per_game), per_game)
     return MatchAnalysis(names=names, length=match.length, score=match.score, decisions=decisions,
                          players=players, evaluator=name, plies=plies,
                          seconds=time.perf_counter() - t0, source=source,

@@ -264,11 +264,14 @@ def player_stats(names: tuple[str, str], length: int, moves: list[MoveRecord], c
     for a game not finished."""
     stats = [PlayerStats(names[0], 0, length), PlayerStats(names[1], 1, length)]
     money = not length
+    game_luck = [[0.0, 0.0] for _ in (games or ())] if money else []  # points, per game and player
     for m in moves:
         s = stats[m.player]
         s.rolls += 1
         s.luck += m.luck
         s.luck_unnormalised += m.luck_points if money else m.luck_mwc
+        if game_luck:
+            game_luck[m.game][m.player] += m.luck_points
         if m.luck_mark:
             s.marked_rolls[m.luck_mark] += 1
         if m.played is None:
@@ -301,14 +304,10 @@ def player_stats(names: tuple[str, str], length: int, moves: list[MoveRecord], c
         s.snowie_moves = both
         s.actual_result = results[s.player]
         s.luck_adjusted_result = results[s.player] - s.luck_unnormalised + other.luck_unnormalised
-    if money and games:
-        luck = [[0.0, 0.0] for _ in games]
-        for m in moves:
-            luck[m.game][m.player] += m.luck_points
-        for g, won in enumerate(games):
-            if won is None:
-                continue
-            for p in (0, 1):
-                stats[p].game_results.append(won[p])
-                stats[p].game_luck_adjusted_results.append(won[p] - luck[g][p] + luck[g][1 - p])
+    for won, luck in zip(games or (), game_luck):
+        if won is None:
+            continue
+        for p in (0, 1):
+            stats[p].game_results.append(won[p])
+            stats[p].game_luck_adjusted_results.append(won[p] - luck[p] + luck[1 - p])
     return stats
