@@ -28,11 +28,11 @@ from __future__ import annotations
 import io
 import json
 import os
-import zipfile
 from typing import Any
 
 import numpy as np
 
+from fastgen._files import MiB, parse_json, read_npz
 from fastgen._util import atomic_write
 from fastgen.errors import NetworkFileError
 
@@ -40,6 +40,9 @@ __all__ = ["FORMAT", "VERSION", "read", "write"]
 
 FORMAT = "fastgen-network"
 VERSION = 1
+#: The largest network file read (the arrays it holds, uncompressed): a network at the
+#: compiled core's widest layers is far smaller.
+LIMIT = 512 * MiB
 
 
 def _describe(source: Any) -> str:
@@ -79,43 +82,62 @@ def write(target: Any, weights: list, biases: list, inputs: tuple, activation: s
 def read(source: Any) -> tuple[list, list, tuple, str, dict]:
     """(weights, biases, inputs, activation, about) of the file *source* (a path or a
     binary file object), as stored (*about* empty when the file has none); :class:`~fastgen.errors.NetworkFileError` naming the file
-    when it is missing, not a network file of this layout, truncated, or of another
-    version. The arrays' shapes and values are checked by the network they make."""
+    when it is missing, not a regular file, larger than the bound, not a network file of
+    this layout, damaged or truncated, or of another version (read by
+    :func:`fastgen._files.read_npz`: nothing is allocated before its size is checked
+    against the file). The arrays' shapes and values are checked by the network they
+    make."""
     name = _describe(source)
-    if isinstance(source, (str, os.PathLike)) and not os.path.isfile(source):
-        why = "it does not exist" if not os.path.exists(source) else "it is not a regular file"
-        raise NetworkFileError(f"cannot read the network file {name}: {why}")
-    try:
-        with np.load(source, allow_pickle=False) as z:
-            files = set(z.files)
-            if "format" not in files:
-                if {"w1", "b1", "w2", "b2"} <= files:  # the one hidden layer layout
-                    inputs = tuple(str(s) for s in z["schemes"]) if "schemes" in files else ("tesauro198",)
-                    return [z["w1"], z["w2"]], [z["b1"], z["b2"]], inputs, "sigmoid", {}
-                raise NetworkFileError(f"{name} is not a fastgen network file: no 'format' array (it holds {sorted(files)!r})")
-            if str(z["format"]) != FORMAT:
-                raise NetworkFileError(f"{name} is not a fastgen network file: format {str(z['format'])!r}")
-            version = int(z["version"]) if "version" in files else None
-            if version != VERSION:
-                raise NetworkFileError(
-                    f"{name} is a fastgen network file of version {version!r}; this fastgen reads version {VERSION}"
-                )
-            weights: list[Any] = []
-            biases: list[Any] = []
-            while f"w{len(weights)}" in files:
-                i = len(weights)
-                if f"b{i}" not in files:
-                    raise NetworkFileError(f"{name}: layer {i} has weights w{i} but no biases b{i}")
-                weights.append(z[f"w{i}"])
-                biases.append(z[f"b{i}"])
-            if not weights:
-                raise NetworkFileError(f"{name}: no layers (arrays w0, b0, ...)")
-            inputs = tuple(str(s) for s in np.atleast_1d(z["inputs"]))
-            about = json.loads(str(z["about"])) if "about" in files else {}
-            if not isinstance(about, dict):
-                raise NetworkFileError(f"{name}: its 'about' array is not a JSON object: {str(z['about'])[:80]!r}")
-            return weights, biases, inputs, str(z["activation"]), about
-    except NetworkFileError:
-        raise
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, TypeError) as exc:
-        raise NetworkFileError(f"cannot read the network file {name}: {type(exc).__name__}: {exc}") from None
+    z = read_npz(source, "network file", NetworkFileError, LIMIT)
+    if "format" not in z:
+        if {"w1", "b1", "w2", "b2"} <= z.keys():  # the one hidden layer layout
+            inputs = _texts(z["schemes"], "schemes", name) if "schemes" in z else ("tesauro198",)
+            return [z["w1"], z["w2"]], [z["b1"], z["b2"]], inputs, "sigmoid", {}
+        raise NetworkFileError(f"{name} is not a fastgen network file: no 'format' array (it holds {sorted(z)!r})")
+    if _text(z["format"], "format", name) != FORMAT:
+        raise NetworkFileError(f"{name} is not a fastgen network file: format {_text(z['format'], 'format', name)!r}")
+    version = z.get("version")
+    if version is None or version.shape != () or version.dtype.kind not in "iu" or int(version) != VERSION:
+        raise NetworkFileError(
+            f"{name} is a fastgen network file of version {_shown(version)}; this fastgen reads version {VERSION}"
+        )
+    weights: list[Any] = []
+    biases: list[Any] = []
+    while f"w{len(weights)}" in z:
+        i = len(weights)
+        if f"b{i}" not in z:
+            raise NetworkFileError(f"{name}: layer {i} has weights w{i} but no biases b{i}")
+        weights.append(z[f"w{i}"])
+        biases.append(z[f"b{i}"])
+    if not weights:
+        raise NetworkFileError(f"{name}: no layers (arrays w0, b0, ...)")
+    for key in ("inputs", "activation"):
+        if key not in z:
+            raise NetworkFileError(f"{name}: no {key!r} array")
+    inputs = _texts(z["inputs"], "inputs", name)
+    about = parse_json(_text(z["about"], "about", name), "network file", name, NetworkFileError) if "about" in z else {}
+    if not isinstance(about, dict):
+        raise NetworkFileError(f"{name}: its 'about' array is not a JSON object: {_text(z['about'], 'about', name)[:80]!r}")
+    return weights, biases, inputs, _text(z["activation"], "activation", name), about
+
+
+def _shown(value: np.ndarray | None) -> str:
+    """A stored version for a message: a number as a number, anything else quoted."""
+    if value is None:
+        return "none"
+    return str(int(value)) if value.shape == () and value.dtype.kind in "iu" else repr(str(value)[:40])
+
+
+def _text(value: np.ndarray, key: str, name: str) -> str:
+    """The text held by the 0-d text array *value* (the file's array *key*)."""
+    if value.shape != () or value.dtype.kind != "U":
+        raise NetworkFileError(f"{name}: its {key!r} array must be one text, got {value.dtype} of shape {value.shape}")
+    return str(value)
+
+
+def _texts(value: np.ndarray, key: str, name: str) -> tuple[str, ...]:
+    """The texts held by the text array *value* (one, or a row of them)."""
+    if value.ndim > 1 or value.dtype.kind != "U" or value.size > 64:
+        raise NetworkFileError(f"{name}: its {key!r} array must be a row of texts, got {value.dtype} of shape "
+                               f"{value.shape}")
+    return tuple(str(s) for s in np.atleast_1d(value))

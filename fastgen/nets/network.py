@@ -362,6 +362,8 @@ def _check_about(about: Any) -> dict:
         text = json.dumps(about, sort_keys=True, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise InvalidNetworkError(f"about must hold JSON values only: {exc}: {about!r}") from None
+    except RecursionError:
+        raise InvalidNetworkError(f"about nests too deeply to be kept as JSON: {str(about)[:80]!r}") from None
     back = json.loads(text)
     if back != about:
         raise InvalidNetworkError(f"about must have text keys and JSON values that read back the same, got {about!r}")
