@@ -62,20 +62,25 @@ def _plot_svg(a: Any) -> str:
     import matplotlib.pyplot as plt  # lazy: as above
 
     xs, ys, starts = equity_curve(a)
-    fig, ax = plt.subplots(figsize=(9, 3))
-    ax.plot(xs, ys, color="#1f5fa8", linewidth=1.2)
-    for s in starts[1:]:
-        ax.axvline(s + 0.5, color="#bbb", linewidth=0.8)
-    ax.set_xlabel("play")
-    ax.set_ylabel(f"{a.names[0]}'s " + ("match-winning chance" if a.length else "equity (points)"))
-    if a.length:
-        ax.set_ylim(0, 1)
-        ax.axhline(0.5, color="#ddd", linewidth=0.8)
-    ax.margins(x=0.01)
-    fig.tight_layout()
     out = io.StringIO()
-    fig.savefig(out, format="svg")
-    plt.close(fig)
+    # A player's name is text, never TeX: "$$" or "$\foo$" in a name is drawn as typed,
+    # not handed to matplotlib's maths parser (which fails on it).
+    with matplotlib.rc_context({"text.parse_math": False, "text.usetex": False}):
+        fig, ax = plt.subplots(figsize=(9, 3))
+        try:
+            ax.plot(xs, ys, color="#1f5fa8", linewidth=1.2)
+            for s in starts[1:]:
+                ax.axvline(s + 0.5, color="#bbb", linewidth=0.8)
+            ax.set_xlabel("play")
+            ax.set_ylabel(f"{a.names[0]}'s " + ("match-winning chance" if a.length else "equity (points)"))
+            if a.length:
+                ax.set_ylim(0, 1)
+                ax.axhline(0.5, color="#ddd", linewidth=0.8)
+            ax.margins(x=0.01)
+            fig.tight_layout()
+            fig.savefig(out, format="svg")
+        finally:
+            plt.close(fig)
     text = out.getvalue()
     return text[text.index("<svg"):]
 

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from fastgen._util import atomic_write
 from fastgen.core.notation import format_play
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.match import Match
@@ -89,7 +90,7 @@ class MatchAnalysis:
 
         text = html_report(self, worst=worst)
         if path is not None:
-            with open(path, "w", encoding="utf-8") as f:
+            with atomic_write(path, "w", encoding="utf-8") as f:  # a failed write leaves the old report whole
                 f.write(text)
         return text
 

@@ -22,7 +22,8 @@ from typing import Any
 
 from fastgen.cli.args import add_subcommand, int_in_range, spec_arg
 from fastgen.cli.output import json_text
-from fastgen.errors import FastgenError
+from fastgen._files import check_destination
+from fastgen.errors import FastgenError, InvalidArgumentError
 
 __all__ = ["add_parser", "run_analyse"]
 
@@ -78,6 +79,12 @@ def run_analyse(args: argparse.Namespace) -> int:
     if args.html is not None and os.path.isdir(args.source):
         print("fastgen analyse: error: --html writes the report of one match file, not of a folder", file=sys.stderr)
         return 2
+    try:
+        if args.html is not None:  # before the analysis: its result must have somewhere to go
+            check_destination(args.html, "HTML report", InvalidArgumentError)
+    except FastgenError as exc:
+        print(f"fastgen analyse: error: {exc}", file=sys.stderr)
+        return 2
     bar = None
     if os.path.isdir(args.source) and sys.stderr.isatty():
         from tqdm import tqdm  # lazy: a progress bar for folders on a terminal only
@@ -90,7 +97,7 @@ def run_analyse(args: argparse.Namespace) -> int:
                          scheduler=args.scheduler)
     except (FastgenError, ImportError) as exc:  # ImportError: --workers or --scheduler without the dask extra
         print(f"fastgen analyse: error: {exc}", file=sys.stderr)
-        return 1
+        return 2
     finally:
         if bar is not None:
             bar.close()

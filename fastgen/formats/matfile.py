@@ -44,6 +44,7 @@ from typing import cast
 
 import numpy as np
 
+from fastgen._files import MiB, read_bytes
 from fastgen._util import atomic_write
 from fastgen.errors import FastgenError, MatFileError
 from fastgen.games.game import BACKGAMMON, GAMMON, SINGLE, Game
@@ -58,6 +59,8 @@ _WINS_RIGHT = " " * 34  # an unnumbered line's right-column "Wins", as gnubg wri
 _WINS_LEFT = " " * 6
 #: The cube cap of a file without a ``CubeLimit`` tag: GNU Backgammon's largest cube.
 GNUBG_MAX_CUBE = 4096
+#: The largest .mat file read: a long money session's text is a few MiB at most.
+LIMIT = 64 * MiB
 _MAX_DIGITS = 6  # numbers in a .mat file (length, scores, points) are small
 
 
@@ -283,11 +286,7 @@ def _load_text(source) -> str:
         raise MatFileError(f"read_mat needs .mat text or a path to a .mat file, got {source!r}")
     if path is None:
         return source
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except (OSError, ValueError) as exc:
-        raise MatFileError(f"cannot read the .mat file {source!r}: {exc}") from None
+    data = read_bytes(path, ".mat file", MatFileError, LIMIT)
     return _decode(data, repr(os.fspath(source)) if not isinstance(source, str) else repr(source))
 
 
