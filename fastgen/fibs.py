@@ -42,10 +42,12 @@ from fastgen.core.boards import as_board, as_dice
 from fastgen.errors import InvalidBoardError, InvalidDiceError, InvalidFibsBoardError
 from fastgen._typing import ArrayLike, Int8Array
 
-__all__ = ["FibsBoard", "parse_board", "format_board", "UNLIMITED"]
+__all__ = ["FibsBoard", "parse_board", "format_board", "UNLIMITED", "MONEY"]
 
 #: The match length FIBS writes for an unlimited match (money play).
 UNLIMITED = 9999
+#: The match length GNU Backgammon writes to an external player in a money session.
+MONEY = 0
 
 _N_FIELDS = 53
 _MAX_SHOWN = 200  # characters of a bad line quoted in an error
@@ -212,7 +214,8 @@ def parse_board(text: str) -> FibsBoard:
     Raises :class:`~fastgen.errors.InvalidFibsBoardError` quoting the line when a field is
     missing, not a number (ASCII digits with an optional sign, nothing else), out of
     range (a score at or above the match length; an unlimited match is written as
-    :data:`UNLIMITED`, 9999), or the position is impossible (a side with
+    :data:`UNLIMITED`, 9999, and GNU Backgammon writes a money session as match length
+    :data:`MONEY`, 0, its scores the points won so far), or the position is impossible (a side with
     other than 15 checkers on the board, on the bar and borne off together, a bar count
     that disagrees with the bar entry, a checker on a
     side's own home entry). The borne-off and bar counts may also be 0 whatever the
@@ -248,9 +251,9 @@ def parse_board(text: str) -> FibsBoard:
     points = tuple(v[3:29])
     (turn, pd1, pd2, od1, od2, cube, me_dbl, opp_dbl, doubled, colour, direction, home, bar,
      me_off, opp_off, me_bar, opp_bar, can_move, forced, crawford, redoubles) = v[29:50]
-    _check(length >= 1, f"match length {length} is not positive", line)
+    _check(length >= 0, f"match length {length} is negative", line)
     _check(s_me >= 0 and s_opp >= 0, f"negative score {s_me}, {s_opp}", line)
-    _check(s_me < length and s_opp < length,
+    _check(length == MONEY or (s_me < length and s_opp < length),
            f"score {s_me}-{s_opp} in a {length}-point match: a score is below the match length", line)
     _check(turn in (-1, 0, 1), f"turn {turn} is not -1, 0 or 1", line)
     for who, (a, b) in (("player", (pd1, pd2)), ("opponent", (od1, od2))):

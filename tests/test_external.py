@@ -176,6 +176,33 @@ def test_gnubg_plays_a_7_point_match_with_the_cube(tmp_path, seed):
     assert {"roll"} <= set(answers)
 
 
+def test_gnubg_plays_a_money_game_with_the_cube(tmp_path):
+    """A money game (gnubg's `new session`: match length 0 on the lines it sends, the
+    Jacoby rule on) between gnubg (player 0) and fastgen's default server, the baseline
+    with its cube decisions: every line is read, every answer legal (read_mat replays the
+    game gnubg exports), and the game is finished with the points it says."""
+    try:
+        path = find_gnubg()
+    except EngineError:
+        pytest.skip(f"GNU Backgammon not installed (no gnubg on PATH, no {DEBIAN_GNUBG}): apt-get install gnubg")
+    mat = tmp_path / "money.mat"
+    server = ExternalServer("baseline", timeout=60, log=io.StringIO(), cube="baseline")
+    with server:
+        t = _serve_in_thread(server)
+        commands = ["set rng mersenne", "set seed 3", "set cube use on", "set automatic game off",
+                    "set player 0 chequerplay evaluation plies 0", "set player 0 cubedecision evaluation plies 0",
+                    f"set player 1 external 127.0.0.1:{server.port}", "new session", f"export match mat {mat}",
+                    "quit", "y"]
+        done = subprocess.run([path, "-t", "-q"], input=("\n".join(commands) + "\n").encode(), capture_output=True,
+                              timeout=180)
+        t.join(10)
+    log = server.log.getvalue()
+    assert done.returncode == 0 and "error" not in log, log[-2000:]
+    assert server.questions >= 5 and all(parse_board(line).match_length == 0 for line in server.lines)
+    match = fastgen.read_mat(mat)
+    assert match.length == 0 and len(match.games) == 1 and match.games[0].over and sum(match.score) >= 1
+
+
 _CUBE_ACTIONS: dict = {}
 
 

@@ -71,7 +71,7 @@ def _with(field_index: int, value: str) -> str:
         (FIBS_EXAMPLE.replace("board:", "bored:"), "not 'board'"),
         (_with(1, ""), "player name"),
         (_with(3, "x"), "match_length must be an integer"),
-        (_with(3, "0"), "match length 0"),
+        (_with(3, "-1"), "match length -1 is negative"),
         (_with(32, "2"), "turn 2"),
         (_with(33, "7"), "player dice 7-2"),
         (_with(33, "0"), "player dice 0-2"),
@@ -121,6 +121,14 @@ def test_signs_and_unlimited_matches():
         parse_board(_with(3, "9999").replace(":9999:0:0:", ":9999:9999:0:"))
 
 
+def test_money_session_lines_of_gnubg():
+    """GNU Backgammon writes a money session to an external player as match length 0,
+    the scores being the points won so far (any size)."""
+    money = parse_board(_with(3, "0").replace(":0:0:0:", ":0:12:3:", 1))
+    assert (money.match_length, money.player_score, money.opponent_score) == (0, 12, 3)
+    assert money.text() == _with(3, "0").replace(":0:0:0:", ":0:12:3:", 1)
+
+
 @pytest.mark.parametrize("field, value", [("match_length", "abc"), ("match_length", 2.7), ("cube", 2.0),
                                           ("player_score", "1"), ("redoubles", None)])
 def test_format_rejects_fields_that_are_not_integers(field, value):
@@ -136,7 +144,7 @@ def test_format_rejects_fields_that_are_not_integers(field, value):
     (dict(cube=3), "cube 3 is not a power of 2"),
     (dict(cube=0), "cube 0 is not a power of 2"),
     (dict(player_score=5, match_length=3), "score 5-0 in a 3-point match"),
-    (dict(match_length=0), "match length 0"),
+    (dict(match_length=-3), "match length -3 is negative"),
     (dict(player="a:b"), "fields"),
 ])
 def test_format_writes_only_lines_parse_reads(fields_, words):

@@ -1,9 +1,10 @@
 """The ``fastgen serve-external`` subcommand: answer GNU Backgammon's external player.
 
-    fastgen serve-external --port 4711 --policy pubeval
+    fastgen serve-external --port 4711                     # the baseline network plays
     fastgen serve-external --port 4711 --policy baseline --cube baseline   # with the cube on in gnubg
 
-then in ``gnubg -t``: ``set player 1 external 127.0.0.1:4711`` and ``new match 3``.
+then in ``gnubg -t``: ``set player 1 external 127.0.0.1:4711`` and ``new match 3`` (or
+``new session`` for money games).
 ``--cube EVALUATOR`` answers gnubg's cube questions (double or roll, take or drop) by that
 evaluator's 0-ply cube decisions; without it the server rolls and takes every double.
 Policies: any policy spec of :mod:`fastgen.specs` but ``gnubg-engine`` (``pubeval``,
@@ -37,8 +38,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "an external player (gnubg: set player 1 external 127.0.0.1:PORT).",
     )
     parser.add_argument("--port", type=int_in_range(0, 65535), default=0, help="TCP port (0: any free port, printed)")
-    parser.add_argument("--policy", type=spec_arg("policy"), default="pubeval",
-                        help="random, pubeval, baseline, gnubg[:N], network:SEED, PATH.npz or module:callable")
+    parser.add_argument("--policy", type=spec_arg("policy"), default="baseline",
+                        help="baseline (fastgen's trained network, the default), random, pubeval, gnubg[:N], "
+                        "network:SEED, PATH.npz or module:callable")
     parser.add_argument("--seed", type=int_in_range(0, 2**64 - 1), default=0, help="seed of the random policy")
     parser.add_argument("--timeout", type=int_in_range(1, 86400), default=120, help="seconds to wait for each line")
     parser.add_argument("--cube", type=spec_arg("evaluator"), metavar="EVALUATOR",
