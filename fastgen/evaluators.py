@@ -59,6 +59,7 @@ from fastgen.nets.onnx_io import OnnxEvaluator
 from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.nets.probs import make_consistent
 from fastgen._typing import ArrayLike
+from fastgen._files import MiB, read_npz
 from fastgen._util import atomic_write, check_int
 
 __all__ = [
@@ -87,6 +88,10 @@ __all__ = [
 
 #: Positions per evaluator call at most (larger requests are cut into chunks this size).
 EVAL_CHUNK = 65536
+
+#: The largest network weights file :meth:`Network.load` reads (the arrays it holds,
+#: uncompressed): a one hidden layer network of thousands of hidden units is far smaller.
+NETWORK_FILE_LIMIT = 512 * MiB
 
 #: Weights of the five outputs in the cubeless money equity.
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
@@ -599,15 +604,37 @@ class Network:
     def load(cls, source: Any, name: str | None = None) -> "Network":
         """The network of an ``.npz`` file (a path or a binary file object) written by
         :meth:`save` (a file without ``schemes`` reads Tesauro's 198 inputs). A file that is
-        not such a file raises :class:`~fastgen.errors.InvalidArgumentError` naming it."""
+        not such a file (missing, not a regular file, larger than 512 MiB, truncated,
+        damaged, or without the arrays) raises
+        :class:`~fastgen.errors.InvalidArgumentError` naming it; it is read by
+        :func:`fastgen._files.read_npz` (no pickles, sizes checked before anything is
+        allocated)."""
+        shown = repr(os.fspath(source)) if isinstance(source, (str, bytes, os.PathLike)) else repr(source)
+        prefix = "cannot read the network file "
+        what = f"{shown} is not a network weights file (.npz with w1, b1, w2, b2)"
         try:
-            with np.load(source, allow_pickle=False) as z:
-                schemes = tuple(str(s) for s in z["schemes"]) if "schemes" in z.files else ("tesauro198",)
-                return cls(z["w1"], z["b1"], z["w2"], z["b2"], schemes, name=name)
-        except (OSError, KeyError, ValueError, EOFError) as exc:
-            if isinstance(exc, InvalidArgumentError):
-                raise
-            raise InvalidArgumentError(f"{source!r} is not a network weights file (.npz with w1, b1, w2, b2): {exc}") from None
+            z = read_npz(source, "network file", InvalidArgumentError, NETWORK_FILE_LIMIT)
+        except InvalidArgumentError as exc:
+            text = str(exc)
+            if text.startswith(f"{prefix}{shown}: "):  # the file is named once, in front
+                text = text[len(prefix) + len(shown) + 2:]
+            raise InvalidArgumentError(f"{what}: {text}") from None
+        missing = [k for k in ("w1", "b1", "w2", "b2") if k not in z]
+        if missing:
+            raise InvalidArgumentError(f"{what}: it has no array {', '.join(missing)} (it holds {sorted(z)[:12]!r})")
+        schemes: tuple[str, ...] = ("tesauro198",)
+        if "schemes" in z:
+            s = z["schemes"]
+            if s.ndim > 1 or s.dtype.kind != "U":
+                raise InvalidArgumentError(f"{what}: its 'schemes' array must be a row of texts, got {s.dtype} of "
+                                           f"shape {s.shape}")
+            schemes = tuple(str(x) for x in np.atleast_1d(s))
+        try:
+            return cls(z["w1"], z["b1"], z["w2"], z["b2"], schemes, name=name)
+        except InvalidArgumentError:
+            raise
+        except (TypeError, ValueError) as exc:  # an unknown scheme, weights that are not numbers
+            raise InvalidArgumentError(f"{what}: {exc}") from None
 
     def __repr__(self) -> str:
         return f"<Network {self.__name__}>"

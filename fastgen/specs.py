@@ -35,7 +35,16 @@ offsets, boards, dice)`` with ``wants_position = True``), ``f(boards)`` for an e
 A callable that takes no arguments at all (a function ``make()``, a class whose
 constructor needs none) is a factory: it is called once and what it returns is the policy
 or evaluator. Anything else raises :class:`fastgen.InvalidSpecError` quoting the spec
-(and so does an unknown name, a missing module or attribute, or a bad weights file).
+(and so does an unknown name, a missing module or attribute, or a bad weights file:
+missing, not a regular file, truncated or damaged).
+
+A ``module:callable`` spec runs code: importing *module* runs it, and so does calling the
+callable (or its factory). It is trusted exactly as running ``python -c "import module;
+module.callable()"`` would be: fastgen neither sandboxes nor vets it, so a spec such as
+``os:abort`` does what that function does (here, abort the process). Take specs only from
+people whose code you would run; a spec from an untrusted source should be limited to the
+names above and weights files (:func:`check` tells the forms apart without loading
+anything).
 
 >>> policy("pubeval")
 'pubeval'
@@ -54,8 +63,9 @@ import zipfile
 from typing import Any, Callable
 
 from fastgen import evaluators, policies
+from fastgen._files import open_regular
 from fastgen.engines import GnubgEngine
-from fastgen.errors import InvalidArgumentError, InvalidSpecError, NetworkFileError
+from fastgen.errors import FastgenError, InvalidArgumentError, InvalidSpecError, NetworkFileError
 from fastgen.evaluators import Network, greedy
 from fastgen.nets.network import Network as CompiledNetwork
 
@@ -120,7 +130,8 @@ def check(spec: str, role: str = "policy") -> str:
     """*spec* itself when its form is one of the grammar's for *role* (``"policy"`` or
     ``"evaluator"``), without loading anything (no import, no process started: what the
     command line checks before any work); else :class:`fastgen.InvalidSpecError`. A
-    weights file must exist."""
+    weights file must exist and be a regular file (a FIFO, a device or a folder is refused
+    at once, without waiting on it)."""
     if role not in _CALLS:
         raise InvalidArgumentError(f"role must be 'policy' or 'evaluator', got {role!r}")
     if not isinstance(spec, str) or not spec:
@@ -133,7 +144,10 @@ def check(spec: str, role: str = "policy") -> str:
         return spec
     if spec.lower().endswith(".npz"):
         if not os.path.isfile(spec):
-            raise InvalidSpecError(f"{role} {spec!r}: no such weights file")
+            if not os.path.exists(spec):
+                raise InvalidSpecError(f"{role} {spec!r}: no such weights file")
+            with open_regular(spec, f"{role} weights file", InvalidSpecError):  # a FIFO, device or folder:
+                pass  # refused here, without waiting for a writer (the message says what it is)
         return spec
     m = _NUMBERED.fullmatch(spec)
     if m:
@@ -165,8 +179,10 @@ def _load(spec: str, role: str) -> Any:
             if _is_compiled_layout(spec):
                 return CompiledNetwork.load(spec, name=os.path.basename(spec))
             return Network.load(spec, name=os.path.basename(spec))
-        except (InvalidArgumentError, NetworkFileError) as exc:
+        except FastgenError as exc:  # a file missing, truncated, damaged, of bad weights ...: one line
             raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {exc}") from None
+        except (ValueError, TypeError, OSError) as exc:  # weights numpy itself refuses
+            raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {type(exc).__name__}: {exc}") from None
     m = _NUMBERED.fullmatch(spec)
     if m:
         kind, number = m.group(1), int(m.group(2) or 0)
@@ -261,12 +277,15 @@ def _check_call(obj: Any, role: str, spec: str | None) -> Any:
 def _is_compiled_layout(path: str) -> bool:
     """Whether the ``.npz`` file *path* is in :mod:`fastgen.nets.files`' layout (it has a
     ``format`` array), read by :class:`fastgen.nets.Network`; else the one hidden layer
-    layout of :class:`fastgen.evaluators.Network` (or no network file at all)."""
-    try:
-        with zipfile.ZipFile(path) as z:
-            return "format.npy" in z.namelist()
-    except (OSError, zipfile.BadZipFile):
-        return False
+    layout of :class:`fastgen.evaluators.Network` (or no network file at all: its loader
+    then says what is wrong). Opened by :func:`fastgen._files.open_regular` (a FIFO or a
+    device is refused, never waited on); only the archive's directory is read."""
+    with open_regular(path, "network file", NetworkFileError) as f:
+        try:
+            with zipfile.ZipFile(f) as z:
+                return "format.npy" in z.namelist()
+        except Exception:  # not a zip archive, or a damaged one: read and reported by the loader
+            return False
 
 
 def _as_policy(obj: Any, spec: str | None) -> Any:

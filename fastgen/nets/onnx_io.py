@@ -13,7 +13,9 @@ outputs: P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backga
 the side on roll. A layer is a ``Gemm`` node (``transA`` 0, ``transB`` 0 or 1; ``alpha``
 and ``beta`` are folded into the weights) or a ``MatMul`` then an ``Add``; weights come
 from initializers or ``Constant`` nodes. ``Identity`` nodes, and ``Flatten`` of the 2-D
-tensor, are passed over. The ``onnx`` and ``onnxruntime`` packages are imported only when
+tensor, are passed over. Every node must be of the default ONNX operator domain (``""``,
+which ``"ai.onnx"`` also names; operator set 7 or later): a node of another domain is
+refused, whatever its operator's name. The ``onnx`` and ``onnxruntime`` packages are imported only when
 a file is read, written or run.
 """
 
@@ -29,6 +31,7 @@ import numpy as np
 from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.errors import InvalidArgumentError, InvalidNetworkError, NetworkFileError, UnknownSchemeError
 from fastgen.nets.probs import make_consistent
+from fastgen._files import MiB, read_bytes
 from fastgen._util import atomic_write, check_int
 
 __all__ = ["read_mlp", "write_mlp", "OnnxEvaluator", "ACTIVATIONS", "OPSET"]
@@ -38,6 +41,11 @@ ACTIVATIONS = {"Sigmoid": "sigmoid", "Tanh": "tanh", "Relu": "relu"}
 #: The ONNX operator set :func:`write_mlp` writes (and the IR version that goes with it).
 OPSET = 17
 _IR_VERSION = 8
+#: The names of the default ONNX operator domain, the only one :func:`read_mlp` reads.
+DEFAULT_DOMAINS = ("", "ai.onnx")
+#: The oldest default operator set :func:`read_mlp` reads (its Gemm and Add broadcast a
+#: bias row as the reader assumes).
+MIN_OPSET = 7
 #: The number of outputs of a network: the evaluator's five probabilities.
 OUTPUTS = 5
 _INSTALL = 'pip install "fastgen[onnx]"'
@@ -53,16 +61,21 @@ def _import_onnx() -> Any:
     return onnx
 
 
+#: The largest ONNX file read: 2 GiB, protobuf's limit on one serialized message, so
+#: the largest model ``onnx`` can load from one file (larger models keep their weights in
+#: external data files, which fastgen does not read). The bound is checked before reading.
+MAX_ONNX_BYTES = 2 * 1024 * MiB
+
+
 def _read_bytes(path: Any) -> tuple[str, bytes]:
+    """(name, bytes) of the ONNX file *path*, read by :func:`fastgen._files.read_bytes`:
+    a regular file only (a FIFO or a device is refused at once, never waited on), of at
+    most :data:`MAX_ONNX_BYTES`."""
     try:
         name = os.fspath(path)
     except TypeError:
         raise NetworkFileError(f"an ONNX file is named by a path, got {path!r}") from None
-    try:
-        with open(name, "rb") as f:
-            return name, f.read()
-    except OSError as exc:
-        raise NetworkFileError(f"{name}: cannot read the ONNX file: {exc}") from None
+    return name, read_bytes(name, "ONNX file", NetworkFileError, limit=MAX_ONNX_BYTES)
 
 
 def _parse(onnx: Any, name: str, data: bytes) -> Any:
@@ -77,6 +90,26 @@ def _parse(onnx: Any, name: str, data: bytes) -> Any:
     except Exception as exc:  # onnx.checker.ValidationError
         raise NetworkFileError(f"{name}: not a valid ONNX model: {exc}") from None
     return model
+
+
+def _check_domains(name: str, model: Any) -> None:
+    """Refuse a model :func:`read_mlp` would misread: a node of another operator domain
+    than the default ONNX one (a custom ``Sigmoid`` is not ONNX's, whatever its name), or
+    a default operator set older than :data:`MIN_OPSET`."""
+    for node in model.graph.node:
+        if node.domain not in DEFAULT_DOMAINS:
+            raise NetworkFileError(
+                f"{name}: node {node.name!r} ({node.op_type}) is of the operator domain {node.domain!r}, not the "
+                f"default ONNX domain: {_NOT_MLP} (it reads ONNX's own operators only)"
+            )
+    versions = [o.version for o in model.opset_import if o.domain in DEFAULT_DOMAINS]
+    if not versions:
+        raise NetworkFileError(f"{name}: the model imports no version of the default ONNX operator set")
+    if min(versions) < MIN_OPSET:
+        raise NetworkFileError(
+            f"{name}: the model imports the default ONNX operator set at version {min(versions)}; fastgen reads "
+            f"version {MIN_OPSET} and later (before it, Gemm and Add broadcast a bias only when told to)"
+        )
 
 
 def _attrs(onnx: Any, node: Any) -> dict[str, Any]:
@@ -137,12 +170,14 @@ def read_mlp(path: Any) -> tuple[list[np.ndarray], list[np.ndarray], str]:
     one layer). The network computes ``sigmoid(act(...act(x @ W0 + b0)...) @ Wk + bk)``.
 
     A file that cannot be read (missing, truncated, not ONNX) or a graph of another shape
-    (another operator, a branch, no final sigmoid, not five outputs, shapes that do not
-    chain, NaN or infinite weights) raises :class:`~fastgen.errors.NetworkFileError`
-    naming the file and the node at fault."""
+    (another operator, an operator of another domain than ONNX's, a branch, no final
+    sigmoid, not five outputs, shapes that do not chain, NaN or infinite weights) raises
+    :class:`~fastgen.errors.NetworkFileError` naming the file and the node at fault."""
     onnx = _import_onnx()
     name, data = _read_bytes(path)
-    graph = _parse(onnx, name, data).graph
+    model = _parse(onnx, name, data)
+    _check_domains(name, model)
+    graph = model.graph
     constants = _constants(onnx, graph)
     inputs = [i for i in graph.input if i.name not in constants]
     if len(inputs) != 1 or len(graph.output) != 1:
@@ -334,8 +369,11 @@ class OnnxEvaluator:
     (:func:`fastgen.encode` of each, in order: ``("tesauro198",)`` gives 198 inputs,
     ``("tesauro198", "raw")`` 250), fed to the graph's one input in batches of at most
     *batch* positions, and the graph's first output, which must be (N, 5) floats, is
-    made consistent (:func:`fastgen.nets.probs.make_consistent`) and answered as float32
-    probabilities. onnxruntime uses *threads* threads within each batch.
+    made consistent (:func:`fastgen.nets.probs.make_consistent`), checked by
+    :func:`fastgen.evaluators.check_probs` (a graph answering NaN or a value outside
+    [0, 1], one without a final ``Sigmoid`` for instance, raises
+    :class:`~fastgen.errors.InvalidOutputError` naming it and the position) and answered
+    as float32 probabilities. onnxruntime uses *threads* threads within each batch.
 
     The model's bytes are kept: an evaluator pickles as those bytes and its options (so
     it can be sent to Dask workers) and opens its onnxruntime session again when first
@@ -430,7 +468,13 @@ class OnnxEvaluator:
                     f"not ({hi - lo}, {OUTPUTS}) floats"
                 )
             out[lo:hi] = y
-        return make_consistent(out)
+        make_consistent(out)
+        # A graph is any graph (one without a final Sigmoid answers values outside [0, 1]):
+        # its answer is checked here, for every caller, not only by the simulations.
+        from fastgen.evaluators import check_probs  # lazy: fastgen.evaluators imports this module
+
+        check_probs(out, boards, self.__name__, True)
+        return out
 
     def digest(self) -> str:
         """The SHA-256 (hex) of the model's bytes and the input schemes: two evaluators with

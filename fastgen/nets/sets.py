@@ -30,7 +30,7 @@ import numpy as np
 from fastgen._typing import ArrayLike
 from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
 from fastgen.core.boards import as_boards
-from fastgen.errors import InvalidNetworkError
+from fastgen.errors import InvalidNetworkError, InvalidOutputError
 
 __all__ = ["NetworkSet", "classify", "is_race", "rearmost", "CLASSES"]
 
@@ -61,13 +61,40 @@ def classify(boards: ArrayLike, databases: Sequence[Any] = ()) -> np.ndarray:
     return out.astype(str)
 
 
+def _answer(ev: Any, part: np.ndarray) -> np.ndarray:
+    """*ev*'s answer for the boards *part* as (M, 5) float64, checked as
+    :func:`fastgen.evaluators.evaluate` checks an answer (its shape, then
+    :func:`fastgen.evaluators.check_probs` by *ev*'s ``ordered``): a part that answers
+    None, a wrong shape or an impossible probability raises
+    :class:`~fastgen.errors.InvalidOutputError` naming it, never a NaN or out of range row
+    in the set's answer."""
+    from fastgen.evaluators import check_probs  # lazy: fastgen.evaluators imports fastgen.nets
+
+    name = getattr(ev, "__name__", type(ev).__name__)
+    got = ev(part)
+    try:
+        arr = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None or arr.shape != (part.shape[0], 5):
+        shown = f"{type(got).__name__} of shape {arr.shape}" if arr is not None and arr.ndim else repr(got)[:200]
+        raise InvalidOutputError(
+            f"evaluator {name!r} (a part of a network set) must return ({part.shape[0]}, 5) finite floats, got {shown}"
+        )
+    check_probs(arr, part, name, bool(getattr(ev, "ordered", True)))
+    return arr
+
+
 class NetworkSet:
     """An evaluator made of one evaluator per position class (module docstring): *contact*
     and *race* (compiled :class:`fastgen.nets.Network` objects, or any evaluators), and
     bear-off *databases* (exact where they hold a position; none by default). Without
     *race*, the contact evaluator answers races too.
 
-    ``nset(boards) -> (N, 5)`` float64; its ``ordered`` is true when its parts' are, its
+    ``nset(boards) -> (N, 5)`` float64, each part's answer checked before it is used (its
+    shape, then :func:`fastgen.evaluators.check_probs`: a part answering None, NaN or an
+    impossible probability raises :class:`~fastgen.errors.InvalidOutputError` naming
+    it); its ``ordered`` is true when its parts' are, its
     :meth:`digest` combines theirs (for resumable rollouts), and
     :func:`fastgen.evaluators.greedy` of it is its player. :meth:`counts` tells how many
     positions of a batch went to each class.
@@ -100,7 +127,8 @@ class NetworkSet:
             out[exact] = bearoff_evaluate(arr[exact], *self.databases)
         for mask, ev in ((race, self.race), (contact, self.contact)):
             if mask.any():
-                out[mask] = np.asarray(ev(np.ascontiguousarray(arr[mask])), dtype=np.float64)
+                part = np.ascontiguousarray(arr[mask])
+                out[mask] = _answer(ev, part)
         return out
 
     def counts(self, boards: ArrayLike) -> dict[str, int]:

@@ -68,6 +68,17 @@ def _interval(mean: float, se: float) -> tuple[float, float]:
     return (mean - _Z95 * se, mean + _Z95 * se)
 
 
+def _spread(se: float, fmt: str, mean: float, unit: str) -> str:
+    """``+/- SE (95%: [LO, HI])`` in *fmt*, or ``+/- n/a (95%: n/a: ...)`` when there is no
+    interval to show: a single sample (*unit*: a mirrored pair, a game, a match) has no
+    standard error (inf), and samples that are all equal have none to go by (0)."""
+    if not math.isfinite(se) or se <= 0:
+        why = f"a single {unit}" if not math.isfinite(se) else f"every {unit} scored the same"
+        return f"+/- n/a (95%: n/a: {why})"
+    lo, hi = _interval(mean, se)
+    return f"+/- {se:{fmt.lstrip('+')}} (95%: [{lo:{fmt}}, {hi:{fmt}}])"
+
+
 def _name(policy) -> str:
     if isinstance(policy, str):
         return policy
@@ -121,6 +132,10 @@ class DuelResult:
         """(games,) float: *a*'s points in each game."""
         pts = np.where(self.winner == 0, self.result, -self.result.astype(np.int16)).astype(float)
         return pts if self.cube is None else pts * self.cube
+
+    @property
+    def _unit(self) -> str:
+        return "mirrored pair" if self.mirrored else "game"
 
     def _samples(self) -> np.ndarray:
         """The independent samples: pair means when mirrored, else the games."""
@@ -184,12 +199,11 @@ class DuelResult:
         }
 
     def __str__(self) -> str:
-        lo, hi = self.ci95
         how = f"{self.pairs} mirrored pairs" if self.mirrored else "unmirrored"
         lines = [
             f"{self.a} vs {self.b}: {self.games} {'cubeless games' if self.cube is None else 'money games with the cube'} "
             f"({how}), seed {self.seed}",
-            f"{self.a} points/game: {self.ppg:+.4f} +/- {self.ppg_se:.4f} (95%: [{lo:+.4f}, {hi:+.4f}])",
+            f"{self.a} points/game: {self.ppg:+.4f} {_spread(self.ppg_se, '+.4f', self.ppg, self._unit)}",
         ]
         for side, name in (("a", self.a), ("b", self.b)):
             r = self.rates(side)
@@ -268,11 +282,11 @@ class MatchDuelResult:
                 "seconds": self.seconds}
 
     def __str__(self) -> str:
-        lo, hi = self.ci95
         how = f"{self.matches // 2} mirrored pairs" if self.mirrored else "unmirrored"
+        unit = "mirrored pair" if self.mirrored else "match"
         return "\n".join([
             f"{self.a} vs {self.b}: {self.matches} matches to {self.match_length} ({how}), seed {self.seed}",
-            f"{self.a} match-winning chance: {self.mwc:.2%} +/- {self.mwc_se:.2%} (95%: [{lo:.2%}, {hi:.2%}])",
+            f"{self.a} match-winning chance: {self.mwc:.2%} {_spread(self.mwc_se, '.2%', self.mwc, unit)}",
             f"{int(self.games.sum()):,} games in {self.seconds:.2f} s",
         ])
 
