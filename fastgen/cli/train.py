@@ -16,15 +16,17 @@ curve log (or a checkpoint's curve) with matplotlib.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from typing import Any, Callable
 
 from fastgen.cli.args import add_subcommand, float_in_range, int_in_range
 from fastgen.cli.output import json_text
+from fastgen._files import check_destination, parse_json, read_text
 from fastgen._util import atomic_write
-from fastgen.errors import FastgenError
-from fastgen.train.checkpoint import read_checkpoint
+from fastgen.errors import CheckpointError, FastgenError, InvalidArgumentError
+from fastgen.train.checkpoint import check_curve, checkpoint_path, read_checkpoint
 from fastgen.nets.network import Network
 from fastgen.sim.duel.front import duel
 from fastgen.train.refine import SuperviseConfig, supervise
@@ -37,7 +39,8 @@ _SUP = SuperviseConfig()
 
 
 def curve_log_path(out: str) -> str:
-    """The default curve log beside checkpoint *out*: ``bot.npz`` -> ``bot.curve.json``."""
+    """The default curve log beside checkpoint *out*: ``bot.npz`` (or ``bot``, which is
+    written as ``bot.npz``) -> ``bot.curve.json``."""
     base = out[:-4] if out.endswith(".npz") else out
     return base + ".curve.json"
 
@@ -54,19 +57,29 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                        description="Train a network (Tesauro's 198 inputs and the contact features, one hidden layer, "
                        "five outputs) by TD(lambda) self-play; the checkpoint at --out is a network file.")
     t.add_argument("--out", metavar="PATH.npz", required=True, help="the checkpoint (written at every curve point)")
-    t.add_argument("--resume", action="store_true", help="go on from the checkpoint at --out, with its settings")
+    t.add_argument("--resume", action="store_true",
+                   help="go on from the checkpoint at --out, with its settings (a setting given must agree with the "
+                   "checkpoint's; --games may raise the total)")
     t.add_argument("--games", type=int_in_range(1), help=f"self-play games in all (default: {_DEFAULTS.games})")
-    t.add_argument("--hidden", type=int_in_range(1, 2048), default=_DEFAULTS.hidden, help="hidden units")
-    t.add_argument("--no-contact", action="store_true", help="Tesauro's 198 inputs only, without the contact features")
-    t.add_argument("--lam", type=float_in_range(0.0, 1.0), default=_DEFAULTS.lam, help="lambda")
-    t.add_argument("--lr", type=float_in_range(0.0, 10.0), default=_DEFAULTS.lr, help="step size at the start")
-    t.add_argument("--lr-end", type=float_in_range(0.0, 10.0), default=_DEFAULTS.lr_end, help="step size at the end")
-    t.add_argument("--threads", type=int_in_range(1, 256), default=_DEFAULTS.threads, help="threads (one weight copy each)")
-    t.add_argument("--sync", type=int_in_range(1), default=_DEFAULTS.sync, help="games a thread plays between averagings")
-    t.add_argument("--seed", type=int_in_range(0, 2**63 - 1), default=_DEFAULTS.seed, help="first weights and dice")
-    t.add_argument("--eval-every", type=int_in_range(1), default=_DEFAULTS.eval_every, help="games between curve points")
-    t.add_argument("--eval-games", type=int_in_range(0), default=_DEFAULTS.eval_games,
-                   help="mirrored games of each curve duel (even; 0: no duels)")
+    # The settings default to None ("not given"), so that --resume can refuse one that
+    # contradicts the checkpoint; a new run takes TDConfig's default for each.
+    t.add_argument("--hidden", type=int_in_range(1, 2048), help=f"hidden units (default: {_DEFAULTS.hidden})")
+    t.add_argument("--no-contact", action="store_true", default=None,
+                   help="Tesauro's 198 inputs only, without the contact features")
+    t.add_argument("--lam", type=float_in_range(0.0, 1.0), help=f"lambda (default: {_DEFAULTS.lam})")
+    t.add_argument("--lr", type=float_in_range(0.0, 10.0), help=f"step size at the start (default: {_DEFAULTS.lr})")
+    t.add_argument("--lr-end", type=float_in_range(0.0, 10.0),
+                   help=f"step size at the end (default: {_DEFAULTS.lr_end})")
+    t.add_argument("--threads", type=int_in_range(1, 256),
+                   help=f"threads (one weight copy each) (default: {_DEFAULTS.threads})")
+    t.add_argument("--sync", type=int_in_range(1),
+                   help=f"games a thread plays between averagings (default: {_DEFAULTS.sync})")
+    t.add_argument("--seed", type=int_in_range(0, 2**63 - 1),
+                   help=f"first weights and dice (default: {_DEFAULTS.seed})")
+    t.add_argument("--eval-every", type=int_in_range(1),
+                   help=f"games between curve points (default: {_DEFAULTS.eval_every})")
+    t.add_argument("--eval-games", type=int_in_range(0),
+                   help=f"mirrored games of each curve duel (even; 0: no duels) (default: {_DEFAULTS.eval_games})")
     t.add_argument("--log", metavar="PATH.json", help="the curve log (default: --out with .curve.json)")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -110,30 +123,68 @@ def _bar(enabled: bool, total: int, done: int, unit: str = "game", desc: str = "
 
 
 def _run_with_bar(command: str, bar: Any, work: Callable[[], Any]) -> Any:
-    """work()'s result, *bar* closed after it; None after printing a FastgenError as the
-    command's error."""
+    """work()'s result, *bar* closed after it; None after printing a FastgenError (or an
+    OSError writing a file) as the command's error."""
     try:
         return work()
     except FastgenError as exc:
         print(f"fastgen train {command}: error: {exc}", file=sys.stderr)
+        return None
+    except OSError as exc:  # a file that could be written when the run started, and no longer can
+        where = f" {exc.filename!r}" if exc.filename else ""
+        print(f"fastgen train {command}: error: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
         return None
     finally:
         if bar is not None:
             bar.close()
 
 
+#: The settings of ``train td`` given on the command line: (TDConfig field, flag).
+_TD_FLAGS = (("hidden", "--hidden"), ("contact", "--no-contact"), ("lam", "--lam"), ("lr", "--lr"),
+             ("lr_end", "--lr-end"), ("threads", "--threads"), ("sync", "--sync"), ("seed", "--seed"),
+             ("eval_every", "--eval-every"), ("eval_games", "--eval-games"))
+
+
+def _given_settings(args: argparse.Namespace) -> dict:
+    """The TDConfig settings the user gave on the command line (the flags left out are
+    None), by field name; ``--games`` is not among them."""
+    given = {field: getattr(args, field) for field, _ in _TD_FLAGS if field != "contact"}
+    given["contact"] = None if args.no_contact is None else not args.no_contact
+    return {k: v for k, v in given.items() if v is not None}
+
+
+def _check_resume_flags(args: argparse.Namespace, config: dict, out: str) -> None:
+    """InvalidArgumentError naming the first setting given with --resume that differs
+    from the checkpoint's (a resumed run keeps its settings; --games may raise the total)."""
+    given = _given_settings(args)
+    for field, flag in _TD_FLAGS:
+        if field not in given or given[field] == config[field]:
+            continue
+        if field == "contact":
+            shown, have = flag, "with the contact features"
+        else:
+            shown, have = f"{flag} {given[field]}", f"{flag} {config[field]}"
+        raise InvalidArgumentError(f"{shown} contradicts the checkpoint {out!r}, which was made with {have}: "
+                                   "--resume goes on with the checkpoint's settings (only --games may change, to "
+                                   "extend the run)")
+
+
 def run_td(args: argparse.Namespace) -> int:
     """Train (or resume) from parsed arguments; returns the exit code."""
+    args.out = checkpoint_path(args.out)  # the file written: "bot" is written as bot.npz
     log = args.log or curve_log_path(args.out)
     try:
         if args.resume:
             ck = read_checkpoint(args.out, "td")
+            _check_resume_flags(args, ck.config, args.out)
             total, done = args.games or ck.config["games"], ck.games
         else:
-            config = TDConfig(hidden=args.hidden, contact=not args.no_contact, games=args.games or _DEFAULTS.games, lam=args.lam, lr=args.lr,
-                              lr_end=args.lr_end, threads=args.threads, sync=args.sync, seed=args.seed,
-                              eval_every=args.eval_every, eval_games=args.eval_games)
+            settings = {**dataclasses.asdict(_DEFAULTS), **_given_settings(args)}
+            settings["games"] = args.games or _DEFAULTS.games
+            config = TDConfig(**settings)
             total, done = config.games, 0
+        check_destination(args.out, "checkpoint", InvalidArgumentError)
+        check_destination(log, "curve log", InvalidArgumentError)
     except FastgenError as exc:
         print(f"fastgen train td: error: {exc}", file=sys.stderr)
         return 2
@@ -173,10 +224,12 @@ def run_td(args: argparse.Namespace) -> int:
 
 def run_supervise(args: argparse.Namespace) -> int:
     """Refine a network from parsed arguments; returns the exit code."""
+    args.out = checkpoint_path(args.out)  # the file written: "refined" is written as refined.npz
     try:
         net = Network.load(args.net, name="start")
         config = SuperviseConfig(positions=args.positions, trials=args.trials, truncate=args.truncate or None,
                                  epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, seed=args.seed)
+        check_destination(args.out, "refined network", InvalidArgumentError)
     except FastgenError as exc:
         print(f"fastgen train supervise: error: {exc}", file=sys.stderr)
         return 2
@@ -190,7 +243,11 @@ def run_supervise(args: argparse.Namespace) -> int:
                                                             threads=args.threads, progress=progress))
     if run is None:
         return 2
-    run.network.save(args.out)
+    try:
+        run.network.save(args.out)
+    except OSError as exc:  # its folder was writable when the run started
+        print(f"fastgen train supervise: error: cannot write {args.out!r}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     result: dict[str, Any] = {"out": args.out, "data": args.data, "positions": args.positions,
                               "trained": run.trained, "held_out": run.held_out,
                               "loss_before": round(run.before, 6), "loss_after": round(run.after, 6)}
@@ -229,13 +286,12 @@ def _write_log(path: str, points: list) -> None:
 
 
 def _read_curve(path: str) -> list:
+    """The points of the curve log (or checkpoint ``.npz``) *path*, checked by
+    :func:`fastgen.train.checkpoint.check_curve`; CheckpointError naming the file otherwise."""
     if path.endswith(".npz"):
         return read_checkpoint(path, "td").curve
-    with open(path, encoding="utf-8") as f:
-        points = json.load(f)
-    if not isinstance(points, list) or not all(isinstance(p, dict) and "games" in p for p in points):
-        raise ValueError("not a training curve (a JSON list of points with 'games')")
-    return points
+    text = read_text(path, "curve log", CheckpointError)
+    return check_curve(parse_json(text, "curve log", repr(path), CheckpointError), repr(path), CheckpointError)
 
 
 def _games_label(x: float, _pos: object) -> str:
@@ -247,8 +303,9 @@ def run_plot(args: argparse.Namespace) -> int:
     """Draw a curve from parsed arguments; returns the exit code."""
     try:
         points = _read_curve(args.curve)
-    except (OSError, ValueError, FastgenError) as exc:
-        print(f"fastgen train plot: error: cannot read {args.curve!r}: {exc}", file=sys.stderr)
+        check_destination(args.out, "picture", InvalidArgumentError)
+    except FastgenError as exc:
+        print(f"fastgen train plot: error: {exc}", file=sys.stderr)
         return 2
     try:
         import matplotlib  # lazy: the plot extra

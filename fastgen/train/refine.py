@@ -21,7 +21,12 @@ close decision), ``targets-00000.npz`` ... (the rollouts, ``shard`` positions a 
 and ``settings.json`` (what made them). Every file is written whole; a run stopped
 partway (Ctrl-C) resumes where its last shard ended, and a finished set is reused by
 later runs with the same settings (other settings are refused with a
-:class:`~fastgen.errors.CheckpointError` naming the folder).
+:class:`~fastgen.errors.CheckpointError` naming the folder). Every file of the set is
+read checked (:mod:`fastgen._files`) before any work: the boards must be legal
+positions, the flags and the rollouts' probabilities of their shapes, the probabilities
+finite and within :data:`TARGET_SLACK` of [0, 1]; a damaged file is refused with a
+CheckpointError naming it (a shard that is not there yet is rolled out; a damaged one
+is to be deleted, and is then rolled out again).
 """
 
 from __future__ import annotations
@@ -35,14 +40,16 @@ from typing import Any, Callable
 
 import numpy as np
 
+from fastgen._files import MiB, check_destination, parse_json, read_npz, read_text
 from fastgen._util import atomic_write, check_int, check_positive_float
-from fastgen.core.boards import OPENING_ROLLS, STARTING_BOARD
+from fastgen.core.boards import OPENING_ROLLS, STARTING_BOARD, as_boards
 from fastgen.core.generate import plays_batch
-from fastgen.errors import CheckpointError, InvalidArgumentError
+from fastgen.errors import CheckpointError, InvalidArgumentError, InvalidBoardError
 from fastgen.evaluators import equity, opponent_probs
 from fastgen.nets.network import Network
 from fastgen.sim.cluster import connect
 from fastgen.sim.decide.front import rollout_position
+from fastgen.train.checkpoint import _shown
 from fastgen.train.td_lambda import geometric_step
 from fastgen.train.weights import trainable
 
@@ -50,6 +57,12 @@ __all__ = ["SuperviseConfig", "SuperviseRun", "supervise", "sample_positions", "
 
 #: Self-play games side by side while sampling positions.
 POOL = 256
+#: How far outside [0, 1] a stored rollout probability may be: variance reduction may put
+#: an estimate a little outside (a few tenths at one trial), and it is kept as computed;
+#: a value further out cannot come from a rollout, and its shard is refused.
+TARGET_SLACK = 1.0
+#: The largest data set file read (the arrays it holds).
+DATA_LIMIT = 1024 * MiB
 
 
 @dataclass(frozen=True)
@@ -146,21 +159,81 @@ def _settings(net: Network, config: SuperviseConfig) -> dict:
     return {"network": net.digest(), "config": dataclasses.asdict(config)}
 
 
+def _data_folder(folder: str) -> None:
+    """Make the data set's *folder* (and its parents) when it does not exist; a
+    CheckpointError naming it, before any work, when it cannot be made or its files
+    cannot be written there."""
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise CheckpointError(f"the data set folder {folder!r} is not a folder")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise CheckpointError(f"cannot make the data set folder {folder!r}: {exc.strerror or exc}") from None
+    check_destination(os.path.join(folder, "positions.npz"), "data set file", CheckpointError)
+
+
+def _damaged(path: str, fault: str, remedy: str) -> CheckpointError:
+    return CheckpointError(f"the data set file {path!r} is damaged: {fault}; {remedy}")
+
+
+def _read_positions(folder: str, config: SuperviseConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The boards and close flags of the data set in *folder*, checked: (positions, 2, 25)
+    int8 boards, each a legal position (the compiled learner trusts them), and
+    (positions,) bool flags; CheckpointError naming the file and the fault otherwise."""
+    path = os.path.join(folder, "positions.npz")
+    remedy = f"delete the folder {folder!r} (or its settings.json) to make the data set again"
+    z = read_npz(path, "data set file", CheckpointError, DATA_LIMIT)
+    for key in ("boards", "close"):
+        if key not in z:
+            raise _damaged(path, f"it holds no {key!r} array (it holds {sorted(z)!r})", remedy)
+    boards, close = z["boards"], z["close"]
+    n = config.positions
+    if boards.dtype != np.int8 or boards.shape != (n, 2, 25):
+        raise _damaged(path, f"its boards are {boards.dtype} of shape {boards.shape}, not int8 of shape {(n, 2, 25)}",
+                       remedy)
+    if close.dtype != np.bool_ or close.shape != (n,):
+        raise _damaged(path, f"its close flags are {close.dtype} of shape {close.shape}, not bool of shape {(n,)}",
+                       remedy)
+    try:
+        boards = as_boards(boards)
+    except InvalidBoardError as exc:  # "invalid board at index I (why): array(...)": the board left out
+        raise _damaged(path, f"{str(exc).split(': ', 1)[0]}, not a legal position", remedy) from None
+    return boards, close
+
+
+def _read_targets(path: str, count: int) -> np.ndarray:
+    """The (count, 5) rollout probabilities of the shard *path*, checked (finite, and
+    within :data:`TARGET_SLACK` of [0, 1]); CheckpointError naming the file, the row and
+    the fault otherwise, telling to delete it so that it is rolled out again."""
+    remedy = "delete it to roll its positions out again"
+    z = read_npz(path, "data set file", CheckpointError, DATA_LIMIT)
+    if "probabilities" not in z:
+        raise _damaged(path, f"it holds no 'probabilities' array (it holds {sorted(z)!r})", remedy)
+    p = z["probabilities"]
+    if p.dtype.kind != "f" or p.shape != (count, 5):
+        raise _damaged(path, f"its probabilities are {p.dtype} of shape {p.shape}, not floats of shape {(count, 5)}",
+                       remedy)
+    p = p.astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        bad = ~(np.isfinite(p) & (p >= -TARGET_SLACK) & (p <= 1.0 + TARGET_SLACK)).all(axis=1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise _damaged(path, f"row {i} holds {p[i].tolist()!r}, not a rollout's five probabilities (finite, from "
+                             f"{-TARGET_SLACK:g} to {1 + TARGET_SLACK:g})", remedy)
+    return p
+
+
 def _load_or_sample(folder: str, net: Network, config: SuperviseConfig) -> tuple[np.ndarray, np.ndarray]:
-    os.makedirs(folder, exist_ok=True)
+    _data_folder(folder)
     settings_path = os.path.join(folder, "settings.json")
     want = _settings(net, config)
-    if os.path.exists(settings_path):
-        try:
-            with open(settings_path, encoding="utf-8") as f:
-                have = json.load(f)
-        except (OSError, ValueError) as exc:
-            raise CheckpointError(f"cannot read {settings_path!r}: {exc}") from None
+    if os.path.lexists(settings_path):
+        text = read_text(settings_path, "data set settings", CheckpointError, 1 << 20)
+        have = parse_json(text, "data set settings", repr(settings_path), CheckpointError)
         if have != want:
             raise CheckpointError(f"the data set in {folder!r} was made with other settings or another network: "
-                                  f"{have!r}; use another folder")
-        with np.load(os.path.join(folder, "positions.npz")) as z:
-            return z["boards"], z["close"]
+                                  f"{_shown(have, 400)}; use another folder")
+        return _read_positions(folder, config)
     boards, close = sample_positions(net, config.positions, seed=config.seed, close=config.close,
                                      far_keep=config.far_keep)
     with atomic_write(os.path.join(folder, "positions.npz")) as f:
@@ -172,6 +245,7 @@ def _load_or_sample(folder: str, net: Network, config: SuperviseConfig) -> tuple
 
 def _fit(net: Network, boards: np.ndarray, targets: np.ndarray, config: SuperviseConfig) -> SuperviseRun:
     w = trainable(net)
+    boards = as_boards(boards)  # the compiled learner trusts every board it is given
     rng = np.random.default_rng(config.seed + 1)
     order = rng.permutation(len(boards))
     held = order[: max(1, len(boards) // 10)]
@@ -206,15 +280,19 @@ def supervise(net: Network, folder: str | os.PathLike[str], config: SuperviseCon
     boards, _ = _load_or_sample(folder, net, config)
     shards = math.ceil(len(boards) / config.shard)
     targets = np.empty((len(boards), 5), dtype=np.float32)
+    done = set()
+    for k in range(shards):  # every shard already there is read (and checked) before any rollout
+        lo, hi = k * config.shard, min((k + 1) * config.shard, len(boards))
+        path = os.path.join(folder, f"targets-{k:05d}.npz")
+        if os.path.lexists(path):
+            targets[lo:hi] = _read_targets(path, hi - lo)
+            done.add(k)
 
     def run(client: Any) -> None:
         for k in range(shards):
             lo, hi = k * config.shard, min((k + 1) * config.shard, len(boards))
             path = os.path.join(folder, f"targets-{k:05d}.npz")
-            if os.path.exists(path):
-                with np.load(path) as z:
-                    targets[lo:hi] = z["probabilities"]
-            else:
+            if k not in done:
                 targets[lo:hi] = rollout_targets(net, boards[lo:hi], config, start=lo, client=client, threads=threads)
                 with atomic_write(path) as f:
                     np.savez(f, probabilities=targets[lo:hi])

@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from fastgen._files import check_destination
 from fastgen._util import check_int, check_positive_float, run_threads
 from fastgen.core._core import StopFlag
 from fastgen.core.boards import OPENING_ROLLS, STARTING_BOARD
@@ -42,7 +43,7 @@ from fastgen.errors import CheckpointError, InvalidArgumentError
 from fastgen.nets.network import MAX_WIDTH, Network
 from fastgen.sim.duel.front import duel
 from fastgen.train import _selfplay
-from fastgen.train.checkpoint import Checkpoint, read_checkpoint, write_checkpoint
+from fastgen.train.checkpoint import Checkpoint, checkpoint_path, read_checkpoint, write_checkpoint
 from fastgen.train.weights import TrainedWeights, inputs_of
 
 __all__ = ["TDConfig", "TDRun", "td", "resume_td", "geometric_step"]
@@ -145,10 +146,16 @@ def td(config: TDConfig | None = None, *, checkpoint: str | os.PathLike[str] | N
     called with a dict after every averaging (``{"games", "total", "seconds", "lr",
     "afterstates"}``: afterstates learnt from in this call)
     and with every curve point (which has ``"pubeval"``). Ctrl-C (or *stop* set) ends the
-    run with KeyboardInterrupt, the checkpoint left as its last point wrote it."""
+    run with KeyboardInterrupt, the checkpoint left as its last point wrote it. The
+    checkpoint's name is given the ``.npz`` suffix when it has none
+    (:func:`~fastgen.train.checkpoint.checkpoint_path`), and a checkpoint that cannot be
+    written there (its folder missing or not writable) is refused with
+    InvalidArgumentError before any game is played."""
     config = TDConfig() if config is None else config
     if not isinstance(config, TDConfig):
         raise InvalidArgumentError(f"config must be a fastgen.train.TDConfig, got {config!r}")
+    if checkpoint is not None:
+        checkpoint = check_destination(checkpoint_path(checkpoint), "checkpoint", InvalidArgumentError)
     start = Checkpoint(_first_weights(config), "td", dataclasses.asdict(config), 0, 0.0, [], None)
     return _run(config, start, checkpoint, progress, stop)
 
@@ -158,8 +165,11 @@ def resume_td(checkpoint: str | os.PathLike[str], *, games: int | None = None, p
     """Go on with the run whose checkpoint is at *checkpoint*, to its planned games (or
     *games*, which may extend it: the step-size schedule is then spread over the new
     total), with its settings; the result equals the uninterrupted run's. A
-    :class:`~fastgen.errors.CheckpointError` names a file that cannot be resumed."""
+    :class:`~fastgen.errors.CheckpointError` names a file that cannot be resumed. The
+    name is given the ``.npz`` suffix when it has none, as :func:`td` writes it."""
+    checkpoint = checkpoint_path(checkpoint)
     ck = read_checkpoint(checkpoint, "td")
+    check_destination(checkpoint, "checkpoint", InvalidArgumentError)
     settings = dict(ck.config)
     if games is not None:
         settings["games"] = check_int(games, "games", 1)
