@@ -106,6 +106,7 @@ SUBCOMMANDS = {
     "train": "fastgen.cli.train",
     "cube": "fastgen.cli.cube",
     "analyse": "fastgen.cli.analyse",
+    "play": "fastgen.cli.play",
 }
 
 #: The exit status after the reader of the output went away (``fastgen ... | head``):

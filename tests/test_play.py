@@ -1,0 +1,186 @@
+"""``fastgen play``: a person against a bot, at the prompt and in a real terminal.
+
+The person is scripted: it reads what the session shows and types as a player would
+(plays from the legal ones, takes, doubles, resigns, asks for hints). Every record the
+session writes is read back by read_mat, which replays and checks every action.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen import evaluators
+from fastgen.cli.play import BOT, HUMAN, PlaySession
+from fastgen.evaluators import equity, opponent_probs
+
+EVAL = evaluators.baseline()
+
+
+class Person:
+    """Answers a session's prompts: the first legal play (after one illegal try in the
+    first turn), takes every double, rolls at once; records every prompt."""
+
+    def __init__(self, session_ref: list, extra: list[str] | None = None) -> None:
+        self.ref = session_ref
+        self.extra = list(extra or [])
+        self.prompts: list[str] = []
+        self.tried_illegal = False
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if self.extra:
+            return self.extra.pop(0)
+        game = self.ref[0].match.game
+        if prompt.startswith("Take or pass"):
+            return "take"
+        if prompt.startswith("Your play"):
+            if not self.tried_illegal:
+                self.tried_illegal = True
+                return "24/1"
+            return str(game.legal_plays()[0])
+        return ""
+
+
+def _session(length=3, seed=5, extra=None, **kwargs):
+    ref: list = []
+    person = Person(ref, extra)
+    said: list[str] = []
+    session = PlaySession("baseline", EVAL, length=length, seed=seed, ask=person, say=said.append, **kwargs)
+    ref.append(session)
+    return session, person, said
+
+
+def test_a_whole_match_typed_at_the_prompt(tmp_path):
+    session, person, said = _session(length=3, seed=5)
+    finished = session.run()
+    match = session.match
+    assert match.over and max(match.score) >= 3 and finished == len(match.games)
+    text = "\n".join(said)
+    assert "Not legal: no unused die of that number is left in the roll (R5)." in text
+    assert re.search(r"(You win|baseline wins) the match\.", text)
+    assert text.count("Position ID") >= match.games[0].turns // 2
+    fastgen.write_mat(match, tmp_path / "m.mat")
+    back = fastgen.read_mat(tmp_path / "m.mat")  # replays and checks every action
+    assert back.score == match.score and [g.record for g in back.games] == [g.record for g in match.games]
+
+
+def test_hint_ranks_the_plays_by_the_evaluator():
+    session, person, said = _session(length=1, seed=2, extra=["hint"])
+    game = session.match.new_game()
+    game.roll((6, 1))  # the person (player 0) starts with 61
+    assert game.turn == HUMAN
+    session._human_turn()  # "hint", then one illegal try, then the first legal play
+    lines = said[said.index("Your plays by cubeless equity:") + 1:][:5]
+    shown = [line.split(".", 1)[1].rsplit("+", 1)[0].rsplit("-", 1)[0].strip() for line in lines]
+    # a plain loop: each play's equity for the mover, one board at a time
+    before = fastgen.STARTING_BOARD
+    plays = fastgen.legal_plays(before, (6, 1))
+    values = [-float(equity(opponent_probs(EVAL, p.board_after[None]))[0]) for p in plays]
+    best = [str(plays[i]) for i in np.argsort(-np.array(values), kind="stable")[:5]]
+    assert shown[0] == best[0] == "13/7 8/7"
+    assert [s.split()[0] for s in shown] == [b.split()[0] for b in best]
+
+
+def test_doubling_and_the_bots_take():
+    session, person, said = _session(length=0, seed=3, extra=["double"], games=1)
+    game = session.match.new_game()
+    game.roll((5, 2))
+    game.play(game.legal_plays()[0])
+    session._bot_turn() if game.turn == BOT else None
+    assert game.turn == HUMAN and game.dice is None
+    session._human_turn()
+    assert "baseline takes; the cube is at 2." in said or "baseline passes." in said
+    if game.over:  # passed
+        assert game.points == 1 and game.winner == HUMAN
+    else:
+        assert game.cube_value == 2 and game.cube_owner == BOT
+
+
+def test_resignation_accepted_when_it_gives_the_bot_what_it_expects():
+    session, person, said = _session(length=0, seed=4, extra=["resign backgammon"], games=1)
+    game = session.match.new_game()
+    game.roll((2, 1))
+    game.play(game.legal_plays()[0])
+    session._bot_turn()
+    session._human_turn()
+    assert "baseline accepts." in said and game.over and game.winner == BOT and game.points == 3
+
+
+def test_money_games_end_after_the_number_asked():
+    session, person, said = _session(length=0, seed=9, games=2, cube=False)
+    assert session.run() == 2 and len(session.match.games) == 2
+    assert all(g.over for g in session.match.games) and said[-1].startswith("Money so far: You ")
+
+
+def test_quit_and_end_of_input_stop_cleanly():
+    session, person, said = _session(length=5, seed=1, extra=["quit"])
+    assert session.run() == 0 and said[-1] == "Stopped."
+
+    def closed(prompt):
+        raise EOFError
+
+    s2 = PlaySession("baseline", EVAL, length=5, seed=1, ask=closed, say=said.append)
+    assert s2.run() == 0 and said[-1] == "Stopped."
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+def test_play_in_a_terminal(tmp_path):
+    """The real command in a pseudo-terminal: read the screen, type plays computed from
+    the Position ID and the roll it shows (one illegal first), take every double; the
+    1-point match ends and its record is saved and reads back."""
+    import pty
+
+    master, slave = pty.openpty()
+    mat = tmp_path / "t.mat"
+    proc = subprocess.Popen([sys.executable, "-m", "fastgen", "play", "--length", "1", "--seed", "11", "--save",
+                             str(mat)], stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, close_fds=True)
+    os.close(slave)
+    screen = ""
+    typed_illegal = False
+    deadline = time.monotonic() + 240
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 1.0)
+            if ready:
+                try:
+                    chunk = os.read(master, 65536).decode("utf-8", "replace")
+                except OSError:  # the command ended and closed the terminal
+                    break
+                if not chunk:
+                    break
+                screen += chunk
+            tail = screen.rstrip(" ")
+            if tail.endswith("Your play?"):
+                pid = re.findall(r"Position ID (\S+)", screen)[-1]
+                roll = re.findall(r"You rolled (\d)(\d)\.", screen)[-1]
+                if not typed_illegal:
+                    typed_illegal, answer = True, "24/1"
+                else:
+                    board = fastgen.board_from_position_id(pid)
+                    answer = str(fastgen.legal_plays(board, (int(roll[0]), int(roll[1])))[0])
+                screen += "\n"
+                os.write(master, (answer + "\n").encode())
+            elif tail.endswith("Take or pass?"):
+                screen += "\n"
+                os.write(master, b"take\n")
+            elif tail.endswith("help?"):
+                screen += "\n"
+                os.write(master, b"\n")
+        assert proc.wait(timeout=30) == 0, screen[-2000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert "Not legal:" in screen and "(R5)" in screen
+    assert "the match." in screen and f"The record is in {mat}" in screen
+    match = fastgen.read_mat(mat)
+    assert match.length == 1 and match.over
