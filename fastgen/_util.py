@@ -50,7 +50,10 @@ def check_positive_float(value, name: str, upper: float | None = None) -> float:
     InvalidArgumentError quoting it otherwise (bools and strings refused)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.floating, np.integer)):
         raise InvalidArgumentError(f"{name} must be a number, got {value!r}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:  # an int too large for a float: out of any range asked for
+        v = math.inf
     if not (v > 0 and math.isfinite(v)) or (upper is not None and v > upper):
         bound = f" and at most {upper}" if upper is not None else ""
         raise InvalidArgumentError(f"{name} must be above 0{bound}, got {value!r}")
