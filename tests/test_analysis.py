@@ -257,6 +257,9 @@ def test_command_line(matches, tmp_path, capsys):
     assert main(["analyse", str(tmp_path / "a.mat"), "--worst", "3"]) == 0
     out = capsys.readouterr().out
     assert "Chequerplay statistics" in out and "worst decisions" in out
+    assert out.rstrip().endswith("add --evaluator gnubg:0 (the peers extra).")  # the default names the better one
+    assert main(["analyse", str(tmp_path / "a.mat"), "--evaluator", "network:1"]) == 0
+    assert "--evaluator gnubg:0" not in capsys.readouterr().out
     assert main(["analyse", str(tmp_path / "a.mat"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["names"] == ["baseline", "Eager"]
     assert main(["analyse", str(tmp_path / "a.mat"), "--plies", "1", "--json"]) == 0

@@ -40,7 +40,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("source", help="a .mat file, or a folder of them")
     parser.add_argument("--evaluator", type=spec_arg("evaluator"), default="baseline",
-                        help="the evaluator (baseline, gnubg[:N], network:SEED, PATH.npz)")
+                        help="the evaluator: baseline (fastgen's own network), gnubg:0 (GNU Backgammon's networks, "
+                        "whose marks agree with gnubg's own analysis; the peers extra), network:SEED, PATH.npz")
     parser.add_argument("--plies", type=int_in_range(0, 1), default=0,
                         help="0: the evaluator's values; 1: plays and cube decisions looked at after the 21 rolls")
     parser.add_argument("--no-cube", action="store_true", help="judge the plays only, not the cube decisions")
@@ -119,4 +120,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             print(a.source)
         print(a)
         print("\n".join(_worst_lines(a, args.worst)))
+    if args.evaluator == "baseline":
+        print("\nJudged by fastgen's baseline network. For GNU Backgammon's own judgement (its networks, whose marks "
+              "agree with its analyse match) add --evaluator gnubg:0 (the peers extra).")
     return 0
