@@ -184,3 +184,66 @@ def test_play_in_a_terminal(tmp_path):
     assert "the match." in screen and f"The record is in {mat}" in screen
     match = fastgen.read_mat(mat)
     assert match.length == 1 and match.over
+
+
+def _tmux(*args: str) -> str:
+    out = subprocess.run(["tmux", "-L", f"fastgen-test-{os.getpid()}", *args], capture_output=True, text=True,
+                         timeout=30)
+    return out.stdout
+
+
+def _wait_for(pattern: str, seconds: float = 120) -> str:
+    deadline = time.monotonic() + seconds
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = _tmux("capture-pane", "-p", "-t", "play")
+        if re.search(pattern, screen):
+            return screen
+        time.sleep(0.2)
+    raise AssertionError(f"the terminal never showed {pattern!r}:\n{screen}")
+
+
+def test_play_in_tmux_and_its_picture(tmp_path):
+    """``fastgen play`` in a real terminal (tmux): the screen shows the board, the
+    roll and the prompt; a hint ranks the plays; a typed play is made and the other
+    player answers. The last screen is rendered to a PNG by headless Chromium
+    (``FASTGEN_PNG_DIR=docs pytest tests/test_play.py -k tmux`` keeps it: the picture
+    in the docs, docs/play.png, was made so)."""
+    import shutil
+
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux not installed (Debian: apt-get install tmux)")
+    command = f"{sys.executable} -m fastgen play --seed 3 --length 3"
+    _tmux("new-session", "-d", "-s", "play", "-x", "92", "-y", "42", "-c", str(tmp_path), command)
+    try:
+        screen = _wait_for(r"Your play\? $|Your play\?\s*$")
+        pid = re.findall(r"Position ID (\S+)", screen)[-1]
+        d1, d2 = re.findall(r"You rolled (\d)(\d)\.", screen)[-1]
+        assert "+------------------+---+------------------+" in screen and "(You)" in screen
+        _tmux("send-keys", "-t", "play", "hint", "Enter")
+        screen = _wait_for(r"Your plays by cubeless equity:(.|\n)*Your play\?")
+        play = str(fastgen.legal_plays(fastgen.board_from_position_id(pid), (int(d1), int(d2)))[0])
+        _tmux("send-keys", "-t", "play", play, "Enter")
+        screen = _wait_for(r"baseline rolls \d\d and plays .*\.(.|\n)*Your turn: roll")
+        assert screen.count("Position ID") == 1  # the screen scrolled to the new position
+    finally:
+        _tmux("kill-server")
+    from test_svg import chromium  # the browser finder of the picture tests
+
+    browser = chromium()
+    lines = "\n".join(line.rstrip() for line in screen.rstrip().splitlines())
+    import html as html_module
+
+    page = tmp_path / "play.html"
+    page.write_text("<!doctype html><html><body style='margin:0;background:#1e1e1e'><pre style='margin:0;"
+                    "padding:12px 16px;color:#e8e8e8;font:15px/1.25 DejaVu Sans Mono,monospace'>"
+                    f"{html_module.escape(lines)}</pre></body></html>")
+    png = tmp_path / "play.png"
+    height = 24 + 19 * (lines.count("\n") + 1)
+    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    f"--screenshot={png}", f"--window-size=860,{height}", page.as_uri()],
+                   capture_output=True, timeout=120, check=False)
+    assert png.exists() and png.stat().st_size > 5000, f"{browser} wrote no screenshot"
+    keep = os.environ.get("FASTGEN_PNG_DIR")
+    if keep:
+        shutil.copy(png, os.path.join(keep, "play.png"))
