@@ -1,4 +1,5 @@
-"""The ``fastgen duel`` subcommand: two policies play cubeless money games.
+"""The ``fastgen duel`` subcommand: two policies play money games (cubeless, or with the
+cube) or matches.
 
     fastgen duel pubeval random --games 10000 [--seed 0] [--unmirrored] [--json]
     fastgen duel gnubg:0 pubeval --games 2000          # gnubg-nn (the peers extra)
@@ -46,10 +47,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = add_subcommand(
         subparsers,
         "duel",
-        help="two policies play cubeless games; points per game with a 95%% interval",
-        description="Play cubeless money games between policies A and B (random, pubeval, "
+        help="two players play money games or matches; points per game (or matches won) with a 95%% interval",
+        description="Play money games between policies A and B (random, pubeval, "
         "baseline, gnubg[:N] for gnubg-nn at N plies, gnubg-engine[:N] for the GNU Backgammon program, "
-        "network:SEED, a weights file PATH.npz or module:callable) and report A's points per game.",
+        "network:SEED, a weights file PATH.npz or module:callable) and report A's points per game: cubeless by "
+        "default, with the doubling cube with --cube, or matches with --matches (both need evaluators, whose "
+        "cube decisions double and take).",
     )
     parser.add_argument("a", type=_policy_arg, help="policy A (the one the figures are about)")
     parser.add_argument("b", type=_policy_arg, help="policy B")

@@ -272,7 +272,8 @@ def _point_line(p: dict) -> str:
     parts = [f"{p['games']:,} games", f"{p['seconds']:.0f} s", f"loss {p['loss']:.4f}"]
     for key, label in (("pubeval", "vs pubeval"), ("previous", "vs previous")):
         if key in p:
-            parts.append(f"{label} {p[key]['ppg']:+.3f} +/- {p[key]['se']:.3f}")
+            lo, hi = p[key]["ci95"]
+            parts.append(f"{label} {p[key]['ppg']:+.3f} (95% {lo:+.3f} .. {hi:+.3f})")
     return "  ".join(parts)
 
 
