@@ -240,7 +240,8 @@ def test_command_line(capsys):
     assert main(["cube", "--position", "4HPwATDgc/ABMA", "--probs", "0.52151", "0.15392", "0.00756", "0.12985",
                  "0.00755", "--jacoby"]) == 0
     out = capsys.readouterr().out
-    assert "No double            +0.0843" in out and "Proper cube action: No double, beaver" in out
+    assert "1. No double            +0.0843" in out and "Proper cube action: No double, beaver" in out
+    assert "2. Double, pass         +1.00000  (+0.91" in out  # ranked as gnubg ranks them, with the cost
     assert main(["cube", "--position", "4HPwATDgc/ABMA", "--match", "7", "--score", "4-2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["match"] and 0 < data["no_double"] < 1 and data["action"] in {a.value for a in CubeAction}

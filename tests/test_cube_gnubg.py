@@ -110,6 +110,8 @@ def test_printed_probabilities_give_gnubgs_cubeful_values_and_actions(corpus):
                 far.append((case["case"], case["kind"], field, getattr(d, field) * scale, case[field]))
         if d.action.value != case["action"]:
             differ.append((case["case"], case["kind"], case["action"], d.action.value, _deciding_gap(d)))
+        elif [label for label, *_ in d.ranked] != case["cubeful_order"]:  # the hint's order of the three lines
+            far.append((case["case"], case["kind"], "order", [label for label, *_ in d.ranked], case["cubeful_order"]))
     assert not far, far[:20]
     n = sum(c["can_double"] for c in corpus)
     assert len(differ) <= 0.005 * n, differ

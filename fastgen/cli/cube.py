@@ -13,13 +13,15 @@ instead (its player on roll is the side the Position ID has on roll).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from typing import Any
 
 from fastgen import specs
 from fastgen.cli.args import add_subcommand, float_in_range, int_in_range, position_id_arg, spec_arg
 from fastgen.cli.output import json_text
-from fastgen.errors import FastgenError
+from fastgen.errors import FastgenError, InvalidCubeStateError
+from fastgen.formats.matfile import GNUBG_MAX_CUBE
 
 __all__ = ["add_parser", "run_cube", "format_decision"]
 
@@ -45,7 +47,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--match", type=int_in_range(1, 64), default=0, metavar="LENGTH",
                         help="match length (default: a money game)")
     parser.add_argument("--score", type=_score, default=(0, 0), help="ME-OPPONENT: the side on roll's score first")
-    parser.add_argument("--cube", type=int_in_range(1, 4096), default=1, help="cube value")
+    parser.add_argument("--cube", type=int_in_range(1, 4096), default=1,
+                        help="cube value: a power of two up to 4096, the cap (a cube at the cap cannot be turned)")
     parser.add_argument("--owner", choices=("centred", "me", "opponent"), default="centred", help="cube owner")
     parser.add_argument("--crawford", action="store_true", help="this game is the Crawford game")
     parser.add_argument("--jacoby", action="store_true", help="money: the Jacoby rule (gammons count single "
@@ -63,16 +66,25 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     return parser
 
 
+#: The cube's cap on the command line: GNU Backgammon's (a cube at it cannot be turned).
+MAX_CUBE = GNUBG_MAX_CUBE
+
+
 def _state(args: argparse.Namespace) -> Any:
     from fastgen.core.ids import MatchState, match_state_from_id  # lazy: loaded when this subcommand runs
 
     if args.match_id is not None:
-        return match_state_from_id(args.match_id)
+        state = match_state_from_id(args.match_id)
+        return dataclasses.replace(state, max_cube=max(state.max_cube, MAX_CUBE))
+    if args.cube & (args.cube - 1):
+        raise InvalidCubeStateError(f"--cube must be a power of two from 1 to {MAX_CUBE}, got {args.cube}")
+    if args.crawford and not args.match:
+        raise InvalidCubeStateError("--crawford needs --match: a money game has no Crawford game")
     me, opp = 1, 0  # the board shows player 1 on roll
     owner = {"centred": None, "me": me, "opponent": opp}[args.owner]
     score = (args.score[1], args.score[0])
     return MatchState(match_length=args.match, score=score if args.match else (0, 0), cube_value=args.cube,
-                      cube_owner=owner, crawford=args.crawford, jacoby=args.jacoby, on_roll=me)
+                      cube_owner=owner, crawford=args.crawford, jacoby=args.jacoby, on_roll=me, max_cube=MAX_CUBE)
 
 
 def format_decision(d: Any, source: str) -> str:
@@ -84,14 +96,9 @@ def format_decision(d: Any, source: str) -> str:
     head = f"cubeless MWC {value(d.cubeless)}" if d.match else f"cubeless equity {value(d.cubeless)}"
     lines = [f"Cube analysis ({source}, cube life {d.cube_life:.3f}, {d.position_class})", head,
              f"  {p[0]:.5f} {p[1]:.5f} {p[2]:.5f} - {1 - p[0]:.5f} {p[3]:.5f} {p[4]:.5f}", "Cubeful equities:"]
-    rows = [("No double", d.no_double), ("Double, take", d.double_take), ("Double, pass", d.double_pass)]
-    if d.action.value == "You cannot double":
-        lines.append(f"1. {'No double':<20}{value(d.no_double)}")
-    else:
-        best = d.no_double if not d.doubles else min(d.double_take, d.double_pass)
-        for i, (name, v) in enumerate(rows, 1):
-            diff = "" if i == 1 else (f"  ({100 * (v - best):+.4f}%)" if d.match else f"  ({v - best:+.5f})")
-            lines.append(f"{i}. {name:<20}{value(v)}{diff}")
+    for i, (name, v, cost) in enumerate(d.ranked, 1):  # the proper line first, as gnubg ranks them
+        diff = "" if i == 1 else (f"  ({100 * cost:+.4f}%)" if d.match else f"  ({cost:+.5f})")
+        lines.append(f"{i}. {name:<20}{value(v)}{diff}")
     lines.append(f"Proper cube action: {d.action.value}")
     return "\n".join(lines)
 

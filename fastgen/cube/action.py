@@ -15,11 +15,12 @@ import numpy as np
 from fastgen._typing import ArrayLike
 from fastgen.core.boards import as_board
 from fastgen.core.ids import MatchState
-from fastgen.cube.decision import CubeAction, CubeDecision, cube_decisions, proper_action
+from fastgen.cube.decision import CubeAction, CubeDecision, as_numbers, check_state, cube_decisions, proper_action
 from fastgen.cube.lookahead import one_ply_values
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidCubeStateError
+from fastgen.nets.probs import checked_answer
 
 __all__ = ["cube_action"]
 
@@ -45,18 +46,19 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
         raise InvalidCubeStateError("cube_action needs exactly one of probs and evaluator")
     if plies not in (0, 1) or isinstance(plies, bool):
         raise InvalidCubeStateError(f"plies must be 0 or 1, got {plies!r}")
+    st = check_state(state)  # before the evaluator is asked anything
     if probs is None:
         if not callable(evaluator):
             raise InvalidCubeStateError(f"evaluator must be a fastgen evaluator (a callable), got {evaluator!r}")
-        probs = np.asarray(evaluator(arr), dtype=np.float64)[:, :5]
+        probs = checked_answer(evaluator, arr)  # (1, 5) finite probabilities, or InvalidOutputError naming the evaluator
     elif plies:
         raise InvalidCubeStateError("a 1-ply cube decision looks at the rolls with an evaluator: give evaluator=, not probs")
     else:
-        probs = np.asarray(probs, dtype=np.float64).reshape(1, -1) if np.ndim(probs) == 1 else probs
-    zero = cube_decisions(arr, probs, state, met=met, beavers=beavers, database=database).decision(0)
+        given = as_numbers(probs)
+        probs = given.reshape(1, -1) if given.ndim == 1 else given
+    zero = cube_decisions(arr, probs, st, met=met, beavers=beavers, database=database).decision(0)
     if not plies or zero.action is CubeAction.CANNOT_DOUBLE:
         return zero
-    st = MatchState() if state is None else state
     score = None
     if st.match_length:
         me = st.on_roll

@@ -21,8 +21,16 @@ equities normalised to the cube on the table. With ND, DT, DP those three:
 
 The side on roll cannot double in the Crawford game, in a post-Crawford game when it
 is the one a point from winning, when the cube on the table already wins it the match,
-or when its opponent owns the cube: :attr:`CubeAction.CANNOT_DOUBLE`, with the no-double
-value and no double values (NaN).
+when the cube is at its cap (the state's ``max_cube``), or when its opponent owns the
+cube: :attr:`CubeAction.CANNOT_DOUBLE`, with the no-double value and no double values
+(NaN).
+
+A state no cube question can be asked at is refused (:func:`check_state`:
+:class:`~fastgen.errors.InvalidCubeStateError` quoting it): a game that is not being
+played (over, resigned, dropped, not started), dice already rolled (a side doubles only
+before its roll), a cube above its cap, a score that leaves a player 0 or more than 64
+points away, a Crawford game where not exactly one side is 1 point away, and a cube
+turned or owned in the Crawford game.
 
 A side that has borne off a checker can no longer lose a gammon: its gammon
 probabilities are taken as 0 whatever the evaluator said.
@@ -35,6 +43,7 @@ the exact values are used there, as the program does with its own database.
 from __future__ import annotations
 
 import enum
+from html import escape
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,14 +53,15 @@ from fastgen._typing import ArrayLike
 from fastgen.core.boards import as_boards
 from fastgen.bearoff.database import TwoSidedDatabase
 from fastgen.bearoff.index import side_index_trusted
-from fastgen.core.ids import MatchState
+from fastgen.core.ids import GameState, MatchState
 from fastgen.cube.efficiency import CLASS_NAMES, cube_life, position_class
 from fastgen.cube.match import Score, dead_mwc, match_decision
 from fastgen.cube.met import MAX_AWAY, MatchEquityTable, default_met
 from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, money_decision
 from fastgen.errors import InvalidCubeStateError
 
-__all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_decisions", "proper_action", "OPTIONAL"]
+__all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_decisions", "proper_action", "check_state",
+           "may_double", "OPTIONAL"]
 
 #: A double gaining less than this (normalised equity) is optional.
 OPTIONAL = 1e-5
@@ -161,6 +171,40 @@ class CubeDecision:
     position_class: str
     cube_life: float
 
+    @property
+    def ranked(self) -> tuple[tuple[str, float, float], ...]:
+        """The three lines as GNU Backgammon's hint lists them, the proper one first:
+        ``(label, value, value minus the first line's value)``. After a proper double
+        (or redouble) the opponent's proper answer comes first, then the other answer,
+        then "No double"; otherwise "No double" first, then the two answers from the
+        higher value down. A position where the side cannot double has one line."""
+        nd = ("No double", self.no_double)
+        if self.action is CubeAction.CANNOT_DOUBLE:
+            return ((nd[0], nd[1], 0.0),)
+        dt, dp = ("Double, take", self.double_take), ("Double, pass", self.double_pass)
+        if self.action.value.startswith(("Double", "Redouble")):
+            answers = (dt, dp) if self.takes else (dp, dt)
+            lines = (*answers, nd)
+        else:
+            lines = (nd, *sorted((dt, dp), key=lambda line: -line[1]))
+        return tuple((label, value, value - lines[0][1]) for label, value in lines)
+
+    def _repr_html_(self) -> str:
+        """The decision as a small HTML table for Jupyter: the lines ranked as
+        :attr:`ranked` (money: equity per cube on the table; match: match-winning
+        chances), what each costs against the first, the proper action above them."""
+        def value(x: float) -> str:
+            return f"{100 * x:.2f}%" if self.match else f"{x:+.3f}"
+
+        rows = "".join(f"<tr><td>{name}</td><td>{value(v)}</td><td>{'' if i == 0 else value(cost)}</td></tr>"
+                       for i, (name, v, cost) in enumerate(self.ranked))
+        p = self.probs
+        return (f'<div class="fastgen-cube"><p><b>Proper cube action: {escape(self.action.value)}</b></p>'
+                f"<table><tr><th></th><th>{'MWC' if self.match else 'equity'}</th><th>cost</th></tr>{rows}</table>"
+                f"<p>cubeless: win {p[0]:.3f} (gammon {p[1]:.3f}, backgammon {p[2]:.3f}), lose gammon {p[3]:.3f}, "
+                f"lose backgammon {p[4]:.3f}; {escape(self.position_class)} position, cube life "
+                f"{self.cube_life:.2f}</p></div>")
+
 
 @dataclass(frozen=True)
 class CubeDecisions:
@@ -201,11 +245,32 @@ class CubeDecisions:
         return int(self.action.shape[0])
 
 
+def _quoted(value: Any) -> str:
+    text = " ".join(repr(value).split())
+    return text if len(text) <= 200 else text[:200] + "..."
+
+
+def as_numbers(probs: Any) -> np.ndarray:
+    """*probs* as a float64 array when it is an array (or nested sequence) of real
+    numbers; :class:`~fastgen.errors.InvalidCubeStateError` quoting it otherwise (a dict,
+    None, strings, a ragged list)."""
+    try:
+        raw = np.asarray(probs)
+        kind = raw.dtype.kind
+        arr = raw.astype(np.float64) if kind in "iuf" else None
+    except (TypeError, ValueError):
+        arr = None
+    if arr is None:
+        raise InvalidCubeStateError(f"probs must be numbers, five a board (win, win gammon, win backgammon, lose "
+                                    f"gammon, lose backgammon), got {_quoted(probs)}")
+    return arr
+
+
 def _check_probs(probs: Any, n: int) -> np.ndarray:
-    arr = np.asarray(probs, dtype=np.float64)
+    arr = as_numbers(probs)
     if arr.shape != (n, 5):
         raise InvalidCubeStateError(f"probs must be ({n}, 5) cubeless probabilities (one row a board), got shape "
-                                    f"{arr.shape}: {probs!r}"[:300])
+                                    f"{arr.shape}: {_quoted(probs)}")
     p, wg, wb, lg, lb = arr.T
     eps = 1e-6
     bad = ~np.isfinite(arr).all(axis=1) | (arr < -eps).any(axis=1) | (arr > 1 + eps).any(axis=1)
@@ -232,13 +297,57 @@ def _owner(state: MatchState) -> int:
     return OWN if state.cube_owner == state.on_roll else OPPONENT
 
 
+def _aways(state: MatchState) -> tuple[int, int]:
+    me = state.on_roll
+    return state.match_length - state.score[me], state.match_length - state.score[1 - me]
+
+
+def check_state(state: Any) -> MatchState:
+    """*state* (None: money, cube centred) as a :class:`fastgen.MatchState` a cube
+    question can be asked at; :class:`~fastgen.errors.InvalidCubeStateError` quoting it
+    when no such question has an answer (module docstring)."""
+    st = _state_of(state)
+    if st.game_state is not GameState.PLAYING:
+        why = {GameState.NONE: "no game has started", GameState.OVER: "the game is over",
+               GameState.RESIGNED: "the game ended by resignation", GameState.DROPPED: "the game ended by a "
+               "passed double"}[st.game_state]
+        raise InvalidCubeStateError(f"{why} (game_state {st.game_state.name}): there is no cube decision to make: "
+                                    f"{st!r}")
+    if st.dice != (0, 0):
+        raise InvalidCubeStateError(f"the dice are already rolled ({st.dice[0]}-{st.dice[1]}): a side may double "
+                                    f"only before its roll: {st!r}")
+    if st.cube_value > st.max_cube:
+        raise InvalidCubeStateError(f"the cube at {st.cube_value} is above its cap, max_cube {st.max_cube}: {st!r}")
+    if st.match_length:
+        away, opponent_away = _aways(st)
+        if not (1 <= away <= MAX_AWAY and 1 <= opponent_away <= MAX_AWAY):
+            raise InvalidCubeStateError(f"the score must leave both players 1 to {MAX_AWAY} points away: {st!r}")
+        if st.crawford and (away == 1) == (opponent_away == 1):
+            raise InvalidCubeStateError(
+                f"a Crawford game needs exactly one player 1 point from winning the match; the score "
+                f"{st.score[0]}-{st.score[1]} of a {st.match_length}-point match leaves the side on roll {away} "
+                f"away and its opponent {opponent_away} away: {st!r}")
+        if st.crawford and (st.cube_value != 1 or st.cube_owner is not None):
+            raise InvalidCubeStateError(f"no one doubles in the Crawford game, yet the cube is at {st.cube_value}"
+                                        f"{'' if st.cube_owner is None else f' and owned by player {st.cube_owner}'}: "
+                                        f"{st!r}")
+    return st
+
+
 def _may_double(state: MatchState, away: int, opponent_away: int, owner: int) -> bool:
-    if owner == OPPONENT:
+    if owner == OPPONENT or state.cube_value >= state.max_cube:
         return False
     if not state.match_length:
         return True
     post_crawford = not state.crawford and min(away, opponent_away) == 1
     return not state.crawford and state.cube_value < away and not (post_crawford and away == 1)
+
+
+def may_double(state: MatchState) -> bool:
+    """Whether the side on roll may double at the :func:`checked <check_state>` *state*
+    (module docstring); where it may not, a decision is :attr:`CubeAction.CANNOT_DOUBLE`."""
+    away, opponent_away = _aways(state) if state.match_length else (0, 0)
+    return _may_double(state, away, opponent_away, _owner(state))
 
 
 def _bearoff_values(arr: np.ndarray, database: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -266,18 +375,24 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
     side is on roll). Module docstring for the rules; bad input raises :class:`~fastgen.errors.InvalidCubeStateError` quoting it."""
     arr = as_boards(boards)
     n = arr.shape[0]
+    st = check_state(state)
     pr = _check_probs(probs, n)
     # gammons that can no longer happen count nothing (an evaluator may give them a trace)
     pr[arr[:, 0].sum(axis=1, dtype=np.int16) < 15, 1:3] = 0.0
     pr[arr[:, 1].sum(axis=1, dtype=np.int16) < 15, 3:5] = 0.0
-    st = _state_of(state)
     owner = _owner(st)
     if classes is None:
         cls = position_class(arr)
     else:
         cls = np.asarray(classes)
         if cls.shape != (n,) or cls.dtype != np.int8:
-            raise InvalidCubeStateError(f"classes must be the boards' (N,) int8 position classes, got {classes!r}")
+            raise InvalidCubeStateError(f"classes must be the boards' (N,) int8 position classes, got "
+                                        f"{_quoted(classes)}")
+        out_of_range = np.flatnonzero((cls < 0) | (cls >= len(CLASS_NAMES)))
+        if out_of_range.size:
+            i = int(out_of_range[0])
+            raise InvalidCubeStateError(f"classes[{i}] is {int(cls[i])}, not a position class code (0 to "
+                                        f"{len(CLASS_NAMES) - 1}: {', '.join(CLASS_NAMES)})")
     x = cube_life(arr, cls)
     x_double = x.copy()
     exact = np.zeros(n, dtype=bool)
@@ -292,10 +407,8 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
         met = default_met() if met is None else met
         if not isinstance(met, MatchEquityTable):
             raise InvalidCubeStateError(f"met must be a fastgen.cube.MatchEquityTable, got {met!r}")
-        me, opp = st.on_roll, 1 - st.on_roll
-        away, opponent_away = st.match_length - st.score[me], st.match_length - st.score[opp]
-        if not (1 <= away <= MAX_AWAY and 1 <= opponent_away <= MAX_AWAY):
-            raise InvalidCubeStateError(f"the score must leave both players 1 to {MAX_AWAY} points away: {st!r}")
+        me = st.on_roll
+        away, opponent_away = _aways(st)  # both 1 to MAX_AWAY: check_state
         score = Score(met, away, opponent_away, crawford=st.crawford, player=me)
         if exact.any():  # the cube life that reproduces the database's money values (at most the bear-off one)
             for target, col, own in ((x, {CENTRED: 2, OWN: 1}.get(owner, 3), owner), (x_double, 3, OPPONENT)):
@@ -317,7 +430,7 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
         eq = np.stack([nd, dt, dp], axis=1)
         p, wg, wb, lg, lb = pr.T
         cubeless = 2.0 * p - 1.0 + wg + wb - lg - lb
-        may = owner != OPPONENT
+        may = _may_double(st, 0, 0, owner)
     if may:
         codes = _codes(eq[:, 0], eq[:, 1], eq[:, 2], pr[:, 1], beavers=beavers and not match,
                        pass_may_be_optional=match or owner == OWN or not st.jacoby)

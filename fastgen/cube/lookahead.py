@@ -23,11 +23,12 @@ import numpy as np
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.core.ids import MatchState
-from fastgen.cube.decision import cube_decisions
+from fastgen.cube.decision import check_state, cube_decisions, may_double
 from fastgen.cube.efficiency import position_class
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.game import result_types
+from fastgen.nets.probs import checked_answer
 
 __all__ = ["one_ply_batch", "one_ply_values"]
 
@@ -36,8 +37,12 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
                   threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """(no double, double take) of each of *boards* ((N, 2, 25), side on roll in row 1,
     before its roll) at 1 ply (module docstring), board i at ``states[row_state[i]]``:
-    money per unit of the state's cube, match MWC. All the boards' 21 rolls go through
-    the generator and the evaluator at once."""
+    money per unit of the state's cube, match MWC (double/take NaN where the side on roll
+    cannot double: :func:`fastgen.cube.decision.may_double`). All the boards' 21 rolls go
+    through the generator and the evaluator at once (its answers checked by
+    :func:`fastgen.nets.probs.checked_answer`); a state no cube question can be asked at is
+    refused first (:func:`fastgen.cube.decision.check_state`)."""
+    states = [check_state(st) for st in states]  # refused here, before any work, as cube_decisions refuses them
     met = default_met() if met is None else met
     n = boards.shape[0]
     nd_out, dt_out = np.empty(n), np.empty(n)
@@ -52,7 +57,8 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     res = result_types(after)
     going = res == 0
     opp_boards = np.ascontiguousarray(after[going][:, ::-1])
-    probs = np.asarray(evaluator(opp_boards), dtype=np.float64)[:, :5] if opp_boards.shape[0] else np.zeros((0, 5))
+    # (N, 5) finite probabilities, or InvalidOutputError naming the evaluator
+    probs = checked_answer(evaluator, opp_boards) if opp_boards.shape[0] else np.zeros((0, 5))
     opp_probs = np.zeros((after.shape[0], 5))
     opp_probs[going] = probs
     classes = position_class(after)  # the same from either side: once for both branches
@@ -62,6 +68,9 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
         for k, state in enumerate(states):
             rows = np.flatnonzero(row_st == k)
             if not rows.size:
+                continue
+            if out is dt_out and not may_double(state):  # no double/take where the side on roll cannot double
+                values[rows] = np.nan
                 continue
             me, c = state.on_roll, state.cube_value
             cube, owner = (c, state.cube_owner) if out is nd_out else (2 * c, 1 - me)
@@ -80,7 +89,8 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
                     values[ended] = [score.win(int(r) * cube) for r in points]
             if live.size:
                 opp_state = MatchState(match_length=state.match_length, score=state.score, cube_value=cube,
-                                       cube_owner=owner, crawford=state.crawford, jacoby=state.jacoby, on_roll=1 - me)
+                                       cube_owner=owner, crawford=state.crawford, jacoby=state.jacoby, on_roll=1 - me,
+                                       max_cube=state.max_cube)
                 d = cube_decisions(after[live][:, ::-1], opp_probs[live], opp_state, met=met, database=database,
                                    classes=classes[live])
                 nd, dt, dp = d.no_double, d.double_take, d.double_pass

@@ -101,15 +101,30 @@ class Score:
         bl = (self.lose(2 * c) - self.lose(3 * c)) / half
         return max(gw, 0.0), max(bw, 0.0), max(gl, 0.0), max(bl, 0.0)
 
+    def swing(self, c: int) -> float:
+        """The MWC between losing and winning *c* points, ``win(c) - lose(c)``: what an
+        equity of 2 stands for at cube *c*. Where a table gives both exactly the same
+        chance (an extreme score, where its values are rounded flat: GNU Backgammon's
+        ``jac100`` at 2 away against 25 away), the swing of a gammon, else of a
+        backgammon, at cube *c* (else 1), so that equities stay finite and in the order
+        of their MWCs."""
+        for k in (c, 2 * c, 3 * c):
+            d = self.win(k) - self.lose(k)
+            if d > 0.0:
+                return d
+        return 1.0
+
     def mwc(self, equity: np.ndarray | float, c: int) -> np.ndarray:
-        """MWC of an equity normalised to cube *c*."""
+        """MWC of an equity normalised to cube *c* (the same MWC whatever the equity
+        where winning and losing *c* points give the same chance)."""
         w, l_ = self.win(c), self.lose(c)
         return 0.5 * (np.asarray(equity) * (w - l_) + (w + l_))
 
     def equity(self, mwc: np.ndarray | float, c: int) -> np.ndarray:
-        """The equity normalised to cube *c* of an MWC (-1: lose c points, +1: win c)."""
+        """The equity normalised to cube *c* of an MWC (-1: lose c points, +1: win c;
+        :meth:`swing` where the two are the same)."""
         w, l_ = self.win(c), self.lose(c)
-        return (2.0 * np.asarray(mwc) - (w + l_)) / (w - l_)
+        return (2.0 * np.asarray(mwc) - (w + l_)) / self.swing(c)
 
 
 def _split(probs: np.ndarray):

@@ -41,8 +41,9 @@ from importlib import resources
 
 import numpy as np
 
+from fastgen._typing import ArrayLike
 from fastgen.cube.met_files import METFile, parse_met, read_met_file
-from fastgen.errors import InvalidCubeStateError
+from fastgen.errors import InvalidCubeStateError, METFileError
 
 __all__ = ["MatchEquityTable", "default_met", "read_met", "MAX_AWAY"]
 
@@ -95,9 +96,15 @@ class MatchEquityTable:
 
     *name*, *description*, *length* (the longest match its source covers), *source*;
     ``pre`` (MAX_AWAY, MAX_AWAY) and ``post`` (2, MAX_AWAY) read-only float64 arrays.
-    Make one with :func:`default_met`, :func:`read_met` or from a parsed file."""
+    Make one with :func:`default_met`, :func:`read_met`, from a parsed file
+    (:class:`~fastgen.cube.met_files.METFile`) or from arrays (:meth:`from_arrays`);
+    every way checks the table with :func:`~fastgen.cube.met_files.check_table`
+    (:class:`~fastgen.errors.METFileError` naming the first bad entry)."""
 
     def __init__(self, table: METFile) -> None:
+        if not isinstance(table, METFile):
+            raise METFileError(f"a MatchEquityTable is made from a fastgen.cube.met_files.METFile (or with "
+                               f"MatchEquityTable.from_arrays), got {table!r}"[:300])
         self.name = table.name
         self.description = table.description
         self.length = table.length
@@ -106,6 +113,34 @@ class MatchEquityTable:
         self.post = np.stack([_extend_post(table.post[p], table.length) for p in (0, 1)])
         self.pre.flags.writeable = False
         self.post.flags.writeable = False
+
+    @classmethod
+    def from_arrays(cls, pre: ArrayLike, post: ArrayLike, *, name: str = "", description: str = "",
+                    source: str = "<arrays>") -> "MatchEquityTable":
+        """The table of a (length, length) pre-Crawford array *pre* and a (2, length)
+        post-Crawford array *post* (row p: player p trailing; a single row serves both
+        players), laid out as a file's (:mod:`fastgen.cube.met_files`), checked as a
+        file's table is.
+
+        >>> t = MatchEquityTable.from_arrays([[0.5, 0.7], [0.3, 0.5]], [0.5, 0.4])
+        >>> round(t.mwc(1, 2, crawford=True), 3), t.length
+        (0.7, 2)
+        >>> MatchEquityTable.from_arrays([[0.5, 0.5], [0.5, 0.5]], [0.5, 0.4])  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        fastgen.errors.METFileError: <arrays>: pre-Crawford row 1, column 2 (1 away against 2 away): 0.5 is not ...
+        """
+        try:
+            arr = np.asarray(pre)
+            length = arr.shape[0] if arr.ndim == 2 else -1
+            rows = np.asarray(post)
+        except (TypeError, ValueError) as exc:
+            raise METFileError(f"{source}: the tables must be arrays of numbers: {exc}") from None
+        if length < 1:
+            raise METFileError(f"{source}: the pre-Crawford table must be a square (length, length) array, got "
+                               f"shape {arr.shape}")
+        if rows.ndim == 1:
+            rows = np.stack([rows, rows])
+        return cls(METFile(name, description, length, arr, rows, source))
 
     def mwc(self, away: int, opponent_away: int, *, crawford: bool = False, player: int = 0) -> float:
         """The chance that a player *away* points from winning wins the match against

@@ -31,6 +31,7 @@ from fastgen._typing import ArrayLike
 from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
 from fastgen.core.boards import as_boards
 from fastgen.errors import InvalidNetworkError, InvalidOutputError
+from fastgen.nets.probs import check_probs
 
 __all__ = ["NetworkSet", "classify", "is_race", "rearmost", "CLASSES"]
 
@@ -64,11 +65,10 @@ def classify(boards: ArrayLike, databases: Sequence[Any] = ()) -> np.ndarray:
 def _answer(ev: Any, part: np.ndarray) -> np.ndarray:
     """*ev*'s answer for the boards *part* as (M, 5) float64, checked as
     :func:`fastgen.evaluators.evaluate` checks an answer (its shape, then
-    :func:`fastgen.evaluators.check_probs` by *ev*'s ``ordered``): a part that answers
+    :func:`fastgen.nets.probs.check_probs` by *ev*'s ``ordered``): a part that answers
     None, a wrong shape or an impossible probability raises
     :class:`~fastgen.errors.InvalidOutputError` naming it, never a NaN or out of range row
     in the set's answer."""
-    from fastgen.evaluators import check_probs  # lazy: fastgen.evaluators imports fastgen.nets
 
     name = getattr(ev, "__name__", type(ev).__name__)
     got = ev(part)
@@ -92,7 +92,7 @@ class NetworkSet:
     *race*, the contact evaluator answers races too.
 
     ``nset(boards) -> (N, 5)`` float64, each part's answer checked before it is used (its
-    shape, then :func:`fastgen.evaluators.check_probs`: a part answering None, NaN or an
+    shape, then :func:`fastgen.nets.probs.check_probs`: a part answering None, NaN or an
     impossible probability raises :class:`~fastgen.errors.InvalidOutputError` naming
     it); its ``ordered`` is true when its parts' are, its
     :meth:`digest` combines theirs (for resumable rollouts), and

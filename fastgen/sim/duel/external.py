@@ -38,6 +38,7 @@ from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.core.ids import MatchState
 from fastgen.errors import FastgenError, InvalidArgumentError
 from fastgen.fibs import FibsBoard, parse_board
+from fastgen.formats.matfile import GNUBG_MAX_CUBE
 from fastgen.policies import as_picks
 from fastgen.specs import cube_player, resolve_policy
 from fastgen._util import check_int
@@ -149,7 +150,7 @@ class ExternalServer:
         match = fb.match_length if 0 < fb.match_length < 9999 else 0
         state = MatchState(match_length=match, score=(theirs, ours) if match else (0, 0), cube_value=fb.cube,
                            cube_owner=owner, crawford=bool(match and not fb.did_crawford and not fb.redoubles),
-                           on_roll=doubler)
+                           on_roll=doubler, max_cube=GNUBG_MAX_CUBE)
         owns = np.array([owner == doubler])
         if doubled:
             return "take" if bool(self.cube.accept(board[None], owns, [state])[0]) else "drop"
