@@ -57,10 +57,10 @@ from fastgen.core.ids import position_id
 from fastgen.errors import EngineError, InvalidArgumentError, InvalidOutputError
 from fastgen.nets.onnx_io import OnnxEvaluator
 from fastgen.nets.network import Network as CompiledNetwork
-from fastgen.nets.probs import make_consistent
+from fastgen.nets.probs import PROB_RULES, PROB_TOLERANCE, check_probs, checked_answer, evaluator_name, make_consistent
 from fastgen._typing import ArrayLike
-from fastgen._files import MiB, read_npz
-from fastgen._util import atomic_write, check_int
+from fastgen._util import atomic_write, check_int, install_hint
+from fastgen.formats.checked import MiB, read_npz
 
 __all__ = [
     "Evaluator",
@@ -133,59 +133,6 @@ def flip_diff(delta: np.ndarray) -> np.ndarray:
     return out
 
 
-def _name(fn: Any) -> str:
-    return getattr(fn, "__name__", type(fn).__name__)
-
-
-#: How far an evaluator's answer may stray past a rule of :func:`check_probs` (float32
-#: rounding of a probability near 0 or 1 is below 1e-7; this leaves room for sums of a few).
-PROB_TOLERANCE = 1e-6
-
-#: The rules of an evaluator's answer (p = P(win), P(wg), P(wbg), P(lg), P(lbg)), in the
-#: order they are reported; the last four only for an evaluator whose ``ordered`` is true.
-PROB_RULES = (
-    "every value finite",
-    "every value >= 0",
-    "every value <= 1",
-    "P(win gammon) <= P(win)",
-    "P(win backgammon) <= P(win gammon)",
-    "P(lose gammon) <= P(lose) = 1 - P(win)",
-    "P(lose backgammon) <= P(lose gammon)",
-)
-
-
-def check_probs(arr: np.ndarray, boards: np.ndarray, name: str, ordered: bool = True) -> None:
-    """Raise :class:`~fastgen.errors.InvalidOutputError` unless the (N, 5) float64 answer
-    *arr* of evaluator *name* for *boards* (N, 2, 25) keeps :data:`PROB_RULES` within
-    :data:`PROB_TOLERANCE`: finite, in [0, 1] and, when *ordered*, gammons <= wins and
-    backgammons <= gammons for both sides. The message quotes the first bad row, the rule
-    it breaks and the position's GNU Backgammon Position ID. A few whole-array reductions
-    when the answer is good."""
-    if arr.shape[0] == 0:
-        return
-    tol = PROB_TOLERANCE
-    w, wg, wb, lg, lb = arr[:, 0], arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4]
-    # NaN fails every comparison, so a non-finite value lands in the slow path below.
-    if arr.min() >= -tol and arr.max() <= 1.0 + tol and (not ordered or (
-            (wg - w).max() <= tol and (wb - wg).max() <= tol and (lg + w).max() <= 1.0 + tol
-            and (lb - lg).max() <= tol)):
-        return
-    broken = [~np.isfinite(arr).all(axis=1), (arr < -tol).any(axis=1), (arr > 1.0 + tol).any(axis=1)]
-    if ordered:
-        broken += [wg - w > tol, wb - wg > tol, lg + w > 1.0 + tol, lb - lg > tol]
-    bad = np.logical_or.reduce(broken)
-    i = int(np.flatnonzero(bad)[0])
-    k = next(k for k, b in enumerate(broken) if b[i])
-    rule = PROB_RULES[k]
-    raise InvalidOutputError(
-        f"evaluator {name!r} answered impossible probabilities {arr[i].tolist()!r} (row {i} of {arr.shape[0]}) "
-        f"for position ID {position_id(boards[i])!r}: it breaks the rule {rule} (tolerance {tol:g}); an "
-        "evaluator returns P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon) "
-        "for the side on roll" + ("" if k < 3 else " (an evaluator whose outputs are not ordered, such as "
-                                   "independent sigmoids, sets its attribute ordered = False: range checks only)")
-    )
-
-
 def evaluate(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray, stats: dict | None = None,
              chunk: int = EVAL_CHUNK) -> np.ndarray:
     """``evaluator(boards)`` as (N, 5) float64, called on C-contiguous read-only chunks of
@@ -197,22 +144,12 @@ def evaluate(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray, stats: 
     read-only (a single chunk's answer as the evaluator gave it)."""
     n = boards.shape[0]
     out = None
-    ordered = bool(getattr(evaluator, "ordered", True))
     for lo in range(0, n, chunk):
         part = np.ascontiguousarray(boards[lo : lo + chunk]).view()
         part.flags.writeable = False  # the evaluator reads the positions, never changes them
         t0 = time.perf_counter()
-        got = evaluator(part)
+        arr = checked_answer(evaluator, part)
         t1 = time.perf_counter()
-        try:
-            arr = np.asarray(got, dtype=np.float64)
-        except (TypeError, ValueError):
-            arr = None
-        if arr is None or arr.shape != (part.shape[0], 5):
-            raise InvalidOutputError(
-                f"evaluator {_name(evaluator)!r} must return ({part.shape[0]}, 5) finite floats, got {got!r}"
-            )
-        check_probs(arr, part, _name(evaluator), ordered)
         if stats is not None:
             stats["calls"] = stats.get("calls", 0) + 1
             stats["positions"] = stats.get("positions", 0) + part.shape[0]
@@ -357,13 +294,13 @@ def gnubg(plies: int = 0) -> Callable[[np.ndarray], np.ndarray]:
     Each position is one ``gnubg_nn.probabilities(board, plies)`` call (about 3 us at 0
     ply); gnubg-nn caches evaluations, so positions seen before cost less. Its race net,
     contact nets and bear-off databases are used as gnubg classifies the position.
-    Needs the ``peers`` extra (``pip install 'fastgen[peers]'``).
+    Needs the ``peers`` extra (``pip install "fastgen-backgammon[peers]"``).
     """
     plies = check_int(plies, "plies", 0, 4)
     try:
         import gnubg_nn  # lazy: the optional peers extra
     except ImportError as exc:
-        raise ImportError("evaluators.gnubg needs gnubg-nn: pip install 'fastgen[peers]'") from exc
+        raise ImportError(f"evaluators.gnubg needs gnubg-nn: {install_hint('peers')}") from exc
     probabilities = gnubg_nn.probabilities
 
     def evaluate_gnubg(boards: np.ndarray) -> np.ndarray:
@@ -439,7 +376,7 @@ def chain(*evaluators: Any) -> Callable[[np.ndarray], np.ndarray]:
 
     evaluate_chain.covers = covers  # type: ignore[attr-defined]
     evaluate_chain.ordered = all(getattr(e, "ordered", True) for e in evaluators)  # type: ignore[attr-defined]
-    evaluate_chain.__name__ = "chain(" + ", ".join(_name(e) for e in evaluators) + ")"
+    evaluate_chain.__name__ = "chain(" + ", ".join(evaluator_name(e) for e in evaluators) + ")"
     return evaluate_chain
 
 
@@ -607,7 +544,7 @@ class Network:
         not such a file (missing, not a regular file, larger than 512 MiB, truncated,
         damaged, or without the arrays) raises
         :class:`~fastgen.errors.InvalidArgumentError` naming it; it is read by
-        :func:`fastgen._files.read_npz` (no pickles, sizes checked before anything is
+        :func:`fastgen.formats.checked.read_npz` (no pickles, sizes checked before anything is
         allocated)."""
         shown = repr(os.fspath(source)) if isinstance(source, (str, bytes, os.PathLike)) else repr(source)
         prefix = "cannot read the network file "
@@ -674,7 +611,7 @@ def baseline() -> CompiledNetwork:
 
 def onnx(path: Any, inputs: Sequence[str] = ("tesauro198",), *, threads: int = 1) -> OnnxEvaluator:
     """An evaluator running the ONNX graph of the file *path* through onnxruntime (the
-    ``onnx`` extra: ``pip install "fastgen[onnx]"``): the boards are encoded with the
+    ``onnx`` extra: ``pip install "fastgen-backgammon[onnx]"``): the boards are encoded with the
     input schemes *inputs* side by side (``("tesauro198",)``: 198 inputs), the graph's
     (N, 5) output is made consistent and answered as float32 probabilities; onnxruntime
     uses *threads* threads. Any graph works, not only the multilayer perceptrons
@@ -723,7 +660,7 @@ def greedy(evaluator: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray, np.n
         def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
             return _greedy_choose(evaluator, candidates, offsets)
 
-    choose.__name__ = f"greedy({_name(evaluator)})"
+    choose.__name__ = f"greedy({evaluator_name(evaluator)})"
     if isinstance(evaluator, CompiledNetwork):
         # the game loops play a compiled network's greedy games whole inside the core
         choose.network = evaluator  # type: ignore[attr-defined]

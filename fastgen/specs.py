@@ -63,7 +63,7 @@ import zipfile
 from typing import Any, Callable
 
 from fastgen import evaluators, policies
-from fastgen._files import open_regular
+from fastgen.formats.checked import open_regular
 from fastgen.engines import GnubgEngine
 from fastgen.errors import FastgenError, InvalidArgumentError, InvalidSpecError, NetworkFileError
 from fastgen.evaluators import Network, greedy
@@ -278,7 +278,7 @@ def _is_compiled_layout(path: str) -> bool:
     """Whether the ``.npz`` file *path* is in :mod:`fastgen.nets.files`' layout (it has a
     ``format`` array), read by :class:`fastgen.nets.Network`; else the one hidden layer
     layout of :class:`fastgen.evaluators.Network` (or no network file at all: its loader
-    then says what is wrong). Opened by :func:`fastgen._files.open_regular` (a FIFO or a
+    then says what is wrong). Opened by :func:`fastgen.formats.checked.open_regular` (a FIFO or a
     device is refused, never waited on); only the archive's directory is read."""
     with open_regular(path, "network file", NetworkFileError) as f:
         try:

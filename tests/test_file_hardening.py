@@ -1,6 +1,6 @@
 """Files fastgen reads and writes, as a careless or hostile user hands them over.
 
-Every reader comes in through fastgen._files (a regular file only, its size bounded
+Every reader comes in through fastgen.formats.checked (a regular file only, its size bounded
 before anything is allocated, every decoding fault the reader's own error), and every
 report is written whole or not at all. Each test builds the bad file it needs.
 """
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen._files import check_destination, parse_json, read_bytes, read_npz
+from fastgen.formats.checked import check_destination, parse_json, read_bytes, read_npz
 from fastgen.cli.main import main
 from fastgen.errors import InvalidArgumentError, MatFileError, NetworkFileError
 from fastgen.nets import Network

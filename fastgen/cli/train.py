@@ -23,14 +23,15 @@ from typing import Any, Callable
 
 from fastgen.cli.args import add_subcommand, float_in_range, int_in_range
 from fastgen.cli.output import json_text
-from fastgen._files import check_destination, parse_json, read_text
-from fastgen._util import atomic_write
+from fastgen._util import atomic_write, install_hint
+from fastgen.formats.checked import check_destination, parse_json, read_text
 from fastgen.errors import CheckpointError, FastgenError, InvalidArgumentError
 from fastgen.train.checkpoint import check_curve, checkpoint_path, read_checkpoint
 from fastgen.nets.network import Network
 from fastgen.sim.duel.front import duel
 from fastgen.train.refine import SuperviseConfig, supervise
-from fastgen.train.td_lambda import TDConfig, resume_td, td
+from fastgen.train.config import TDConfig
+from fastgen.train.td_lambda import resume_td, td
 
 __all__ = ["add_parser", "curve_log_path"]
 
@@ -315,7 +316,7 @@ def run_plot(args: argparse.Namespace) -> int:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt  # lazy: the plot extra
     except ImportError:
-        print('fastgen train plot: error: matplotlib is needed: pip install "fastgen[plot]"', file=sys.stderr)
+        print(f"fastgen train plot: error: matplotlib is needed: {install_hint('plot')}", file=sys.stderr)
         return 2
     fig, ax = plt.subplots(figsize=(7, 4))
     for key, label in (("pubeval", "against pubeval"), ("previous", "against the previous point")):

@@ -44,7 +44,7 @@ from typing import cast
 
 import numpy as np
 
-from fastgen._files import MiB, read_bytes
+from fastgen.formats.checked import MiB, read_bytes
 from fastgen._util import atomic_write
 from fastgen.errors import FastgenError, MatFileError
 from fastgen.games.game import BACKGAMMON, GAMMON, SINGLE, Game

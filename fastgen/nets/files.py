@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from fastgen._files import MiB, parse_json, read_npz
+from fastgen.formats.checked import MiB, parse_json, read_npz
 from fastgen._util import atomic_write
 from fastgen.errors import NetworkFileError
 
@@ -84,7 +84,7 @@ def read(source: Any) -> tuple[list, list, tuple, str, dict]:
     binary file object), as stored (*about* empty when the file has none); :class:`~fastgen.errors.NetworkFileError` naming the file
     when it is missing, not a regular file, larger than the bound, not a network file of
     this layout, damaged or truncated, or of another version (read by
-    :func:`fastgen._files.read_npz`: nothing is allocated before its size is checked
+    :func:`fastgen.formats.checked.read_npz`: nothing is allocated before its size is checked
     against the file). The arrays' shapes and values are checked by the network they
     make."""
     name = _describe(source)

@@ -1,4 +1,4 @@
-"""Networks in and out of ONNX files (the ``onnx`` extra: ``pip install "fastgen[onnx]"``).
+"""Networks in and out of ONNX files (the ``onnx`` extra: ``pip install "fastgen-backgammon[onnx]"``).
 
 - :func:`read_mlp` reads a plain multilayer perceptron from an ONNX file into numpy
   weights, biases and the name of its hidden activation;
@@ -30,9 +30,9 @@ import numpy as np
 
 from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.errors import InvalidArgumentError, InvalidNetworkError, NetworkFileError, UnknownSchemeError
-from fastgen.nets.probs import make_consistent
-from fastgen._files import MiB, read_bytes
-from fastgen._util import atomic_write, check_int
+from fastgen.nets.probs import check_probs, make_consistent
+from fastgen.formats.checked import MiB, read_bytes
+from fastgen._util import atomic_write, check_int, install_hint
 
 __all__ = ["read_mlp", "write_mlp", "OnnxEvaluator", "ACTIVATIONS", "OPSET"]
 
@@ -48,7 +48,6 @@ DEFAULT_DOMAINS = ("", "ai.onnx")
 MIN_OPSET = 7
 #: The number of outputs of a network: the evaluator's five probabilities.
 OUTPUTS = 5
-_INSTALL = 'pip install "fastgen[onnx]"'
 _NOT_MLP = "is not part of a multilayer perceptron fastgen runs"
 
 
@@ -57,7 +56,7 @@ def _import_onnx() -> Any:
         import onnx  # lazy: the onnx extra
         import onnx.numpy_helper  # lazy: the onnx extra
     except ImportError:
-        raise NetworkFileError(f"reading and writing ONNX files needs the onnx package: {_INSTALL}") from None
+        raise NetworkFileError(f"reading and writing ONNX files needs the onnx package: {install_hint('onnx')}") from None
     return onnx
 
 
@@ -68,7 +67,7 @@ MAX_ONNX_BYTES = 2 * 1024 * MiB
 
 
 def _read_bytes(path: Any) -> tuple[str, bytes]:
-    """(name, bytes) of the ONNX file *path*, read by :func:`fastgen._files.read_bytes`:
+    """(name, bytes) of the ONNX file *path*, read by :func:`fastgen.formats.checked.read_bytes`:
     a regular file only (a FIFO or a device is refused at once, never waited on), of at
     most :data:`MAX_ONNX_BYTES`."""
     try:
@@ -370,7 +369,7 @@ class OnnxEvaluator:
     ``("tesauro198", "raw")`` 250), fed to the graph's one input in batches of at most
     *batch* positions, and the graph's first output, which must be (N, 5) floats, is
     made consistent (:func:`fastgen.nets.probs.make_consistent`), checked by
-    :func:`fastgen.evaluators.check_probs` (a graph answering NaN or a value outside
+    :func:`fastgen.nets.probs.check_probs` (a graph answering NaN or a value outside
     [0, 1], one without a final ``Sigmoid`` for instance, raises
     :class:`~fastgen.errors.InvalidOutputError` naming it and the position) and answered
     as float32 probabilities. onnxruntime uses *threads* threads within each batch.
@@ -382,7 +381,7 @@ class OnnxEvaluator:
     schemes' or whose output is not (N, 5) floats raises
     :class:`~fastgen.errors.NetworkFileError` naming the file."""
 
-    #: The answers are made consistent, so every rule of fastgen.evaluators.check_probs applies.
+    #: The answers are made consistent, so every rule of fastgen.nets.probs.check_probs applies.
     ordered = True
 
     def __init__(self, path: Any, inputs: Sequence[str] = ("tesauro198",), *, threads: int = 1,
@@ -416,7 +415,7 @@ class OnnxEvaluator:
         try:
             import onnxruntime  # lazy: the onnx extra
         except ImportError:
-            raise NetworkFileError(f"{self.path}: running an ONNX graph needs onnxruntime: {_INSTALL}") from None
+            raise NetworkFileError(f"{self.path}: running an ONNX graph needs onnxruntime: {install_hint('onnx')}") from None
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
@@ -471,7 +470,6 @@ class OnnxEvaluator:
         make_consistent(out)
         # A graph is any graph (one without a final Sigmoid answers values outside [0, 1]):
         # its answer is checked here, for every caller, not only by the simulations.
-        from fastgen.evaluators import check_probs  # lazy: fastgen.evaluators imports this module
 
         check_probs(out, boards, self.__name__, True)
         return out

@@ -15,6 +15,7 @@ train plot`` (see docs/guides/training.rst).
 """
 
 from fastgen.train.refine import SuperviseConfig, SuperviseRun, supervise
-from fastgen.train.td_lambda import TDConfig, TDRun, resume_td, td
+from fastgen.train.config import TDConfig
+from fastgen.train.td_lambda import TDRun, resume_td, td
 
 __all__ = ["TDConfig", "TDRun", "td", "resume_td", "SuperviseConfig", "SuperviseRun", "supervise"]

@@ -35,10 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from fastgen._files import parse_json, read_npz
+from fastgen.formats.checked import parse_json, read_npz
 from fastgen.errors import CheckpointError, FastgenError, InvalidArgumentError, InvalidNetworkError, NetworkFileError
 from fastgen.nets import files
 from fastgen.nets.network import Network
+from fastgen.train.config import TDConfig
 
 __all__ = ["Checkpoint", "read_checkpoint", "write_checkpoint", "checkpoint_path", "check_curve", "VERSION"]
 
@@ -152,7 +153,6 @@ def check_curve(points: Any, name: str, error: type[FastgenError] = CheckpointEr
 def _check_config(config: Any, name: str, kind: str) -> dict:
     """*config* checked as the settings of a *kind* run: the fields of its settings
     class, each of its type, and the settings made from them valid."""
-    from fastgen.train.td_lambda import TDConfig  # lazy: td_lambda imports this module
 
     head = f"cannot read the checkpoint {name}: its training state's"
     if not isinstance(config, dict):
@@ -212,7 +212,7 @@ def read_checkpoint(path: str | os.PathLike[str], kind: str = "td") -> Checkpoin
     """The checkpoint at *path*; :class:`~fastgen.errors.CheckpointError` naming the file
     (and the field at fault) when it is missing, not a regular file, not a checkpoint of
     *kind*, of another version, or damaged: the file is read by
-    :func:`fastgen._files.read_npz`, and its training state checked whole (each field of
+    :func:`fastgen.formats.checked.read_npz`, and its training state checked whole (each field of
     its type and range, the settings valid, the curve by :func:`check_curve`, the
     previous point's network of the same shape)."""
     name = repr(os.fspath(path))

@@ -22,7 +22,7 @@ and ``settings.json`` (what made them). Every file is written whole; a run stopp
 partway (Ctrl-C) resumes where its last shard ended, and a finished set is reused by
 later runs with the same settings (other settings are refused with a
 :class:`~fastgen.errors.CheckpointError` naming the folder). Every file of the set is
-read checked (:mod:`fastgen._files`) before any work: the boards must be legal
+read checked (:mod:`fastgen.formats.checked`) before any work: the boards must be legal
 positions, the flags and the rollouts' probabilities of their shapes, the probabilities
 finite and within :data:`TARGET_SLACK` of [0, 1]; a damaged file is refused with a
 CheckpointError naming it (a shard that is not there yet is rolled out; a damaged one
@@ -40,7 +40,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from fastgen._files import MiB, check_destination, parse_json, read_npz, read_text
+from fastgen.formats.checked import MiB, check_destination, parse_json, read_npz, read_text
 from fastgen._util import atomic_write, check_int, check_positive_float
 from fastgen.core.boards import OPENING_ROLLS, STARTING_BOARD, as_boards
 from fastgen.core.generate import plays_batch
@@ -50,7 +50,7 @@ from fastgen.nets.network import Network
 from fastgen.sim.cluster import connect
 from fastgen.sim.decide.front import rollout_position
 from fastgen.train.checkpoint import _shown
-from fastgen.train.td_lambda import geometric_step
+from fastgen.train.config import geometric_step
 from fastgen.train.weights import trainable
 
 __all__ = ["SuperviseConfig", "SuperviseRun", "supervise", "sample_positions", "rollout_targets"]
