@@ -1,5 +1,12 @@
 """Small shared helpers: argument checks, writing files whole, running work in threads,
-child processes tied to this one.
+child processes tied to this one, and the command that installs an optional extra.
+
+Install hints: fastgen is distributed as ``fastgen-backgammon`` (``fastgen`` on PyPI is
+an unrelated project); the import name and the command stay ``fastgen``.
+:func:`install_hint` names the distribution this copy of fastgen was installed as, which
+pip finds installed and completes with the extra's packages, without building fastgen
+again; a source tree built in place and never installed gets the command to run from
+the checkout's root.
 
 Child processes: :func:`popen_tied` starts a program (``subprocess.Popen``'s arguments) so that it ends
 when this process ends, however this process ends (an exception, SIGTERM, SIGHUP, even
@@ -29,6 +36,8 @@ stopped as Ctrl-C stops it: engines closed, workers cancelled, a prompt exit.
 from __future__ import annotations
 
 import contextlib
+from functools import lru_cache
+from importlib import metadata
 import math
 import os
 import signal
@@ -433,3 +442,50 @@ def signals_as_interrupt() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+# --------------------------------------------------------------------------- install hints
+
+#: The distribution's name (pyproject.toml's ``[project] name``).
+DISTRIBUTION = "fastgen-backgammon"
+#: The optional extras a message may ask for (pyproject.toml's optional dependencies).
+EXTRAS = ("peers", "pgx", "plot", "rl", "dask", "onnx", "docs", "test", "bench")
+#: The console script of fastgen's own distribution: another project's ``fastgen``
+#: package (as on PyPI) does not have it.
+_ENTRY_POINT = "fastgen.cli.main:main"
+
+
+def _is_ours(dist: metadata.Distribution) -> bool:
+    return any(ep.group == "console_scripts" and ep.value.replace(" ", "") == _ENTRY_POINT for ep in dist.entry_points)
+
+
+@lru_cache(maxsize=None)
+def installed_distribution() -> str | None:
+    """The name of the installed distribution that holds fastgen (normally
+    ``fastgen-backgammon``), or None when fastgen runs from a source tree built in place."""
+    def candidates():  # the usual names first; the scan of every distribution only if need be
+        yield DISTRIBUTION
+        yield "fastgen"  # fastgen's builds before the rename
+        finder = getattr(metadata, "packages_distributions", None)  # Python 3.10+
+        if finder is not None:
+            yield from finder().get("fastgen", [])
+
+    for name in candidates():
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        if _is_ours(dist):
+            return str(dist.metadata["Name"])
+    return None
+
+
+def install_hint(extra: str) -> str:
+    """The pip command that adds the optional *extra* (``"plot"``, ``"peers"`` ...) to
+    this installation of fastgen."""
+    if extra not in EXTRAS:
+        raise ValueError(f"no optional extra {extra!r}; the extras are {', '.join(EXTRAS)}")
+    name = installed_distribution()
+    if name is None:
+        return f'pip install ".[{extra}]" (from the root of the fastgen checkout)'
+    return f'pip install "{name}[{extra}]"'

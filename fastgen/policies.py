@@ -24,6 +24,7 @@ from typing import Any, Callable, NoReturn
 import numpy as np
 
 from fastgen import evaluators
+from fastgen._util import check_int, install_hint
 from fastgen.core import _play
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
@@ -33,7 +34,6 @@ from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
 from fastgen.engines import _index_of
 from fastgen.errors import EngineError, InvalidArgumentError
 from fastgen.evaluators import greedy
-from fastgen._util import check_int
 
 __all__ = ["GnubgNN", "gnubg", "baseline", "lookahead", "CubePolicy", "cube_policy"]
 
@@ -49,7 +49,7 @@ class GnubgNN:
         try:
             import gnubg_nn  # lazy: the optional peers extra
         except ImportError:
-            raise EngineError("fastgen.policies.gnubg needs gnubg-nn: pip install 'fastgen[peers]'") from None
+            raise EngineError(f"fastgen.policies.gnubg needs gnubg-nn: {install_hint('peers')}") from None
         self._nn = gnubg_nn
         self.plies = check_int(plies, "plies", 0, 3)
         self.name = self.__name__ = f"gnubg-nn-{self.plies}ply"
@@ -134,7 +134,7 @@ def lookahead(evaluator: Callable[[np.ndarray], Any], plies: int = 1, *, keep: i
         return _one_ply_choice(evaluator, np.ascontiguousarray(candidates, dtype=np.int8),
                                np.asarray(offsets, dtype=np.int64), keep, float(margin))
 
-    choose.__name__ = f"lookahead({evaluators._name(evaluator)}, plies=1)"
+    choose.__name__ = f"lookahead({evaluators.evaluator_name(evaluator)}, plies=1)"
     return choose
 
 

@@ -16,6 +16,7 @@ import fastgen
 from fastgen import bearoff
 from fastgen.cli.main import BROKEN_PIPE_STATUS, build_parser, main
 from fastgen.cli.output import finite_or_none
+from fastgen._util import install_hint
 
 from _child import child_env, run_python
 
@@ -100,7 +101,7 @@ def test_bench_without_gnubg_nn_names_the_peers_extra():
     assert lines[0] == lines[-1]
     assert re.fullmatch(
         rf"headline: plays_batch {MEDIAN} per position; count_plays_batch {MEDIAN}; the ratio to GNU Backgammon's "
-        r"generator needs gnubg-nn, the peers extra: pip install \"\.\[peers\]\" && fastgen bench",
+        r"generator needs gnubg-nn, the peers extra: " + re.escape(f"{install_hint('peers')} && fastgen bench"),
         lines[0],
     ), lines[0]
     assert "gnubg_nn.moves" not in done.stdout and "speed-up vs reference oracle" in done.stdout

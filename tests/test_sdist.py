@@ -90,7 +90,9 @@ def test_sdist_contents_build_and_tests(tmp_path):
 
     log = _run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(tmp_path)], ROOT)
     assert "as a TOML table is deprecated" not in log  # project.license is an SPDX string
-    (sdist,) = tmp_path.glob("fastgen-*.tar.gz")
+    (sdist,) = tmp_path.glob("*.tar.gz")
+    # named after the distribution, fastgen-backgammon, normalised (PEP 625): not PyPI's other fastgen
+    assert sdist.name.startswith("fastgen_backgammon-"), sdist.name
     with tarfile.open(sdist) as tar:
         names = tar.getnames()
         tar.extractall(tmp_path / "src")

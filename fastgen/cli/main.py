@@ -11,14 +11,10 @@ from typing import Any, Sequence
 
 from fastgen.cli.args import HelpFormatter, add_subcommand, int_in_range
 from fastgen.cli.output import json_text
-from fastgen._util import Terminated, signals_as_interrupt
+from fastgen._util import install_hint, signals_as_interrupt, Terminated
 from fastgen._version import __version__
 
 __all__ = ["main", "build_parser"]
-
-
-#: The command that adds GNU Backgammon's generator (gnubg-nn, the peers extra) as a baseline.
-PEERS_COMMAND = 'pip install ".[peers]" && fastgen bench'
 
 
 def _headline(result: dict) -> str:
@@ -32,7 +28,8 @@ def _headline(result: dict) -> str:
     if gnubg is None:
         return (
             f"headline: {plays} {median[plays]:.3f} us per position; {count} {median[count]:.3f} us; "
-            f"the ratio to GNU Backgammon's generator needs gnubg-nn, the peers extra: {PEERS_COMMAND}"
+            f"the ratio to GNU Backgammon's generator needs gnubg-nn, the peers extra: "
+            f"{install_hint('peers')} && fastgen bench"
         )
     return (
         f"headline: {plays} {median[plays]:.3f} us per position, {gnubg[plays]:.1f}x GNU Backgammon's "
@@ -148,7 +145,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     when that names one (the modules of the others are then not imported)."""
 
     parser = argparse.ArgumentParser(
-        prog="fastgen", description="Fast, correct backgammon move generation.", formatter_class=HelpFormatter
+        prog="fastgen",
+        description="Backgammon on a fast, checked core: play a match against the bot in the terminal "
+        "(fastgen play), analyse matches, decide cube actions, roll out plays, run duels between bots, "
+        "train networks by self-play, and generate every legal play at speed.",
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"fastgen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

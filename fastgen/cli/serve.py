@@ -39,7 +39,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--port", type=int_in_range(0, 65535), default=0, help="TCP port (0: any free port, printed)")
     parser.add_argument("--policy", type=spec_arg("policy"), default="baseline",
-                        help="baseline (fastgen's trained network, the default), random, pubeval, gnubg[:N], "
+                        help="baseline (fastgen's trained network), random, pubeval, gnubg[:N], "
                         "network:SEED, PATH.npz or module:callable")
     parser.add_argument("--seed", type=int_in_range(0, 2**64 - 1), default=0, help="seed of the random policy")
     parser.add_argument("--timeout", type=int_in_range(1, 86400), default=120, help="seconds to wait for each line")

@@ -36,14 +36,14 @@ import threading
 from dataclasses import dataclass
 
 from fastgen.errors import NotPicklableError
-from fastgen._util import check_int
+from fastgen._util import check_int, install_hint
 
 __all__ = [
     "connect", "worker_count", "dumps_checked", "loads_cached", "as_finished", "task_memory",
     "ChunkRule", "GAME_CHUNKS", "default_chunk_size",
 ]
 
-_INSTALL = "the cluster features need the dask extra: pip install 'fastgen[dask]'"
+_NEEDS = "the cluster features need the dask extra"
 
 
 def _distributed():
@@ -51,7 +51,7 @@ def _distributed():
     try:
         import distributed  # lazy: the dask extra, only when a cluster is used
     except ImportError as exc:  # pragma: no cover - the extra is installed in CI
-        raise ImportError(_INSTALL) from exc
+        raise ImportError(f"{_NEEDS}: {install_hint('dask')}") from exc
     return distributed
 
 
@@ -142,7 +142,7 @@ def dumps_checked(obj, what: str) -> bytes:
     try:
         import cloudpickle  # lazy: the dask extra, only when a cluster is used
     except ImportError as exc:  # pragma: no cover - part of the dask extra
-        raise ImportError(_INSTALL) from exc
+        raise ImportError(f"{_NEEDS}: {install_hint('dask')}") from exc
     try:
         blob = cloudpickle.dumps(obj)
         cloudpickle.loads(blob)
