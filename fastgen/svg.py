@@ -10,6 +10,11 @@ the bottom and moving counter-clockwise from its 24 point (top right) to its 1 p
 the picture: home board and tray on the left). The opponent (row 0) is drawn dark at the
 top. Point numbers are the side on roll's.
 
+Above and below the board a line per side gives its pip count and borne-off checkers,
+with the players' names when *names* are given; the side at the bottom is marked "(on
+roll)", or "(played)" when the board is drawn after its play (*played*, as a
+:class:`fastgen.Play` draws itself).
+
 Every drawn checker is an element of class ``checker`` with ``data-side`` (``mover`` =
 row 1, ``opponent`` = row 0) and ``data-point`` (that side's own point 1..24, 25 for the
 bar, 0 for borne off); each stack is a ``<g class="stack">`` with ``data-count``. At most
@@ -47,7 +52,9 @@ STEP = 40  # distance between stacked checkers
 HALF = 6 * PW
 BAR = 52
 TRAY = 56
-HEAD = 30  # the opponent's line (pips, borne off) above the numbers
+HEAD = 38  # the opponent's line (pips, borne off) above the numbers
+INFO_FONT = 22  # the pips lines: about 12 px high in a picture 400 px wide
+NAME_CHARS = 24  # a longer name is cut, with an ellipsis
 NUMS = 24  # point numbers
 HH = 212  # height of one half of the playing area
 BAND = 36  # the middle band between the halves
@@ -287,9 +294,19 @@ def _draw_checkers(c: _Canvas, b: np.ndarray) -> None:
             _stack(c, n, side, 25, lambda k, m=(side == "mover"): (X_BAR + BAR / 2, _bar_slot_y(m, k)))
 
 
-def _draw_trays_and_pips(c: _Canvas, b: np.ndarray) -> None:
+def _check_names(names) -> tuple[str, str] | None:
+    if names is None:
+        return None
+    if isinstance(names, (str, bytes)) or not isinstance(names, (tuple, list)) or len(names) != 2 \
+            or not all(isinstance(n, str) for n in names):
+        raise InvalidSVGOptionError(f"names must be two strings (row 0's, row 1's), got {names!r}")
+    cut = [n if len(n) <= NAME_CHARS else n[:NAME_CHARS - 1] + "\u2026" for n in names]
+    return cut[0], cut[1]
+
+
+def _draw_trays_and_pips(c: _Canvas, b: np.ndarray, names=None, played: bool = False) -> None:
     slab_h, gap = 10, 2
-    text = c.add(None, "g", class_="info", font_family="sans-serif", font_size=15, fill=COLORS["text"])
+    text = c.add(None, "g", class_="info", font_family="sans-serif", font_size=INFO_FONT, fill=COLORS["text"])
     for side, row in (("mover", b[1]), ("opponent", b[0])):
         off = 15 - int(row.sum())
         g = c.add(None, "g", class_="stack off", data_side=side, data_point=0, data_count=off)
@@ -298,10 +315,14 @@ def _draw_trays_and_pips(c: _Canvas, b: np.ndarray) -> None:
             c.rect(g, X_TRAY + 6, y, TRAY - 12, slab_h, rx=3, fill=COLORS[side], stroke=COLORS[f"{side} edge"],
                    stroke_width=1, class_=f"checker {side} off", data_side=side, data_point=0)
         pips = int(row[:25] @ np.arange(1, 26))
-        words = f"{pips} pips, {off} off" + ("  (on roll)" if side == "mover" else "")
-        y = HEIGHT - 10 if side == "mover" else 20
-        c.circle(text, X_LEFT + 7, y - 5, 7, fill=COLORS[side], stroke=COLORS[f"{side} edge"], stroke_width=1.2)
-        el = c.text(text, X_LEFT + 20, y, words, class_=f"pips {side}", data_pips=pips, data_off=off)
+        words = f"{pips} pips, {off} off"
+        if side == "mover":
+            words += "  (played)" if played else "  (on roll)"
+        if names is not None:
+            words = f"{names[1 if side == 'mover' else 0]}: {words}"
+        y = HEIGHT - 12 if side == "mover" else 26
+        c.circle(text, X_LEFT + 8, y - 7.5, 8.5, fill=COLORS[side], stroke=COLORS[f"{side} edge"], stroke_width=1.2)
+        el = c.text(text, X_LEFT + 24, y, words, class_=f"pips {side}", data_pips=pips, data_off=off)
         el.set("text-anchor", "end" if c.flipped else "start")
 
 
@@ -382,7 +403,8 @@ def _draw_arrows(c: _Canvas, b: np.ndarray, steps, root: ET.Element) -> None:
         c.add(g, "path", d=d, marker_end="url(#fastgen-arrowhead)", class_="arrow", data_from=a, data_to=z)
 
 
-def board(board, *, play=None, dice=None, cube=None, flipped: bool = False, size: int = 400) -> SvgText:
+def board(board, *, play=None, dice=None, cube=None, flipped: bool = False, size: int = 400,
+          names=None, played: bool = False) -> SvgText:
     """Draw *board* as SVG text (a :class:`SvgText`, a ``str`` Jupyter displays).
 
     *board* is a (2, 25) board array (or anything with an ``array`` attribute, such as
@@ -394,16 +416,21 @@ def board(board, *, play=None, dice=None, cube=None, flipped: bool = False, size
     (centred) or ``(value, owner)`` with owner ``None`` (centred), ``1``/``"mover"``
     (row 1) or ``0``/``"opponent"`` (row 0); a centred cube of 1 shows 64. *flipped*
     mirrors the picture (home board on the left). *size* is the width in pixels.
+    *names* ``(row 0's, row 1's)`` start the lines of pip counts (cut past 24
+    characters). The side at the bottom is marked "(on roll)"; with *played* (the board
+    is drawn after that side's play, as a :class:`fastgen.Play` draws itself) it is
+    marked "(played)".
 
     Bad input raises the specific error quoting it: :class:`InvalidBoardError`,
     :class:`InvalidDiceError`, :class:`InvalidMoveTextError` (bad steps) or
-    :class:`InvalidSVGOptionError` (cube, size).
+    :class:`InvalidSVGOptionError` (cube, size, names).
     """
     arr = as_board(getattr(board, "array", board))
     size = _check_size(size)
     dice = None if dice is None else as_dice(dice)
     steps = _as_steps(arr, play, dice)
     cube = _as_cube(cube)
+    names = _check_names(names)
     height = size * HEIGHT / WIDTH
     root = ET.Element("svg", {
         "xmlns": _SVG_NS,
@@ -415,9 +442,11 @@ def board(board, *, play=None, dice=None, cube=None, flipped: bool = False, size
     })
     title = ET.SubElement(root, "title")
     title.text = f"Position ID {position_id(arr)}" + (f", dice {dice[0]}-{dice[1]}" if dice else "")
+    if names is not None:
+        title.text += f", {names[1]} {'played' if played else 'on roll'} against {names[0]}"
     c = _Canvas(root, bool(flipped))
     _draw_frame(c)
-    _draw_trays_and_pips(c, arr)
+    _draw_trays_and_pips(c, arr, names, bool(played))
     _draw_checkers(c, arr)
     if dice is not None:
         _draw_dice(c, dice)
@@ -428,8 +457,9 @@ def board(board, *, play=None, dice=None, cube=None, flipped: bool = False, size
 
 
 def _draw_play(board_after, steps, dice) -> SvgText:
-    """A play's picture for Jupyter: the board after it, an arrow per step, the dice."""
-    return board(board_after, play=steps, dice=dice)
+    """A play's picture for Jupyter: the board after it, an arrow per step, the dice,
+    the side that played marked "(played)"."""
+    return board(board_after, play=steps, dice=dice, played=True)
 
 
 notation.set_svg_drawer(_draw_play)  # Play._repr_svg_ (the notation does not import the picture)

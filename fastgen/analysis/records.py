@@ -31,7 +31,7 @@ import numpy as np
 from fastgen.core.ids import MatchState
 from fastgen.cube.decision import CubeAction
 
-__all__ = ["MoveRecord", "CubeRecord", "SKILL_THRESHOLDS", "LUCK_THRESHOLDS", "skill_mark", "luck_mark"]
+__all__ = ["MoveRecord", "CubeRecord", "SKILL_THRESHOLDS", "LUCK_THRESHOLDS", "skill_mark", "luck_mark", "mat_numbers"]
 
 #: The error below which a decision is marked doubtful, bad, very bad (normalised equity).
 SKILL_THRESHOLDS = {"doubtful": 0.03, "bad": 0.06, "very bad": 0.12}
@@ -158,3 +158,42 @@ class CubeRecord:
                 "no_double": self.no_double, "double_take": self.double_take, "double_pass": self.double_pass,
                 "proper": self.proper.value, "error": self.error, "error_mwc": self.error_mwc, "close": self.close,
                 "mark": self.mark, "cube": self.state.cube_value, "score": list(self.state.score)}
+
+
+def mat_numbers(decisions: list) -> dict[int, int]:
+    """Each decision's move number (by ``id``) as a ``.mat`` file numbers it: the
+    number of the line of its game holding the action (player 0's column left, player
+    1's right, a new line whenever the next action cannot stand on the current one); a
+    no double takes the number of the roll that follows it. Doubles not among the
+    decisions (an analysis without the cube) are read from the cube's value growing
+    between two rolls."""
+    out: dict[int, int] = {}
+    games: dict[int, list] = {}
+    for d in decisions:
+        games.setdefault(d.game, []).append(d)
+    for ds in games.values():
+        entries: list[tuple[int, list]] = []  # (player, the decisions written in that action)
+        infer = not any(d.kind == "double" for d in ds)
+        waiting: list = []  # no doubles, numbered with the roll after them
+        cube = 1
+        for d in ds:
+            if d.kind == "no double":
+                waiting.append(d)
+            elif d.kind == "move":
+                if infer and d.state.cube_value > cube:
+                    entries += [(d.player, []), (1 - d.player, [])]
+                cube = d.state.cube_value
+                entries.append((d.player, waiting + [d]))
+                waiting = []
+            else:
+                entries.append((d.player, [d]))
+        entries += [(d.player, [d]) for d in waiting]
+        lines: list[list] = []  # each line's two columns, as write_mat lays them out
+        for player, these in entries:
+            if not lines or lines[-1][player] is not None or (player == 0 and lines[-1][1] is not None):
+                lines.append([None, None])
+            lines[-1][player] = these
+        for number, line in enumerate(lines, 1):
+            for d in (line[0] or []) + (line[1] or []):
+                out[id(d)] = number
+    return out

@@ -16,6 +16,9 @@ _LABELS = {"missed double below CP": "Missed doubles below CP", "missed double a
            "wrong double below DP": "Wrong doubles below DP", "wrong double above TG": "Wrong doubles above TG",
            "wrong take": "Wrong takes", "wrong pass": "Wrong passes"}
 
+#: GNU Backgammon names average luck "None": written so that it does not read as a missing value.
+_LUCK_NAMES = {"None": "none (average luck)"}
+
 
 def statistics_table(a: Any) -> str:
     """The table of :class:`fastgen.analysis.MatchAnalysis` *a* (module docstring)."""
@@ -74,7 +77,7 @@ def statistics_rows(a: Any) -> list[tuple[str, str | None, str | None]]:
     each("Rolls marked very unlucky", lambda p: f"{p.marked_rolls['very unlucky']:3d}")
     each(f"Luck total EMG ({unit})", lambda p: total(p.luck, p.luck_unnormalised))
     each(f"Luck rate mEMG ({unit})", lambda p: rate(p.luck_rate, p.luck_unnormalised, p.moves))
-    each("Luck rating", lambda p: p.luck_rating)
+    each("Luck rating", lambda p: _LUCK_NAMES.get(p.luck_rating, p.luck_rating) or "n/a")
     section("Cube statistics")
     each("Total cube decisions", lambda p: f"{p.cube_decisions:3d}")
     each("Close or actual cube decisions", lambda p: f"{p.close_cube_decisions:3d}")

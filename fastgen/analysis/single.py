@@ -94,6 +94,16 @@ class MatchAnalysis:
                 f.write(text)
         return text
 
+    def _repr_html_(self) -> str:
+        """A compact HTML fragment for Jupyter: the equity plot and the totals table
+        (:func:`fastgen.analysis.html.html_report`; without matplotlib, the table only)."""
+        from fastgen.analysis.html import html_report  # lazy: as to_html
+
+        try:
+            return html_report(self, worst=0, fragment=True)
+        except ImportError:  # no plot extra: the table still shows
+            return html_report(self, worst=0, fragment=True, plot=False)
+
     def __str__(self) -> str:
         from fastgen.analysis.report import statistics_table  # lazy: the text layout loads when a table is printed
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from fastgen.cli.args import add_subcommand, int_in_range, spec_arg
 from fastgen.cli.output import json_text
-from fastgen._files import check_destination
+from fastgen.formats.checked import check_destination
 from fastgen.errors import FastgenError, InvalidArgumentError
 
 __all__ = ["add_parser", "run_analyse"]
@@ -59,14 +59,17 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def _worst_lines(a: Any, n: int) -> list[str]:
+    from fastgen.analysis.records import mat_numbers  # lazy: the analysis loads only when this command runs
+
     lines = ["", f"The {n} worst decisions:"] if n else []
+    numbers = mat_numbers(a.decisions)
     for d in a.worst(n):
         who = a.names[d.player]
         if d.kind == "move":
             what = f"rolled {d.dice[0]}{d.dice[1]}, played {d.play}, best {d.best_play}"
         else:
             what = f"{d.kind}, proper: {d.proper.value}"
-        lines.append(f"  game {d.game + 1} move {d.move}: {who}: {what}: {d.error:+.3f}")
+        lines.append(f"  game {d.game + 1} move {numbers[id(d)]}: {who}: {what}: {d.error:+.3f}")
     return lines
 
 

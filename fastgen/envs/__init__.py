@@ -2,7 +2,7 @@
 
 Imported explicitly (``import fastgen.envs``); ``import fastgen`` does not load it.
 :func:`micro_mask` and the encoding helpers need only numpy; the environments need the
-``rl`` extra (``pip install "fastgen[rl]"``: gymnasium, pettingzoo) and import it when
+``rl`` extra (``pip install "fastgen-backgammon[rl]"``: gymnasium, pettingzoo) and import it when
 first used:
 
 - :class:`BackgammonEnv` (:mod:`fastgen.envs.single`): a ``gymnasium.Env``, one agent
@@ -17,6 +17,8 @@ plays, at most :data:`MAX_PLAYS`).
 """
 
 import importlib
+
+from fastgen._util import install_hint
 
 from fastgen.envs.micro import NUM_MICRO_ACTIONS, PASS, action_of, micro_mask, step_of
 from fastgen.envs.engine import MAX_PLAYS
@@ -36,10 +38,28 @@ __all__ = [
 _LAZY = {"BackgammonEnv": "fastgen.envs.single", "VectorBackgammon": "fastgen.envs.vector"}
 
 
+_RL_PACKAGES = ("gymnasium", "pettingzoo")
+
+
+def _load(name: str, module: str):
+    """Import *module*; a missing gymnasium or pettingzoo is reported with the command
+    that installs the ``rl`` extra (still a :class:`ModuleNotFoundError`)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        missing = (exc.name or "").partition(".")[0]
+        if missing not in _RL_PACKAGES:
+            raise
+        raise ModuleNotFoundError(
+            f"fastgen.envs.{name} needs {missing} (the rl extra: gymnasium and pettingzoo): {install_hint('rl')}",
+            name=exc.name,
+        ) from exc
+
+
 def __getattr__(name):
     """Load the gymnasium-based classes on first use (they need the ``rl`` extra)."""
     if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        return getattr(_load(name, _LAZY[name]), name)
     if name == "backgammon_v0":
-        return importlib.import_module("fastgen.envs.backgammon_v0")
+        return _load(name, "fastgen.envs.backgammon_v0")
     raise AttributeError(f"module 'fastgen.envs' has no attribute {name!r}")

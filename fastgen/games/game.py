@@ -256,9 +256,11 @@ class Game:
 
     def _repr_svg_(self) -> str:
         """The position from the side on roll's view with its dice and the cube (owner
-        drawn on its side), as SVG (:func:`fastgen.svg.board`) for Jupyter."""
+        drawn on its side), as SVG (:func:`fastgen.svg.board`) for Jupyter; a game won by
+        bearing off is drawn after the winner's last play, the winner marked "(played)"."""
         owner = None if self.cube_owner is None else int(self.cube_owner == self.turn)
-        return svg.board(self._board, dice=self.dice, cube=(self.cube_value, owner))
+        borne_off = self.over and not (self.dropped or self.resigned)
+        return svg.board(self._board, dice=self.dice, cube=(self.cube_value, owner), played=borne_off)
 
     # ------------------------------------------------------------------ checks
 

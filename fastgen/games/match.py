@@ -12,10 +12,12 @@ finished games, so they are always consistent with the games themselves.
 
 from __future__ import annotations
 
+from html import escape
+
 import numpy as np
 
 from fastgen.errors import GameOverError, InvalidArgumentError, OutOfOrderError
-from fastgen.games.game import Game, GameAction, _as_rng
+from fastgen.games.game import RESULT_NAMES, Game, GameAction, _as_rng
 from typing import Any, Iterable, Sequence
 from fastgen._util import check_int
 
@@ -171,3 +173,32 @@ class Match:
     def __repr__(self) -> str:
         kind = f"{self.length}-point match" if self.length else "money session"
         return f"<Match {kind} score={self.score} games={len(self.games)}>"
+
+    def _repr_html_(self) -> str:
+        """The match as a small HTML table for Jupyter: one row a game, with the score
+        before it, its winner, result, cube and points."""
+        n0, n1 = (escape(n) for n in self.names)
+        s0, s1 = self.score
+        kind = f"{self.length}-point match" if self.length else "Money session"
+        if self.over:
+            state = f", won by {escape(self.names[self.winner or 0])}"
+        elif self.game is not None and not self.game.over:
+            state = f", game {len(self.games)} under way"
+        else:
+            state = ""
+        rows = []
+        for i, g in enumerate(self.games):
+            b0, b1 = self.scores_before(i)
+            if g.winner is None:
+                winner, result, points = "", "playing", ""
+            else:
+                winner = escape(self.names[g.winner])
+                result = "double passed" if g.dropped else RESULT_NAMES[g.result or 1] + (
+                    " (resigned)" if g.resigned else "")
+                points = str(g.points)
+            note = " (Crawford)" if g.crawford else ""
+            rows.append(f"<tr><td>game {i + 1}{note}</td><td>{b0}-{b1}</td><td>{winner}</td><td>{result}</td>"
+                        f"<td>{g.cube_value}</td><td>{points}</td></tr>")
+        return (f'<div class="fastgen-match"><p><b>{kind}: {n0} {s0} - {s1} {n1}</b>{state}</p>'
+                f"<table><tr><th>Game</th><th>Score before ({n0}-{n1})</th><th>Winner</th><th>Result</th>"
+                f"<th>Cube</th><th>Points</th></tr>{''.join(rows)}</table></div>")
