@@ -29,7 +29,8 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen.cli.args import add_subcommand, int_in_range, spec_arg
-from fastgen.errors import FastgenError
+from fastgen.errors import FastgenError, InvalidArgumentError
+from fastgen.formats.checked import check_destination
 
 __all__ = ["add_parser", "run_play", "PlaySession"]
 
@@ -80,8 +81,8 @@ class PlaySession:
                  names: tuple[str, str] = ("You", "baseline"), seed: int | None = None,
                  ask: Callable[[str], str] = input, say: Callable[[str], Any] = print) -> None:
         from fastgen.games.match import Match  # lazy: the command's own imports stay light for --help
-        from fastgen.policies import cube_policy
-        from fastgen.specs import resolve_policy
+        from fastgen.policies import cube_policy  # lazy: loaded for a game
+        from fastgen.specs import resolve_policy  # lazy: loaded for a game
 
         self.choose, self.policy_name = resolve_policy(policy, 0 if seed is None else seed)
         self.evaluator = evaluator
@@ -95,7 +96,7 @@ class PlaySession:
     # ----------------------------------------------------------------- views
 
     def _state(self, on_roll: int) -> Any:
-        from fastgen.core.ids import MatchState
+        from fastgen.core.ids import MatchState  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None
@@ -105,8 +106,8 @@ class PlaySession:
 
     def draw(self) -> None:
         """The board from the person's side, with the score, the cube and the dice."""
-        from fastgen.board import Board
-        from fastgen.core.ids import position_id
+        from fastgen.board import Board  # lazy: loaded for a game
+        from fastgen.core.ids import position_id  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None
@@ -146,8 +147,8 @@ class PlaySession:
         self.say(f"{self.match.names[BOT]} rolls {_dice(dice)} and plays {self._bot_play()}.")
 
     def _bot_play(self) -> str:
-        from fastgen.core.generate import plays_batch
-        from fastgen.policies import as_picks
+        from fastgen.core.generate import plays_batch  # lazy: loaded for a game
+        from fastgen.policies import as_picks  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None and g.dice is not None
@@ -184,7 +185,7 @@ class PlaySession:
     def _bot_accepts_resignation(self, result: int) -> bool:
         """Whether the bot takes *result* (1-3 times the cube) rather than play on: when
         it is at least what the bot expects to win (its cubeless equity a cube)."""
-        from fastgen.evaluators import equity, evaluate
+        from fastgen.evaluators import equity, evaluate  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None
@@ -236,7 +237,7 @@ class PlaySession:
             self.say(f"{self.match.names[BOT]} declines: play on.")
 
     def _hint(self, before_roll: bool) -> None:
-        from fastgen.evaluators import equity, opponent_probs
+        from fastgen.evaluators import equity, opponent_probs  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None
@@ -244,7 +245,7 @@ class PlaySession:
             if not self.cube:
                 self.say("No cube in this game: roll.")
                 return
-            from fastgen.cube import cube_action
+            from fastgen.cube import cube_action  # lazy: loaded for a game
 
             d = cube_action(g.board, state=self._state(HUMAN), evaluator=self.evaluator)
             self.say(f"Cube: {d.action.value} (no double {d.no_double:+.3f}, double/take {d.double_take:+.3f}, "
@@ -357,13 +358,10 @@ class PlaySession:
 
 def run_play(args: argparse.Namespace) -> int:
     """Play from parsed arguments; returns the exit status."""
-    from fastgen.formats.matfile import write_mat
-    from fastgen.specs import evaluator as load_evaluator
+    from fastgen.formats.matfile import write_mat  # lazy: loaded for a game
+    from fastgen.specs import evaluator as load_evaluator  # lazy: loaded for a game
 
     if args.save is not None:
-        from fastgen._files import check_destination
-        from fastgen.errors import InvalidArgumentError
-
         try:
             check_destination(args.save, ".mat file", InvalidArgumentError)
         except FastgenError as exc:
