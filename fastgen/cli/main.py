@@ -1,5 +1,6 @@
 """The ``fastgen`` command line: ``fastgen bench`` (the main job), ``rollout``, ``perft``,
-``bearoff``, ``rollout-plays``, ``duel``, ``serve-external``, ``train`` and ``cube``."""
+``bearoff``, ``rollout-plays``, ``duel``, ``serve-external``, ``train``, ``cube``,
+``analyse`` and ``play``."""
 
 from __future__ import annotations
 
