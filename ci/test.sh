@@ -31,11 +31,13 @@ done
 VENV_DIR=$(mktemp -d /tmp/fastgen-ci-XXXXXX)
 VENV=$VENV_DIR/venv
 trap 'rm -rf "$VENV_DIR"' EXIT  # the temporary virtualenvs go when CI ends, pass or fail
-# Real programs the tests compare against (GNU Backgammon, a headless browser): Debian packages.
+# Real programs the tests compare against or run in (GNU Backgammon, a headless browser, a
+# terminal multiplexer for fastgen play): Debian packages.
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     missing=""
     [ -x /usr/games/gnubg ] || missing="$missing gnubg"
     command -v chromium >/dev/null || missing="$missing chromium"
+    command -v tmux >/dev/null || missing="$missing tmux"
     if [ -n "$missing" ]; then
         say "apt-get install$missing"
         apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
