@@ -45,11 +45,16 @@ myst_heading_anchors = 3  # RULES.md links to CONTRIBUTING.md#where-each-rule-li
 # -- API pages
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-# Signatures name fastgen's type aliases (fastgen/_typing.py, on the API index page)
-# instead of spelling out numpy's unions.
+autodoc_typehints_format = "short"  # Network, not fastgen.nets.network.Network
+# The signatures' type aliases (the private module fastgen/_typing.py) are shown as what
+# they stand for, in public names a reader can look up (the API index page explains them).
 autodoc_type_aliases = {
-    name: f"fastgen._typing.{name}"
-    for name in ("ArrayLike", "DiceLike", "StepsLike", "Int8Array", "Int64Array", "Float32Array")
+    "ArrayLike": "numpy.typing.ArrayLike",
+    "DiceLike": "Sequence[SupportsIndex] | numpy.typing.NDArray",
+    "StepsLike": "Sequence[Sequence[SupportsIndex]] | numpy.typing.NDArray",
+    "Int8Array": "numpy.typing.NDArray[numpy.int8]",
+    "Int64Array": "numpy.typing.NDArray[numpy.int64]",
+    "Float32Array": "numpy.typing.NDArray[numpy.float32]",
 }
 autodoc_default_options = {"members": True, "show-inheritance": True}
 napoleon_google_docstring = False
@@ -76,6 +81,9 @@ fastgen_doctest_needs = {"guides/rl": ["gymnasium", "pettingzoo"]}
 doctest_default_flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.DONT_ACCEPT_TRUE_FOR_1
 
 # -- HTML
+# A literal block (``::``) with no language shows as plain text: commands, output and
+# tables are not Python (the Python of the pages is in >>> examples and testcode blocks).
+highlight_language = "none"
 html_theme = "furo"
 html_title = f"fastgen {release}"
-html_static_path = ["_static"]  # fastgen.css: the home page and the plots
+html_static_path = ["_static"]  # fastgen.css: the home page, the plots, literals and code

@@ -8,7 +8,10 @@ The site is built once per session into a temporary directory with ``python -m s
 Sphinx, its theme, myst-parser, sphinx-mathjax-offline or matplotlib is absent, and the
 browser tests where no headless Chromium is installed (Debian: ``apt-get install
 chromium``). Every page is loaded once per session by Chromium (``--dump-dom``, with time
-for MathJax to typeset), two pages at a time; a few are also looked at as screenshots.
+for MathJax to typeset), two pages at a time, and its text is read for what a reader must
+not see: error boxes, raw LaTeX, markup that did not render, bare source paths, private
+names in signatures, words of the project's process (the rules are by the patterns
+below); a few pages are also looked at as screenshots.
 """
 
 from __future__ import annotations
@@ -211,19 +214,60 @@ PROCESS_WORDS = [
     r"TypeAliasForwardRef",  # an autodoc placeholder's repr leaking into a signature
 ]
 RAW_LATEX = [r"\\\[", r"\\\(", r"\\frac\b", r"\\binom\b", r"\\sum\b", r"\\mathrm\b"]
+# Markup that did not render (reStructuredText or Markdown shown as typed, often a
+# docstring written in one markup and read as another), looked for in the prose: the
+# visible text outside <pre> and <code>.
+RAW_MARKUP = [
+    r"``",  # an inline literal
+    r":(?:py:)?(?:func|class|mod|meth|attr|data|exc|obj|ref|doc|term|const|option|file|math):`",  # a role
+    r"(?<!\S)\.\. [\w:-]+::",  # a directive (.. note::)
+    r"(?<!\S)\.\. _[\w -]+:",  # a link target (.. _label:)
+    r"\b(?:Parameters|Returns|Yields|Raises|Warns|Attributes|Examples|Notes|See Also|References)\s*\n\s*-{3,}",  # numpydoc
+    r"\]\((?:https?://|\.{0,2}/|#)[^)\s]*\)",  # a Markdown link
+    r"```",  # a Markdown fence
+]
+# Bold markers, in one text node of prose outside a signature (where **kwargs is code):
+# "**" opening after a space or punctuation and before a non-space, closing the other
+# way round, as reStructuredText and Markdown read them (2**40 is no bold).
+RAW_BOLD = r"(?<![\w*])\*\*[^\s*](?:[^*]*?[^\s*])?\*\*(?![\w*])"
+# A file of the repository named as bare text: a path of one of its folders ending in a
+# file name with an extension (fastgen/core/_core.pyx, tests/test_x.py, docs/RULES.md)
+# in a text node outside <code>, <pre>, <kbd>, <samp> and links (<a>): where a page names
+# a file it sets the path as code (``fastgen/x.py``), or links it (a module, a page). The
+# architecture page's file tables follow the rule too: docs/_ext/fastgen_docs.py sets the
+# paths in the files' headers as code.
+SOURCE_PATH = (r"(?<![\w/.-])(?:fastgen|tests|bench|examples|docs)/(?:[\w.-]+/)*[\w-]+"
+               r"\.(?:py|pyx|pxi|pxd|pyi|h|c|rst|md|json|toml|npz)\b")
+# A private name in a signature (<dt class="sig">) or in the types autodoc writes under
+# it (the <em> of a field list: a parameter's type, the return type): a dotted name of
+# fastgen with a part starting with one underscore (fastgen._typing.ArrayLike); dunder
+# names (fastgen.__version__) are public.
+PRIVATE_NAME = r"\bfastgen(?:\.\w+)*\._(?!_)\w"
+
+
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"}
 
 
 class _Dom(HTMLParser):
     """What a reader sees of a rendered page: its text (scripts, styles and <noscript>
-    left out; code blocks apart) and the error boxes docutils or the theme put in it."""
+    left out; code blocks apart), the error boxes docutils or the theme put in it, its
+    signatures and the types under them, and its bare text nodes (outside code and links)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.text: list[str] = []  # all visible text
         self.prose: list[str] = []  # visible text outside <pre> and <code>
+        self.prose_nodes: list[str] = []  # the same outside signatures, one text node each
+        self.bare: list[str] = []  # text nodes outside <pre>, <code>, <kbd>, <samp> and <a>
+        self.signatures: list[str] = []  # the text of each <dt class="sig ...">
+        self.types: list[str] = []  # the <em> of field lists (parameters' and return types)
         self.boxes: list[str] = []
         self._hidden = 0
         self._code = 0
+        self._stack: list[tuple] = []  # (tag, classes) of the open elements
+
+    def _inside(self, *tags: str, cls: str = "") -> bool:
+        return any(t in tags and (not cls or cls in c) for t, c in self._stack)
 
     def handle_starttag(self, tag, attrs):
         if tag in ("script", "style", "noscript"):
@@ -231,6 +275,10 @@ class _Dom(HTMLParser):
         elif tag in ("pre", "code"):
             self._code += 1
         classes = (dict(attrs).get("class") or "").split()
+        if tag not in _VOID:
+            self._stack.append((tag, classes))
+        if tag == "dt" and "sig" in classes:
+            self.signatures.append("")
         if not self._hidden and (
             "system-message" in classes  # a docutils error or warning left in the page
             or ("admonition" in classes and {"error", "warning"} & set(classes))
@@ -245,12 +293,47 @@ class _Dom(HTMLParser):
             self._hidden -= 1
         elif tag in ("pre", "code"):
             self._code -= 1
+        for i in range(len(self._stack) - 1, -1, -1):
+            if self._stack[i][0] == tag:
+                del self._stack[i:]
+                break
 
     def handle_data(self, data):
         if not self._hidden:
             self.text.append(data)
+            signature = self._inside("dt", cls="sig")
+            if signature:
+                self.signatures[-1] += data
             if not self._code:
                 self.prose.append(data)
+                if not signature:
+                    self.prose_nodes.append(data)
+            if not self._inside("pre", "code", "kbd", "samp", "a"):
+                self.bare.append(data)
+            if self._inside("em") and self._inside("dl", cls="field-list"):
+                self.types.append(data)
+
+    def problems(self) -> list[str]:
+        """The faults of the page's text: raw LaTeX, raw markup, bare source paths and
+        private names in signatures (the error boxes and process words apart)."""
+        prose = " ".join(self.prose)
+        found = [f"raw LaTeX {m.group(0)!r} in {_around(prose, m)!r}"
+                 for pattern in RAW_LATEX for m in [re.search(pattern, prose)] if m]
+        found += [f"raw markup {m.group(0)!r} in {_around(prose, m)!r}"
+                  for pattern in RAW_MARKUP for m in re.finditer(pattern, prose)]
+        found += [f"raw bold markers {m.group(0)!r} in {_around(node, m)!r}"
+                  for node in self.prose_nodes for m in re.finditer(RAW_BOLD, node)]
+        found += [f"a bare source path {m.group(0)!r} in {_around(node, m)!r} (set it as code or link it)"
+                  for node in self.bare for m in re.finditer(SOURCE_PATH, node)]
+        found += [f"a private name {m.group(0)!r}.. in the signature {' '.join(sig.split())!r}"
+                  for sig in self.signatures for m in [re.search(PRIVATE_NAME, sig)] if m]
+        found += [f"a private name {m.group(0)!r}.. in the type {' '.join(t.split())!r}"
+                  for t in self.types for m in [re.search(PRIVATE_NAME, t)] if m]
+        return found
+
+
+def _around(text: str, m: re.Match) -> str:
+    return " ".join(text[max(0, m.start() - 60) : m.end() + 60].split())
 
 
 def _pages(site: Path) -> list[str]:
@@ -276,7 +359,9 @@ def rendered(site) -> dict:
         return dict(zip(names, pool.map(dump, names)))
 
 
-def test_every_page_renders_without_error_boxes_raw_latex_or_process_words(site, rendered):
+def test_every_page_renders_without_error_boxes_raw_markup_private_names_or_process_words(site, rendered):
+    """No page shows an error box, raw LaTeX or markup, a bare source path, a private
+    name in a signature or its types, or words of the project's process."""
     assert set(PAGES) <= set(rendered), sorted(set(PAGES) - set(rendered))
     problems = []
     for name, dom in rendered.items():
@@ -285,10 +370,9 @@ def test_every_page_renders_without_error_boxes_raw_latex_or_process_words(site,
             continue
         parser = _Dom()
         parser.feed(dom)
-        text, prose = " ".join(parser.text), " ".join(parser.prose)
+        text = " ".join(parser.text)
         problems += [f"{name}: an error box ({box})" for box in parser.boxes]
-        problems += [f"{name}: raw LaTeX {m.group(0)!r} in {prose[max(0, m.start() - 60) : m.end() + 60]!r}"
-                     for pattern in RAW_LATEX for m in [re.search(pattern, prose)] if m]
+        problems += [f"{name}: {problem}" for problem in parser.problems()]
         problems += [f"{name}: {m.group(0)!r} in {text[max(0, m.start() - 60) : m.end() + 60]!r}"
                      for pattern in PROCESS_WORDS for m in [re.search(pattern, text)] if m]
     assert not problems, "\n".join(problems)
@@ -308,6 +392,30 @@ def test_the_checks_see_what_they_look_for():
     assert [p for p in RAW_LATEX if re.search(p, prose)] == [r"\\\("]
     assert [p for p in PROCESS_WORDS if re.search(p, text)] == [r"\bissues? #?\d+", r"\b[Tt]he bar (?:is|was) [-+]?\d",
                                                                r"\b[Gg]oals? of issue"]
+
+
+def test_the_markup_path_and_private_name_checks_see_what_they_look_for():
+    """Raw markup, bare source paths and private names are found where a page shows them,
+    and not in code, links, a signature's **kwargs or 2**40."""
+    bad = ('<html><body><p>Use <code class="literal">``x``</code> or ``fastgen.duel``; see :func:`fastgen.duel`,'
+           ' <strong>kept</strong> and **not kept**, 2**40 trials, 2**31 rolls.</p>'
+           '<p>.. note:: shown</p><p>Returns\n-------\nint</p><p>[a link](https://example.org)</p>'
+           '<p>in fastgen/core/_core.pyx and (tests/test_x.py)</p>'
+           '<p><code>fastgen/core/_play.pyx</code> <a href="RULES.html">docs/RULES.md</a></p>'
+           '<pre>``raw`` in code, fastgen/a.py, **b**</pre>'
+           '<dl class="py function"><dt class="sig sig-object py"><span>fastgen.f</span>'
+           '<em>boards: fastgen._typing.ArrayLike</em>, <span>**</span><em>kwargs</em></dt>'
+           '<dd><dl class="field-list"><dt>Return type</dt><dd><p><em>fastgen.core._core.Plays</em></p></dd></dl></dd></dl>'
+           '<dl class="py data"><dt class="sig sig-object py">fastgen.__version__<br></dt></dl>'
+           '</body></html>')
+    parser = _Dom()
+    parser.feed(bad)
+    found = parser.problems()
+    expected = ["raw markup '``'", "raw markup '``'", "raw markup ':func:`'", "raw markup '.. note::'",
+                "raw markup 'Returns\\n-------'", "raw markup '](https://example.org)'",
+                "raw bold markers '**not kept**'", "a bare source path 'fastgen/core/_core.pyx'",
+                "a bare source path 'tests/test_x.py'", "a private name 'fastgen._t'", "a private name 'fastgen.core._c'"]
+    assert len(found) == len(expected) and all(f.startswith(e) for f, e in zip(found, expected)), found
 
 
 def _picture_size(path: Path) -> tuple:

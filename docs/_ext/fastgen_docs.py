@@ -8,7 +8,11 @@
   themselves, so adding, splitting or renaming one needs no edit of the docs;
 - every name of ``fastgen.__all__`` must be documented on an API page (as
   ``fastgen.NAME`` or under the module defining it), else the build warns (an error
-  under ``sphinx-build -W``).
+  under ``sphinx-build -W``);
+- docstrings and file headers are plain text first (``help()``, the source): a source
+  path in them (``fastgen/train/_selfplay.pyx``) is set as code on the site (a link to
+  the page of a file of docs/, or to the entry of a module's file), and a
+  ``literal`` glued to the word before it (``1..``points````) still shows as one.
 """
 
 from __future__ import annotations
@@ -109,6 +113,85 @@ def header_paragraphs(path: Path) -> list:
     return paragraphs
 
 
+# A file of the repository named in plain text: fastgen/core/_core.pyx, tests/test_x.py.
+SOURCE_PATH = re.compile(r"(?<![\w/.`-])((?:fastgen|tests|bench|examples|docs)/(?:[\w.-]+/)*[\w-]+\.[a-z]{1,4})"
+                         r"(?![\w/`])")
+# What may stand before an inline literal's opening ``, and after its closing one, for
+# reStructuredText to read it as markup (besides whitespace and the line's ends).
+_BEFORE = "-:/'\"<([{"
+_AFTER = "-.,:;!?\\/'\")]}>"
+# Directives whose content is shown as written.
+_VERBATIM = {"code", "code-block", "sourcecode", "math", "testcode", "testoutput", "doctest", "parsed-literal"}
+
+
+def _path_markup(match) -> str:
+    """A source path as a link to its page (a file of docs/), as code linked to its
+    module's entry (a Python module of fastgen/, where an API page documents it), or as
+    code."""
+    path = match.group(1)
+    if (ROOT / path).is_file():
+        if path.startswith("docs/") and path.endswith((".rst", ".md")):
+            return f":doc:`{path} </{path[5:].rsplit('.', 1)[0]}>`"
+        if path.startswith("fastgen/") and path.endswith(".py"):
+            module = path[:-3].replace("/", ".").removesuffix(".__init__")
+            return f":mod:`{path} <{module}>`"
+    return f"``{path}``"
+
+
+def plain_text_markup(lines: list) -> list:
+    """Lines of a docstring's or file header's prose as the site shows them: bare source
+    paths set as code or links, and inline literals glued to their neighbours
+    (``1..``n````) separated from them by an escaped space, which shows as nothing. A
+    literal may go on over several lines."""
+    out, inside = [], False  # inside: within a literal opened on an earlier line
+    for line in lines:
+        inside = inside and bool(line.strip())  # no markup goes on past its paragraph
+        pieces = line.split("``")
+        for k in range(len(pieces)):
+            if k:
+                inside = not inside
+            if inside:
+                continue
+            # outside a literal: paths, except inside `roles` and `links <...>`_
+            parts = re.split(r"(`[^`]*`)", pieces[k])
+            parts[::2] = [SOURCE_PATH.sub(_path_markup, part) for part in parts[::2]]
+            piece = "".join(parts)
+            if k and piece[:1] and not piece[:1].isspace() and piece[:1] not in _AFTER:
+                piece = "\\ " + piece  # after a literal's end
+            if k < len(pieces) - 1 and piece[-1:] and not piece[-1:].isspace() and piece[-1:] not in _BEFORE:
+                piece += "\\ "  # before a literal's start
+            pieces[k] = piece
+        out.append("``".join(pieces))
+    return out
+
+
+def docstrings_as_markup(app, what, name, obj, options, lines) -> None:
+    """:func:`plain_text_markup` on a docstring's prose lines (its literal blocks and
+    examples stay as they are)."""
+    prose = []  # the numbers of the prose lines
+    block = None  # the indent of the line opening a literal block, or "doctest"
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        if block == "doctest":
+            if stripped:
+                continue
+            block = None
+        elif block is not None:
+            if not stripped or indent > block:
+                continue
+            block = None
+        if stripped.startswith(">>>"):
+            block = "doctest"
+            continue
+        prose.append(i)
+        directive = re.match(r"\.\. ([\w:-]+)::", stripped)
+        if directive and directive.group(1) in _VERBATIM or (not directive and stripped.endswith("::")):
+            block = indent
+    for i, line in zip(prose, plain_text_markup([lines[i] for i in prose])):
+        lines[i] = line
+
+
 class FilesDirective(SphinxDirective):
     """A table of the repository files matching the glob arguments, with their headers;
     with ``:by-folder:``, one titled table per folder (each subpackage, present or future)."""
@@ -165,12 +248,12 @@ class FilesDirective(SphinxDirective):
             header = own[0] if own else (headers[path][0] if headers[path] else "")
             if not header:
                 logger.warning("fastgen-files: %s has no header docstring or comment", rel, location=self.get_location())
-            text_nodes, messages = self.state.inline_text(header, self.lineno)  # ``code``, :class:`X`
+            text_nodes, messages = self.state.inline_text(plain_text_markup([header])[0], self.lineno)  # ``code``, :class:`X`
             row([nodes.paragraph("", "", nodes.literal(text=rel)), nodes.paragraph("", "", *text_nodes, *messages)], body)
         result: list = [table]
         for paragraph in sorted(shared):
             owners = ", ".join(p.name for p in paths if headers[p] and headers[p][0] == paragraph)
-            text_nodes, messages = self.state.inline_text(f"{owners}: {paragraph}", self.lineno)
+            text_nodes, messages = self.state.inline_text(plain_text_markup([f"{owners}: {paragraph}"])[0], self.lineno)
             result.append(nodes.paragraph("", "", *text_nodes, *messages))
         return result
 
@@ -265,12 +348,12 @@ def say_shared_parameters_once(app, what, name, obj, options, lines) -> None:
 
 
 def _name_type_aliases_in_unions() -> None:
-    """``ArrayLike | None`` in a description reads ``fastgen._typing.ArrayLike | None``.
+    """``ArrayLike | None`` in a description reads ``numpy.typing.ArrayLike | None``.
 
     autodoc replaces a name of ``autodoc_type_aliases`` with a placeholder object whose
-    text is its name only where the alias is the whole annotation; inside a union the
-    placeholder's repr, ``TypeAliasForwardRef('...')``, reached the page. Its repr is made
-    the name, which the Python domain then links to the alias's entry.
+    text is the alias's value only where the alias is the whole annotation; inside a union
+    the placeholder's repr, ``TypeAliasForwardRef('...')``, reached the page. Its repr is
+    made the value.
     """
     from sphinx.util import inspect as sphinx_inspect
 
@@ -284,6 +367,7 @@ def setup(app):
     app.add_config_value("fastgen_doctest_needs", {}, "env")
     app.connect("doctree-read", untest_examples)
     app.connect("autodoc-process-docstring", say_shared_parameters_once, priority=600)  # after napoleon
+    app.connect("autodoc-process-docstring", docstrings_as_markup, priority=700)
     app.add_directive("fastgen-board", BoardDirective)
     app.add_directive("fastgen-analysis-report", AnalysisReportDirective)
     app.add_directive("fastgen-files", FilesDirective)

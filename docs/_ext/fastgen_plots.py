@@ -12,8 +12,9 @@ Figure kinds:
   ``"fastgen"`` or ``"baseline"``), on a log scale with ``"log": true``;
 - ``bars``: vertical bars, one per entry of ``bars``;
 - ``grouped``: one group of bars per entry of ``categories``, one bar per entry of
-  ``series`` (``label``, ``values``); ``legend`` places the legend (matplotlib's
-  location names, ``"upper right"`` when absent).
+  ``series`` (``label``, ``values``); ``legend`` places the legend inside the axes
+  (matplotlib's location names); without it the legend stands above the axes, clear of
+  the bars and their labels.
 
 Every bar carries its value as a label, so the plot reads without the table.
 """
@@ -106,7 +107,12 @@ def draw(key: str, fig_data: dict) -> str:
             ax.set_xticks(range(len(cats)), labels, fontsize=8.5 if len(cats) > 3 else 9.5)
             ax.set_ylim(0, top * 1.18)
             ax.set_ylabel(fig_data["unit"], fontsize=9)
-            ax.legend(frameon=False, fontsize=8.5, loc=fig_data.get("legend", "upper right"))
+            if "legend" in fig_data:
+                ax.legend(frameon=False, fontsize=8.5, loc=fig_data["legend"])
+            else:  # above the axes, in a row if it fits: clear of every bar and its label
+                wide = sum(len(s["label"]) for s in series) > 80
+                ax.legend(frameon=False, fontsize=8.5, loc="lower left", bbox_to_anchor=(0, 1.01),
+                          ncol=1 if wide else len(series), borderaxespad=0)
         else:
             raise ValueError(f"fastgen-plot: unknown kind {kind!r} of figure {key!r}")
         fig.suptitle(fig_data["title"], fontsize=11, x=0.01, ha="left")
@@ -146,7 +152,11 @@ class PlotDirective(SphinxDirective):
         machine = data["machines"].get(fig_data["machine"], fig_data["machine"])
         caption += nodes.Text(f" — {fig_data['date']}; {machine}.")
         if fig_data.get("note"):
-            caption += nodes.Text(f" {fig_data['note'][0].upper()}{fig_data['note'][1:]}.")
+            from fastgen_docs import SOURCE_PATH
+
+            note = f" {fig_data['note'][0].upper()}{fig_data['note'][1:]}."
+            for i, part in enumerate(SOURCE_PATH.split(note)):  # a file the note names is code
+                caption += nodes.literal(text=part) if i % 2 else nodes.Text(part)
         container += caption
         return [container]
 

@@ -29,7 +29,7 @@ def _check_indices(index: np.ndarray, limit: int, what: str) -> np.ndarray:
 
 
 class OneSidedDatabase:
-    """A one-sided bear-off database: up to 15 checkers on points 1..``points``.
+    """A one-sided bear-off database: up to 15 checkers on points 1 to ``points``.
 
     For each position (numbered as in :mod:`fastgen.bearoff.index`), the distribution of
     the number of rolls needed to bear every checker off, and with ``gammons`` (positions
@@ -160,7 +160,7 @@ class OneSidedDatabase:
 
 class TwoSidedDatabase:
     """A two-sided bear-off database: both sides with up to ``checkers`` checkers on
-    points 1..``points``.
+    points 1 to ``points``.
 
     ``values`` is (n, n, K) uint16 with n = n_positions(points, checkers), row = the side
     on roll, column = its opponent; K = 4 with ``cubeful`` (cubeless equity, then the
