@@ -277,7 +277,7 @@ def test_a_reader_that_stops_after_the_first_line_ends_the_command_quietly():
     # ``fastgen rollout-plays ... --json | head -1``: the 16 rows are 12 KB, three times what
     # the pipe holds, so the command is still writing when its reader closes the pipe.
     read_end, write_end = _small_pipe()
-    argv = ["-m", "fastgen", "rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31",
+    argv = ["-m", "fastgen", "rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31", "--plays", "all",
             "--evaluator", "network:1", "--trials", "1", "--truncate", "1", "--json"]
     proc = subprocess.Popen([sys.executable, *argv], stdout=write_end, stderr=subprocess.PIPE,
                             cwd=tempfile.gettempdir(), env=child_env())

@@ -276,7 +276,7 @@ def test_the_printed_table_shows_probabilities_within_0_and_1():
     plays = list(fastgen.legal_plays(START, (3, 1)))[:3]
     over = np.array([[1.02, 0.30, -0.01, 0.02, -0.004], [0.99, 0.28, -0.02, 0.0, -0.002]])
     inside = np.array([[0.4, 0.1, 0.01, 0.1, 0.01], [0.5, 0.1, 0.01, 0.1, 0.01]])
-    none = np.zeros((0, 5))  # a row without trials: NaN, printed as nan, not clipped
+    none = np.zeros((0, 5))  # a row without trials: NaN, listed last as not rolled out
     table = RolloutTable(build_rows(plays, [over, inside, none], [over, inside, none]), START, (3, 1),
                          "test", 2, 0, True, True, None)
     raw = table.to_dict()["rows"][0]["probabilities"]
@@ -285,12 +285,12 @@ def test_the_printed_table_shows_probabilities_within_0_and_1():
     text = str(table)
     assert _shown_probabilities(text, 1) == [1.0, 0.29, 0.0, 0.01, 0.0]
     assert _shown_probabilities(text, 2) == [0.45, 0.1, 0.01, 0.1, 0.01]
-    assert "nan" in text.splitlines()[-2] and text.splitlines()[-1] == PROBABILITIES_CLIPPED
+    assert text.splitlines()[-2].endswith("not rolled out") and text.splitlines()[-1] == PROBABILITIES_CLIPPED
     assert table.rows[0].equity == pytest.approx(float(np.mean(over @ ev.EQUITY_WEIGHTS - 1)))
     # Within [0, 1] everywhere: no footnote.
     plain = RolloutTable(build_rows(plays[1:], [inside, none], [inside, none]), START, (3, 1),
                          "test", 2, 0, True, True, None)
-    assert PROBABILITIES_CLIPPED not in str(plain) and str(plain).splitlines()[-1].startswith(" 2 ")
+    assert PROBABILITIES_CLIPPED not in str(plain) and str(plain).splitlines()[-1].startswith(" - ")
 
 
 def test_cli_rollout_plays_prints_probabilities_within_0_and_1(capsys):

@@ -256,3 +256,13 @@ def test_cube_decision_draws_itself_ranked_as_gnubg():
     assert [text.index(f"<td>{label}</td>") for label in labels] == sorted(text.index(f"<td>{label}</td>")
                                                                          for label in labels)
     assert "<td>+0.088</td>" in text and "<td>-0.137</td>" in text  # the costs against the first line
+
+
+def test_rollout_table_draws_itself():
+    table = fastgen.rollout_plays(fastgen.STARTING_BOARD, (3, 1), evaluator=fastgen.evaluators.baseline(),
+                                  trials=36, seed=1)
+    text = table._repr_html_()
+    names = [str(r.play) for r in table.rows]
+    assert text.startswith('<div class="fastgen-rollout">') and "36 trials" in text
+    assert [text.index(f"<td>{n}</td>") for n in names] == sorted(text.index(f"<td>{n}</td>") for n in names)
+    assert f"<td>{table.rows[0].equity:+.3f}</td>" in text and "not rolled out" not in text

@@ -1,14 +1,18 @@
 """The ``fastgen rollout-plays`` subcommand: which play is best, by how much, how sure.
 
-    fastgen rollout-plays --position 4HPwATDgc/ABMA --dice 31 --evaluator gnubg:0 --trials 1296 [--json]
+    fastgen rollout-plays --position 4HPwATDgc/ABMA --dice 31 [--evaluator baseline] [--plays 4] [--trials 216] [--json]
 
 Rolls out the candidate plays of the position (side on roll first) with the dice, both
 sides playing the evaluator's 0-ply choice, with variance reduction and quasi-random
 dice unless turned off, and prints a table like GNU Backgammon's (``--json``: the
-table's ``to_dict()``). Evaluators: ``gnubg:PLIES`` (GNU Backgammon's nets through
-gnubg-nn, the ``peers`` extra) or ``network:SEED`` (the documented numpy example with
-random weights). Ctrl-C prints the table of the trials finished so far (exit status 130).
-A progress bar (tqdm) is shown when stderr is a terminal and ``--json`` is not given.
+table's ``to_dict()``). The defaults answer in seconds: the shipped network
+(``baseline``), the 4 best plays at 0 ply (``--plays all`` for every legal play), 216
+trials each. Other evaluators: ``gnubg:PLIES`` (GNU Backgammon's nets through gnubg-nn,
+the ``peers`` extra), ``network:SEED`` (the documented numpy example with random
+weights), a weights file, ``module:callable``. Ctrl-C prints the table of the trials
+finished so far, in order from the first (exit status 130); before the first finished it
+says so and prints no table. A progress bar (tqdm), moving block by block (32 trials of
+4 plays), is shown when stderr is a terminal and ``--json`` is not given.
 """
 
 from __future__ import annotations
@@ -23,10 +27,16 @@ from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg, spec
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
 from fastgen.sim.decide.front import rollout_plays
+from fastgen.sim.decide.table import NO_RESULT
 
 __all__ = ["add_parser", "run_rollout_plays", "evaluator_arg", "dice_arg"]
 
 MAX_SEED = 2**64 - 1
+
+#: The defaults: answers in seconds (see the decide guide for the measured times).
+DEFAULT_EVALUATOR = "baseline"
+DEFAULT_PLAYS = 4
+DEFAULT_TRIALS = 216
 
 
 def dice_arg(text: str) -> tuple[int, int]:
@@ -39,6 +49,19 @@ def dice_arg(text: str) -> tuple[int, int]:
 
 #: An argparse type: an evaluator spec of fastgen.specs (``gnubg:0``, ``baseline``, ...).
 evaluator_arg = spec_arg("evaluator")
+
+
+_positive_int = int_in_range(1)
+
+
+def _plays_arg(text: str) -> int | None:
+    """An argparse type: a positive number of plays, or ``all`` (None: every legal play)."""
+    if text == "all":
+        return None
+    try:
+        return _positive_int(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer or all, got {text!r}") from None
 
 
 def _positive_float(text: str) -> float:
@@ -63,10 +86,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--position", metavar="POSITION_ID", type=position_id_arg, required=True,
                         help="GNU Backgammon Position ID, the side on roll first")
     parser.add_argument("--dice", type=dice_arg, required=True, help="the roll, e.g. 31")
-    parser.add_argument("--evaluator", type=evaluator_arg, default="gnubg:0",
-                        help="baseline, gnubg:PLIES, network:SEED, PATH.npz or module:callable (default: gnubg:0)")
-    parser.add_argument("--trials", type=int_in_range(1), default=1296, help="trials per candidate")
-    parser.add_argument("--plays", type=int_in_range(1), help="roll out only the K best plays at 0 ply")
+    parser.add_argument("--evaluator", type=evaluator_arg, default=DEFAULT_EVALUATOR,
+                        help="baseline, gnubg:PLIES (the peers extra), network:SEED, PATH.npz or module:callable "
+                        f"(default: {DEFAULT_EVALUATOR}, the shipped network)")
+    parser.add_argument("--trials", type=int_in_range(1), default=DEFAULT_TRIALS,
+                        help=f"trials per candidate (default: {DEFAULT_TRIALS})")
+    parser.add_argument("--plays", metavar="K|all", type=_plays_arg, default=DEFAULT_PLAYS,
+                        help=f"roll out the K best plays at 0 ply, or all legal plays (default: {DEFAULT_PLAYS})")
     parser.add_argument("--seed", type=int_in_range(0, MAX_SEED), default=0, help="dice seed")
     parser.add_argument("--truncate", type=int_in_range(0), help="stop each trial after this many half-moves")
     parser.add_argument("--stop-se", type=_positive_float, help="stop once every row's equity SE is below this")
@@ -97,6 +123,9 @@ def run_rollout_plays(args: argparse.Namespace) -> int:
     except FastgenError as exc:
         print(f"fastgen rollout-plays: error: {exc}", file=sys.stderr)
         return 1
+    if table.interrupted and not any(r.trials for r in table.rows):
+        print(f"fastgen rollout-plays: {NO_RESULT}", file=sys.stderr)
+        return 130
     if args.json:
         print(json_text(table.to_dict(), indent=2))
     else:

@@ -32,9 +32,13 @@ the last bit (in process, with ``out=`` and on a cluster alike). A float32
 positions one call holds, so a run cut into other blocks (``out=``, a cluster) can
 differ from the plain run in the last float32 bits of a value (the test
 ``tests/test_run_identity.py::test_out_equals_the_plain_run_as_documented`` checks that
-every per-trial value agrees within 1e-5, and the float64 case to the last bit). The stop rules and Ctrl-C act
-between blocks. The trials themselves are played by :mod:`fastgen.sim.decide.trials`;
-on a Dask cluster, in chunks of trials, by :mod:`fastgen.sim.decide.chunks`.
+every per-trial value agrees within 1e-5, and the float64 case to the last bit). The stop
+rules act between blocks, and the progress is reported per block (a block is about
+``POOL_GAMES`` games: small, so that the progress moves from the start). Ctrl-C keeps
+the trials finished in order from trial 0: the finished blocks and, of the block under
+way, its trials up to its first unfinished one (short games finish first, so keeping
+every finished trial would bias the result towards them). The trials themselves are
+played by :mod:`fastgen.sim.decide.trials`; on a Dask cluster, in chunks of trials, by :mod:`fastgen.sim.decide.chunks`.
 """
 
 from __future__ import annotations
@@ -66,8 +70,11 @@ from fastgen._typing import ArrayLike, DiceLike
 
 __all__ = ["rollout_plays", "rollout_position", "simulate", "POOL_GAMES", "MAX_HALF_MOVES"]
 
-#: Games (candidates x trials) played side by side in one block, about.
-POOL_GAMES = 512
+#: Games (candidates x trials) played side by side in one block, about: small enough that
+#: the progress (reported per block) moves from the start and Ctrl-C loses little, large
+#: enough that an evaluator call still holds many positions (with variance reduction,
+#: every play of the 21 rolls of every unfinished game of the block).
+POOL_GAMES = 128
 
 
 # --------------------------------------------------------------------------- checks
@@ -191,8 +198,14 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
                 if runner is None and store is None:
                     hi = min(trials, done_trials + block_size(POOL_GAMES, len(active)))
                     part: dict = {}
-                    r, s = simulate(starts[active], self_first, evaluator, np.arange(done_trials, hi, dtype=np.int64),
-                                    stats=part, **opts.play())
+                    try:
+                        r, s = simulate(starts[active], self_first, evaluator,
+                                        np.arange(done_trials, hi, dtype=np.int64), stats=part, **opts.play())
+                    except KeyboardInterrupt as cut:  # keep the trials finished in order from the block's first
+                        r, s = getattr(cut, "finished_trials", (np.zeros((len(active), 0, 5)),) * 2)
+                        if r.shape[1]:
+                            take(done_trials, done_trials + r.shape[1], r, s, part)
+                        raise
                     take(done_trials, hi, r, s, part)
                 else:
                     got: dict = {} if store is None else store.load(grid, len(active))
@@ -385,8 +398,9 @@ def rollout_plays(
         arguments and of the evaluator's content); a part of another run, or with
         values no trial can produce, raises RolloutStoreError naming the file.
     progress:
-        None, True (a tqdm progress bar) or a callable receiving
-        the number of trials finished at each block.
+        None, True (a tqdm progress bar) or a callable receiving the number of trials
+        finished, once per block of about ``POOL_GAMES`` games (candidates x trials; with
+        *out* or a cluster, once per chunk).
     key:
         With *out*: a text identifying an evaluator that is neither a
         :class:`fastgen.evaluators.Network` (identified by its weights) nor
@@ -402,7 +416,9 @@ def rollout_plays(
     -------
     RolloutTable
         One row per candidate, best first. Ctrl-C returns the table of the trials
-        finished so far with ``interrupted=True``.
+        finished so far, in order from trial 0, with ``interrupted=True`` (rows with
+        ``trials == 0`` when none had: their statistics are NaN and ``str`` prints no
+        table).
 
     Raises
     ------

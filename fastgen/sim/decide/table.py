@@ -18,6 +18,11 @@ From them:
 With quasi-random dice the trials are stratified, not independent; the standard errors
 above treat them as independent and so err on the large side.
 
+A row without trials (a rollout interrupted before its first trial finished) has NaN
+statistics, ``diff``, ``diff_se`` and ``p_best`` included; the printed table ranks the
+rows that have trials and lists the others after them as not rolled out, or, when no row
+has any, prints :data:`NO_RESULT` instead of rows.
+
 A variance-reduced probability can fall a little outside [0, 1] (each trial's outcome is
 corrected by the evaluator's luck terms). The printed table (``str``) shows each within
 [0, 1] and says so in a line under the rows; ``to_dict()`` keeps the estimates as computed.
@@ -26,6 +31,7 @@ corrected by the evaluator's luck terms). The printed table (``str``) shows each
 from __future__ import annotations
 
 import math
+from html import escape
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +41,7 @@ from fastgen.evaluators import EQUITY_WEIGHTS
 from fastgen.core.ids import position_id
 from fastgen.core.notation import Play
 
-__all__ = ["RolloutRow", "RolloutTable", "build_rows"]
+__all__ = ["RolloutRow", "RolloutTable", "build_rows", "NO_RESULT"]
 
 #: Draws of the normal approximation behind ``p_best``.
 P_BEST_DRAWS = 20_000
@@ -101,6 +107,10 @@ PROBABILITIES_CLIPPED = (
 )
 
 
+#: What a rollout interrupted before its first trial (trial 0) finished prints instead of rows.
+NO_RESULT = "interrupted before the first trial finished: no result"
+
+
 def _shown_probability(x: float) -> float:
     """*x* as the printed table shows it: within [0, 1] (NaN, a row without trials, kept).
 
@@ -128,6 +138,9 @@ def build_rows(plays: list, samples: list, raw: list) -> list[RolloutRow]:
     # Best first; a row without trials last; ties keep the generation order.
     order = sorted(range(len(rows)), key=lambda i: (rows[i].trials == 0, -np.nan_to_num(rows[i].equity, nan=-9)))
     rows = [rows[i] for i in order]
+    for row in rows:
+        if row.trials == 0:  # nothing to compare: not "as good as the best"
+            row.diff = row.diff_se = row.p_best = math.nan
     if not rows or rows[0].trials == 0:
         return rows
     best = _equity(rows[0].samples)
@@ -144,7 +157,7 @@ def _p_best(rows: list[RolloutRow]) -> None:
     live = [r for r in rows if r.trials > 0]
     n0 = min(r.trials for r in live)
     if len(live) == 1 or n0 < 2:
-        for r in rows:
+        for r in live:
             r.p_best = 1.0 if r is rows[0] else 0.0
         return
     means = np.array([r.equity for r in live])
@@ -156,9 +169,6 @@ def _p_best(rows: list[RolloutRow]) -> None:
     wins = np.bincount(draws.argmax(axis=1), minlength=len(live)) / P_BEST_DRAWS
     for r, p in zip(live, wins):
         r.p_best = float(p)
-    for r in rows:
-        if r.trials == 0:
-            r.p_best = 0.0
 
 
 @dataclass
@@ -167,7 +177,8 @@ class RolloutTable:
 
     ``board`` and ``dice`` are the position and roll (``dice`` None for
     :func:`fastgen.rollout_position`); ``interrupted`` is True when Ctrl-C stopped the
-    rollout early (the rows hold the trials finished by then); ``stopped`` says why it
+    rollout early (the rows hold the trials finished by then, in order from trial 0; none
+    when it came before the first finished); ``stopped`` says why it
     ended before *trials* (``"stop_se"``, ``"interrupted"``) or is None; ``stats`` holds
     timings and the evaluator's call count and positions; ``truncate_bearoff`` says
     whether trials stopped in the evaluator's bear-off databases.
@@ -215,24 +226,62 @@ class RolloutTable:
             + ("" if self.truncate is None else f", truncated at {self.truncate} half-moves")
             + (", stopped in the bear-off databases" if self.truncate_bearoff else ""),
         ]
+        rolled = [r for r in self.rows if r.trials > 0]
         if self.interrupted:
-            head.append("INTERRUPTED: the rows hold the trials finished before Ctrl-C")
+            if not rolled:
+                return "\n".join(head + [NO_RESULT])
+            done = max(r.trials for r in rolled)
+            head.append(f"INTERRUPTED after {done:,} of {self.trials:,} trials: the rows hold those")
         head.append(
             f"{'#':>2} {'play':<22}{'win':>7}{'wg':>7}{'wbg':>7}{'lg':>7}{'lbg':>7}"
             f"{'equity':>9}{'(se)':>8}{'diff':>9}{'(se)':>8}{'p_best':>8}{'trials':>8}"
         )
         clipped = False
-        for i, r in enumerate(self.rows, 1):
-            name = "(position)" if r.play is None else (str(r.play) or "(no move)")
+        for i, r in enumerate(rolled, 1):
+            name = _row_name(r)
             p = [_shown_probability(x) for x in r.probabilities]
             clipped = clipped or any(x < 0.0 or x > 1.0 for x in r.probabilities)
             head.append(
                 f"{i:>2} {name:<22}" + "".join(f"{x:7.3f}" for x in p)
                 + f"{r.equity:+9.3f}{r.equity_se:8.3f}{r.diff:+9.3f}{r.diff_se:8.3f}{r.p_best:8.3f}{r.trials:8d}"
             )
+        for r in self.rows:
+            if r.trials == 0:
+                head.append(f"{'-':>2} {_row_name(r):<22}  not rolled out")
         if clipped:
             head.append(PROBABILITIES_CLIPPED)
         return "\n".join(head)
 
+    def _repr_html_(self) -> str:
+        """The table as HTML for Jupyter: what ``str`` prints, one row a candidate rolled
+        out (best first), then those an interruption left without trials."""
+        dice = "" if self.dice is None else f", dice {self.dice[0]}{self.dice[1]}"
+        rolled = [r for r in self.rows if r.trials > 0]
+        note = ""
+        if self.interrupted:
+            note = (f" (interrupted after {max(r.trials for r in rolled):,} of {self.trials:,} trials)" if rolled
+                    else f" ({escape(NO_RESULT)})")
+        head = (f"<p><b>Cubeless rollout of {position_id(self.board)}{dice}</b>: evaluator {escape(self.evaluator)}, "
+                f"{self.trials:,} trials, seed {self.seed}{note}</p>")
+        cols = ("#", "play", "win", "wg", "wbg", "lg", "lbg", "equity", "(se)", "diff", "(se)", "p_best", "trials")
+        rows, clipped = [], False
+        for i, r in enumerate(rolled, 1):
+            clipped = clipped or any(x < 0.0 or x > 1.0 for x in r.probabilities)
+            cells = [str(i), escape(_row_name(r))] + [f"{_shown_probability(x):.3f}" for x in r.probabilities] + [
+                f"{r.equity:+.3f}", f"{r.equity_se:.3f}", f"{r.diff:+.3f}", f"{r.diff_se:.3f}", f"{r.p_best:.3f}",
+                f"{r.trials:,}"]
+            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        rows += [f'<tr><td>-</td><td>{escape(_row_name(r))}</td><td colspan="{len(cols) - 2}">not rolled out</td></tr>'
+                 for r in self.rows if r.trials == 0]
+        foot = f"<p>{escape(PROBABILITIES_CLIPPED)}</p>" if clipped else ""
+        table = ("<table><tr>" + "".join(f"<th>{c}</th>" for c in cols) + "</tr>" + "".join(rows) + "</table>"
+                 if rolled else "")
+        return f'<div class="fastgen-rollout">{head}{table}{foot}</div>'
+
     def __repr__(self) -> str:
         return f"<RolloutTable rows={len(self.rows)} trials={self.trials} evaluator={self.evaluator!r}>"
+
+
+def _row_name(r: RolloutRow) -> str:
+    """A row's play as players write it: "(position)" for a position rolled out whole."""
+    return "(position)" if r.play is None else (str(r.play) or "(no move)")

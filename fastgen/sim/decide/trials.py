@@ -3,6 +3,10 @@ trials of every start position at once, half-move by half-move, with the 0-ply p
 the evaluator, measuring the luck of variance reduction; :func:`play_range` plays a range
 of trial ids in blocks of about *pool_games* games (what a Dask chunk runs).
 
+A trial is finished once the games of every start position with its dice have ended; a
+KeyboardInterrupt (Ctrl-C) leaving :func:`simulate` carries the trials finished in order
+from its first trial on (its attribute ``finished_trials``).
+
 Trial ``k``'s dice depend only on ``(seed, k, turn)`` (:mod:`fastgen.sim.decide.dice`), so a
 trial's result does not depend on which block, chunk or worker played it.
 """
@@ -43,6 +47,12 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
     truncation) and the same minus the trial's luck (equal to raw without variance
     reduction). With *truncate_bearoff*, a trial whose position (side on roll to roll)
     ``evaluator.covers`` is scored there with the evaluator and stops.
+
+    A KeyboardInterrupt (Ctrl-C, or SIGTERM turned into one) goes on with the attribute
+    ``finished_trials``: ``(raw, estimate)``, each (C, k, 5), of the first k trials, those
+    finished (the games of every start position ended) in order from the first. A later
+    trial that had finished is left out: short games finish first, so keeping whichever
+    trials had finished would bias the result towards them.
     """
     n_start, n = starts.shape[0], trials.shape[0]
     games = n_start * n
@@ -52,6 +62,24 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
     luck = np.zeros((games, 5))
     alive = np.arange(games)
     stats = {} if stats is None else stats
+    finished = np.zeros(games, dtype=bool)  # set once a game's outcome and luck are final
+    try:
+        _play(board, trial, outcome, luck, finished, alive, self_first, evaluator, seed, variance_reduction,
+              quasi_random, truncate, threads, stats, truncate_bearoff)
+    except KeyboardInterrupt as exc:
+        whole = finished.reshape(n_start, n).all(axis=0)
+        k = n if whole.all() else int(np.argmin(whole))
+        exc.finished_trials = (outcome.reshape(n_start, n, 5)[:, :k].copy(),
+                               (outcome - luck).reshape(n_start, n, 5)[:, :k].copy())
+        raise
+    raw = outcome.reshape(n_start, n, 5)
+    return raw, (outcome - luck).reshape(n_start, n, 5)
+
+
+def _play(board, trial, outcome, luck, finished, alive, self_first, evaluator, seed, variance_reduction, quasi_random,
+          truncate, threads, stats, truncate_bearoff) -> None:
+    """The half-moves of :func:`simulate`: fills *outcome* and *luck* of each game and sets
+    its *finished* flag once they are final."""
     may_not = np.zeros(0, dtype=bool)  # no play can end the game
     t = 0
     while alive.size:
@@ -65,12 +93,14 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
         if truncate is not None and t == truncate:
             probs = evaluate(evaluator, here, stats)
             outcome[alive] = probs if roller_is_self else flip(probs)
+            finished[alive] = True
             break
         if truncate_bearoff:
             covered = _covered(evaluator, here)
             if covered.any():
                 probs = evaluate(evaluator, here[covered], stats)
                 outcome[alive[covered]] = probs if roller_is_self else flip(probs)
+                finished[alive[covered]] = True
                 stats["bearoff_stops"] = stats.get("bearoff_stops", 0) + int(covered.sum())
                 alive, here = alive[~covered], here[~covered]
                 if not alive.size:
@@ -109,11 +139,10 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
             won[:, 1] = loser.sum(axis=1) == 15
             won[:, 2] = won[:, 1] * (loser[:, 18:25].sum(axis=1) > 0)
             outcome[alive[done]] = won if roller_is_self else flip(won)
+            finished[alive[done]] = True
         board[alive[~done]] = chosen[~done, ::-1]  # the other side on roll
         alive = alive[~done]
         t += 1
-    raw = outcome.reshape(n_start, n, 5)
-    return raw, (outcome - luck).reshape(n_start, n, 5)
 
 
 def _covered(evaluator, boards: np.ndarray) -> np.ndarray:
