@@ -182,6 +182,7 @@ class CubeDecision:
         if self.action is CubeAction.CANNOT_DOUBLE:
             return ((nd[0], nd[1], 0.0),)
         dt, dp = ("Double, take", self.double_take), ("Double, pass", self.double_pass)
+        lines: tuple[tuple[str, float], ...]
         if self.action.value.startswith(("Double", "Redouble")):
             answers = (dt, dp) if self.takes else (dp, dt)
             lines = (*answers, nd)

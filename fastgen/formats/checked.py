@@ -71,9 +71,9 @@ class decoding:
     def __enter__(self) -> "decoding":
         return self
 
-    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, kind: Any, exc: BaseException | None, tb: Any) -> None:
         if exc is None or isinstance(exc, FastgenError) or not isinstance(exc, Exception):
-            return False  # success, our own error, or KeyboardInterrupt / SystemExit: passed on
+            return  # success, our own error, or KeyboardInterrupt / SystemExit: passed on
         if isinstance(exc, RecursionError):
             why = "it nests too deeply to read"
         elif isinstance(exc, MemoryError):
@@ -186,7 +186,7 @@ def read_npz(source: Any, what: str, error: type[FastgenError], limit: int = DEF
     """Every array of the ``.npz`` archive *source* (a path, or a binary file object) by
     name, read as the module docstring says; *error* naming the file on any fault."""
     name = _name(source)
-    if isinstance(source, (str, bytes, os.PathLike)):
+    if isinstance(source, (str, os.PathLike)):
         data = read_bytes(source, what, error, limit)
     else:
         with decoding(what, name, error):

@@ -69,8 +69,8 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
     except KeyboardInterrupt as exc:
         whole = finished.reshape(n_start, n).all(axis=0)
         k = n if whole.all() else int(np.argmin(whole))
-        exc.finished_trials = (outcome.reshape(n_start, n, 5)[:, :k].copy(),
-                               (outcome - luck).reshape(n_start, n, 5)[:, :k].copy())
+        setattr(exc, "finished_trials", (outcome.reshape(n_start, n, 5)[:, :k].copy(),  # read by the caller
+                                         (outcome - luck).reshape(n_start, n, 5)[:, :k].copy()))
         raise
     raw = outcome.reshape(n_start, n, 5)
     return raw, (outcome - luck).reshape(n_start, n, 5)
