@@ -104,8 +104,9 @@ def checked_answer(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray) -
     except (TypeError, ValueError):
         arr = None
     if arr is None or arr.shape != (boards.shape[0], 5):
+        shown = " ".join(repr(got).split())[:200]  # the answer quoted on one line
         raise InvalidOutputError(
-            f"evaluator {evaluator_name(evaluator)!r} must return ({boards.shape[0]}, 5) finite floats, got {got!r}"
+            f"evaluator {evaluator_name(evaluator)!r} must return ({boards.shape[0]}, 5) finite floats, got {shown}"
         )
     check_probs(arr, boards, evaluator_name(evaluator), bool(getattr(evaluator, "ordered", True)))
     return arr

@@ -30,8 +30,8 @@ import numpy as np
 from fastgen._typing import ArrayLike
 from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
 from fastgen.core.boards import as_boards
-from fastgen.errors import InvalidNetworkError, InvalidOutputError
-from fastgen.nets.probs import check_probs
+from fastgen.errors import InvalidNetworkError
+from fastgen.nets.probs import checked_answer
 
 __all__ = ["NetworkSet", "classify", "is_race", "rearmost", "CLASSES"]
 
@@ -60,29 +60,6 @@ def classify(boards: ArrayLike, databases: Sequence[Any] = ()) -> np.ndarray:
     if databases:
         out[bearoff_covered(arr, *databases)] = "bearoff"
     return out.astype(str)
-
-
-def _answer(ev: Any, part: np.ndarray) -> np.ndarray:
-    """*ev*'s answer for the boards *part* as (M, 5) float64, checked as
-    :func:`fastgen.evaluators.evaluate` checks an answer (its shape, then
-    :func:`fastgen.nets.probs.check_probs` by *ev*'s ``ordered``): a part that answers
-    None, a wrong shape or an impossible probability raises
-    :class:`~fastgen.errors.InvalidOutputError` naming it, never a NaN or out of range row
-    in the set's answer."""
-
-    name = getattr(ev, "__name__", type(ev).__name__)
-    got = ev(part)
-    try:
-        arr = np.asarray(got, dtype=np.float64)
-    except (TypeError, ValueError):
-        arr = None
-    if arr is None or arr.shape != (part.shape[0], 5):
-        shown = f"{type(got).__name__} of shape {arr.shape}" if arr is not None and arr.ndim else repr(got)[:200]
-        raise InvalidOutputError(
-            f"evaluator {name!r} (a part of a network set) must return ({part.shape[0]}, 5) finite floats, got {shown}"
-        )
-    check_probs(arr, part, name, bool(getattr(ev, "ordered", True)))
-    return arr
 
 
 class NetworkSet:
@@ -128,7 +105,7 @@ class NetworkSet:
         for mask, ev in ((race, self.race), (contact, self.contact)):
             if mask.any():
                 part = np.ascontiguousarray(arr[mask])
-                out[mask] = _answer(ev, part)
+                out[mask] = checked_answer(ev, part)  # a part's answer checked before it is used
         return out
 
     def counts(self, boards: ArrayLike) -> dict[str, int]:
