@@ -247,3 +247,20 @@ def test_play_in_tmux_and_its_picture(tmp_path):
     keep = os.environ.get("FASTGEN_PNG_DIR")
     if keep:
         shutil.copy(png, os.path.join(keep, "play.png"))
+
+
+def test_cube_hint_before_the_roll_ranks_the_lines():
+    from fastgen.cube import cube_action
+
+    session, person, said = _session(length=0, seed=6, extra=["hint"], games=1)
+    game = session.match.new_game()
+    game.roll((4, 2))
+    game.play(game.legal_plays()[0])
+    session._bot_turn()
+    d = cube_action(game.board, state=session._state(HUMAN), evaluator=EVAL)  # the position the hint is asked at
+    session._human_turn()  # "hint" before the roll, then roll and play
+    line = next(s for s in said if s.startswith("Cube: "))
+    labels = [name.lower() for name, *_ in d.ranked]
+    assert line.startswith(f"Cube: {d.action.value} (") and [line.index(f"{x} ") for x in labels] == sorted(
+        line.index(f"{x} ") for x in labels)
+    assert f"{labels[0]} {d.ranked[0][1]:+.3f}" in line

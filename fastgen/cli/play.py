@@ -248,8 +248,9 @@ class PlaySession:
             from fastgen.cube import cube_action  # lazy: loaded for a game
 
             d = cube_action(g.board, state=self._state(HUMAN), evaluator=self.evaluator)
-            self.say(f"Cube: {d.action.value} (no double {d.no_double:+.3f}, double/take {d.double_take:+.3f}, "
-                     f"double/pass {d.double_pass:+.3f})")
+            lines = ", ".join(f"{name.lower()} " + (f"{100 * v:.1f}%" if d.match else f"{v:+.3f}")
+                              for name, v, _ in d.ranked)  # ranked as gnubg's hint ranks them
+            self.say(f"Cube: {d.action.value} ({lines})")
             return
         plays = g.legal_plays()
         values = -equity(opponent_probs(self.evaluator, plays.boards))
@@ -347,7 +348,8 @@ class PlaySession:
         who = "You win" if g.winner == HUMAN else f"{m.names[BOT]} wins"
         kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}.get(g.result or 1, "the game")
         how = " (the double was passed)" if g.dropped else (" (by resignation)" if g.resigned else "")
-        self.draw() if not g.dropped and not g.resigned else None
+        if not g.dropped and not g.resigned:
+            self.draw()
         self.say(f"{who} {kind}{how}: {g.points} point{'s' if g.points != 1 else ''}.")
         if m.length:
             self.say(f"Score: {m.names[0]} {m.score[0]} - {m.score[1]} {m.names[1]}"
