@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import copy
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -19,6 +17,7 @@ from fastgen.analysis import analyse
 from fastgen.analysis.records import mat_numbers as decision_numbers
 from fastgen.errors import InvalidSVGOptionError
 
+from _child import run_python
 from _matches import random_match
 
 pytest.importorskip("matplotlib", reason="matplotlib not installed: pip install '.[plot]'")
@@ -237,7 +236,7 @@ def test_environments_without_their_extra_name_it():
         "    except ModuleNotFoundError as exc:\n"
         "        print(exc)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    out = run_python("-c", code, timeout=120)  # from the temporary directory: the installed fastgen
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert len(lines) == 3
