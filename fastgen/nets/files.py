@@ -36,7 +36,7 @@ from fastgen.formats.checked import MiB, parse_json, read_npz
 from fastgen._util import atomic_write
 from fastgen.errors import NetworkFileError
 
-__all__ = ["FORMAT", "VERSION", "read", "write"]
+__all__ = ["FORMAT", "VERSION", "read", "layout", "write"]
 
 FORMAT = "fastgen-network"
 VERSION = 1
@@ -87,8 +87,13 @@ def read(source: Any) -> tuple[list, list, tuple, str, dict]:
     :func:`fastgen.formats.checked.read_npz`: nothing is allocated before its size is checked
     against the file). The arrays' shapes and values are checked by the network they
     make."""
-    name = _describe(source)
-    z = read_npz(source, "network file", NetworkFileError, LIMIT)
+    return layout(read_npz(source, "network file", NetworkFileError, LIMIT), _describe(source))
+
+
+def layout(z: dict[str, np.ndarray], name: str) -> tuple[list, list, tuple, str, dict]:
+    """(weights, biases, inputs, activation, about) of the arrays *z* of a network file
+    already read (:func:`read`'s checks of the layout; *name* names the file in its
+    errors): for a reader of a file that holds a network among other arrays."""
     if "format" not in z:
         if {"w1", "b1", "w2", "b2"} <= z.keys():  # the one hidden layer layout
             inputs = _texts(z["schemes"], "schemes", name) if "schemes" in z else ("tesauro198",)

@@ -216,9 +216,10 @@ def read_checkpoint(path: str | os.PathLike[str], kind: str = "td") -> Checkpoin
     its type and range, the settings valid, the curve by :func:`check_curve`, the
     previous point's network of the same shape)."""
     name = repr(os.fspath(path))
-    z = read_npz(path, "checkpoint", CheckpointError)
+    z = read_npz(path, "checkpoint", CheckpointError)  # read once: the network and the state
     try:
-        network = Network.load(path)
+        weights, biases, inputs, activation, about = files.layout(z, name)
+        network = Network(weights, biases, inputs=inputs, activation=activation, about=about)
     except (NetworkFileError, InvalidNetworkError) as exc:
         raise CheckpointError(f"cannot resume from {name}: {exc}") from None
     if "train_state" not in z:
