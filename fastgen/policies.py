@@ -27,7 +27,8 @@ from fastgen import evaluators
 from fastgen._util import check_int, install_hint
 from fastgen.core import _play
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
-from fastgen.core.generate import plays_batch
+from fastgen.core.generate import legal_plays, plays_batch
+from fastgen.core.notation import Play
 from fastgen.core.ids import MatchState
 from fastgen.cube.decision import cube_decisions
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
@@ -246,6 +247,23 @@ def as_picks(picked: Any, g: int, name: str) -> np.ndarray:
     if idx.dtype.kind == "u":  # values past int64 wrap to negatives: make them -1
         picks[idx > np.iinfo(np.int64).max] = -1  # out of range anyway: the core names the game
     return picks
+
+
+def pick_play(choose: Callable[..., Any], name: str, board: np.ndarray, dice: tuple[int, int], turn: int = 0) -> Play:
+    """The legal play of one position (*board*, side on roll in row 1) and roll that the
+    resolved policy *choose* (:func:`fastgen.specs.resolve_policy`'s, named *name*)
+    picks, asked as the game loops ask it (game 0, turn *turn*); InvalidArgumentError
+    when it answers an index that is not one of the plays."""
+    arr = np.ascontiguousarray(board)
+    d = np.array([dice], dtype=np.int8)
+    batch = plays_batch(arr[None], d)
+    picked = choose(batch.boards, batch.offsets, np.zeros(1, np.int64), np.array([turn]), arr[None], d)
+    pick = int(as_picks(picked, 1, name)[0])
+    if not 0 <= pick < batch.offsets[1]:
+        raise InvalidArgumentError(f"policy {name!r} returned index {pick}, not one of the {int(batch.offsets[1])} "
+                                   f"legal plays")
+    after = batch.boards[pick]
+    return next(p for p in legal_plays(arr, dice) if np.array_equal(p.board_after, after))
 
 
 def raise_bad_pick(picked: Any, offsets: np.ndarray, i: int, name: str) -> NoReturn:

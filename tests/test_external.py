@@ -231,3 +231,13 @@ def test_cube_answers_follow_the_cube_player():
         assert server.answer(ours) == "roll" and server.answer(":".join(theirs)) == "take"
     with pytest.raises(fastgen.InvalidSpecError):
         ExternalServer("baseline", cube="nobody")
+
+
+def test_a_pick_outside_the_plays_is_refused_quoting_the_line():
+    def wild(candidates, offsets):
+        return np.array([99])
+
+    with ExternalServer(wild) as server:
+        with pytest.raises(InvalidArgumentError, match=r"policy .* returned index 99, not one of the 16 legal plays "
+                                                       r"for 'board:"):
+            server.answer(OPENING_31)

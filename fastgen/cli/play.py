@@ -147,22 +147,14 @@ class PlaySession:
         self.say(f"{self.match.names[BOT]} rolls {_dice(dice)} and plays {self._bot_play()}.")
 
     def _bot_play(self) -> str:
-        from fastgen.core.generate import plays_batch  # lazy: loaded for a game
-        from fastgen.policies import as_picks  # lazy: loaded for a game
+        from fastgen.policies import pick_play  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None and g.dice is not None
-        board = g.board
-        dice = np.array([g.dice], dtype=np.int8)
-        batch = plays_batch(board[None], dice)
-        picked = self.choose(batch.boards, batch.offsets, np.zeros(1, np.int64), np.array([self.turns]), board[None],
-                             dice)
-        pick = int(as_picks(picked, 1, self.policy_name)[0])
-        after = batch.boards[pick]
-        text = next((str(p) for p in g.legal_plays() if np.array_equal(p.board_after, after)), "")
-        g.play(after, player=BOT)
+        play = pick_play(self.choose, self.policy_name, g.board, g.dice, self.turns)
+        g.play(play, player=BOT)
         self.turns += 1
-        return text or "nothing (no legal play)"
+        return str(play) or "nothing (no legal play)"
 
     def _bot_offers(self) -> bool:
         g = self.match.game

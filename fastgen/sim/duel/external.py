@@ -34,12 +34,11 @@ from typing import Any, Callable, TextIO
 
 import numpy as np
 
-from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.core.ids import MatchState
 from fastgen.errors import FastgenError, InvalidArgumentError
 from fastgen.fibs import FibsBoard, parse_board
 from fastgen.formats.matfile import GNUBG_MAX_CUBE
-from fastgen.policies import as_picks
+from fastgen.policies import pick_play
 from fastgen.specs import cube_player, resolve_policy
 from fastgen._util import check_int
 
@@ -119,19 +118,11 @@ class ExternalServer:
             return self._cube_answer(fb)
         if fb.on_roll is None or fb.dice == (0, 0):
             raise InvalidArgumentError(f"not a chequer-play decision (no dice rolled): {line!r}")
-        board = np.ascontiguousarray(fb.board(on_roll=True))
-        dice = np.array([fb.dice], dtype=np.int8)
-        batch = plays_batch(board[None], dice)
-        picked = self._choose(batch.boards, batch.offsets, np.zeros(1, np.int64), np.array([self.questions]),
-                              board[None], dice)
-        pick = int(as_picks(picked, 1, self.policy_name)[0])
-        if not 0 <= pick < batch.offsets[1]:
-            raise InvalidArgumentError(f"policy {self.policy_name!r} returned index {pick} for {line!r}")
-        after = batch.boards[pick]
-        for play in legal_plays(board, fb.dice):
-            if np.array_equal(play.board_after, after):
-                return play_text(play.moves)
-        raise InvalidArgumentError(f"the chosen play is not among the legal plays of {line!r}")  # pragma: no cover
+        try:
+            play = pick_play(self._choose, self.policy_name, fb.board(on_roll=True), fb.dice, self.questions)
+        except InvalidArgumentError as exc:
+            raise InvalidArgumentError(f"{exc} for {line!r}") from None
+        return play_text(play.moves)
 
     def _cube_answer(self, fb: FibsBoard) -> str:
         """double/roll before the external player's roll, take/drop when gnubg doubled."""
