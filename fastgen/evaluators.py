@@ -55,12 +55,13 @@ from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bea
 from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.core.ids import position_id
 from fastgen.errors import EngineError, InvalidArgumentError, InvalidOutputError
+from fastgen.nets import files as network_files
 from fastgen.nets.onnx_io import OnnxEvaluator
 from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.nets.probs import PROB_RULES, PROB_TOLERANCE, check_probs, checked_answer, evaluator_name, make_consistent
 from fastgen._typing import ArrayLike
 from fastgen._util import atomic_write, check_int, install_hint
-from fastgen.formats.checked import MiB, read_npz
+from fastgen.formats.checked import read_npz
 
 __all__ = [
     "Evaluator",
@@ -88,10 +89,6 @@ __all__ = [
 
 #: Positions per evaluator call at most (larger requests are cut into chunks this size).
 EVAL_CHUNK = 65536
-
-#: The largest network weights file :meth:`Network.load` reads (the arrays it holds,
-#: uncompressed): a one hidden layer network of thousands of hidden units is far smaller.
-NETWORK_FILE_LIMIT = 512 * MiB
 
 #: Weights of the five outputs in the cubeless money equity.
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
@@ -550,7 +547,7 @@ class Network:
         prefix = "cannot read the network file "
         what = f"{shown} is not a network weights file (.npz with w1, b1, w2, b2)"
         try:
-            z = read_npz(source, "network file", InvalidArgumentError, NETWORK_FILE_LIMIT)
+            z = read_npz(source, "network file", InvalidArgumentError, network_files.LIMIT)
         except InvalidArgumentError as exc:
             text = str(exc)
             if text.startswith(f"{prefix}{shown}: "):  # the file is named once, in front

@@ -181,8 +181,7 @@ class PlaySession:
 
         g = self.match.game
         assert g is not None
-        probs = evaluate(self.evaluator, g.board_for(HUMAN if g.turn == HUMAN else BOT)[None])
-        mine = float(equity(probs)[0])  # the side on roll's cubeless equity
+        mine = float(equity(evaluate(self.evaluator, g.board[None]))[0])  # the side on roll's cubeless equity
         bot_expects = -mine if g.turn == HUMAN else mine
         return result >= bot_expects - 1e-9
 

@@ -244,8 +244,7 @@ def _load_or_sample(folder: str, net: Network, config: SuperviseConfig) -> tuple
 
 
 def _fit(net: Network, boards: np.ndarray, targets: np.ndarray, config: SuperviseConfig) -> SuperviseRun:
-    w = trainable(net)
-    boards = as_boards(boards)  # the compiled learner trusts every board it is given
+    w = trainable(net)  # the boards were checked where they were read (_read_positions) or made
     rng = np.random.default_rng(config.seed + 1)
     order = rng.permutation(len(boards))
     held = order[: max(1, len(boards) // 10)]
