@@ -88,7 +88,20 @@ class InvalidResignationError(IllegalActionError):
 
 class MatFileError(FastgenError, ValueError):
     """A ``.mat`` match file could not be read (the message quotes the offending line), or
-    a match cannot be written in the format (e.g. a player name holding a colon)."""
+    a match cannot be written in the format (e.g. a player name holding a colon).
+
+    The readers of the other match formats raise its subclasses, so one ``except
+    MatFileError`` catches a damaged match file of any format."""
+
+
+class SgfFileError(MatFileError):
+    """A GNU Backgammon ``.sgf`` file could not be read (the message names the file and the
+    place: the byte offset, the game and the node), or a match cannot be written as one."""
+
+
+class XgFileError(MatFileError):
+    """An eXtreme Gammon ``.xg`` / ``.xgp`` file could not be read (the message names the
+    file and the place: the byte offset, the record and the game)."""
 
 
 class InvalidMoveTextError(FastgenError, ValueError):

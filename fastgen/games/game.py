@@ -215,6 +215,10 @@ class Game:
         self.resigner: int | None = None  # who offered it
         self.turns = 0  # plays made (lost turns included)
         self.record: list[GameAction] = []
+        #: What a match file says about an action besides the action itself (another
+        #: program's analysis of a play or a cube decision, its luck figure, a comment),
+        #: keyed by the action's index in :attr:`record`. Readers fill it; play ignores it.
+        self.annotations: dict[int, dict[str, Any]] = {}
         self._board = STARTING_BOARD.copy()
         self._plays: Plays | None = None  # cached legal plays of the current roll
 

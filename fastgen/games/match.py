@@ -41,6 +41,11 @@ class Match:
         Money play only: gammons count single unless the cube was turned. Off by default.
     cube_cap:
         Highest cube value (R18: 64).
+    info:
+        What a match file says about the match besides its games: lower-case keys such as
+        ``"site"``, ``"event"``, ``"date"``, ``"round"``, ``"place"``, ``"elo0"`` and
+        ``"elo1"`` (the players' ratings), ``"match_id"``, with text values. The readers
+        fill it and the writers write it back out; fastgen itself never reads it.
     """
 
     def __init__(
@@ -52,6 +57,7 @@ class Match:
         crawford: bool = True,
         jacoby: bool = False,
         cube_cap: int = 64,
+        info: dict[str, str] | None = None,
     ) -> None:
         if isinstance(length, (bool, np.bool_)) or not isinstance(length, (int, np.integer)) or not 0 <= length <= 32767:
             raise InvalidArgumentError(
@@ -76,6 +82,11 @@ class Match:
         self.jacoby = bool(jacoby)
         self.cube_cap = cube_cap
         self.games: list[Game] = []
+        if info is not None and (
+            not isinstance(info, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in info.items())
+        ):
+            raise InvalidArgumentError(f"info must be a dict of text keys and values, got {info!r}")
+        self.info: dict[str, str] = dict(info or {})
 
     # ------------------------------------------------------------------ derived state
 
