@@ -257,7 +257,9 @@ def test_mat_reader_rejects_wrong_scores_and_headers():
         read_mat(12)
 
 
-def test_resignation_points_must_be_one_two_or_three_cubes():
+def test_resignation_points_read_as_gnubg_reads_them():
+    """Points that are not 1, 2 or 3 cubes: the nearest result up, single to backgammon
+    (what GNU Backgammon 1.07 records for them; tests/test_match_corpus.py asks it)."""
     m = Match(7, seed=1)
     g = m.new_game()
     g.roll()
@@ -266,8 +268,9 @@ def test_resignation_points_must_be_one_two_or_three_cubes():
     g.accept_resignation()
     text = write_mat(m)
     assert "Wins 1 point" in text
-    with pytest.raises(MatFileError, match="not 1, 2 or 3 times the cube"):
-        read_mat(text.replace("Wins 1 point", "Wins 5 points"))
+    for written, points in (("Wins 5 points", 3), ("Wins 2 points", 2), ("Wins 0 points", 1)):
+        game = read_mat(text.replace("Wins 1 point", written)).games[0]
+        assert (game.winner, game.points, game.resigned) == (1, points, True)
 
 
 def test_read_mat_raises_only_mat_file_error_for_bad_sources(tmp_path):

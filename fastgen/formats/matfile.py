@@ -126,25 +126,26 @@ def match_play_text(board, dice, plays, text: str) -> int:
             em = _POINT_RE.match(element)
             if not em:
                 raise ValueError(f"cannot read {element!r} in {text!r} as a point")
-            word, star = em.groups()
+            word = em.group(1)
             p = 25 if word == "bar" else 0 if word == "off" else int(word)
             if not 0 <= p <= 25:
                 raise ValueError(f"point {p} out of range in {text!r}")
-            points.append((p, bool(star)))
+            points.append(p)
+        if points[0] == 0 or 25 in points[1:] or 0 in points[1:-1]:
+            raise ValueError(f"a move cannot start off the board or end on the bar: {token!r}")
         for _ in range(repeat):
-            src, dst = points[0][0], points[-1][0]
-            if src == 0 or dst == 25:
-                raise ValueError(f"a move cannot start off the board or end on the bar: {token!r}")
-            mine[24 if src == 25 else src - 1] -= 1
-            if dst:
-                mine[dst - 1] += 1
-            for p, star in points[1:]:
-                if star and 1 <= p <= 24:
-                    opp[24 - p] -= 1
-                    opp[24] += 1
+            # Each written point after the first is a landing: a lone opposing checker
+            # there is hit, written with "*" or not (most sites' exports leave it out).
+            for src, dst in zip(points, points[1:]):
+                mine[24 if src == 25 else src - 1] -= 1
+                if dst:
+                    mine[dst - 1] += 1
+                    if opp[24 - dst] == 1:
+                        opp[24 - dst] = 0
+                        opp[24] += 1
     same_mine = (plays.boards[:, 1] == mine).all(axis=1)
     candidates = np.flatnonzero(same_mine)
-    if candidates.size > 1:
+    if candidates.size > 1:  # the written landings' hits decide; else a hit on a point passed over
         exact = candidates[(plays.boards[candidates, 0] == opp).all(axis=1)]
         candidates = exact if exact.size else candidates
     if candidates.size == 0:
@@ -266,10 +267,12 @@ def write_mat(match: Match, path: str | os.PathLike[str] | None = None) -> str:
 # Every pattern below is matched at known positions or scanned once (no nested
 # quantifiers), so reading is linear in the size of the input.
 _ENTRY_START_RE = re.compile(
-    r"[0-9][0-9]:|Doubles|Beavers|Raccoons|Takes|Accepts|Drops|Passes|Rejects|Wins", re.I | re.ASCII
+    r"[0-9][0-9]:|Doubles|Beavers|Raccoons|Takes|Accepts|Drops|Passes|Rejects|Wins|Losses|Loses", re.I | re.ASCII
 )
-_WINS_RE = re.compile(r"Wins +([0-9]{1,6}) +points?(?: +and +the +match)? *\Z", re.I | re.ASCII)
+_WINS_RE = re.compile(r"(Wins|Loses|Losses) +([0-9]{1,6}) +points?(?: +and +the +match)? *\Z", re.I | re.ASCII)
 _NUMBER_RE = re.compile(r" *[0-9]{1,6}\)", re.ASCII)
+# a move number left inside a line (one site glues a game's last two lines together)
+_GLUED_NUMBER_RE = re.compile(r" [0-9]{1,4}\) *\Z", re.ASCII)
 
 
 def _load_text(source) -> str:
@@ -334,8 +337,8 @@ def _parse_length(line: str, lineno: int) -> int:
 def _name_and_score(part: str, lineno: int, line: str) -> tuple[str, int, str]:
     """Split ``name : score rest`` into (name, score, rest)."""
     name, colon, rest = part.partition(":")
-    name = name.strip()
-    if not colon or not name:
+    name = name.strip()  # may be empty: one site leaves a guest's name out
+    if not colon:
         raise MatFileError(f"line {lineno}: expected 'name : score  name : score', got {line!r}")
     rest = rest.lstrip()
     end = 0
@@ -371,6 +374,8 @@ def _split_entries(line: str, lineno: int) -> list[tuple[int, str]]:
     """
     m = _NUMBER_RE.match(line)
     offset = m.end() if m else 0
+    if m and not line[offset:].strip():
+        return []  # a numbered line with nothing on it (where a game ended, or a resignation)
     starts = [x.start() for x in _ENTRY_START_RE.finditer(line, offset)]
     if not starts or line[offset:starts[0]].strip():
         raise MatFileError(f"line {lineno}: cannot read {line!r}")
@@ -380,9 +385,9 @@ def _split_entries(line: str, lineno: int) -> list[tuple[int, str]]:
     column = -1
     for i, start in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(line)
-        entry = line[start:end].strip()
+        entry = _GLUED_NUMBER_RE.sub("", line[start:end]).strip()
         by_place = 1 if start >= _RIGHT_THRESHOLD else 0
-        if entry[:4].lower() == "wins":
+        if entry[:4].lower() in ("wins", "lose", "loss"):
             column = by_place
         else:
             column = by_place if column < 0 else column + 1
@@ -430,6 +435,10 @@ def read_mat(source: str | os.PathLike[str]) -> Match:
             while j < len(lines) and not lines[j].strip():
                 j += 1
             game_names, scores, j = _parse_scores(lines, j)
+            game_names = tuple(  # an empty name: the header's, else "Player 1" / "Player 2"
+                name or tags.get(f"player {side + 1}", "").strip() or f"Player {side + 1}"
+                for side, name in enumerate(game_names)
+            )
             for name in game_names:
                 _check_name(name)
             names = names or game_names
@@ -454,10 +463,12 @@ def read_mat(source: str | os.PathLike[str]) -> Match:
             game = match.new_game()
         except FastgenError as exc:
             raise MatFileError(f"line {game_line}: {exc}") from None
+        needed = (length - scores[0], length - scores[1]) if length else None
+        last_wins = max((k for k, e in enumerate(entries) if e[3][:4].lower() == "wins"), default=-1)
         for k, (lineno, line, column, entry) in enumerate(entries):
             following = entries[k + 1] if k + 1 < len(entries) else None
             try:
-                _apply_entry(game, column, entry, following)
+                _apply_entry(game, column, entry, following, needed, k < last_wins)
             except (FastgenError, ValueError) as exc:
                 move = re.match(r"\s*([0-9]+)\)", line)
                 where = f"game {number}, move {move.group(1)}" if move else f"game {number}"
@@ -498,35 +509,52 @@ def _read_play(game: Game, text: str) -> np.ndarray:
 
 
 def _resign(game: Game, winner: int, points: int) -> None:
-    """Record the loser's resignation of *points* (result type x cube) and its acceptance."""
+    """Record the loser's resignation of *points* (result type x cube) and its acceptance.
+
+    Points that are not 1, 2 or 3 times the cube are read as GNU Backgammon reads them:
+    the smallest result worth them, a single game at least and a backgammon at most."""
     cube = game.cube_value
     if game.jacoby and cube == 1 and points == 1:
         result = SINGLE
-    elif points % cube or points // cube not in (SINGLE, GAMMON, BACKGAMMON):
-        raise MatFileError(
-            f"player {winner} wins {points} points by resignation, which is not 1, 2 or 3 times "
-            f"the cube ({cube})"
-        )
-    else:
+    elif points % cube == 0 and points // cube in (SINGLE, GAMMON, BACKGAMMON):
         result = points // cube
+    else:
+        # GNU Backgammon reads any other number as the nearest result up: at least a
+        # single game, at most a backgammon (sites write the points counted towards the
+        # match, and one writes nonsense such as 4016 after a play it lost)
+        result = min(BACKGAMMON, max(SINGLE, -(-points // cube)))
     game.resign(result, player=1 - winner)
     game.accept_resignation(player=winner)
 
 
-def _apply_entry(game: Game, player: int, entry: str, following) -> None:
-    """Apply one column entry to *game* (*following* is the next entry, for lookahead)."""
+def _enough(written: int, points: int, needed, winner: int) -> bool:
+    """Whether *written* points, fewer than the game's *points*, are what the winner
+    needed to win the match: several sites write the points that count towards the score."""
+    return needed is not None and needed[winner] <= written < points
+
+
+def _apply_entry(game: Game, player: int, entry: str, following, needed, wins_follows: bool) -> None:
+    """Apply one column entry to *game* (*following* is the next entry, for lookahead;
+    *needed*, the points each player needs to win the match, None in money play)."""
     word = entry.split()[0].lower()
-    if word == "wins":
+    if word in ("wins", "loses", "losses"):
         m = _WINS_RE.match(entry)
         if not m:
-            raise MatFileError(f"cannot read {entry!r}: expected 'Wins N point(s)'")
-        points = int(m.group(1))
+            raise MatFileError(f"cannot read {entry!r}: expected 'Wins N point(s)' or 'Losses N point(s)'")
+        points = int(m.group(2))
+        if word != "wins" and wins_follows:
+            return  # the "Wins" line decides; a "Losses" line's column is not always the loser's
+        winner = player if word == "wins" else 1 - player
         if not game.over:
-            _resign(game, player, points)
-        elif (game.winner, game.points) != (player, points):
+            _resign(game, winner, points)
+        elif game.winner != winner:
             raise MatFileError(
-                f"the file says player {player} wins {points}, the replay gives player "
-                f"{game.winner} winning {game.points}"
+                f"the file says player {winner} wins, the replay gives player {game.winner} winning "
+                f"{game.points}"
+            )
+        elif game.points != points and not _enough(points, game.points, needed, winner):
+            raise MatFileError(
+                f"the file says player {winner} wins {points}, the replay gives {game.points}"
             )
         return
     if word == "doubles":
@@ -551,6 +579,8 @@ def _apply_entry(game: Game, player: int, entry: str, following) -> None:
             game.roll((d1, d2), player=player)
         if moves.lower() in _NO_MOVE_WORDS and _unplayed(game, following):
             return
+        if moves and not moves.strip("?") and _unplayed(game, following):
+            return  # one site writes "????" for the roll a player left unplayed when leaving
         game.play(_read_play(game, moves), player=player)
     else:
         raise MatFileError(f"unknown entry {entry!r}")
@@ -567,6 +597,6 @@ def _unplayed(game: Game, following) -> bool:
     plays = game.legal_plays()
     if len(plays) == 1 and plays.moves[0, 0, 0] < 0:  # no legal move: a lost turn (R14)
         return False
-    if following is not None and following[3].split()[0].lower() != "wins":
+    if following is not None and following[3][:4].lower() not in ("wins", "lose", "loss"):
         raise MatFileError(f"the roll {game.dice!r} has legal plays but none is written, and the game goes on")
     return True

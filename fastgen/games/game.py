@@ -460,13 +460,16 @@ class Game:
         times the cube value. Returns the points offered.
 
         Either player may offer while the game is going on (before or after its roll),
-        but not while a double awaits its answer. *player* defaults to the side on roll.
+        but not while a double awaits its answer. *player* defaults to the side on roll;
+        before the opening roll no side is on roll, and the resigner must be named (a
+        player who leaves before the first roll: match files from online play hold such
+        games, and GNU Backgammon reads them).
         The opponent answers with :meth:`accept_resignation` (the game ends: the
         opponent wins those points) or :meth:`reject_resignation` (play goes on).
         """
         self._check_not_over("resign")
-        if self.turn is None:
-            raise OutOfOrderError("cannot resign before the opening roll (R16)")
+        if self.turn is None and player is None:
+            raise OutOfOrderError("before the opening roll no side is on roll: name the player who resigns")
         if self.pending_double:
             raise OutOfOrderError("a double is pending: it must be taken or dropped before resigning")
         if player is None:
