@@ -94,6 +94,11 @@ class MatFileError(FastgenError, ValueError):
     MatFileError`` catches a damaged match file of any format."""
 
 
+class MatFileWarning(UserWarning):
+    """A problem a match reader read past when asked to (``errors="warn"``), as GNU
+    Backgammon warns and goes on; the message names the place, as the error would."""
+
+
 class SgfFileError(MatFileError):
     """A GNU Backgammon ``.sgf`` file could not be read (the message names the file and the
     place: the byte offset, the game and the node), or a match cannot be written as one."""

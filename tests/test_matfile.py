@@ -275,7 +275,7 @@ def test_resignation_points_read_as_gnubg_reads_them():
 
 def test_read_mat_raises_only_mat_file_error_for_bad_sources(tmp_path):
     bad = tmp_path / "bad.mat"
-    bad.write_bytes(b" 3 point match\n\n Game 1\n \xff\xfe : 0   B : 0\n")
+    bad.write_bytes(b" 3 point match\n\n Game 1\n \x00 : 0   B : 0\n")
     cases = [tmp_path, str(tmp_path), bad, str(tmp_path / "missing.mat"), None, 3.5, ["x"],
              "x\x00y.mat", b"\xff"]
     for source in cases:

@@ -40,18 +40,19 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from typing import cast
 
 import numpy as np
 
 from fastgen.formats.checked import MiB, read_bytes
 from fastgen._util import atomic_write
-from fastgen.errors import FastgenError, MatFileError
+from fastgen.errors import FastgenError, MatFileError, MatFileWarning
 from fastgen.games.game import BACKGAMMON, GAMMON, SINGLE, Game
 from fastgen.games.match import Match
 from fastgen.core.notation import Play
 
-__all__ = ["write_mat", "read_mat", "play_text", "match_play_text"]
+__all__ = ["write_mat", "read_mat", "play_text", "match_play_text", "INFO_TAGS"]
 
 _LEFT_WIDTH = 27  # gnubg: "%3d) %-27s " puts the right column at 33
 _RIGHT_THRESHOLD = 20  # an entry starting at or after this column belongs to player 1
@@ -61,6 +62,18 @@ _WINS_LEFT = " " * 6
 GNUBG_MAX_CUBE = 4096
 #: The largest .mat file read: a long money session's text is a few MiB at most.
 LIMIT = 64 * MiB
+#: The header comment tags (``; [Name "value"]``) kept in :attr:`Match.info`, and the key
+#: each is kept under; other tags are kept under their name in lower case, spaces as
+#: ``_``. The players' names and the match's rules (Crawford, CubeLimit, Jacoby) are
+#: read into the match itself.
+INFO_TAGS = {
+    "Site": "site", "Match ID": "match_id", "Event": "event", "Round": "round", "EventDate": "date",
+    "EventTime": "time", "Player 1 Elo": "elo0", "Player 2 Elo": "elo1", "Place": "place",
+    "Annotator": "annotator", "Transcriber": "transcriber", "Comment": "comment", "Variation": "variation",
+    "Unrated": "unrated", "ClockType": "clock",
+}
+_INFO_KEYS = {tag.lower(): key for tag, key in INFO_TAGS.items()}
+_RULE_TAGS = ("crawford", "cubelimit", "jacoby", "player 1", "player 2")
 _MAX_DIGITS = 6  # numbers in a .mat file (length, scores, points) are small
 
 
@@ -207,6 +220,20 @@ def _check_name(name: str) -> None:
         )
 
 
+def _ordered_info(info: dict[str, str]):
+    """(key, value) of *info*: the known keys in :data:`INFO_TAGS`'s order, then the rest."""
+    known = [key for key in INFO_TAGS.values() if key in info]
+    return [(key, info[key]) for key in known + sorted(set(info) - set(known))]
+
+
+def _tag_line(key: str, value: str) -> str:
+    names = {v: k for k, v in INFO_TAGS.items()}
+    tag = names.get(key) or key.replace("_", " ").title()
+    if '"' in value or not value.isprintable() or not tag.replace(" ", "").isalnum() or tag.lower() in _RULE_TAGS:
+        raise MatFileError(f"match info {key!r}: {value!r} does not fit a .mat header line")
+    return f'; [{tag} "{value}"]'
+
+
 def write_mat(match: Match, path: str | os.PathLike[str] | None = None) -> str:
     """Return *match* as ``.mat`` text; also write it to *path* when given (whole: a
     temporary file beside it renamed over it, see :func:`fastgen._util.atomic_write`).
@@ -216,7 +243,8 @@ def write_mat(match: Match, path: str | os.PathLike[str] | None = None) -> str:
     """
     for name in match.names:
         _check_name(name)
-    lines = [f'; [CubeLimit "{match.cube_cap}"]']
+    lines = [_tag_line(key, value) for key, value in _ordered_info(match.info)]
+    lines.append(f'; [CubeLimit "{match.cube_cap}"]')
     if match.length and not match.crawford_rule:
         lines.append('; [Crawford "Off"]')
     if match.jacoby:
@@ -304,10 +332,15 @@ def _looks_like_path(source: str) -> bool:
 
 
 def _decode(data: bytes, what: str) -> str:
+    """The file's text: UTF-8 (with or without a byte-order mark), else Latin-1 (older
+    programs write names in it; every byte is a Latin-1 character)."""
+    nul = data.find(0)
+    if nul >= 0:
+        raise MatFileError(f"{what} is not text: byte {nul} is a NUL")
     try:
         return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise MatFileError(f"{what} is not UTF-8 text: byte {exc.start} is {data[exc.start:exc.start + 1]!r}") from None
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
 
 
 def _number(text: str, lineno: int, line: str) -> int:
@@ -322,9 +355,10 @@ def _parse_tag(stripped: str):
     if not (body.startswith("[") and body.endswith('"]')):
         return None
     name, sep, value = body[1:-2].partition(' "')
-    if not sep or '"' in value:
+    name = name.strip()
+    if not sep or '"' in value or not value.isprintable() or not name.replace(" ", "").isalnum() or not name.isascii():
         return None
-    return name.strip().lower(), value
+    return name.lower(), value
 
 
 def _parse_length(line: str, lineno: int) -> int:
@@ -397,14 +431,25 @@ def _split_entries(line: str, lineno: int) -> list[tuple[int, str]]:
     return out
 
 
-def read_mat(source: str | os.PathLike[str]) -> Match:
+def read_mat(source: str | os.PathLike[str] | bytes, *, errors: str = "raise") -> Match:
     """Read a ``.mat`` match from text or from a file path; returns a finished-as-recorded
     :class:`Match` whose games were replayed (every play checked). Resignations (a game
     ending in ``Wins N points`` without a bear-off or a pass) are recorded as accepted
-    offers of N / cube (single, gammon or backgammon).
+    offers of N / cube (single, gammon or backgammon). The header's comment lines go to
+    :attr:`Match.info` (see :data:`INFO_TAGS`).
+
+    *errors*: ``"raise"`` (the default) raises :class:`MatFileError` at the first
+    problem: a play that fits no legal play, a result the replay contradicts, a score
+    the games before do not give. ``"warn"`` reads on as GNU Backgammon does when it
+    warns: a game that cannot be replayed is kept up to the problem and ended by the
+    result the file writes for it, a contradicted result keeps the replay's, and each
+    problem is issued as a :class:`MatFileWarning` and kept in :attr:`Match.problems`.
+    A file that cannot be read at all raises in both modes.
 
     Raises :class:`MatFileError` (and nothing else) for anything it cannot read.
     """
+    if errors not in ("raise", "warn"):
+        raise MatFileError(f"errors must be 'raise' or 'warn', got {errors!r}")
     text = _load_text(source)
     lines = text.splitlines()
     length = None
@@ -454,30 +499,73 @@ def read_mat(source: str | os.PathLike[str]) -> Match:
         raise MatFileError(f"no 'N point match' header in {text[:80]!r}")
     match = _new_match(length, names, tags)
     for number, (game_line, scores, entries) in enumerate(games, 1):
-        if match.score != scores:
-            raise MatFileError(
-                f"line {game_line}: the game starts at {scores[0]}-{scores[1]} but the games before "
-                f"give {match.score[0]}-{match.score[1]}"
-            )
-        try:
-            game = match.new_game()
-        except FastgenError as exc:
-            raise MatFileError(f"line {game_line}: {exc}") from None
-        needed = (length - scores[0], length - scores[1]) if length else None
-        last_wins = max((k for k, e in enumerate(entries) if e[3][:4].lower() == "wins"), default=-1)
-        for k, (lineno, line, column, entry) in enumerate(entries):
-            following = entries[k + 1] if k + 1 < len(entries) else None
-            try:
-                _apply_entry(game, column, entry, following, needed, k < last_wins)
-            except (FastgenError, ValueError) as exc:
-                move = re.match(r"\s*([0-9]+)\)", line)
-                where = f"game {number}, move {move.group(1)}" if move else f"game {number}"
-                raise MatFileError(f"{where} (line {lineno}): {line.strip()!r}: {exc}") from None
+        if not _read_game(match, number, game_line, scores, entries, errors):
+            left = len(games) - number
+            if left:
+                _problem(match, errors, f"games {number + 1} to {len(games)} left out: game {number} has no end")
+            break
     return match
 
 
+def _problem(match: Match, errors: str, message: str) -> None:
+    """Raise *message* as a MatFileError, or (errors="warn") keep it and go on."""
+    if errors == "raise":
+        raise MatFileError(message)
+    match.problems.append(message)
+    warnings.warn(message, MatFileWarning, stacklevel=4)
+
+
+def _read_game(match: Match, number: int, game_line: int, scores, entries, errors: str) -> bool:
+    """Replay one game's entries into a new game of *match*; False when the game could
+    not be started or ended (errors="warn": the match is read up to there)."""
+    if match.score != scores:
+        _problem(match, errors, f"line {game_line}: the game starts at {scores[0]}-{scores[1]} but the games "
+                 f"before give {match.score[0]}-{match.score[1]}")
+    try:
+        game = match.new_game()
+    except FastgenError as exc:
+        _problem(match, errors, f"line {game_line}: {exc}")
+        return False
+    length = match.length
+    needed = (length - match.score[0], length - match.score[1]) if length else None
+    last_wins = max((k for k, e in enumerate(entries) if e[3][:4].lower() == "wins"), default=-1)
+    for k, (lineno, line, column, entry) in enumerate(entries):
+        following = entries[k + 1] if k + 1 < len(entries) else None
+        try:
+            _apply_entry(game, column, entry, following, needed, k < last_wins)
+        except (FastgenError, ValueError) as exc:
+            move = re.match(r"\s*([0-9]+)\)", line)
+            where = f"game {number}, move {move.group(1)}" if move else f"game {number}"
+            _problem(match, errors, f"{where} (line {lineno}): {line.strip()!r}: {exc}")
+            if not game.over:  # the rest of the game cannot be replayed: end it as the file does
+                _end_as_written(game, entries[k:])
+            break
+    return game.over
+
+
+def _end_as_written(game: Game, rest) -> None:
+    """End a game that could not be replayed to its end by the result the file writes for
+    it (its ``Wins`` line, as a resignation accepted where the replay stopped)."""
+    for _lineno, _line, column, entry in rest:
+        m = _WINS_RE.match(entry)
+        if m and m.group(1).lower() == "wins":
+            try:
+                if game.pending_double:
+                    game.take()
+                if game.pending_resignation is not None:
+                    game.reject_resignation()
+                _resign(game, column, int(m.group(2)))
+            except FastgenError:
+                pass
+            return
+
+
 def _new_match(length: int, names, tags: dict) -> Match:
-    """The empty match the header describes (cube cap, Crawford and Jacoby tags)."""
+    """The empty match the header describes (cube cap, Crawford and Jacoby tags; the
+    other tags go to its info)."""
+    variation = tags.get("variation", "backgammon")
+    if variation.strip().lower() not in ("backgammon", "standard", ""):
+        raise MatFileError(f"the match is played as {variation!r}: fastgen reads backgammon matches only")
     cap_text = tags.get("cubelimit")
     cap = GNUBG_MAX_CUBE
     if cap_text is not None:
@@ -496,7 +584,9 @@ def _new_match(length: int, names, tags: dict) -> Match:
             names=names or ("Player 0", "Player 1"),
             cube_cap=cap,
             crawford=True if flags["crawford"] is None else flags["crawford"],
-            jacoby=bool(flags["jacoby"]),
+            jacoby=bool(flags["jacoby"]) and length == 0,
+            info={_INFO_KEYS.get(tag, tag.replace(" ", "_")): value for tag, value in tags.items()
+                  if tag not in _RULE_TAGS},
         )
     except (FastgenError, ValueError) as exc:
         raise MatFileError(f"the header cannot describe a match: {exc}") from None

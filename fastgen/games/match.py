@@ -87,6 +87,9 @@ class Match:
         ):
             raise InvalidArgumentError(f"info must be a dict of text keys and values, got {info!r}")
         self.info: dict[str, str] = dict(info or {})
+        #: What a reader asked to go on past a problem (``errors="warn"``) left out or
+        #: read otherwise than the file says, one message a problem, naming the place.
+        self.problems: list[str] = []
 
     # ------------------------------------------------------------------ derived state
 
