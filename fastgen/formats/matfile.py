@@ -295,8 +295,11 @@ def write_mat(match: Match, path: str | os.PathLike[str] | None = None) -> str:
 # Every pattern below is matched at known positions or scanned once (no nested
 # quantifiers), so reading is linear in the size of the input.
 _ENTRY_START_RE = re.compile(
-    r"[0-9][0-9]:|Doubles|Beavers|Raccoons|Takes|Accepts|Drops|Passes|Rejects|Wins|Losses|Loses", re.I | re.ASCII
+    r"[0-9][0-9]:|Doubles|Beavers|Raccoons|Takes|Accepts|Drops|Passes|Rejects|Wins|Losses|Loses|Concedes|Resigns|(?<!: )(?<!:)[?]{4}", re.I | re.ASCII
 )
+# entries that end a game: "Wins N points", and what some sites write beside it for the
+# loser ("Losses N point", "Concedes"); their column is where they stand
+_RESULT_WORDS = ("wins", "lose", "loss", "conc", "resi")
 _WINS_RE = re.compile(r"(Wins|Loses|Losses) +([0-9]{1,6}) +points?(?: +and +the +match)? *\Z", re.I | re.ASCII)
 _NUMBER_RE = re.compile(r" *[0-9]{1,6}\)", re.ASCII)
 # a move number left inside a line (one site glues a game's last two lines together)
@@ -421,7 +424,7 @@ def _split_entries(line: str, lineno: int) -> list[tuple[int, str]]:
         end = starts[i + 1] if i + 1 < len(starts) else len(line)
         entry = _GLUED_NUMBER_RE.sub("", line[start:end]).strip()
         by_place = 1 if start >= _RIGHT_THRESHOLD else 0
-        if entry[:4].lower() in ("wins", "lose", "loss"):
+        if entry[:4].lower() in _RESULT_WORDS:
             column = by_place
         else:
             column = by_place if column < 0 else column + 1
@@ -627,6 +630,14 @@ def _apply_entry(game: Game, player: int, entry: str, following, needed, wins_fo
     """Apply one column entry to *game* (*following* is the next entry, for lookahead;
     *needed*, the points each player needs to win the match, None in money play)."""
     word = entry.split()[0].lower()
+    if not entry.strip("? "):  # a site's mark for an action it lost, the game ending there
+        if following is None or following[3][:4].lower() in _RESULT_WORDS:
+            return
+        raise MatFileError(f"{entry!r} stands for an action the file does not hold, and the game goes on")
+    if word in ("concedes", "resigns") and entry.strip().lower() == word:
+        if wins_follows:
+            return  # the "Wins" line after it gives the points
+        raise MatFileError(f"{entry!r} is not followed by the points the winner gets ('Wins N points')")
     if word in ("wins", "loses", "losses"):
         m = _WINS_RE.match(entry)
         if not m:
@@ -657,6 +668,8 @@ def _apply_entry(game: Game, player: int, entry: str, following, needed, wins_fo
         raise MatFileError(f"{entry!r}: fastgen does not play beavers")
     elif re.match(r"[0-9][0-9]:", entry):
         d1, d2 = int(entry[0]), int(entry[1])
+        if d1 == d2 == 0 and not entry[3:].strip().strip("?") and _unrolled(following):
+            return  # one site writes "00: ????" for a roll never made (the player left)
         if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
             raise MatFileError(f"{entry[:3]!r} is not a roll of two dice 1..6")
         moves = entry[3:].strip()
@@ -669,11 +682,21 @@ def _apply_entry(game: Game, player: int, entry: str, following, needed, wins_fo
             game.roll((d1, d2), player=player)
         if moves.lower() in _NO_MOVE_WORDS and _unplayed(game, following):
             return
-        if moves and not moves.strip("?") and _unplayed(game, following):
-            return  # one site writes "????" for the roll a player left unplayed when leaving
+        if moves and not moves.strip("?"):  # one site's mark for a play it lost (the player left)
+            plays = game.legal_plays()
+            if len(plays) == 1:  # forced: GNU Backgammon plays it, as it would have been
+                game.play(plays.boards[0], player=player)
+                return
+            if _unplayed(game, following):
+                return
         game.play(_read_play(game, moves), player=player)
     else:
         raise MatFileError(f"unknown entry {entry!r}")
+
+
+def _unrolled(following) -> bool:
+    """Whether what follows a "00:" roll ends the game (nothing, or the result)."""
+    return following is None or following[3][:4].lower() in _RESULT_WORDS
 
 
 def _unplayed(game: Game, following) -> bool:
@@ -687,6 +710,6 @@ def _unplayed(game: Game, following) -> bool:
     plays = game.legal_plays()
     if len(plays) == 1 and plays.moves[0, 0, 0] < 0:  # no legal move: a lost turn (R14)
         return False
-    if following is not None and following[3][:4].lower() not in ("wins", "lose", "loss"):
+    if following is not None and following[3][:4].lower() not in _RESULT_WORDS:
         raise MatFileError(f"the roll {game.dice!r} has legal plays but none is written, and the game goes on")
     return True
