@@ -500,7 +500,7 @@ def read_mat(source: str | os.PathLike[str] | bytes, *, errors: str = "raise") -
         i += 1
     if length is None:
         raise MatFileError(f"no 'N point match' header in {text[:80]!r}")
-    match = _new_match(length, names, tags)
+    match = _new_match(length, names, tags, games[0][1] if games else (0, 0))
     for number, (game_line, scores, entries) in enumerate(games, 1):
         if not _read_game(match, number, game_line, scores, entries, errors):
             left = len(games) - number
@@ -563,7 +563,7 @@ def _end_as_written(game: Game, rest) -> None:
             return
 
 
-def _new_match(length: int, names, tags: dict) -> Match:
+def _new_match(length: int, names, tags: dict, start_score=(0, 0)) -> Match:
     """The empty match the header describes (cube cap, Crawford and Jacoby tags; the
     other tags go to its info)."""
     variation = tags.get("variation", "backgammon")
@@ -588,6 +588,7 @@ def _new_match(length: int, names, tags: dict) -> Match:
             cube_cap=cap,
             crawford=True if flags["crawford"] is None else flags["crawford"],
             jacoby=bool(flags["jacoby"]) and length == 0,
+            start_score=start_score,
             info={_INFO_KEYS.get(tag, tag.replace(" ", "_")): value for tag, value in tags.items()
                   if tag not in _RULE_TAGS},
         )

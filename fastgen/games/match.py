@@ -46,6 +46,9 @@ class Match:
         ``"site"``, ``"event"``, ``"date"``, ``"round"``, ``"place"``, ``"elo0"`` and
         ``"elo1"`` (the players' ratings), ``"match_id"``, with text values. The readers
         fill it and the writers write it back out; fastgen itself never reads it.
+    start_score:
+        The score before the first game, (0, 0) by default: a match file may hold a match
+        from a later score on (a transcript of its last games).
     """
 
     def __init__(
@@ -58,6 +61,7 @@ class Match:
         jacoby: bool = False,
         cube_cap: int = 64,
         info: dict[str, str] | None = None,
+        start_score: tuple[int, int] = (0, 0),
     ) -> None:
         if isinstance(length, (bool, np.bool_)) or not isinstance(length, (int, np.integer)) or not 0 <= length <= 32767:
             raise InvalidArgumentError(
@@ -87,6 +91,15 @@ class Match:
         ):
             raise InvalidArgumentError(f"info must be a dict of text keys and values, got {info!r}")
         self.info: dict[str, str] = dict(info or {})
+        if (
+            not isinstance(start_score, (tuple, list)) or len(start_score) != 2
+            or not all(isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) and x >= 0
+                       for x in start_score)
+            or (length and max(start_score) >= length)
+        ):
+            raise InvalidArgumentError(
+                f"start_score must be two scores >= 0, each below the match length, got {start_score!r}")
+        self.start_score = (int(start_score[0]), int(start_score[1]))
         #: What a reader asked to go on past a problem (``errors="warn"``) left out or
         #: read otherwise than the file says, one message a problem, naming the place.
         self.problems: list[str] = []
@@ -96,7 +109,7 @@ class Match:
     def scores_before(self, index: int) -> tuple[int, int]:
         """The score before game *index* (0-based)."""
         index = check_int(index, "index", 0)
-        score = [0, 0]
+        score = list(self.start_score)
         for game in self.games[:index]:
             if game.winner is not None:  # over
                 score[game.winner] += game.points
