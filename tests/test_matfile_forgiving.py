@@ -131,3 +131,14 @@ def test_another_variation_is_refused():
     text = (CORPUS / "galaxy" / "match10013413.txt").read_text("utf-8")
     with pytest.raises(MatFileError, match="Nackgammon"):
         fastgen.read_mat(text.replace('[Variation "Backgammon"]', '[Variation "Nackgammon"]'))
+
+
+def test_a_match_from_a_later_score_on():
+    # a transcript of a match's last games: the first game written starts at 1-0
+    text = (CORPUS / "galaxy" / "match10013413.txt").read_text("utf-8")
+    head, rest = text.split(" Game 1\n")
+    tail = head + " Game 2\n" + rest.split(" Game 2\n", 1)[1]
+    whole, later = fastgen.read_mat(text), fastgen.read_mat(tail)
+    assert later.start_score == (1, 0) and later.score == whole.score
+    assert [g.record for g in later.games] == [g.record for g in whole.games[1:]]
+    assert fastgen.read_mat(fastgen.write_mat(later)).start_score == (1, 0)
