@@ -99,26 +99,50 @@ def _gnubg_names(text: str) -> str:
     return _NAMELESS.sub(lambda m: f"{m.group(1)}Player 2 : {m.group(3)}", text)
 
 
-def compare(paths: list[Path], *, skip_errors: bool = False) -> dict:
-    """Read every file with fastgen and with gnubg; returns counts and the disagreements."""
+def exporter(path: Path) -> str:
+    """The program or site that wrote the text match *path*, told from its content."""
+    text = path.read_bytes()[:20000].decode("utf-8", "replace")
+    m = re.search(r'\[Site "([^"]*)"\]', text)
+    site = m.group(1) if m else ""
+    if "galaxy" in site.lower():
+        return "Backgammon Galaxy"
+    if "studio" in site.lower():
+        return "Backgammon Studio"
+    if "playok" in text.lower():
+        return "PlayOK"
+    if re.search(r"[0-9]/Off|Bar/", text):  # XG writes Bar and Off capitalised
+        return "eXtreme Gammon (text export)"
+    if re.search(r"[0-9]/0[ *]|25/[0-9]", text):  # gnubg writes 25 and 0 for bar and off
+        return "GNU Backgammon (export match mat)"
+    return "other"
+
+
+def compare(paths: list[Path]) -> dict:
+    """Read every file with fastgen and with gnubg; returns counts (in all and by
+    exporter) and the disagreements."""
     import fastgen  # lazy: the command-line use imports the installed package only when run
 
     exports = gnubg_readings(paths)
-    result: dict = {"files": len(paths), "gnubg": 0, "fastgen": 0, "both_equal": 0, "problems": []}
+    result: dict = {"files": len(paths), "gnubg": 0, "fastgen": 0, "both_equal": 0, "problems": [], "by": {}}
     for path, exported in zip(paths, exports):
+        by = result["by"].setdefault(exporter(path), {"files": 0, "gnubg": 0, "fastgen": 0, "both_equal": 0})
+        counts = [result, by]
         try:
             ours = fastgen.read_mat(path)
         except fastgen.MatFileError as exc:
             ours, why = None, str(exc)
         else:
-            result["fastgen"] += 1
+            for c in counts:
+                c["fastgen"] += 1
+        by["files"] += 1
         if exported is None:
             if ours is not None:
                 result["problems"].append((str(path), "gnubg reads no game; fastgen reads the file"))
             else:
                 result["problems"].append((str(path), f"neither reads it: {why}"))
             continue
-        result["gnubg"] += 1
+        for c in counts:
+            c["gnubg"] += 1
         if ours is None:
             result["problems"].append((str(path), f"gnubg reads it, fastgen does not: {why}"))
             continue
@@ -129,7 +153,8 @@ def compare(paths: list[Path], *, skip_errors: bool = False) -> dict:
             continue
         a, b = summary(ours.games), summary(theirs.games)
         if a == b:
-            result["both_equal"] += 1
+            for c in counts:
+                c["both_equal"] += 1
         else:
             k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
             result["problems"].append((str(path), f"the readings differ from game {k + 1} "
@@ -142,10 +167,14 @@ def main(argv: list[str]) -> int:
     if why:
         print(why, file=sys.stderr)
         return 2
-    paths = sorted(p for a in argv for p in (Path(a).iterdir() if Path(a).is_dir() else [Path(a)]) if p.is_file())
+    paths = sorted(p for a in argv for p in (Path(a).iterdir() if Path(a).is_dir() else [Path(a)])
+                   if p.is_file() and p.suffix.lower() in (".mat", ".txt"))
     r = compare(paths)
     for path, problem in r["problems"]:
         print(f"{path}: {problem}")
+    for name, c in sorted(r["by"].items(), key=lambda kv: -kv[1]["files"]):
+        print(f"{name}: {c['files']} files; gnubg reads {c['gnubg']}; fastgen reads {c['fastgen']}; "
+              f"read alike: {c['both_equal']}")
     print(f"{r['files']} files; gnubg reads {r['gnubg']}; fastgen reads {r['fastgen']}; "
           f"read alike by both: {r['both_equal']} ({100 * r['both_equal'] / max(r['gnubg'], 1):.2f}% of gnubg's)")
     return 0
