@@ -74,7 +74,8 @@ HAVE_GNUBG_NN = importlib.util.find_spec("gnubg_nn") is not None
 HAVE_DASK = importlib.util.find_spec("distributed") is not None
 HAVE_ONNX = importlib.util.find_spec("onnx") is not None and importlib.util.find_spec("onnxruntime") is not None
 HAVE_GNUBG = shutil.which("gnubg") is not None or shutil.which("gnubg", path="/usr/games") is not None
-"""
+REPO = %r  # the repository root: pages reading its files (tests/data) go there first
+""" % str(ROOT)
 # Pages whose examples need an optional extra: where one of its modules is absent, the
 # page's examples are shown but not run (fastgen_docs says so in the build's output).
 fastgen_doctest_needs = {"guides/rl": ["gymnasium", "pettingzoo"]}
