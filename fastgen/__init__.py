@@ -110,6 +110,9 @@ _LAZY_NAMES: dict[str, str] = {
     "Match": "fastgen.games.match",
     "read_mat": "fastgen.formats.matfile",
     "write_mat": "fastgen.formats.matfile",
+    **dict.fromkeys(("read_match", "read_matches"), "fastgen.formats.reader"),
+    **dict.fromkeys(("read_sgf", "write_sgf"), "fastgen.formats.sgf"),
+    **dict.fromkeys(("read_xg", "read_xg_position", "XgPosition"), "fastgen.formats.xg"),
     "pubeval_best": "fastgen.pubeval",
     "perft": "fastgen.perft",
     "perft_weighted": "fastgen.perft",
@@ -131,6 +134,9 @@ _LAZY_MODULES = ("bearoff", "cube", "engines", "envs", "evaluators", "fibs", "ga
 if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
     from fastgen import bearoff, cube, engines, envs, evaluators, fibs, games, nets, policies, pubeval, sim, specs
     from fastgen.formats.matfile import read_mat, write_mat
+    from fastgen.formats.reader import read_match, read_matches
+    from fastgen.formats.sgf import read_sgf, write_sgf
+    from fastgen.formats.xg import XgPosition, read_xg, read_xg_position
     from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
     from fastgen.games.match import Match
     from fastgen.perft import perft, perft_weighted
@@ -215,6 +221,13 @@ __all__ = [
     "result_type",
     "read_mat",
     "write_mat",
+    "read_match",
+    "read_matches",
+    "read_sgf",
+    "write_sgf",
+    "read_xg",
+    "read_xg_position",
+    "XgPosition",
     "rollout",
     "RolloutResult",
     "RolloutSummary",

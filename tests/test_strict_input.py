@@ -384,8 +384,10 @@ def test_every_public_function_raises_only_fastgen_errors(func, args):
 def test_sweep_covers_every_public_function():
     covered = {getattr(f, "__name__", "") for f, _ in VALID_CALLS}
     # Covered elsewhere: the batch iterator and memory call (test_generate_api), the
-    # .mat reader and writer (test_matfile), rollout and summarize (test_rollout).
-    elsewhere = {"iter_plays_batch", "release_memory", "read_mat", "write_mat", "rollout", "summarize"}
+    # match file readers and writers (test_matfile, test_sgf, test_xg, test_match_reader),
+    # rollout and summarize (test_rollout).
+    elsewhere = {"iter_plays_batch", "release_memory", "read_mat", "write_mat", "read_match", "read_matches",
+                 "read_sgf", "write_sgf", "read_xg", "read_xg_position", "rollout", "summarize"}
     callables = {
         name for name in fastgen.__all__
         if (inspect.isfunction(getattr(fastgen, name)) or name in {"Play", "Board", "Game", "Match"})

@@ -1,7 +1,8 @@
 """``analyse``: every decision of a match judged by an evaluator, the front door.
 
 :func:`analyse` takes a :class:`fastgen.Match`, a :class:`fastgen.Game`, the path of a
-``.mat`` file (fastgen's or GNU Backgammon's), a folder of them or a list of any of
+match file (any format :func:`fastgen.read_match` reads: text ``.mat``, GNU Backgammon's
+``.sgf``, eXtreme Gammon's ``.xg``), a folder of them (mixed) or a list of any of
 these, and returns a :class:`fastgen.analysis.MatchAnalysis` (a list of them for a
 folder or a list), computed by :func:`fastgen.analysis.single.analyse_match`, in this
 process or, many matches at once, on a Dask cluster (:mod:`fastgen.analysis.many`).
@@ -10,7 +11,6 @@ process or, many matches at once, on a Dask cluster (:mod:`fastgen.analysis.many
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
@@ -18,7 +18,7 @@ import numpy as np
 from fastgen import specs
 from fastgen.cube.met import MatchEquityTable
 from fastgen.errors import InvalidArgumentError
-from fastgen.formats.matfile import read_mat
+from fastgen.formats.reader import match_files, read_match
 from fastgen.games.game import Game
 from fastgen.games.match import Match
 from fastgen.sim.options import ClusterOptions
@@ -42,9 +42,9 @@ def _as_match(source: Any) -> tuple[Match, str | None]:
     if isinstance(source, Game):
         return Match.from_records(0, [source.record], cube_cap=source.cube_cap, jacoby=source.jacoby), None
     if isinstance(source, (str, os.PathLike)):
-        return read_mat(source), os.fspath(source)
-    raise InvalidArgumentError(f"analyse takes a fastgen.Match, a fastgen.Game or the path of a .mat file or of a "
-                               f"folder of them, got {source!r}")
+        return read_match(source), os.fspath(source)
+    raise InvalidArgumentError(f"analyse takes a fastgen.Match, a fastgen.Game or the path of a match file (.mat, "
+                               f".sgf, .xg) or of a folder of them, got {source!r}")
 
 
 def _sources(source: Any) -> tuple[list[tuple[Match, str | None]], bool]:
@@ -54,9 +54,9 @@ def _sources(source: Any) -> tuple[list[tuple[Match, str | None]], bool]:
             raise InvalidArgumentError("analyse needs at least one match: got an empty list")
         return [_as_match(s) for s in source], True
     if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
-        files = sorted(Path(source).glob("*.mat"))
+        files = match_files(source)
         if not files:
-            raise InvalidArgumentError(f"no .mat file in the folder {os.fspath(source)!r}")
+            raise InvalidArgumentError(f"no match file (.mat, .txt, .sgf, .xg) in the folder {os.fspath(source)!r}")
         return [_as_match(f) for f in files], True
     return [_as_match(source)], False
 
@@ -70,8 +70,9 @@ def analyse(source: Any, evaluator: Any = "baseline", *, plies: int = 0, cube: b
     Parameters
     ----------
     source:
-        A :class:`fastgen.Match`, a :class:`fastgen.Game`, a ``.mat`` file's path, a
-        folder's (its ``*.mat`` files in name order), or a list of any of these (a list
+        A :class:`fastgen.Match`, a :class:`fastgen.Game`, a match file's path (any
+        format :func:`fastgen.read_match` reads), a folder's (its match files in name
+        order, see :func:`fastgen.formats.reader.match_files`), or a list of any of these (a list
         of analyses is returned for a folder or a list).
     evaluator:
         An evaluator or an evaluator spec (``"baseline"``, ``"gnubg:0"``, ``PATH.npz``).

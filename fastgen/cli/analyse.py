@@ -2,10 +2,12 @@
 luck and rating, printed like GNU Backgammon's ``show statistics match``.
 
     fastgen analyse match.mat [--evaluator baseline|gnubg:0] [--plies 0|1] [--json] [--worst 10] [--html report.html]
-    fastgen analyse folder/            # every .mat file in it, one table each
+    fastgen analyse folder/            # every match file in it, one table each
     fastgen analyse folder/ --workers 2   # on a local Dask cluster, one task a match
 
-The file may be fastgen's or GNU Backgammon's ``.mat`` export. ``--json`` prints the
+The file may be any match file :func:`fastgen.read_match` reads: a text match (``.mat``
+or ``.txt``, exported by GNU Backgammon, eXtreme Gammon, BGBlitz or an online site), GNU
+Backgammon's ``.sgf`` or eXtreme Gammon's ``.xg``; a folder may mix them. ``--json`` prints the
 whole analysis (the totals and every decision); ``--worst N`` lists the N largest
 errors after the table; ``--html FILE`` writes the report page (equity plot, the worst
 decisions drawn, the totals: the ``plot`` extra). A folder shows a progress bar on the
@@ -33,12 +35,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = add_subcommand(
         subparsers,
         "analyse",
-        help="judge every decision of a .mat match: errors, luck and ratings per player",
-        description="Analyse a match file (or every .mat file of a folder) with an evaluator at 0 or 1 ply: each "
+        help="judge every decision of a match file: errors, luck and ratings per player",
+        description="Analyse a match file (.mat, .txt, .sgf, .xg; or every match file of a folder) with an evaluator at 0 or 1 ply: each "
         "play and cube decision judged, each roll's luck, and each player's totals, as GNU Backgammon's "
         "analyse match and show statistics match give them.",
     )
-    parser.add_argument("source", help="a .mat file, or a folder of them")
+    parser.add_argument("source", help="a match file (.mat or .txt text, GNU Backgammon's .sgf, eXtreme Gammon's .xg), "
+                        "or a folder of them")
     parser.add_argument("--evaluator", type=spec_arg("evaluator"), default="baseline",
                         help="the evaluator: baseline (fastgen's own network), gnubg:0 (GNU Backgammon's networks, "
                         "whose marks agree with gnubg's own analysis; the peers extra), network:SEED, PATH.npz")
@@ -93,7 +96,9 @@ def run_analyse(args: argparse.Namespace) -> int:
     if os.path.isdir(args.source) and sys.stderr.isatty():
         from tqdm import tqdm  # lazy: a progress bar for folders on a terminal only
 
-        bar = tqdm(total=sum(f.endswith(".mat") for f in os.listdir(args.source)), unit="match", file=sys.stderr,
+        from fastgen.formats.reader import match_files  # lazy: the readers load only when this command runs
+
+        bar = tqdm(total=len(match_files(args.source)), unit="match", file=sys.stderr,
                    leave=False)
     try:
         result = analyse(args.source, args.evaluator, plies=args.plies, cube=not args.no_cube, threads=args.threads,

@@ -483,9 +483,9 @@ def read_mat(source: str | os.PathLike[str] | bytes, *, errors: str = "raise") -
             while j < len(lines) and not lines[j].strip():
                 j += 1
             game_names, scores, j = _parse_scores(lines, j)
-            game_names = tuple(  # an empty name: the header's, else "Player 1" / "Player 2"
-                name or tags.get(f"player {side + 1}", "").strip() or f"Player {side + 1}"
-                for side, name in enumerate(game_names)
+            game_names = (  # an empty name: the header's, else "Player 1" / "Player 2"
+                game_names[0] or tags.get("player 1", "").strip() or "Player 1",
+                game_names[1] or tags.get("player 2", "").strip() or "Player 2",
             )
             for name in game_names:
                 _check_name(name)
