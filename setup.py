@@ -1,5 +1,6 @@
 """Build the compiled modules: the move generator (fastgen.core._core), the simulation
-loops (fastgen.core._play), the network encoders, the bear-off builders, the RL kernel.
+loops (fastgen.core._play), the network encoders, the bear-off builders, the RL kernel,
+the .mat scanner.
 
 Environment:
   FASTGEN_DEBUG=1   build with -O0 -g, C assertions on, Cython bounds/wraparound checks on.
@@ -132,6 +133,16 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
+    # the .mat reader's fast path (fastgen.formats.matbatch): scans match files and
+    # replays their games over the core's generate(), which it cimports; no numpy C API
+    Extension(
+        "fastgen.formats._matscan",
+        ["fastgen/formats/_matscan.pyx"],
+        include_dirs=["fastgen/core"],
+        depends=CORE_DECLS + ["fastgen/formats/_matscan_text.pxi"],
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
+    ),
     # the RL environments' game kernel (fastgen.envs): plain C loops, no numpy C API; its
     # rules are the core's (it cimports them from fastgen/core/_core.pxd) and its bit
     # helpers too (fastgen/core/_bits.pxd, over _platform.h)
@@ -194,7 +205,7 @@ else:
         json.dump(this_build, f)
 
 # parallel: build_ext compiles JOBS extensions at a time, in threads (the C compiler is the
-# slow part: about 110 s of one core for the seven at -O3, 18 s for Cython's translation).
+# slow part: about 110 s of one core for the eight at -O3, 18 s for Cython's translation).
 setup(
     ext_modules=modules,
     options={"build_ext": {"parallel": JOBS}},

@@ -111,6 +111,7 @@ _LAZY_NAMES: dict[str, str] = {
     "read_mat": "fastgen.formats.matfile",
     "write_mat": "fastgen.formats.matfile",
     **dict.fromkeys(("read_match", "read_matches"), "fastgen.formats.reader"),
+    **dict.fromkeys(("read_mat_files", "MatchBatch"), "fastgen.formats.matbatch"),
     **dict.fromkeys(("read_sgf", "write_sgf"), "fastgen.formats.sgf"),
     **dict.fromkeys(("read_xg", "read_xg_position", "XgPosition"), "fastgen.formats.xg"),
     "pubeval_best": "fastgen.pubeval",
@@ -134,6 +135,7 @@ _LAZY_MODULES = ("bearoff", "cube", "engines", "envs", "evaluators", "fibs", "ga
 if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
     from fastgen import bearoff, cube, engines, envs, evaluators, fibs, games, nets, policies, pubeval, sim, specs
     from fastgen.formats.matfile import read_mat, write_mat
+    from fastgen.formats.matbatch import MatchBatch, read_mat_files
     from fastgen.formats.reader import read_match, read_matches
     from fastgen.formats.sgf import read_sgf, write_sgf
     from fastgen.formats.xg import XgPosition, read_xg, read_xg_position
@@ -223,6 +225,8 @@ __all__ = [
     "write_mat",
     "read_match",
     "read_matches",
+    "read_mat_files",
+    "MatchBatch",
     "read_sgf",
     "write_sgf",
     "read_xg",

@@ -386,7 +386,7 @@ def test_sweep_covers_every_public_function():
     # Covered elsewhere: the batch iterator and memory call (test_generate_api), the
     # match file readers and writers (test_matfile, test_sgf, test_xg, test_match_reader),
     # rollout and summarize (test_rollout).
-    elsewhere = {"iter_plays_batch", "release_memory", "read_mat", "write_mat", "read_match", "read_matches",
+    elsewhere = {"iter_plays_batch", "release_memory", "read_mat", "write_mat", "read_match", "read_matches", "read_mat_files",
                  "read_sgf", "write_sgf", "read_xg", "read_xg_position", "rollout", "summarize"}
     callables = {
         name for name in fastgen.__all__
