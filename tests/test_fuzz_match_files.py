@@ -7,7 +7,7 @@ and reads back as ``.mat``, or be refused with a MatFileError, each within 5 sec
 
 from __future__ import annotations
 
-from tests.fuzz import match_files
+from fuzz import match_files
 
 
 def test_5000_damaged_match_files_are_read_or_refused_with_a_match_file_error():

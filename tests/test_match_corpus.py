@@ -19,7 +19,7 @@ import pytest
 import fastgen
 from fastgen.errors import MatFileError, MatFileWarning
 
-from tests import _gnubg_import
+import _gnubg_import
 
 CORPUS = Path(__file__).parent / "data" / "matches"
 # the text matches (the .sgf and .xg files of the corpus have tests of their own)

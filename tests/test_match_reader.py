@@ -12,7 +12,7 @@ import fastgen
 from fastgen.errors import MatFileError, SgfFileError, XgFileError
 from fastgen.formats.reader import match_files, match_format
 
-from tests._child import run_python
+from _child import run_python
 
 GBF = Path(__file__).parent / "data" / "matches" / "gbf"
 
