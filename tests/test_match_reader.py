@@ -32,9 +32,10 @@ def test_the_format_is_told_from_the_content_not_the_name(tmp_path):
     assert _games(fastgen.read_match(str(tmp_path / "b.txt"))) == _games(fastgen.read_match(GBF / "test.sgf"))
 
 
-def test_one_match_in_three_formats_reads_alike():
-    # the same live match: eXtreme Gammon's text export, GNU Backgammon's .sgf, its .mat
+def test_one_match_in_four_formats_reads_alike():
+    # the same live match: eXtreme Gammon's .xg and text export, GNU Backgammon's .sgf and .mat
     text = fastgen.read_match(GBF / "test.txt")
+    assert _games(fastgen.read_match(GBF / "test.xg")) == _games(text)
     assert _games(fastgen.read_match(GBF / "test.sgf")) == _games(text)
     assert _games(fastgen.read_match(GBF / "test.mat")) == _games(text)
     assert fastgen.read_match(GBF / "test.sgf").names == text.names
@@ -63,21 +64,31 @@ def test_each_format_raises_its_own_match_file_error(tmp_path):
 
 
 def test_a_folder_mixing_formats(tmp_path):
-    for name in ("test.txt", "test.sgf", "test.mat", "notes.md"):
+    for name in ("test.txt", "test.sgf", "test.mat", "test.xg", "notes.md"):
         shutil.copyfile(GBF / name if name != "notes.md" else GBF.parent / "README.md", tmp_path / name)
     files = match_files(tmp_path)
-    assert [p.name for p in files] == ["test.mat", "test.sgf", "test.txt"]
+    assert [p.name for p in files] == ["test.mat", "test.sgf", "test.txt", "test.xg"]
     matches = fastgen.read_matches(tmp_path)
-    assert len(matches) == 3 and all(_games(m) == _games(matches[0]) for m in matches)
+    assert len(matches) == 4 and all(_games(m) == _games(matches[0]) for m in matches)
     assert len(fastgen.read_matches(files[:2])) == 2
 
 
 def test_fastgen_analyse_takes_every_format_and_mixed_folders(tmp_path):
-    for name in ("test.sgf", "test.txt"):
+    for name in ("test.sgf", "test.txt", "test.xg"):
         shutil.copyfile(GBF / name, tmp_path / name)
     done = run_python("-m", "fastgen", "analyse", str(tmp_path / "test.sgf"), cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "Kévin Unger" in done.stdout and "Overall statistics" in done.stdout
     done = run_python("-m", "fastgen", "analyse", str(tmp_path), "--json", cwd=tmp_path, timeout=300)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count('"source"') >= 2
+    assert done.stdout.count('"source"') >= 3
+
+
+def test_warn_reaches_every_reader():
+    # a live match where a move XG itself marks invalid stood (game 7)
+    path = GBF / "Squire-Jørgensen-Harmand-Unger 7 point match 18-08-2024.xg"
+    with pytest.raises(XgFileError, match="game 7"):
+        fastgen.read_match(path)
+    with pytest.warns(fastgen.MatFileWarning):
+        match = fastgen.read_match(path, errors="warn")
+    assert match.problems and len(match.games) >= 7

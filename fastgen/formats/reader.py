@@ -71,7 +71,7 @@ def read_match(source: Source, *, errors: str = "raise") -> Match:
     else:
         raise MatFileError(f"read_match needs a path or a file's bytes, got {source!r}")
     if kind == "xg":
-        return read_xg(data)
+        return read_xg(data, errors=errors)
     if kind == "sgf":
         return read_sgf(data)
     return read_mat(data, errors=errors)
