@@ -246,7 +246,7 @@ def test_sources_json_and_bad_input(matches, tmp_path):
     with pytest.raises(InvalidArgumentError, match="plies"):
         analyse(m, plies=2)
     (tmp_path / "empty").mkdir()
-    with pytest.raises(InvalidArgumentError, match="no .mat file"):
+    with pytest.raises(InvalidArgumentError, match="no match file"):
         analyse(tmp_path / "empty")
 
 

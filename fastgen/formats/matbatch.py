@@ -234,7 +234,7 @@ class MatchBatch:
 
     @property
     def fast(self) -> int:
-        """How many of the matches the compiled scanner read (the rest: the Python reader)."""
+        """The number of matches that the compiled scanner read; the Python reader read the rest."""
         return sum(1 for w in self._where if not isinstance(w, Match))
 
     def match(self, i: int) -> Match:
