@@ -37,6 +37,8 @@ from fastgen.core.boards import STARTING_BOARD
 from fastgen.core.generate import legal_plays
 from fastgen.core.notation import Play
 from fastgen.formats.convert import to_signed26
+
+from _matches import written_record  # the tests folder is on the path (the suite's and the fuzz command's)
 from fastgen.games.game import Game
 
 REC = 2560
@@ -346,18 +348,6 @@ def footer_match(score, winner) -> bytes:
 
 
 # --------------------------------------------------------------------------- a match
-
-
-def written_record(game) -> list:
-    """*game*'s record without rejected resignation offers (XG's files keep none)."""
-    out, record_, i = [], list(game.record), 0
-    while i < len(record_):
-        if record_[i].kind == "resign" and i + 1 < len(record_) and record_[i + 1].kind == "reject":
-            i += 2
-            continue
-        out.append(record_[i])
-        i += 1
-    return out
 
 
 def kept_annotations(game) -> dict:

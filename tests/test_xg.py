@@ -103,23 +103,6 @@ def annotate(match: Match, seed: int) -> Match:
     return match
 
 
-def kept_annotations(game) -> dict:
-    """*game*'s annotations at the indices of its written record (rejected resignation
-    offers are not in XG's files, so later indices move down)."""
-    out, j = {}, 0
-    record = list(game.record)
-    i = 0
-    while i < len(record):
-        if record[i].kind == "resign" and i + 1 < len(record) and record[i + 1].kind == "reject":
-            i += 2
-            continue
-        if i in game.annotations:
-            out[j] = game.annotations[i]
-        i += 1
-        j += 1
-    return out
-
-
 def assert_same_match(a: Match, b: Match, annotations: bool = True) -> None:
     assert (b.length, b.names, b.score, len(b.games)) == (a.length, a.names, a.score, len(a.games))
     assert (b.crawford_rule, b.jacoby, b.cube_cap, b.info) == (a.crawford_rule, a.jacoby, a.cube_cap, a.info)
@@ -129,7 +112,7 @@ def assert_same_match(a: Match, b: Match, annotations: bool = True) -> None:
             y.winner, y.points, y.result, y.crawford, y.resigned, y.dropped, y.cube_value, y.cube_owner)
         assert x.dice == y.dice
         if annotations:
-            assert kept_annotations(x) == y.annotations
+            assert W.kept_annotations(x) == y.annotations
 
 
 def repack(data: bytes, game_file: bytes | None = None, **replace: bytes) -> bytes:
@@ -707,7 +690,7 @@ def test_the_writer_s_files_read_alike_with_xgparse(tmp_path):
         answers = [(a.kind, b.kind) for g in m.games for a, b in zip(g.record, g.record[1:]) if a.kind == "double"]
         assert [("double", "take" if r.take else "drop") for r in cubes] == answers
         analysed = [r for r in recs if type(r).__name__ == "MoveEntry" and r.n_move_eval]
-        wanted = [ann["move_analysis"] for g in m.games for i, ann in sorted(kept_annotations(g).items())
+        wanted = [ann["move_analysis"] for g in m.games for i, ann in sorted(W.kept_annotations(g).items())
                   if "move_analysis" in ann and written_record(g)[i].kind == "play"]
         assert [r.n_move_eval for r in analysed] == [len(c) for c in wanted]
         for r, cands in zip(analysed, wanted):

@@ -391,9 +391,14 @@ def _move_annotation(f: _File, where: str, m: Any, board: np.ndarray, dice: tupl
                            "played": bool(played is not None and (afters[i] == played).all())})
     if candidates:
         ann["move_analysis"] = candidates
-    _error(f, where, ann, "error", m["ErrMove"], "ErrMove")
-    _error(f, where, ann, "luck", m["ErrLuck"], "ErrLuck")
-    comment = _comment(f, int(m["CommentMove"]))
+    return _finish(f, where, ann, (("error", m, "ErrMove"), ("luck", m, "ErrLuck")), int(m["CommentMove"]))
+
+
+def _finish(f: _File, where: str, ann: dict[str, Any], errors: tuple, comment_index: int) -> dict[str, Any]:
+    """*ann* with XG's error figures (key, record, field) and the record's comment."""
+    for key, rec, field in errors:
+        _error(f, where, ann, key, rec[field], field)
+    comment = _comment(f, comment_index)
     if comment:
         ann["comment"] = comment
     return ann
@@ -411,12 +416,7 @@ def _cube_annotation(f: _File, where: str, c: Any) -> dict[str, Any]:
             "probs_double": _probs(f, where, d["EvalDouble"], "a probability"),
             "level": _level(d["Level"]),
         }
-    _error(f, where, ann, "error_cube", c["ErrCube"], "ErrCube")
-    _error(f, where, ann, "error_take", c["ErrTake"], "ErrTake")
-    comment = _comment(f, int(c["CommentCube"]))
-    if comment:
-        ann["comment"] = comment
-    return ann
+    return _finish(f, where, ann, (("error_cube", c, "ErrCube"), ("error_take", c, "ErrTake")), int(c["CommentCube"]))
 
 
 def _merge(target: dict[int, dict[str, Any]], index: int, ann: dict[str, Any] | None) -> None:

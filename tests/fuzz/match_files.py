@@ -51,8 +51,8 @@ def seed_files() -> list[tuple[str, bytes]]:
     from fastgen.formats.sgf import write_sgf  # lazy: as above
 
     seeds += [("sgf", write_sgf(m).encode("utf-8")) for m in matches]
-    sys.path.insert(0, str(CORPUS.parent.parent.parent))
-    from tests._xg_writer import write_xg  # lazy: the test suite's own writer, found from the repository
+    sys.path.insert(0, str(CORPUS.parent.parent))
+    from _xg_writer import write_xg  # lazy: the test suite's own writer, from the tests folder
 
     for m in matches:  # the sites' header lines (ratings "5,00/0", site names) do not fit XG's fields
         m.info = {}
