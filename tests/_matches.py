@@ -63,16 +63,22 @@ def random_match(
     return m
 
 
-def written_record(game):
-    """*game*'s record without rejected resignation offers (a .mat file has no place for
-    them): what reading its ``.mat`` text gives back."""
-    out = []
+def kept_indices(game) -> list[int]:
+    """Indices in *game*'s record of the actions a match file keeps: all but rejected
+    resignation offers (an offer and its rejection), which .mat and .xg files have no
+    place for."""
     record = list(game.record)
-    i = 0
+    kept, i = [], 0
     while i < len(record):
         if record[i].kind == "resign" and i + 1 < len(record) and record[i + 1].kind == "reject":
             i += 2
             continue
-        out.append(record[i])
+        kept.append(i)
         i += 1
-    return out
+    return kept
+
+
+def written_record(game):
+    """*game*'s record without rejected resignation offers (a .mat file has no place for
+    them): what reading its ``.mat`` text gives back."""
+    return [game.record[i] for i in kept_indices(game)]

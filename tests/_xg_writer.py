@@ -38,7 +38,7 @@ from fastgen.core.generate import legal_plays
 from fastgen.core.notation import Play
 from fastgen.formats.convert import to_signed26
 
-from _matches import written_record  # the tests folder is on the path (the suite's and the fuzz command's)
+from _matches import kept_indices, written_record  # the tests folder is on the path (the suite's and the fuzz command's)
 from fastgen.games.game import Game
 
 REC = 2560
@@ -353,18 +353,7 @@ def footer_match(score, winner) -> bytes:
 def kept_annotations(game) -> dict:
     """*game*'s annotations at the indices of its written record (rejected resignation
     offers are not in XG's files, so later indices move down)."""
-    out, j = {}, 0
-    record_ = list(game.record)
-    i = 0
-    while i < len(record_):
-        if record_[i].kind == "resign" and i + 1 < len(record_) and record_[i + 1].kind == "reject":
-            i += 2
-            continue
-        if i in game.annotations:
-            out[j] = game.annotations[i]
-        i += 1
-        j += 1
-    return out
+    return {j: game.annotations[i] for j, i in enumerate(kept_indices(game)) if i in game.annotations}
 
 
 def cube_open(walker: Game, length: int, score) -> bool:
