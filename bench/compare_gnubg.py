@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from _gnubg_rollout import gnubg_rollout  # noqa: E402

@@ -28,7 +28,7 @@ import os
 import pytest
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.perft import perft_run
 
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")

@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from _gnubg_rollout import available, gnubg_rollout  # noqa: E402

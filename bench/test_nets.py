@@ -3,7 +3,7 @@
     OPENBLAS_NUM_THREADS=1 nice python -m pytest bench/test_nets.py -s
 
 Every figure is a ratio to a baseline timed in the same run: numpy's network
-(:class:`fastgen.evaluators.Network`: fastgen's encoder, numpy float32 matrix products
+(:class:`fastgen.players.evaluators.Network`: fastgen's encoder, numpy float32 matrix products
 and sigmoids, the best way a user calls numpy) with the same weights, on the same
 10,000 positions of random play (contact, bar, race, bear-off), warm memory (each call
 timed after a first one). ``OPENBLAS_NUM_THREADS=1`` keeps numpy on one core, as the
@@ -42,7 +42,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.nets import Network, _forward
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))

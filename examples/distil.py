@@ -5,8 +5,8 @@ A network that plays like a strong evaluator, in seconds: positions from self-pl
 with the teacher's five probabilities for the side on roll, and a
 :class:`fastgen.nets.Network` fitted to them by minibatch Adam on the cross-entropy of
 its five sigmoid outputs. The default teacher is GNU Backgammon's own evaluation at 0 ply
-(``fastgen.evaluators.gnubg(0)``, the ``peers`` extra); ``--teacher`` takes any spec
-that :func:`fastgen.specs.evaluator` reads.
+(``fastgen.players.evaluators.gnubg(0)``, the ``peers`` extra); ``--teacher`` takes any spec
+that :func:`fastgen.players.specs.evaluator` reads.
 
     python examples/distil.py --out distilled.npz      # 9.2 s on a 2-core machine (2026-12-04)
     python examples/distil.py --positions 20000 --epochs 3 --out small.npz   # a quick run
@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 import fastgen
-import fastgen.specs
+import fastgen.players.specs
 from fastgen.nets import Network
 
 OPENING = np.array(fastgen.OPENING_ROLLS, dtype=np.int8)
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", required=True, help="where to save the network (.npz)")
     args = ap.parse_args(argv)
     inputs = tuple(s.strip() for s in args.inputs.split(","))
-    teacher = fastgen.specs.evaluator(args.teacher)
+    teacher = fastgen.players.specs.evaluator(args.teacher)
     t0 = time.perf_counter()
     boards = self_play_positions(args.positions + args.positions // 10, args.seed, args.random_share)
     print(f"{len(boards):,} positions of self-play in {time.perf_counter() - t0:.1f} s")

@@ -27,8 +27,8 @@ from typing import Callable
 import numpy as np
 
 import fastgen
-from fastgen import evaluators, policies
-from fastgen.pubeval import pubeval_best
+from fastgen.players import evaluators, policies
+from fastgen.players.pubeval import pubeval_best
 
 
 def gnubg_positions(n: int, seed: int, every: int = 4) -> tuple[np.ndarray, np.ndarray]:

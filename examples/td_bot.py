@@ -1,10 +1,10 @@
 """A backgammon bot from scratch: TD(lambda) self-play with numpy only.
 
-The network (fastgen.evaluators.Network with three outputs) reads Tesauro's 198 inputs
+The network (fastgen.players.evaluators.Network with three outputs) reads Tesauro's 198 inputs
 of a position from the side to roll's view and has one hidden layer and three sigmoid
 outputs: the chances that side wins, wins a gammon, loses a gammon. It plays greedily:
 the play whose resulting position (an afterstate) is worst for the opponent, who rolls
-next (``fastgen.evaluators.greedy(net)``, which is what ``fastgen.duel(net, ...)`` plays).
+next (``fastgen.players.evaluators.greedy(net)``, which is what ``fastgen.duel(net, ...)`` plays).
 
 Self-play runs a pool of games side by side: each turn, ONE
 ``fastgen.plays_batch(boards, dice, encode="tesauro198")`` call gives every legal play of
@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 import fastgen
-from fastgen.evaluators import Network, group_best
+from fastgen.players.evaluators import Network, group_best
 
 OPENING = np.array(fastgen.OPENING_ROLLS, dtype=np.int8)
 

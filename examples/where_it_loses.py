@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 import fastgen
-from fastgen import evaluators, policies, specs
+from fastgen.players import evaluators, policies, specs
 from fastgen.bearoff import build_one_sided
 from fastgen.nets import NetworkSet
 

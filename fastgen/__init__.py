@@ -25,6 +25,10 @@ if any(_importlib_util.find_spec(f"fastgen.core.{m}") is None for m in ("_core",
     )
 del _importlib_util
 
+from fastgen import _compat
+
+_compat.install()
+
 import sys as _sys
 from importlib import import_module as _import_module
 from types import ModuleType as _ModuleType
@@ -114,7 +118,7 @@ _LAZY_NAMES: dict[str, str] = {
     **dict.fromkeys(("read_mat_files", "MatchBatch"), "fastgen.formats.matbatch"),
     **dict.fromkeys(("read_sgf", "write_sgf"), "fastgen.formats.sgf"),
     **dict.fromkeys(("read_xg", "read_xg_position", "XgPosition"), "fastgen.formats.xg"),
-    "pubeval_best": "fastgen.pubeval",
+    "pubeval_best": "fastgen.players.pubeval",
     "perft": "fastgen.perft",
     "perft_weighted": "fastgen.perft",
     "RolloutResult": "fastgen.sim.rollout.results",
@@ -130,10 +134,12 @@ _LAZY_NAMES: dict[str, str] = {
 }
 #: Submodules and subpackages reached as attributes (``fastgen.bearoff.build_one_sided``),
 #: imported on first use too.
-_LAZY_MODULES = ("bearoff", "cube", "engines", "envs", "evaluators", "fibs", "games", "nets", "policies", "pubeval", "sim", "specs")
+_LAZY_MODULES = ("bearoff", "cube", "envs", "fibs", "games", "nets", "players", "sim")
+#: Modules that moved (:mod:`fastgen._compat`): the old names still import, with a warning.
+_MOVED_MODULES = ("engines", "evaluators", "policies", "pubeval", "specs")
 
 if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
-    from fastgen import bearoff, cube, engines, envs, evaluators, fibs, games, nets, policies, pubeval, sim, specs
+    from fastgen import bearoff, cube, envs, fibs, games, nets, players, sim
     from fastgen.formats.matfile import read_mat, write_mat
     from fastgen.formats.matbatch import MatchBatch, read_mat_files
     from fastgen.formats.reader import read_match, read_matches
@@ -142,7 +148,7 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
     from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
     from fastgen.games.match import Match
     from fastgen.perft import perft, perft_weighted
-    from fastgen.pubeval import pubeval_best
+    from fastgen.players.pubeval import pubeval_best
     from fastgen.sim.decide.dice import rollout_dice
     from fastgen.sim.decide.front import rollout_plays, rollout_position
     from fastgen.sim.decide.table import RolloutTable
@@ -157,6 +163,8 @@ else:
             value = getattr(_import_module(_LAZY_NAMES[name]), name)
         elif name in _LAZY_MODULES:
             value = _import_module(f"{__name__}.{name}")
+        elif name in _MOVED_MODULES:
+            return _import_module(f"{__name__}.{name}")  # the old name, with its warning
         else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         globals()[name] = value  # found directly from now on
@@ -241,12 +249,9 @@ __all__ = [
     "rollout_position",
     "rollout_dice",
     "RolloutTable",
-    "evaluators",
+    "players",
     "duel",
     "DuelResult",
-    "engines",
-    "policies",
-    "specs",
     # exceptions
     "FastgenError",
     "InvalidArgumentError",

@@ -217,7 +217,7 @@ class InvalidEnvOptionError(FastgenError, ValueError):
 
 
 # --------------------------------------------------------------------------- bots and engines
-# Raised by fastgen.fibs, fastgen.engines, fastgen.policies and fastgen.sim.duel.
+# Raised by fastgen.fibs, fastgen.players.engines, fastgen.players.policies and fastgen.sim.duel.
 
 
 class InvalidFibsBoardError(FastgenError, ValueError):

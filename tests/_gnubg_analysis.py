@@ -186,12 +186,12 @@ class NoisyEvaluator:
 
 
 def noisy_player(sigma: float, seed: int):
-    """A cube player (:class:`fastgen.policies.CubePolicy`) on the baseline net distorted
+    """A cube player (:class:`fastgen.players.policies.CubePolicy`) on the baseline net distorted
     by :class:`NoisyEvaluator`: its chequer plays and its cube decisions both see the noise."""
     import fastgen
-    from fastgen.policies import CubePolicy
+    from fastgen.players.policies import CubePolicy
 
-    return CubePolicy(NoisyEvaluator(fastgen.evaluators.baseline(), sigma, seed), name=f"noisy{sigma}")
+    return CubePolicy(NoisyEvaluator(fastgen.players.evaluators.baseline(), sigma, seed), name=f"noisy{sigma}")
 
 
 def _player_name(letter: str, sigma: float) -> str:

@@ -39,7 +39,7 @@ import time
 import numpy as np
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.core.ids import MatchState, match_id, match_state_from_id, position_id, board_from_position_id
 
 GNUBG = os.environ.get("FASTGEN_GNUBG", "/usr/games/gnubg")

@@ -1,5 +1,5 @@
 """Pubeval scores in double precision with numpy: the tests' oracle for the core's pubeval
-choice (fastgen.pubeval_best, fastgen.pubeval.best_play, which score in single
+choice (fastgen.pubeval_best, fastgen.players.pubeval.best_play, which score in single
 precision as GNU Backgammon does). Checked against hand-computed values and a literal
 transcription of Tesauro's encoding in test_pubeval.py."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS, is_race
+from fastgen.players.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS, is_race
 
 WIN_SCORE = 99999999.0  # Tesauro's score of a position with all the mover's checkers off
 

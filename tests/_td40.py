@@ -1,5 +1,5 @@
 """A small numpy network for the tests: ``tests/data/td40.npz``, of the one hidden layer
-layout of :class:`fastgen.evaluators.Network` (Tesauro's 198 inputs, 40 sigmoid hidden
+layout of :class:`fastgen.players.evaluators.Network` (Tesauro's 198 inputs, 40 sigmoid hidden
 units, three outputs), trained for 15 minutes by ``examples/td_bot.py``. It was fastgen's
 shipped baseline before the compiled trainer's; the tests use it where they need a
 trained three-output numpy network (one that plays games of sensible length)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastgen.evaluators import Network
+from fastgen.players.evaluators import Network
 
 PATH = Path(__file__).resolve().parent / "data" / "td40.npz"
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.analysis import analyse
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.ids import MatchState
@@ -23,7 +23,7 @@ from fastgen.cube import cube_decisions, default_met
 from fastgen.cube.match import Score
 from fastgen.errors import InvalidArgumentError
 from fastgen.games.game import result_types
-from fastgen.policies import CubePolicy
+from fastgen.players.policies import CubePolicy
 
 EVAL = evaluators.baseline()
 #: The reference recomputes the luck of every opening roll and of every 8th turn (each

@@ -1,4 +1,4 @@
-"""The shipped baseline (fastgen.evaluators.baseline, its player fastgen.policies.baseline):
+"""The shipped baseline (fastgen.players.evaluators.baseline, its player fastgen.players.policies.baseline):
 the network fastgen's own trainer made, what its file says it is, and how it plays."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import fastgen
-from fastgen import evaluators, policies, specs
+from fastgen.players import evaluators, policies, specs
 from fastgen.nets import Network
 
 

@@ -213,7 +213,7 @@ def test_rollout_and_rollout_plays_take_the_baseline(capsys, tmp_path):
     table = json.loads(capsys.readouterr().out)
     api = fastgen.rollout_plays(fastgen.STARTING_BOARD, (3, 1), "baseline", plays=2, trials=36)
     assert table["evaluator"] == "baseline" and [r["equity"] for r in table["rows"]] == [r.equity for r in api.rows]
-    net = fastgen.evaluators.random_network(hidden=4, seed=1)
+    net = fastgen.players.evaluators.random_network(hidden=4, seed=1)
     net.save(tmp_path / "net.npz")
     assert main(argv + ["--evaluator", str(tmp_path / "net.npz")]) == 0
     assert json.loads(capsys.readouterr().out)["evaluator"] == "net.npz"
@@ -373,8 +373,8 @@ def test_a_subcommand_imports_only_its_own_modules(tmp_path):
     assert done.returncode == 0, done.stderr
     loaded = set(done.stdout.splitlines()[-1].split())
     assert "fastgen.bearoff.build" in loaded and "fastgen.cli.bearoff" in loaded
-    unwanted = {m for m in loaded if m.startswith(("fastgen.sim", "fastgen.evaluators", "fastgen.engines",
-                                                   "fastgen.policies", "fastgen.games", "fastgen.perft"))}
+    unwanted = {m for m in loaded if m.startswith(("fastgen.sim", "fastgen.players.evaluators", "fastgen.players.engines",
+                                                   "fastgen.players.policies", "fastgen.games", "fastgen.perft"))}
     others = {m for m in loaded if m.startswith("fastgen.cli.")} - {
         "fastgen.cli.main", "fastgen.cli.args", "fastgen.cli.bearoff", "fastgen.cli.output"}
     assert not unwanted and not others, (unwanted, others)

@@ -56,7 +56,7 @@ def policy(candidates, offsets):
     return np.zeros(len(offsets) - 1, dtype=np.int64)
 
 def make():
-    from fastgen import evaluators
+    from fastgen.players import evaluators
     return evaluators.greedy(evaluators.random_network(hidden=4, seed=7))
 
 def evaluate(boards):
@@ -88,7 +88,7 @@ def test_duel_finds_a_module_of_the_current_directory(tmp_path):
     assert data["a"] == "mybot:policy" and data["b"] == "baseline" and data["games"] == 20
     done = _fastgen_in(folder, "duel", "mybot:make", "pubeval", "--games", "20", "--json")  # a factory
     assert done.returncode == 0, done.stderr
-    want = duel(fastgen.evaluators.greedy(fastgen.evaluators.random_network(hidden=4, seed=7)), "pubeval", 20)
+    want = duel(fastgen.players.evaluators.greedy(fastgen.players.evaluators.random_network(hidden=4, seed=7)), "pubeval", 20)
     assert json.loads(done.stdout)["ppg"] == want.ppg
     done = _fastgen_in(folder, "rollout-plays", "--position", "4HPwATDgc/ABMA", "--dice", "31",
                        "--evaluator", "mybot:evaluate", "--plays", "2", "--trials", "36", "--json")
@@ -100,12 +100,12 @@ def test_duel_finds_a_module_of_the_current_directory(tmp_path):
 
 
 def test_duel_weights_file_and_baseline(tmp_path, capsys):
-    net = fastgen.evaluators.random_network(hidden=4, seed=2)
+    net = fastgen.players.evaluators.random_network(hidden=4, seed=2)
     path = tmp_path / "net.npz"
     net.save(path)
     assert main(["duel", str(path), "baseline", "--games", "20", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    want = duel(fastgen.evaluators.greedy(net), fastgen.policies.baseline(), 20)
+    want = duel(fastgen.players.evaluators.greedy(net), fastgen.players.policies.baseline(), 20)
     assert data["ppg"] == want.ppg and data["b"] == "baseline"
 
 

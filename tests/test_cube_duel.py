@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.errors import InvalidArgumentError
-from fastgen.policies import CubePolicy, cube_policy
+from fastgen.players.policies import CubePolicy, cube_policy
 
 
 class Fixed(CubePolicy):

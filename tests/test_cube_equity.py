@@ -228,7 +228,7 @@ def test_bad_state_and_arguments_raise():
 
 
 def test_an_evaluator_gives_the_probabilities():
-    from fastgen import evaluators
+    from fastgen.players import evaluators
 
     ev = evaluators.baseline()
     d = cube_action(fastgen.STARTING_BOARD, evaluator=ev)
@@ -286,7 +286,7 @@ def test_one_ply_is_exact_on_the_last_roll(mine, win_rolls):
     elif win_rolls == "all":
         assert wins == 36
     p = wins / 36
-    d = cube_action(board, evaluator=fastgen.evaluators.baseline(), plies=1)
+    d = cube_action(board, evaluator=fastgen.players.evaluators.baseline(), plies=1)
     assert d.no_double == pytest.approx(2 * p - 1) and d.double_take == pytest.approx(2 * (2 * p - 1))
 
 
@@ -295,8 +295,8 @@ def test_one_ply_needs_an_evaluator_and_stays_near_zero_ply():
     with pytest.raises(InvalidCubeStateError, match="evaluator"):
         cube_action(b, [0.5, 0.1, 0.0, 0.1, 0.0], plies=1)
     with pytest.raises(InvalidCubeStateError, match="plies"):
-        cube_action(b, evaluator=fastgen.evaluators.baseline(), plies=2)
-    ev = fastgen.evaluators.baseline()
+        cube_action(b, evaluator=fastgen.players.evaluators.baseline(), plies=2)
+    ev = fastgen.players.evaluators.baseline()
     zero, one = cube_action(b, evaluator=ev), cube_action(b, evaluator=ev, plies=1)
     assert abs(zero.no_double - one.no_double) < 0.05 and one.action.value.startswith("No double")
 

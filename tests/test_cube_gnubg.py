@@ -122,7 +122,7 @@ def test_gnubg_nn_probabilities_give_the_same_actions(corpus):
     """With gnubg-nn's own 0-ply evaluation instead of the printed probabilities (the
     nets' versions differ from the program's), the action agrees on at least 97%."""
     pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
-    from fastgen import evaluators
+    from fastgen.players import evaluators
 
     ev = evaluators.gnubg(0)
     db = build_two_sided(6, 6)

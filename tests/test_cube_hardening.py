@@ -232,7 +232,7 @@ def test_cube_at_its_cap_cannot_be_redoubled():
         d = cube_action(BOARD, strong, fastgen.MatchState(cube_value=cube, cube_owner=1, max_cube=cap))
         assert d.action is CubeAction.CANNOT_DOUBLE and not d.doubles and np.isfinite(d.no_double)
     one_ply = cube_action(BOARD, state=fastgen.MatchState(cube_value=64, cube_owner=1, max_cube=64),
-                          evaluator=fastgen.evaluators.baseline(), plies=1)
+                          evaluator=fastgen.players.evaluators.baseline(), plies=1)
     assert one_ply.action is CubeAction.CANNOT_DOUBLE
 
 
@@ -253,7 +253,7 @@ def test_double_when_no_game_is_played_is_refused(game_state):
 
 
 def test_one_ply_refuses_bad_states_and_answers_where_no_double_is_possible():
-    ev = fastgen.evaluators.baseline()
+    ev = fastgen.players.evaluators.baseline()
     with pytest.raises(InvalidCubeStateError, match="dice are already rolled"):
         one_ply_batch(BOARD[None], ev, [fastgen.MatchState(dice=(3, 1))], np.zeros(1, np.int64))
     states = [fastgen.MatchState(match_length=7, score=(6, 2), crawford=True),

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.core.ids import board_from_position_id
 from fastgen.cube import CubeAction
 from fastgen.errors import InvalidArgumentError, InvalidCubeStateError

@@ -37,7 +37,7 @@ if not os.path.exists(GNUBG):
                 allow_module_level=True)
 pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
 
-from fastgen import evaluators  # noqa: E402
+from fastgen.players import evaluators  # noqa: E402
 from fastgen.core.ids import parse_gnubg_id  # noqa: E402
 from fastgen.sim.decide.cubeful import rollout_cube  # noqa: E402
 

@@ -15,10 +15,10 @@ import pytest
 
 import fastgen
 from _pubeval_scores import evaluate as pubeval_scores
-from fastgen import evaluators as ev
+from fastgen.players import evaluators as ev
 from fastgen.errors import InvalidArgumentError, InvalidBoardError, InvalidDiceError
 from fastgen.sim.decide import front as D
-from fastgen.pubeval import is_race
+from fastgen.players.pubeval import is_race
 from fastgen.sim.decide.table import PROBABILITIES_CLIPPED, RolloutTable, build_rows
 
 START = fastgen.STARTING_BOARD

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators as ev
-from fastgen import specs
+from fastgen.players import evaluators as ev
+from fastgen.players import specs
 from fastgen.cli import decide as cli_decide
 from fastgen.cli.main import build_parser, main
 from fastgen.sim.decide import front as D

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators as ev
+from fastgen.players import evaluators as ev
 from fastgen.sim.decide import front as D
 
 gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")

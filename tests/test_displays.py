@@ -258,7 +258,7 @@ def test_cube_decision_draws_itself_ranked_as_gnubg():
 
 
 def test_rollout_table_draws_itself():
-    table = fastgen.rollout_plays(fastgen.STARTING_BOARD, (3, 1), evaluator=fastgen.evaluators.baseline(),
+    table = fastgen.rollout_plays(fastgen.STARTING_BOARD, (3, 1), evaluator=fastgen.players.evaluators.baseline(),
                                   trials=36, seed=1)
     text = table._repr_html_()
     names = [str(r.play) for r in table.rows]

@@ -117,7 +117,7 @@ def test_every_public_name_is_on_an_api_page(site):
         ids |= page(site, f"api/{path.stem}").ids
     found = set()
     for full in ids:  # fastgen.NAME, or NAME under the module defining it (fastgen.errors.X)
-        full = full.removeprefix("module-")  # a module's entry: fastgen.engines, ...
+        full = full.removeprefix("module-")  # a module's entry: fastgen.players.engines, ...
         module, _, name = full.rpartition(".")
         if name in fastgen.__all__ and module.startswith("fastgen"):
             if module == "fastgen" or getattr(sys.modules.get(module), name, None) is getattr(fastgen, name):

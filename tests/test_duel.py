@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.nets import Network
 from fastgen.core import _play
 from fastgen.errors import InvalidArgumentError, InvalidBoardError

@@ -1,5 +1,5 @@
-"""GnubgEngine: GNU Backgammon over its external-player socket (fastgen.engines),
-and the gnubg-nn policy (fastgen.policies.gnubg). Failures are tested with a fake
+"""GnubgEngine: GNU Backgammon over its external-player socket (fastgen.players.engines),
+and the gnubg-nn policy (fastgen.players.policies.gnubg). Failures are tested with a fake
 gnubg (tests/_fake_gnubg.py); the real program's tests skip where it is absent."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.engines import DEBIAN_GNUBG, GnubgEngine, find_gnubg
+from fastgen.players.engines import DEBIAN_GNUBG, GnubgEngine, find_gnubg
 from fastgen.errors import EngineError
 from fastgen.sim.duel.front import duel
 from fastgen.cli.workload import random_game_positions
@@ -125,7 +125,7 @@ def test_startup_timeout_is_the_whole_wait(tmp_path):
 
 ENGINE_PARENT = """
     import fastgen
-    from fastgen.engines import GnubgEngine
+    from fastgen.players.engines import GnubgEngine
     with GnubgEngine({path!r}) as engine:
         print(engine._proc.pid, flush=True)
         fastgen.duel(engine, "pubeval", 200000)
@@ -180,7 +180,7 @@ def test_real_gnubg_agrees_with_gnubg_nn():
     0-ply and gnubg-nn at 0-ply choose the same play on at least 90 (97.4% on 1,000
     measured by hand; the two differ in a few bear-offs and close plays)."""
     path = _real_gnubg()
-    from fastgen import policies
+    from fastgen.players import policies
     pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
     boards, dice = random_game_positions(400, seed=7, policy="pubeval")
     counts = fastgen.count_plays_batch(boards, dice)

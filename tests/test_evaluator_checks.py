@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators as ev
+from fastgen.players import evaluators as ev
 from fastgen.errors import InvalidArgumentError, InvalidOutputError
 
 from _positions import random_play_positions

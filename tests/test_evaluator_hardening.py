@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators, specs
+from fastgen.players import evaluators, specs
 from fastgen.cli.main import main
 from fastgen.errors import FastgenError, InvalidArgumentError, InvalidOutputError, InvalidSpecError, NetworkFileError
 from fastgen.nets import Network as CompiledNetwork, NetworkSet
@@ -70,7 +70,7 @@ def one_line_error(capsys, command):
 
 def _truncated(tmp_path, layout):
     """A network file fastgen wrote (*layout*: the one hidden layer layout of
-    fastgen.evaluators.Network or fastgen.nets' layout), cut in half."""
+    fastgen.players.evaluators.Network or fastgen.nets' layout), cut in half."""
     whole = tmp_path / f"whole-{layout}.npz"
     if layout == "one-hidden-layer":
         evaluators.random_network(hidden=4, seed=1).save(whole)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.engines import DEBIAN_GNUBG, find_gnubg
+from fastgen.players.engines import DEBIAN_GNUBG, find_gnubg
 from fastgen.sim.duel.external import ExternalServer, play_text
 from fastgen.errors import EngineError, InvalidArgumentError
 from fastgen.fibs import format_board, parse_board
@@ -32,7 +32,7 @@ def test_answer_of_a_policy_spec():
     with ExternalServer("baseline") as server:
         text = server.answer(OPENING_31)
     plays = fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1))
-    pick = fastgen.policies.baseline()(plays.boards, np.array([0, len(plays)]))[0]
+    pick = fastgen.players.policies.baseline()(plays.boards, np.array([0, len(plays)]))[0]
     assert np.array_equal(fastgen.parse_play(fastgen.STARTING_BOARD, (3, 1), text).board_after, plays.boards[int(pick)])
     with pytest.raises(fastgen.InvalidSpecError, match="'nobody'"):
         ExternalServer("nobody")

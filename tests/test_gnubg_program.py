@@ -161,8 +161,8 @@ def test_matches_played_by_a_duel_import_into_gnubg(tmp_path):
     # gnubg imports each, reports its score and games, and re-exports the same rolls, cube
     # actions and wins
     import fastgen
-    from fastgen.policies import cube_policy
-    from fastgen import evaluators
+    from fastgen.players.policies import cube_policy
+    from fastgen.players import evaluators
 
     eager = cube_policy(evaluators.baseline(), name="eager")
     eager.offer = lambda boards, owns, states=None: np.ones(len(boards), dtype=bool)

@@ -258,8 +258,8 @@ def test_import_fastgen_loads_no_extra():
 
 
 #: Loaded on first use, not by ``import fastgen`` (fastgen/__init__.py, PEP 562).
-LAZY = ["fastgen.sim", "fastgen.bearoff", "fastgen.evaluators", "fastgen.engines", "fastgen.policies",
-        "fastgen.games", "fastgen.perft", "fastgen.pubeval", "fastgen.fibs", "fastgen.formats.matfile",
+LAZY = ["fastgen.sim", "fastgen.bearoff", "fastgen.players.evaluators", "fastgen.players.engines", "fastgen.players.policies",
+        "fastgen.games", "fastgen.perft", "fastgen.players.pubeval", "fastgen.fibs", "fastgen.formats.matfile",
         "fastgen.envs", "fastgen.cli"]
 
 
@@ -359,7 +359,7 @@ def test_no_source_file_is_over_1000_lines():
 
 def test_at_most_16_modules_directly_under_the_package():
     # Besides the package's own (__init__, __main__, _version, _typing, _util, errors), the
-    # top level holds the modules users import by name (fastgen.evaluators, .policies, .specs,
+    # top level holds the modules users import by name (fastgen.players.evaluators, .policies, .specs,
     # .engines, .fibs, .svg, .perft, .pubeval, .board, .reference); the rest live in
     # subpackages by layer and job.
     top = sorted(p.name for p in PACKAGE.glob("*.py"))

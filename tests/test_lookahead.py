@@ -1,4 +1,4 @@
-"""fastgen.policies.lookahead: the 1-ply player, held to a plain loop (every play, every
+"""fastgen.players.policies.lookahead: the 1-ply player, held to a plain loop (every play, every
 roll, every reply through fastgen.legal_plays, the network in float64 numpy), and to the
 game (it beats its own 0-ply player)."""
 
@@ -12,7 +12,7 @@ import pytest
 import fastgen
 from fastgen.errors import InvalidArgumentError
 from fastgen.nets import Network
-from fastgen.policies import lookahead
+from fastgen.players.policies import lookahead
 
 from _positions import positions
 

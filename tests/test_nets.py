@@ -16,7 +16,7 @@ import pytest
 
 import fastgen
 import fastgen.nets.probs
-from fastgen import evaluators as ev
+from fastgen.players import evaluators as ev
 from fastgen.core.features import COUNT_SCHEMES, SCHEMES, count_units, encode
 from fastgen.errors import InvalidArgumentError, InvalidBoardError, InvalidNetworkError, NetworkFileError
 from fastgen.nets import Network, _forward

@@ -15,7 +15,7 @@ import pytest
 
 import fastgen
 import fastgen.nets.probs
-from fastgen import evaluators as ev
+from fastgen.players import evaluators as ev
 from fastgen.core import _core, _play
 from fastgen.core.features import encode
 from fastgen.core.hashing import OPENING_DICE, roll_dice

@@ -385,7 +385,7 @@ def test_evaluator_matches_the_reference(boards, net250):
     want = make_consistent(reference(ws, bs, "tanh", features(boards, ("tesauro198", "raw"))))
     np.testing.assert_allclose(got, want, atol=1e-5)
     assert not np.array_equal(got, reference(ws, bs, "tanh", features(boards, ("tesauro198", "raw"))))
-    fastgen.evaluators.check_probs(got, boards, ev.__name__, ordered=True)
+    fastgen.players.evaluators.check_probs(got, boards, ev.__name__, ordered=True)
     assert ev.ordered is True and ev.__name__ == "onnx(net250.onnx)"
     small = OnnxEvaluator(path, ["tesauro198", "raw"], batch=7, threads=2)
     np.testing.assert_allclose(small(boards[:50]), got[:50], atol=1e-6)
@@ -394,7 +394,7 @@ def test_evaluator_matches_the_reference(boards, net250):
 
 def test_evaluators_onnx_makes_one(net250, boards):
     path = net250[0]
-    ev = fastgen.evaluators.onnx(path, ("tesauro198", "raw"), threads=1)
+    ev = fastgen.players.evaluators.onnx(path, ("tesauro198", "raw"), threads=1)
     assert isinstance(ev, OnnxEvaluator)
     np.testing.assert_array_equal(ev(boards[:10]), OnnxEvaluator(path, ("tesauro198", "raw"))(boards[:10]))
 
@@ -492,7 +492,7 @@ def test_in_a_rollout(net250, tmp_path):
 
 def test_import_fastgen_does_not_import_onnx():
     root = os.path.dirname(os.path.dirname(fastgen.__file__))
-    code = ("import sys, fastgen, fastgen.evaluators, fastgen.nets.onnx_io; "
+    code = ("import sys, fastgen, fastgen.players.evaluators, fastgen.nets.onnx_io; "
             "bad = [m for m in ('onnx', 'onnxruntime') if m in sys.modules]; "
             "assert not bad, bad; print('clean')")
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.cli.play import BOT, HUMAN, PlaySession
-from fastgen.evaluators import equity, opponent_probs
+from fastgen.players.evaluators import equity, opponent_probs
 
 EVAL = evaluators.baseline()
 

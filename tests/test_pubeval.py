@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import pubeval
+from fastgen.players import pubeval
 import _pubeval_scores as oracle
-from fastgen.pubeval import CONTACT_WEIGHTS as WC
-from fastgen.pubeval import RACE_WEIGHTS as WR
+from fastgen.players.pubeval import CONTACT_WEIGHTS as WC
+from fastgen.players.pubeval import RACE_WEIGHTS as WR
 
 
 def empty():
@@ -194,7 +194,7 @@ def test_native_and_python_pubeval_rollouts_play_the_same_games():
 def test_the_compiled_pubeval_needs_no_python_module_loaded_first():
     # Tesauro's weights are compiled into the simulation extension, which fills its tables
     # when it loads. In a fresh interpreter that loads only the two extensions (fastgen
-    # and fastgen.core as bare packages: neither their __init__ nor fastgen.pubeval runs),
+    # and fastgen.core as bare packages: neither their __init__ nor fastgen.players.pubeval runs),
     # pubeval already plays the opening 31 as 8/5 6/5.
     import subprocess
     import sys

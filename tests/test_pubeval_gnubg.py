@@ -15,7 +15,7 @@ from hypothesis import given
 
 import fastgen
 from fastgen.core import _play
-from fastgen import pubeval
+from fastgen.players import pubeval
 from fastgen.cli.workload import random_game_positions
 
 import pytest

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.errors import InvalidArgumentError, RolloutStoreError
 
 START = fastgen.STARTING_BOARD

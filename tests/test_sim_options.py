@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.errors import InvalidArgumentError
 from fastgen.sim.cluster import GAME_CHUNKS, ChunkRule, default_chunk_size
 from fastgen.sim.decide.chunks import TRIAL_CHUNKS

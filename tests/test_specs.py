@@ -1,4 +1,4 @@
-"""fastgen.specs: one grammar for policies and evaluators, and the network class it loads."""
+"""fastgen.players.specs: one grammar for policies and evaluators, and the network class it loads."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import evaluators, policies, specs
-from fastgen.engines import GnubgEngine, find_gnubg
+from fastgen.players import evaluators, policies, specs
+from fastgen.players.engines import GnubgEngine, find_gnubg
 from fastgen.errors import EngineError, FastgenError, InvalidArgumentError, InvalidSpecError
-from fastgen.evaluators import Network
+from fastgen.players.evaluators import Network
 from fastgen.nets import Network as CompiledNetwork
 
 from _positions import random_play_positions
@@ -42,7 +42,7 @@ def bot_folder(tmp_path, monkeypatch):
 
 BOT = """
     import numpy as np
-    from fastgen import evaluators
+    from fastgen.players import evaluators
 
     def policy(candidates, offsets):
         return np.zeros(len(offsets) - 1, dtype=np.int64)

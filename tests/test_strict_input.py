@@ -342,8 +342,8 @@ VALID_CALLS = [
     (fastgen.from_pubeval28, (fastgen.to_pubeval28(START),)),
     (fastgen.result_type, (START,)),
     (fastgen.rollout_dice, (1, 3, 2)),
-    (fastgen.rollout_plays, (START, (3, 1), fastgen.evaluators.constant())),  # never run as is
-    (fastgen.rollout_position, (START, fastgen.evaluators.constant())),
+    (fastgen.rollout_plays, (START, (3, 1), fastgen.players.evaluators.constant())),  # never run as is
+    (fastgen.rollout_position, (START, fastgen.players.evaluators.constant())),
     (fastgen.Play, (START, (3, 1), [(8, 5), (6, 5)], fastgen.parse_play(START, (3, 1), "8/5 6/5").board_after)),
     (Board, (START,)),
     (Board.from_position_id, ("4HPwATDgc/ABMA",)),

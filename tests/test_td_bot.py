@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import specs
-from fastgen.evaluators import Network
+from fastgen.players import specs
+from fastgen.players.evaluators import Network
 from fastgen.errors import InvalidArgumentError
 
 from _examples import load_example

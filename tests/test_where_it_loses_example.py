@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen.nets import NetworkSet
 
 from _examples import load_example

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from fastgen import specs
+from fastgen.players import specs
 from fastgen.cube.met import MatchEquityTable
 from fastgen.errors import InvalidArgumentError
 from fastgen.formats.reader import match_files, read_match

@@ -52,7 +52,7 @@ from fastgen.cube.efficiency import BEAROFF, position_class
 from fastgen.cube.lookahead import one_ply_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable
-from fastgen.evaluators import evaluate, group_best, opponent_probs
+from fastgen.players.evaluators import evaluate, group_best, opponent_probs
 from fastgen.games.game import result_types
 
 from fastgen.analysis.walk import CubePoint, Turn, with_on_roll

@@ -75,11 +75,11 @@ def float_in_range(low: float, high: float, *, closed: bool = False) -> Callable
 
 
 def spec_arg(role: str) -> Callable[[str], str]:
-    """An argparse type: a policy or evaluator spec (:func:`fastgen.specs.check`: its form
+    """An argparse type: a policy or evaluator spec (:func:`fastgen.players.specs.check`: its form
     only; it is loaded when the command runs)."""
 
     def parse(text: str) -> str:
-        from fastgen.specs import check  # lazy: the spec grammar loads the players; only sub-commands taking a spec need it
+        from fastgen.players.specs import check  # lazy: the spec grammar loads the players; only sub-commands taking a spec need it
 
         try:
             return check(text, role)

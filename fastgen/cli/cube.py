@@ -17,7 +17,7 @@ import dataclasses
 import sys
 from typing import Any
 
-from fastgen import specs
+from fastgen.players import specs
 from fastgen.cli.args import add_subcommand, float_in_range, int_in_range, position_id_arg, spec_arg
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError, InvalidCubeStateError

@@ -22,7 +22,7 @@ import re
 import sys
 from typing import Any
 
-from fastgen import specs
+from fastgen.players import specs
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg, spec_arg
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
@@ -47,7 +47,7 @@ def dice_arg(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-#: An argparse type: an evaluator spec of fastgen.specs (``gnubg:0``, ``baseline``, ...).
+#: An argparse type: an evaluator spec of fastgen.players.specs (``gnubg:0``, ``baseline``, ...).
 evaluator_arg = spec_arg("evaluator")
 
 

@@ -12,7 +12,7 @@ cube) or matches.
 
 Policies: ``random``, ``pubeval``, ``baseline``, ``gnubg[:N]``, ``gnubg-engine[:N]``,
 ``network:SEED``, a weights file ``PATH.npz`` or ``module:callable`` (the grammar of
-:mod:`fastgen.specs`; ``module`` may be a ``module.py`` in the current directory).
+:mod:`fastgen.players.specs`; ``module`` may be a ``module.py`` in the current directory).
 With ``--cube`` both play with the doubling cube: they must be evaluators (``baseline``,
 ``gnubg[:N]``, ``network:SEED``, ``PATH.npz``), whose 0-ply cube decisions double and take.
 """
@@ -39,7 +39,7 @@ MAX_SEED = 2**64 - 1
 def _policy_arg(text: str) -> str:
     if not text:
         raise argparse.ArgumentTypeError("a policy must not be empty")
-    return text  # read by fastgen.specs when the duel starts: its errors are one line
+    return text  # read by fastgen.players.specs when the duel starts: its errors are one line
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:

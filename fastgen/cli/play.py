@@ -73,7 +73,7 @@ class PlaySession:
 
     *ask(prompt)* returns the person's next line (raises EOFError at the end of input);
     *say(text)* shows a line. *policy*: the bot's play choice (a resolved policy of
-    :func:`fastgen.specs.resolve_policy`); *evaluator*: its cube and resignation answers
+    :func:`fastgen.players.specs.resolve_policy`); *evaluator*: its cube and resignation answers
     and the hints. The dice come from *seed*.
     """
 
@@ -81,8 +81,8 @@ class PlaySession:
                  names: tuple[str, str] = ("You", "baseline"), seed: int | None = None,
                  ask: Callable[[str], str] = input, say: Callable[[str], Any] = print) -> None:
         from fastgen.games.match import Match  # lazy: the command's own imports stay light for --help
-        from fastgen.policies import cube_policy  # lazy: loaded for a game
-        from fastgen.specs import resolve_policy  # lazy: loaded for a game
+        from fastgen.players.policies import cube_policy  # lazy: loaded for a game
+        from fastgen.players.specs import resolve_policy  # lazy: loaded for a game
 
         self.choose, self.policy_name = resolve_policy(policy, 0 if seed is None else seed)
         self.evaluator = evaluator
@@ -147,7 +147,7 @@ class PlaySession:
         self.say(f"{self.match.names[BOT]} rolls {_dice(dice)} and plays {self._bot_play()}.")
 
     def _bot_play(self) -> str:
-        from fastgen.policies import pick_play  # lazy: loaded for a game
+        from fastgen.players.policies import pick_play  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None and g.dice is not None
@@ -177,7 +177,7 @@ class PlaySession:
     def _bot_accepts_resignation(self, result: int) -> bool:
         """Whether the bot takes *result* (1-3 times the cube) rather than play on: when
         it is at least what the bot expects to win (its cubeless equity a cube)."""
-        from fastgen.evaluators import equity, evaluate  # lazy: loaded for a game
+        from fastgen.players.evaluators import equity, evaluate  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None
@@ -228,7 +228,7 @@ class PlaySession:
             self.say(f"{self.match.names[BOT]} declines: play on.")
 
     def _hint(self, before_roll: bool) -> None:
-        from fastgen.evaluators import equity, opponent_probs  # lazy: loaded for a game
+        from fastgen.players.evaluators import equity, opponent_probs  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None
@@ -352,7 +352,7 @@ class PlaySession:
 def run_play(args: argparse.Namespace) -> int:
     """Play from parsed arguments; returns the exit status."""
     from fastgen.formats.matfile import write_mat  # lazy: loaded for a game
-    from fastgen.specs import evaluator as load_evaluator  # lazy: loaded for a game
+    from fastgen.players.specs import evaluator as load_evaluator  # lazy: loaded for a game
 
     if args.save is not None:
         try:

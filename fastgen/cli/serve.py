@@ -7,7 +7,7 @@ then in ``gnubg -t``: ``set player 1 external 127.0.0.1:4711`` and ``new match 3
 ``new session`` for money games).
 ``--cube EVALUATOR`` answers gnubg's cube questions (double or roll, take or drop) by that
 evaluator's 0-ply cube decisions; without it the server rolls and takes every double.
-Policies: any policy spec of :mod:`fastgen.specs` but ``gnubg-engine`` (``pubeval``,
+Policies: any policy spec of :mod:`fastgen.players.specs` but ``gnubg-engine`` (``pubeval``,
 ``baseline``, ``gnubg[:N]`` for gnubg-nn, ``module:callable`` ...).
 Listens on 127.0.0.1 only; one line per question and answer goes to stderr (unless
 ``--quiet``); Ctrl-C stops it (exit status 130).
@@ -19,10 +19,10 @@ import argparse
 import sys
 from typing import Any
 
-from fastgen.engines import GnubgEngine
+from fastgen.players.engines import GnubgEngine
 from fastgen.sim.duel.external import serve_forever
 from fastgen.cli.args import add_subcommand, int_in_range, spec_arg
-from fastgen.specs import policy as load_policy
+from fastgen.players.specs import policy as load_policy
 from fastgen.errors import FastgenError
 
 __all__ = ["add_parser", "run_serve"]

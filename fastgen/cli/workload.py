@@ -15,7 +15,7 @@ from fastgen.core.boards import STARTING_BOARD
 from fastgen.core.generate import legal_plays
 from fastgen.errors import InvalidArgumentError
 from fastgen.core.ids import board_from_position_id
-from fastgen.pubeval import pubeval_best
+from fastgen.players.pubeval import pubeval_best
 
 __all__ = ["ROLLS", "vector_boards", "vector_workload", "random_game_positions"]
 
@@ -47,7 +47,7 @@ def random_game_positions(n: int, seed: int = 0, policy: str = "random") -> tupl
 
     Games start from the opening position; each side picks uniformly among the distinct
     legal plays (``policy="random"``) or plays pubeval's choice (``policy="pubeval"``,
-    see fastgen.pubeval.pubeval_best). Every position met (side on roll in row 1) is
+    see fastgen.players.pubeval.pubeval_best). Every position met (side on roll in row 1) is
     taken with its roll, and a new game starts when one ends. Deterministic for a seed.
     """
     check_int(n, "n", 0)

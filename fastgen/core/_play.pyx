@@ -6,7 +6,7 @@ generator's declarations (fastgen/core/_core.pxd: the context, generate(), the c
 batch, the stop flag), the shared bit helpers (_bits.pxd) and the rollout hash
 (_dice.pxd), so every play it makes comes from the one generator, called once per turn (or position) through Cython's table
 of the core's C functions. The Python layers (fastgen.sim.rollout, fastgen.sim.duel,
-fastgen.perft, fastgen.pubeval) check the inputs; everything here trusts them and runs
+fastgen.perft, fastgen.players.pubeval) check the inputs; everything here trusts them and runs
 without the GIL.
 
 Files

@@ -21,10 +21,10 @@ from fastgen.core.plays import Plays
 from fastgen import svg
 from fastgen.board import Board
 from fastgen.core.generate import legal_plays
-from fastgen import pubeval, specs
-from fastgen.evaluators import Network
+from fastgen.players import pubeval, specs
+from fastgen.players.evaluators import Network
 from fastgen.nets.network import Network as CompiledNetwork
-from fastgen.policies import as_picks, read_only
+from fastgen.players.policies import as_picks, read_only
 
 __all__ = ["BackgammonEnv", "OPPONENTS"]
 
@@ -37,9 +37,9 @@ class BackgammonEnv(gymnasium.Env):
 
     *opponent*: ``"random"`` (a uniformly random legal play), ``"pubeval"`` (Tesauro's
     public evaluation, choosing as GNU Backgammon's pubeval player:
-    :func:`fastgen.pubeval.best_play`), any other policy spec of :mod:`fastgen.specs`
+    :func:`fastgen.players.pubeval.best_play`), any other policy spec of :mod:`fastgen.players.specs`
     (``"baseline"``, ``"gnubg:0"``, ``"mybot:policy"``, a weights file ...: a batch
-    policy, called for one game at a time) or a :class:`fastgen.evaluators.Network`
+    policy, called for one game at a time) or a :class:`fastgen.players.evaluators.Network`
     (it plays greedily), or a callable ``f(board, dice, afterstates) -> index`` given the
     opponent's view of the board (row 1 the opponent), the roll and the (K, 2, 25)
     resulting boards of its legal plays.

@@ -111,13 +111,13 @@ class Network:
     bad ones raise :class:`~fastgen.errors.InvalidNetworkError` quoting the fault.
 
     ``Network([w1, w2], [b1, b2])`` computes ``sigmoid(sigmoid(x @ w1 + b1) @ w2 + b2)``,
-    what :class:`fastgen.evaluators.Network` (numpy) computes with the same weights.
+    what :class:`fastgen.players.evaluators.Network` (numpy) computes with the same weights.
 
     - ``net(boards)`` / :meth:`evaluate`: (N, 5) float32 probabilities for the side on
       roll, made consistent (:func:`fastgen.nets.probs.make_consistent`); ``threads=``.
     - :meth:`outputs`: the network's own (N, 5 or 3) sigmoid outputs.
     - :meth:`choose`: the greedy player over candidate plays (a policy);
-      :func:`fastgen.evaluators.greedy` of a network is this.
+      :func:`fastgen.players.evaluators.greedy` of a network is this.
     - :meth:`save` / :meth:`load`: the ``.npz`` layout of :mod:`fastgen.nets.files`.
     - :attr:`about`: what the network is (*about*, a JSON-serializable dict: its name,
       version, how it was made), kept in its file.
@@ -282,7 +282,7 @@ class Network:
         opponent, on roll next, ties to the first. A play that bears off the mover's last
         checker is scored exactly. A five-output network scores the others by cubeless
         equity (float64) of its consistent probabilities, a three-output network by its
-        own outputs' equity in float32 (as :class:`fastgen.evaluators.Network` plays).
+        own outputs' equity in float32 (as :class:`fastgen.players.evaluators.Network` plays).
         The first layer of each candidate after a game's first is updated from the
         previous candidate's. (G,) int64; the same for any *threads*."""
         cand, offs = _check_candidates(candidates, offsets)
@@ -323,7 +323,7 @@ class Network:
     @classmethod
     def load(cls, source: Any, *, name: str | None = None) -> "Network":
         """The network of a file :meth:`save` wrote (or a one hidden layer file of
-        :class:`fastgen.evaluators.Network`); :class:`~fastgen.errors.NetworkFileError`
+        :class:`fastgen.players.evaluators.Network`); :class:`~fastgen.errors.NetworkFileError`
         naming the file when it cannot be read, InvalidNetworkError when its weights are
         bad."""
         weights, biases, inputs, activation, about = files.read(source)
@@ -336,7 +336,7 @@ class Network:
         5 or 3 outputs), as PyTorch or JAX export one (the ``onnx`` extra); *inputs*:
         the schemes its input was trained on. Other graphs raise
         :class:`~fastgen.errors.NetworkFileError` naming the operator; run them with
-        :func:`fastgen.evaluators.onnx` instead."""
+        :func:`fastgen.players.evaluators.onnx` instead."""
         weights, biases, activation = read_mlp(path)
         return cls(weights, biases, inputs=inputs, activation=activation, name=name)
 

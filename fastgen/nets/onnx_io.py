@@ -4,7 +4,7 @@
   weights, biases and the name of its hidden activation;
 - :func:`write_mlp` writes such weights as an ONNX file any ONNX runtime can run;
 - :class:`OnnxEvaluator` runs any ONNX graph through onnxruntime as a fastgen evaluator
-  (``fastgen.evaluators.onnx`` makes one).
+  (``fastgen.players.evaluators.onnx`` makes one).
 
 A multilayer perceptron here is what a network trained for backgammon usually is: one
 float input ``[N, inputs]``, then layers ``x @ W + b`` each followed by the same hidden

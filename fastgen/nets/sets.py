@@ -73,7 +73,7 @@ class NetworkSet:
     impossible probability raises :class:`~fastgen.errors.InvalidOutputError` naming
     it); its ``ordered`` is true when its parts' are, its
     :meth:`digest` combines theirs (for resumable rollouts), and
-    :func:`fastgen.evaluators.greedy` of it is its player. :meth:`counts` tells how many
+    :func:`fastgen.players.evaluators.greedy` of it is its player. :meth:`counts` tells how many
     positions of a batch went to each class.
     """
 

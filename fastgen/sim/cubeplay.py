@@ -3,7 +3,7 @@
 :class:`CubeTable` holds the games in play, one slot each (board with the side on roll
 in row 1, the player on roll, cube owner and value, turn, dice id);
 :func:`cube_phase` asks the side on roll's player whether it doubles and the other
-whether it takes (the cube protocol of :class:`fastgen.policies.CubePolicy`);
+whether it takes (the cube protocol of :class:`fastgen.players.policies.CubePolicy`);
 :func:`play_phase` plays one roll of every slot with its mover's chequer policy and
 says which games ended and how (:func:`fastgen.games.game.result_types`). Used by the money and match duels
 (:mod:`fastgen.sim.duel.cubeful`) and the cubeful rollouts
@@ -19,7 +19,7 @@ import numpy as np
 from fastgen.core.generate import plays_batch
 from fastgen.core.ids import MatchState
 from fastgen.games.game import GameAction, result_types
-from fastgen.policies import as_picks, raise_bad_pick
+from fastgen.players.policies import as_picks, raise_bad_pick
 
 __all__ = ["CENTRED", "CubeTable", "may_double", "cube_phase", "play_phase"]
 

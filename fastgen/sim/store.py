@@ -50,7 +50,7 @@ def run_digest(fields: dict) -> str:
 def evaluator_identity(evaluator: Any, key: Any, what: str) -> str | None:
     """What identifies the content of *evaluator* (an evaluator or a policy) in a run's
     digest: *key* when the caller gives one (a non-empty text); else the evaluator's own
-    ``digest()`` (:meth:`fastgen.evaluators.Network.digest`: its weights and input
+    ``digest()`` (:meth:`fastgen.players.evaluators.Network.digest`: its weights and input
     schemes); GNU Backgammon's evaluation by its name (plies) and gnubg-nn's version;
     None for an opaque callable (a run that cannot be resumed)."""
     if key is not None:
@@ -61,7 +61,7 @@ def evaluator_identity(evaluator: Any, key: Any, what: str) -> str | None:
     if callable(digest):
         return "digest:" + str(digest())
     if getattr(evaluator, "__qualname__", "") == "gnubg.<locals>.evaluate_gnubg" and \
-            getattr(evaluator, "__module__", "") == "fastgen.evaluators":
+            getattr(evaluator, "__module__", "") == "fastgen.players.evaluators":
         try:
             from importlib.metadata import version  # lazy: only for a gnubg evaluator
             nn = version("gnubg-nn")

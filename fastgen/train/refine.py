@@ -45,7 +45,7 @@ from fastgen._util import atomic_write, check_int, check_positive_float
 from fastgen.core.boards import OPENING_ROLLS, STARTING_BOARD, as_boards
 from fastgen.core.generate import plays_batch
 from fastgen.errors import CheckpointError, InvalidArgumentError, InvalidBoardError
-from fastgen.evaluators import equity, opponent_probs
+from fastgen.players.evaluators import equity, opponent_probs
 from fastgen.nets.network import Network
 from fastgen.sim.cluster import connect
 from fastgen.sim.decide.front import rollout_position

@@ -9,7 +9,7 @@ twice, on the same dice:
   the side on roll rolls;
 
 after which both sides play on with the evaluator's greedy plays and its 0-ply cube
-decisions (:func:`fastgen.policies.cube_policy`: doubling, taking, passing, redoubling
+decisions (:func:`fastgen.players.policies.cube_policy`: doubling, taking, passing, redoubling
 as the position goes) until the game ends. A game's value is the side on roll's points
 (result times the cube, a pass worth the cube before the double) per unit of the cube on
 the table (money), or its match-winning chance at the score the game leaves (match).
@@ -42,7 +42,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from fastgen import specs
+from fastgen.players import specs
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES, as_board
 from fastgen.core.ids import MatchState, position_id
 from fastgen.core.generate import plays_batch
@@ -50,7 +50,7 @@ from fastgen.cube.decision import CubeAction, cube_decisions, proper_action
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidArgumentError, InvalidCubeStateError
-from fastgen.policies import cube_policy, step_policy
+from fastgen.players.policies import cube_policy, step_policy
 from fastgen.games.game import result_types
 from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, may_double, play_phase
 from fastgen.sim.decide.dice import MAX_TRIALS, dice_at

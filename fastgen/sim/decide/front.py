@@ -1,7 +1,7 @@
 """Rollouts that decide: which play is best for this position and roll, by how much, how sure.
 
 :func:`rollout_plays` rolls out every candidate play of a position and roll with a
-0-ply player (:func:`fastgen.evaluators.greedy` of the evaluator) for both sides;
+0-ply player (:func:`fastgen.players.evaluators.greedy` of the evaluator) for both sides;
 :func:`rollout_position` rolls out a position whose side on roll has not rolled yet.
 
 The machinery, for all trials of all candidates at once (the "pool"):
@@ -28,7 +28,7 @@ Trials run in blocks of whole trials (all candidates together). Trial k's dice a
 do not depend on the block size, the threads or the order of blocks, so with an
 evaluator that computes each position on its own in float64 neither do the results, to
 the last bit (in process, with ``out=`` and on a cluster alike). A float32
-:class:`fastgen.evaluators.Network` rounds its matrix products according to how many
+:class:`fastgen.players.evaluators.Network` rounds its matrix products according to how many
 positions one call holds, so a run cut into other blocks (``out=``, a cluster) can
 differ from the plain run in the last float32 bits of a value (the test
 ``tests/test_run_identity.py::test_out_equals_the_plain_run_as_documented`` checks that
@@ -50,9 +50,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from fastgen import specs
+from fastgen.players import specs
 from fastgen._util import check_int
-from fastgen.evaluators import afterstate_probs, equity
+from fastgen.players.evaluators import afterstate_probs, equity
 from fastgen.core.boards import as_board, as_dice
 from fastgen.core.generate import legal_plays
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError
@@ -81,7 +81,7 @@ POOL_GAMES = 128
 
 
 def _check_evaluator(evaluator) -> str:
-    """The name of an evaluator already read by :func:`fastgen.specs.evaluator`."""
+    """The name of an evaluator already read by :func:`fastgen.players.specs.evaluator`."""
     return getattr(evaluator, "__name__", type(evaluator).__name__)
 
 
@@ -342,9 +342,9 @@ def rollout_plays(
         The position, the side on roll in row 1, and its roll.
     evaluator:
         ``f(boards (N, 2, 25) int8) -> (N, 5)`` probabilities of the side on roll (see
-        :mod:`fastgen.evaluators`), or its spec (:mod:`fastgen.specs`: ``"baseline"``,
+        :mod:`fastgen.players.evaluators`), or its spec (:mod:`fastgen.players.specs`: ``"baseline"``,
         ``"gnubg:0"``, a weights file, ``"mybot:evaluate"`` ...). Both sides play its 0-ply choice
-        (:func:`~fastgen.evaluators.greedy`); it also scores truncated trials and
+        (:func:`~fastgen.players.evaluators.greedy`); it also scores truncated trials and
         measures the luck of variance reduction.
     plays:
         None (every legal play), a list of :class:`fastgen.Play` values or move texts
@@ -403,7 +403,7 @@ def rollout_plays(
         *out* or a cluster, once per chunk).
     key:
         With *out*: a text identifying an evaluator that is neither a
-        :class:`fastgen.evaluators.Network` (identified by its weights) nor
+        :class:`fastgen.players.evaluators.Network` (identified by its weights) nor
         ``gnubg:N``; it must change whenever the evaluator's results would. *out* with
         such an evaluator and no key raises InvalidArgumentError. Given for a
         Network, it replaces the weights' digest.
@@ -430,7 +430,7 @@ def rollout_plays(
     Examples
     --------
     >>> import fastgen
-    >>> from fastgen import evaluators
+    >>> from fastgen.players import evaluators
     >>> t = rollout_plays(fastgen.STARTING_BOARD, (3, 1), evaluators.random_network(hidden=8),
     ...                   plays=["8/5 6/5", "24/21 6/5"], trials=72)
     >>> len(t.rows), t.rows[0].trials, t.rows[0].diff
@@ -522,7 +522,7 @@ def rollout_position(
     apply, the other options do not).
 
     >>> import fastgen
-    >>> from fastgen import evaluators
+    >>> from fastgen.players import evaluators
     >>> t = rollout_position(fastgen.STARTING_BOARD, evaluators.random_network(hidden=8), trials=36)
     >>> len(t.rows), t.rows[0].play is None, t.dice is None
     (1, True, True)

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from fastgen.evaluators import EQUITY_WEIGHTS
+from fastgen.players.evaluators import EQUITY_WEIGHTS
 from fastgen.core.ids import position_id
 from fastgen.core.notation import Play
 

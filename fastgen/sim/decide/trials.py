@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from fastgen.evaluators import Afterstates, evaluate, flip, flip_diff, group_best
+from fastgen.players.evaluators import Afterstates, evaluate, flip, flip_diff, group_best
 from fastgen.core.generate import plays_batch
 from fastgen.errors import InvalidArgumentError, TurnLimitError
 from fastgen.core.ids import position_id

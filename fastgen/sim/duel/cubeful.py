@@ -21,7 +21,7 @@ A match goes on game after game until a player reaches *match_length*: the Crawf
 rule applies (the game after a player first comes within one point has no cube), and
 player *a* moves first in the match's even games of an even match, in its odd games
 of an odd match, so both seats open alike. Players follow the cube protocol of
-:class:`fastgen.policies.CubePolicy`.
+:class:`fastgen.players.policies.CubePolicy`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastgen.core.hashing import roll_dice
-from fastgen.policies import step_policy
+from fastgen.players.policies import step_policy
 from fastgen.sim.cubeplay import CubeTable, cube_phase, may_double, play_phase
 from fastgen.sim.rollout.pool import MAX_TURNS, _raise_turn_limit
 

@@ -10,7 +10,7 @@ policy choose among the legal plays and answers the play in GNU Backgammon's not
 With the cube on, gnubg also asks, on a line without dice: before the external
 player's roll when it may double (``was_doubled`` 0: the answer is ``double`` or
 ``roll``), and when gnubg has doubled it (``was_doubled`` 1: ``take`` or ``drop``). A
-server given a *cube* player (:func:`fastgen.policies.cube_policy` of an evaluator)
+server given a *cube* player (:func:`fastgen.players.policies.cube_policy` of an evaluator)
 answers those by its decisions, at the score and cube the line gives; without one it
 rolls and takes. What gnubg 1.07 writes in those lines, as read here: the names and
 scores are the other way round on the external player's own turns (its score is the
@@ -38,8 +38,8 @@ from fastgen.core.ids import MatchState
 from fastgen.errors import FastgenError, InvalidArgumentError
 from fastgen.fibs import FibsBoard, parse_board
 from fastgen.formats.matfile import GNUBG_MAX_CUBE
-from fastgen.policies import pick_play
-from fastgen.specs import cube_player, resolve_policy
+from fastgen.players.policies import pick_play
+from fastgen.players.specs import cube_player, resolve_policy
 from fastgen._util import check_int
 
 __all__ = ["ExternalServer", "play_text", "serve_forever"]
@@ -61,7 +61,7 @@ class ExternalServer:
     Parameters
     ----------
     policy:
-        A policy or its spec (:mod:`fastgen.specs`: ``"pubeval"``, ``"baseline"``,
+        A policy or its spec (:mod:`fastgen.players.specs`: ``"pubeval"``, ``"baseline"``,
         ``"mybot:policy"`` ...), or a batch policy callable (the protocol of
         :func:`fastgen.rollout`).
     port:
@@ -73,7 +73,7 @@ class ExternalServer:
     log:
         A text stream for one line per question and answer (None: silent).
     cube:
-        The cube player answering doubles (:class:`fastgen.policies.CubePolicy`), or an
+        The cube player answering doubles (:class:`fastgen.players.policies.CubePolicy`), or an
         evaluator or its spec (``"baseline"``), taken as its ``cube_policy``; None: roll,
         and take every double.
     """

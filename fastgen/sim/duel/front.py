@@ -38,7 +38,7 @@ import numpy as np
 from fastgen.core.boards import STARTING_BOARD
 from fastgen.games.game import Game
 from fastgen.games.match import Match
-from fastgen import specs
+from fastgen.players import specs
 from fastgen.errors import InvalidArgumentError, InvalidSpecError
 from fastgen.sim.duel.chunks import duel_chunked
 from fastgen.sim.duel.play import native_player, play_duel_games
@@ -49,7 +49,7 @@ from fastgen._util import check_int
 
 __all__ = ["duel", "DuelResult", "MatchDuelResult", "Policy"]
 
-#: A policy: a spec of fastgen.specs ("random", "pubeval", "baseline" ...) or a batch callable.
+#: A policy: a spec of fastgen.players.specs ("random", "pubeval", "baseline" ...) or a batch callable.
 Policy = Any
 
 _Z95 = 1.959963984540054
@@ -292,7 +292,7 @@ class MatchDuelResult:
 
 
 def _resolve(policy: Any, which: str, owned: list[Any]) -> Any:
-    """*policy* read by :func:`fastgen.specs.policy`; what a string spec started (an
+    """*policy* read by :func:`fastgen.players.specs.policy`; what a string spec started (an
     engine process) joins *owned*, to be closed when the duel ends."""
     if not isinstance(policy, str) and not callable(policy):
         raise InvalidArgumentError(f"policy {which} must be a spec ({specs.GRAMMAR}) or a callable, got {policy!r}")
@@ -334,11 +334,11 @@ def duel(
     Parameters
     ----------
     a, b:
-        A policy spec (:mod:`fastgen.specs`: ``"random"``, ``"pubeval"``,
+        A policy spec (:mod:`fastgen.players.specs`: ``"random"``, ``"pubeval"``,
         ``"baseline"``, ``"gnubg:1"``, ``"mybot:policy"`` ...) or a batch policy callable
-        (see the module docstring): e.g. :func:`fastgen.policies.gnubg`, a
-        :class:`fastgen.engines.GnubgEngine`, :func:`fastgen.policies.baseline`, a
-        :class:`fastgen.evaluators.Network` (it plays greedily). An engine a spec starts
+        (see the module docstring): e.g. :func:`fastgen.players.policies.gnubg`, a
+        :class:`fastgen.players.engines.GnubgEngine`, :func:`fastgen.players.policies.baseline`, a
+        :class:`fastgen.players.evaluators.Network` (it plays greedily). An engine a spec starts
         is closed when the duel ends.
     games:
         Number of games (at most MAX_GAMES; 10,000 when not given); even when
@@ -368,8 +368,8 @@ def duel(
     cube, max_cube:
         Money games with the doubling cube (no Jacoby rule, no beavers), the cube going
         no higher than *max_cube* (a power of two): *a* and *b* are then cube
-        players (:func:`fastgen.policies.cube_policy` of an evaluator,
-        :class:`fastgen.policies.CubePolicy`), or evaluators or evaluator specs
+        players (:func:`fastgen.players.policies.cube_policy` of an evaluator,
+        :class:`fastgen.players.policies.CubePolicy`), or evaluators or evaluator specs
         (``"baseline"``, ``"gnubg:0"``), which play as their ``cube_policy``. Points
         count the cube (:class:`DuelResult`).
     matches, match_length:
@@ -456,7 +456,7 @@ def _cube_player(player: Any, which: str) -> Any:
     try:
         return specs.cube_player(player)
     except (InvalidArgumentError, InvalidSpecError) as exc:
-        raise InvalidArgumentError(f"{which}: a duel with the cube needs a cube player (fastgen.policies.cube_policy "
+        raise InvalidArgumentError(f"{which}: a duel with the cube needs a cube player (fastgen.players.policies.cube_policy "
                                    f"of an evaluator), an evaluator or an evaluator spec: {exc}") from None
 
 

@@ -17,10 +17,10 @@ import numpy as np
 from fastgen.core import _core, _play
 from fastgen.core.generate import plays_batch
 from fastgen.core.hashing import OPENING_DICE, roll_dice
-from fastgen.policies import as_picks, raise_bad_pick
+from fastgen.players.policies import as_picks, raise_bad_pick
 from fastgen.sim.options import GameOptions
 from fastgen.sim.rollout.pool import _WATCH_GAMES, MAX_TURNS, _raise_turn_limit
-from fastgen.specs import resolve_policy
+from fastgen.players.specs import resolve_policy
 from fastgen._util import run_game_ranges
 
 __all__ = ["BUILTIN", "native_player", "play_duel_games"]

@@ -43,7 +43,7 @@ from fastgen.sim.cluster import task_memory, worker_count
 from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.errors import InvalidArgumentError
 from fastgen.sim.rollout.pool import MAX_TURNS, check_start, play_in_process
-from fastgen.specs import resolve_policy
+from fastgen.players.specs import resolve_policy
 from fastgen.sim.rollout.results import RolloutResult
 from fastgen.sim.store import RESUME_MODES, ChunkStore, bad_values, evaluator_identity
 
@@ -89,7 +89,7 @@ def play_chunk(blob: bytes, lo: int, hi: int):
 def policy_identity(policy, key: str | None) -> str | None:
     """What identifies *policy* (as given to :func:`fastgen.rollout`) in an ``out`` run's
     digest: *key* when given; a spec of the grammar by its text, a ``PATH.npz`` spec by
-    the SHA-256 of the file too; a :class:`fastgen.evaluators.Network` by its digest;
+    the SHA-256 of the file too; a :class:`fastgen.players.evaluators.Network` by its digest;
     None for a ``module:callable`` spec or any other callable (opaque)."""
     if key is not None or not isinstance(policy, str):
         return evaluator_identity(policy, key, "policy")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from fastgen import specs
+from fastgen.players import specs
 from fastgen._typing import ArrayLike
 from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.sim.rollout.pool import play_in_process
@@ -61,9 +61,9 @@ def rollout(
         Number of games. With *start* and ``games=None``: one game per start board.
     policy:
         ``"random"`` (uniform over the distinct plays), ``"pubeval"`` (Tesauro's
-        evaluation), any other spec of :mod:`fastgen.specs` (``"baseline"``,
+        evaluation), any other spec of :mod:`fastgen.players.specs` (``"baseline"``,
         ``"gnubg:0"``, ``"mybot:policy"``, a weights file ...), a
-        :class:`fastgen.evaluators.Network` (it plays greedily) or a callable ``f(candidate_boards (M, 2, 25), offsets (G+1,)) ->
+        :class:`fastgen.players.evaluators.Network` (it plays greedily) or a callable ``f(candidate_boards (M, 2, 25), offsets (G+1,)) ->
         (G,) indices`` relative to each game's range, called once per turn for all games
         (``f(candidates, offsets, boards, dice)`` when it has ``wants_position = True``:
         the positions before the play and their dice too).
@@ -97,7 +97,7 @@ def rollout(
         :class:`fastgen.errors.RolloutStoreError` naming it.
     key, resume:
         With *out*: *key* is a text identifying a callable policy (other than a
-        :class:`fastgen.evaluators.Network`) or a ``module:callable`` spec, which must
+        :class:`fastgen.players.evaluators.Network`) or a ``module:callable`` spec, which must
         change whenever its choices would; *out* with such a policy and no key raises
         InvalidArgumentError. *resume* ``"recompute"`` plays a stored chunk that does
         not fit the run again instead of raising (default ``"check"``).

@@ -8,7 +8,7 @@ policies ``"random"`` and ``"pubeval"``, and the greedy play of a compiled netwo
 (:func:`rollout_native`). Each game's dice and random choices come from a counter-based
 hash (:mod:`fastgen.core.hashing`) of ``(seed, game index, turn, purpose)``, so game ``i``
 is the same game whatever the batch size, the threads or the order games finish in. The
-policies are read by :func:`fastgen.specs.resolve_policy`.
+policies are read by :func:`fastgen.players.specs.resolve_policy`.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from fastgen.core.generate import plays_batch
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.core.ids import position_id
 from fastgen.core.hashing import OPENING_DICE, roll_dice
-from fastgen.policies import as_picks, raise_bad_pick
+from fastgen.players.policies import as_picks, raise_bad_pick
 from fastgen.sim.options import GameOptions
 from fastgen.sim.rollout.results import RolloutResult
-from fastgen.specs import resolve_policy
+from fastgen.players.specs import resolve_policy
 
 #: A game reaching this many turns stops the rollout with TurnLimitError (both engines).
 #: Random games end within a few hundred turns.

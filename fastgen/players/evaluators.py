@@ -416,7 +416,7 @@ class Network:
 
     A network is an evaluator: ``net(boards) -> (N, 5)``; :func:`greedy` of it is its
     player. :meth:`save` and :meth:`load` write and read its weights (an ``.npz`` file,
-    which the spec grammar of :mod:`fastgen.specs` takes as a path); :func:`baseline`
+    which the spec grammar of :mod:`fastgen.players.specs` takes as a path); :func:`baseline`
     is the network shipped with fastgen.
 
     >>> import fastgen
@@ -596,7 +596,7 @@ def baseline() -> CompiledNetwork:
     features, 128 hidden units, GNU Backgammon's five outputs. It was trained from scratch
     by fastgen's own trainer (:func:`fastgen.train.td`, 4 million self-play games); its
     :attr:`~fastgen.nets.Network.about` gives its ``version`` and the ``recipe`` that
-    rebuilds it. Its player is :func:`fastgen.policies.baseline`; see the training guide
+    rebuilds it. Its player is :func:`fastgen.players.policies.baseline`; see the training guide
     for its figures."""
     data = resources.files("fastgen").joinpath("data").joinpath("baseline.npz")
     try:

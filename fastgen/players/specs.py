@@ -12,19 +12,19 @@ spec                       as a policy                                     as an
 =========================  ==============================================  =========================================
 ``random``                 a uniformly random play (inside the core)       --
 ``pubeval``                Tesauro's pubeval (inside the core)             --
-``baseline``               :func:`fastgen.policies.baseline`               :func:`fastgen.evaluators.baseline`
-``gnubg`` / ``gnubg:N``    :func:`fastgen.policies.gnubg` at N plies       :func:`fastgen.evaluators.gnubg` at N plies
-``gnubg-engine[:N]``       :class:`fastgen.engines.GnubgEngine` (N plies)  --
-``network:SEED``           greedy of the random network below              :func:`fastgen.evaluators.random_network`
-``PATH.npz``               greedy of the network below                     :meth:`fastgen.evaluators.Network.load`
+``baseline``               :func:`fastgen.players.policies.baseline`               :func:`fastgen.players.evaluators.baseline`
+``gnubg`` / ``gnubg:N``    :func:`fastgen.players.policies.gnubg` at N plies       :func:`fastgen.players.evaluators.gnubg` at N plies
+``gnubg-engine[:N]``       :class:`fastgen.players.engines.GnubgEngine` (N plies)  --
+``network:SEED``           greedy of the random network below              :func:`fastgen.players.evaluators.random_network`
+``PATH.npz``               greedy of the network below                     :meth:`fastgen.players.evaluators.Network.load`
 ``module:callable``        the callable (or what its factory returns)      the callable (or what its factory returns)
 =========================  ==============================================  =========================================
 
-A network is an evaluator, and :func:`fastgen.evaluators.greedy` of it its policy: a
-:class:`~fastgen.evaluators.Network` or a compiled :class:`fastgen.nets.Network` (or a
+A network is an evaluator, and :func:`fastgen.players.evaluators.greedy` of it its policy: a
+:class:`~fastgen.players.evaluators.Network` or a compiled :class:`fastgen.nets.Network` (or a
 spec naming one) given where a policy is wanted plays greedily. A ``PATH.npz`` in
 :mod:`fastgen.nets.files`' layout loads as a compiled network; one in the older one
-hidden layer layout as :class:`~fastgen.evaluators.Network`.
+hidden layer layout as :class:`~fastgen.players.evaluators.Network`.
 
 ``module:callable`` imports *module* (dotted names allowed, ``pkg.mod:obj.attr``) with
 the current directory importable, as ``python -m`` has it (the directory is put first on
@@ -62,11 +62,11 @@ import sys
 import zipfile
 from typing import Any, Callable
 
-from fastgen import evaluators, policies
+from fastgen.players import evaluators, policies
 from fastgen.formats.checked import open_regular
-from fastgen.engines import GnubgEngine
+from fastgen.players.engines import GnubgEngine
 from fastgen.errors import FastgenError, InvalidArgumentError, InvalidSpecError, NetworkFileError
-from fastgen.evaluators import Network, greedy
+from fastgen.players.evaluators import Network, greedy
 from fastgen.nets.network import Network as CompiledNetwork
 
 __all__ = ["policy", "evaluator", "cube_player", "check", "resolve_policy", "GRAMMAR"]
@@ -87,7 +87,7 @@ _CALLS = {"policy": ("candidates", "offsets"), "evaluator": ("boards",)}
 def policy(spec: Any) -> Any:
     """The policy *spec* names (a string of the grammar above), or *spec* itself when it is
     already one: ``"random"`` and ``"pubeval"`` stay strings (the loops play them inside the
-    core), a :class:`~fastgen.evaluators.Network` becomes its greedy player, and any other
+    core), a :class:`~fastgen.players.evaluators.Network` becomes its greedy player, and any other
     callable is checked to take ``(candidates, offsets)`` (``(candidates, offsets, boards,
     dice)`` with ``wants_position = True``). A ``gnubg-engine`` spec starts a GNU Backgammon
     process: close it when done (it is also closed when garbage collected)."""
@@ -107,7 +107,7 @@ def evaluator(spec: Any) -> Callable[..., Any]:
 
 
 def cube_player(spec: Any) -> policies.CubePolicy:
-    """*spec* itself when it is a :class:`fastgen.policies.CubePolicy`, else the
+    """*spec* itself when it is a :class:`fastgen.players.policies.CubePolicy`, else the
     ``cube_policy`` of the evaluator it is or names (a spec's text, such as
     ``"baseline"``, becomes the player's name); a spec that names no evaluator raises as
     :func:`evaluator` does."""
@@ -277,7 +277,7 @@ def _check_call(obj: Any, role: str, spec: str | None) -> Any:
 def _is_compiled_layout(path: str) -> bool:
     """Whether the ``.npz`` file *path* is in :mod:`fastgen.nets.files`' layout (it has a
     ``format`` array), read by :class:`fastgen.nets.Network`; else the one hidden layer
-    layout of :class:`fastgen.evaluators.Network` (or no network file at all: its loader
+    layout of :class:`fastgen.players.evaluators.Network` (or no network file at all: its loader
     then says what is wrong). Opened by :func:`fastgen.formats.checked.open_regular` (a FIFO or a
     device is refused, never waited on); only the archive's directory is read."""
     with open_regular(path, "network file", NetworkFileError) as f:

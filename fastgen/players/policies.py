@@ -3,7 +3,7 @@
 * :func:`gnubg` -- GNU Backgammon's neural net through gnubg-nn's ``best_move`` (the
   ``peers`` extra), at 0 or more plies, in-process;
 * :func:`baseline` -- the player of the network shipped with fastgen
-  (:func:`fastgen.evaluators.greedy` of :func:`fastgen.evaluators.baseline`);
+  (:func:`fastgen.players.evaluators.greedy` of :func:`fastgen.players.evaluators.baseline`);
 * :func:`lookahead` -- any evaluator's 1-ply player: each play judged by the average,
   over the opponent's 21 rolls, of the position after the opponent's best reply;
 * :func:`cube_policy` -- a player with the cube: any evaluator's greedy chequer play
@@ -14,7 +14,7 @@
 A batch policy takes ``(candidates, offsets)`` (or ``(candidates, offsets, boards,
 dice)`` when it has ``wants_position = True``) and returns one index per game, relative
 to that game's candidates. Spec strings (``"baseline"``, ``"gnubg:1"``,
-``"mybot:policy"`` ...) are read by :mod:`fastgen.specs`.
+``"mybot:policy"`` ...) are read by :mod:`fastgen.players.specs`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any, Callable, NoReturn
 
 import numpy as np
 
-from fastgen import evaluators
+from fastgen.players import evaluators
 from fastgen._util import check_int, install_hint
 from fastgen.core import _play
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
@@ -32,9 +32,9 @@ from fastgen.core.notation import Play
 from fastgen.core.ids import MatchState
 from fastgen.cube.decision import cube_decisions
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
-from fastgen.engines import _index_of
+from fastgen.players.engines import _index_of
 from fastgen.errors import EngineError, InvalidArgumentError
-from fastgen.evaluators import greedy
+from fastgen.players.evaluators import greedy
 
 __all__ = ["GnubgNN", "gnubg", "baseline", "lookahead", "CubePolicy", "cube_policy"]
 
@@ -50,7 +50,7 @@ class GnubgNN:
         try:
             import gnubg_nn  # lazy: the optional peers extra
         except ImportError:
-            raise EngineError(f"fastgen.policies.gnubg needs gnubg-nn: {install_hint('peers')}") from None
+            raise EngineError(f"fastgen.players.policies.gnubg needs gnubg-nn: {install_hint('peers')}") from None
         self._nn = gnubg_nn
         self.plies = check_int(plies, "plies", 0, 3)
         self.name = self.__name__ = f"gnubg-nn-{self.plies}ply"
@@ -86,9 +86,9 @@ def gnubg(plies: int = 0) -> GnubgNN:
 
 
 def baseline() -> Any:
-    """The player of the network shipped with fastgen (:func:`fastgen.evaluators.baseline`,
+    """The player of the network shipped with fastgen (:func:`fastgen.players.evaluators.baseline`,
     package data ``fastgen/data/baseline.npz``), trained from scratch by fastgen's
-    TD(lambda) trainer: :func:`fastgen.evaluators.greedy` of it, whose games the core
+    TD(lambda) trainer: :func:`fastgen.players.evaluators.greedy` of it, whose games the core
     plays whole. Its 1-ply version is ``lookahead(evaluators.baseline())``. See the
     training guide for how it was made and its duel figures.
 
@@ -109,13 +109,13 @@ def lookahead(evaluator: Callable[[np.ndarray], Any], plies: int = 1, *, keep: i
     batch policy for :func:`fastgen.duel` and :func:`fastgen.rollout`.
 
     Each position's plays are first judged at 0 ply (the mover's cubeless equity of the
-    position after the play, as :func:`~fastgen.evaluators.greedy` does); the best
+    position after the play, as :func:`~fastgen.players.evaluators.greedy` does); the best
     *keep* of them within *margin* (equity) of the best are judged again: for each of
     the opponent's 21 rolls, the opponent's best reply by the evaluator at 0 ply, and the
     position after it evaluated for the mover; the play's value is the average over the
     rolls (doubles counting 1/36, the others 2/36). It takes the play of highest value,
     ties to the first. A play that ends the game is scored exactly and needs no reply.
-    ``plies=0`` gives :func:`~fastgen.evaluators.greedy` itself.
+    ``plies=0`` gives :func:`~fastgen.players.evaluators.greedy` itself.
 
     >>> import fastgen
     >>> net = evaluators.random_network(hidden=8, seed=1)
@@ -187,7 +187,7 @@ def random_policy(seed: int) -> Callable[..., np.ndarray]:
 
 def pubeval_policy(seed: int = 0) -> Callable[..., np.ndarray]:
     """Tesauro's pubeval, as GNU Backgammon's pubeval player chooses (see
-    fastgen.pubeval.pubeval_best): the highest score, race weights when the position
+    fastgen.players.pubeval.pubeval_best): the highest score, race weights when the position
     before the move is a race, ties to the play GNU Backgammon's generator lists first."""
     def choose(candidates, offsets, gid, turn, boards, dice):
         pick = np.empty(boards.shape[0], dtype=np.int64)
@@ -209,7 +209,7 @@ def read_only(arr: np.ndarray) -> np.ndarray:
 
 def step_policy(fn: Callable[..., Any]) -> Callable[..., Any]:
     """A batch policy as the loops call it: ``fn(candidates, offsets)``, or, when it has a
-    true attribute ``wants_position`` (engines such as fastgen.engines.GnubgEngine that
+    true attribute ``wants_position`` (engines such as fastgen.players.engines.GnubgEngine that
     need the position and the roll), ``fn(candidates, offsets, boards, dice)`` with the
     (G, 2, 25) positions before the play (side on roll in row 1) and the (G, 2) dice.
     Every array is handed over as a read-only view (:func:`read_only`): a policy that
@@ -251,7 +251,7 @@ def as_picks(picked: Any, g: int, name: str) -> np.ndarray:
 
 def pick_play(choose: Callable[..., Any], name: str, board: np.ndarray, dice: tuple[int, int], turn: int = 0) -> Play:
     """The legal play of one position (*board*, side on roll in row 1) and roll that the
-    resolved policy *choose* (:func:`fastgen.specs.resolve_policy`'s, named *name*)
+    resolved policy *choose* (:func:`fastgen.players.specs.resolve_policy`'s, named *name*)
     picks, asked as the game loops ask it (game 0, turn *turn*); InvalidArgumentError
     when it answers an index that is not one of the plays."""
     arr = np.ascontiguousarray(board)
@@ -339,7 +339,7 @@ class CubePolicy:
         return self._decisions(boards, owns, states)[1]
 
     def __repr__(self) -> str:
-        return f"<fastgen.policies.CubePolicy {self.__name__}>"
+        return f"<fastgen.players.policies.CubePolicy {self.__name__}>"
 
 
 def cube_policy(evaluator: Callable[[np.ndarray], Any], *, name: str | None = None) -> CubePolicy:
@@ -348,7 +348,7 @@ def cube_policy(evaluator: Callable[[np.ndarray], Any], *, name: str | None = No
     Janowski's model with GNU Backgammon's cube life, no Jacoby rule). See :class:`CubePolicy`.
 
     >>> import fastgen
-    >>> fastgen.duel(cube_policy(fastgen.evaluators.baseline()), "baseline", 20, seed=1, cube=True).games
+    >>> fastgen.duel(cube_policy(fastgen.players.evaluators.baseline()), "baseline", 20, seed=1, cube=True).games
     20
     """
     return CubePolicy(evaluator, name=name)

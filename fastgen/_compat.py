@@ -1,0 +1,70 @@
+"""Old module names kept for one release: each imports as its new module, with a DeprecationWarning.
+
+``import fastgen.evaluators`` (and ``from fastgen import evaluators``) still work after the
+module moved to :mod:`fastgen.players.evaluators`: a finder on ``sys.meta_path`` answers
+the old name with a small module that forwards every attribute to the new one and warns
+once, when it is imported. Nothing here is imported by user code directly.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+import warnings
+from typing import Any
+
+#: Old module name -> the module that holds its contents now.
+MOVED: dict[str, str] = {
+    "fastgen.evaluators": "fastgen.players.evaluators",
+    "fastgen.policies": "fastgen.players.policies",
+    "fastgen.specs": "fastgen.players.specs",
+    "fastgen.engines": "fastgen.players.engines",
+    "fastgen.pubeval": "fastgen.players.pubeval",
+}
+
+#: The release after which the old names are gone.
+REMOVED_IN = "0.3"
+
+
+class _Forward(types.ModuleType):
+    """An old module name: every attribute is the new module's."""
+
+    def __init__(self, name: str, target: str) -> None:
+        super().__init__(name, f"Deprecated: use {target}.")
+        self.__dict__["_target"] = target
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self.__dict__["_target"]), attr)
+
+    def __dir__(self) -> list[str]:
+        return dir(importlib.import_module(self.__dict__["_target"]))
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds the old names of :data:`MOVED` (and nothing else)."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in MOVED:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return _Forward(spec.name, MOVED[spec.name])
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        warn_moved(module.__name__, stacklevel=8)
+
+
+def warn_moved(old: str, stacklevel: int = 3) -> None:
+    """The DeprecationWarning of the old name *old* (a module of :data:`MOVED`)."""
+    warnings.warn(f"{old} is deprecated and will be removed in fastgen {REMOVED_IN}: use {MOVED[old]}",
+                  DeprecationWarning, stacklevel=stacklevel)
+
+
+def install() -> None:
+    """Put the finder on ``sys.meta_path`` (once)."""
+    if not any(isinstance(f, _Finder) for f in sys.meta_path):
+        sys.meta_path.append(_Finder())
