@@ -1,6 +1,7 @@
-"""Build the compiled modules: the move generator (fastgen.core._core), the simulation
-loops (fastgen.core._play), the network encoders, the bear-off builders, the RL kernel,
-the .mat scanner.
+"""Build the compiled modules: the move generator (fastgen.core._core) and the core's small
+ones, the network encoders, the game loops of the simulations (fastgen.sim._play),
+pubeval, perft's steps, the networks' forward pass and self-play, the bear-off builders,
+the RL kernel, the .mat scanner.
 
 Environment:
   FASTGEN_DEBUG=1   build with -O0 -g, C assertions on, Cython bounds/wraparound checks on.
@@ -66,8 +67,12 @@ CORE_PARTS = [f"fastgen/core/_{name}.pxi" for name in ("ctx", "doubles", "nondou
 # the generator's declarations, the shared bit helpers and the platform header: every
 # extension that cimports the generator is rebuilt when they change
 CORE_DECLS = ["fastgen/core/_core.pxd", "fastgen/core/_bits.pxd", "fastgen/core/_dice.pxd", "fastgen/core/_platform.h"]
-# the files fastgen/core/_play.pyx includes (one job each; see its docstring)
-PLAY_PARTS = [f"fastgen/core/_{name}.pxi" for name in ("games", "perft", "pubeval", "duel")]
+# the files fastgen/sim/_play.pyx includes (one job each; see its docstring)
+PLAY_PARTS = [f"fastgen/sim/_{name}.pxi" for name in ("games", "duel")]
+# the compiled networks' kernel (fastgen.nets), plain C: run by the forward pass and the
+# trainer's self-play; it reads the contact features of fastgen/core/_contact.h
+MLP_KERNEL = ["fastgen/nets/_mlp.h", "fastgen/nets/_mlp_simd.h", "fastgen/nets/_mlp.pxd", "fastgen/core/_contact.h",
+              "fastgen/core/_platform.h"]
 
 extensions = [
     Extension(
@@ -80,14 +85,54 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=macros,
     ),
-    # the simulation and policy loops (native games, the rollout pool, duels, perft's steps,
-    # pubeval): plain C loops over the generator's generate(), which it cimports from
-    # fastgen/core/_core.pxd; no numpy C API
+    # a native policy's base class (fastgen/core/_chooser.pxd: a C function and its state),
+    # subclassed by the networks' forward pass and called by the simulations' game loops
     Extension(
-        "fastgen.core._play",
-        ["fastgen/core/_play.pyx"],
+        "fastgen.core._chooser",
+        ["fastgen/core/_chooser.pyx"],
+        depends=["fastgen/core/_chooser.pxd"],
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
+    ),
+    # the rollout hash's dice (fastgen.core.hashing.roll_dice): the inline C of
+    # fastgen/core/_dice.pxd over a batch; no numpy C API
+    Extension(
+        "fastgen.core._roll",
+        ["fastgen/core/_roll.pyx"],
+        depends=["fastgen/core/_dice.pxd"],
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
+    ),
+    # pubeval compiled (fastgen.players.pubeval): its choice over the generator's plays,
+    # which it cimports from fastgen/core/_core.pxd; the choice is declared in
+    # fastgen/players/_pubeval.pxd for the game loops; no numpy C API
+    Extension(
+        "fastgen.players._pubeval",
+        ["fastgen/players/_pubeval.pyx"],
         include_dirs=["fastgen/core"],
-        depends=CORE_DECLS + PLAY_PARTS,
+        depends=CORE_DECLS + ["fastgen/players/_pubeval.pxd"],
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
+    ),
+    # the simulations' game loops (native games, the rollout pool, duels): plain C loops
+    # over the generator's generate(), which it cimports from fastgen/core/_core.pxd,
+    # playing pubeval (fastgen/players/_pubeval.pxd) or another extension's policy
+    # (fastgen/core/_chooser.pxd) with no Python a turn; no numpy C API
+    Extension(
+        "fastgen.sim._play",
+        ["fastgen/sim/_play.pyx"],
+        include_dirs=["fastgen/core"],
+        depends=CORE_DECLS + PLAY_PARTS + ["fastgen/core/_chooser.pxd", "fastgen/players/_pubeval.pxd"],
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
+    ),
+    # perft's merges of a level and its last level (fastgen.search.perft), over the generator's
+    # counting batch, which it cimports from fastgen/core/_core.pxd; no numpy C API
+    Extension(
+        "fastgen._perft",
+        ["fastgen/_perft.pyx"],
+        include_dirs=["fastgen/core"],
+        depends=CORE_DECLS,
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
@@ -112,24 +157,24 @@ extensions = [
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
     # the compiled networks' forward pass (fastgen.nets): plain C loops over the kernel in
-    # fastgen/core/_mlp.h, no numpy C API; its greedy play reaches the game loops of
-    # fastgen.core._play as a Chooser (fastgen/core/_play.pxd)
+    # fastgen/nets/_mlp.h, no numpy C API; its greedy play reaches the game loops of
+    # fastgen.sim._play as a Chooser (fastgen/core/_chooser.pxd)
     Extension(
         "fastgen.nets._forward",
         ["fastgen/nets/_forward.pyx"],
-        include_dirs=["fastgen/core"],
-        depends=["fastgen/core/_mlp.h", "fastgen/core/_mlp.pxd", "fastgen/core/_mlp_simd.h", "fastgen/core/_contact.h", "fastgen/core/_platform.h", "fastgen/core/_play.pxd"],
+        include_dirs=["fastgen/nets", "fastgen/core"],
+        depends=MLP_KERNEL + ["fastgen/core/_chooser.pxd"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
     # the trainer's self-play (fastgen.train): nogil games over the core's generate(),
-    # choosing with the compiled networks' kernel (fastgen/core/_mlp.h), learning with
+    # choosing with the compiled networks' kernel (fastgen/nets/_mlp.h), learning with
     # the arithmetic of fastgen/train/_td.h
     Extension(
         "fastgen.train._selfplay",
         ["fastgen/train/_selfplay.pyx"],
-        include_dirs=["fastgen/core", "fastgen/train"],
-        depends=CORE_DECLS + ["fastgen/core/_mlp.h", "fastgen/core/_mlp.pxd", "fastgen/core/_mlp_simd.h", "fastgen/core/_contact.h", "fastgen/train/_td.h", "fastgen/train/_td_loops.h"],
+        include_dirs=["fastgen/core", "fastgen/nets", "fastgen/train"],
+        depends=CORE_DECLS + MLP_KERNEL + ["fastgen/train/_td.h", "fastgen/train/_td_loops.h"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
@@ -205,7 +250,7 @@ else:
         json.dump(this_build, f)
 
 # parallel: build_ext compiles JOBS extensions at a time, in threads (the C compiler is the
-# slow part: about 110 s of one core for the eight at -O3, 18 s for Cython's translation).
+# slow part: about 140 s of one core for the twelve at -O3, 20 s for Cython's translation).
 setup(
     ext_modules=modules,
     options={"build_ext": {"parallel": JOBS}},

@@ -8,8 +8,9 @@
 #   Costs are zeroed at the timed call's dice check, so the warm-up call before it (and
 #   counting's one-time bear-off table, filled then) is left out.
 # pubeval: instructions per turn of N (default 300) pubeval self-play games played in the
-#   simulation extension (rollout(policy="pubeval"), one thread), and the share of it in
-#   the core's generate() and in choosing the play (pub_choose).
+#   game loops of fastgen.sim._play (rollout(policy="pubeval"), one thread), and the share
+#   of it in the core's generate() and in choosing the play (pub_choose, in
+#   fastgen.players._pubeval).
 set -euo pipefail
 mode=${1:-batch}
 if [ "$mode" = pubeval ]; then n=${2:-300}; else n=${2:-4200}; fi
@@ -35,14 +36,14 @@ if ! OPENBLAS_NUM_THREADS=1 valgrind --tool=callgrind "${zero[@]}" --callgrind-o
 fi
 # --threshold=100: list every function (recursive functions count over 100% inclusive)
 callgrind_annotate --inclusive=yes --threshold=100 "$out/cg.out" 2>/dev/null >"$out/ann"
-count() {  # inclusive instructions of a function of extension $1 (_core, _play; 0 when absent)
-  (grep -E "$1\.c:__pyx_(f|pw)_7fastgen_4core_${#1}$1_[0-9]*$2(\.part\.0)? " "$out/ann" || true) | head -1 | awk '{gsub(",", "", $1); print $1 + 0}'
+count() {  # inclusive instructions of function $3 of extension fastgen.$1.$2 (0 when absent)
+  (grep -E "$2\.c:__pyx_(f|pw)_7fastgen_${#1}$1_${#2}$2_[0-9]*$3(\.part\.0)? " "$out/ann" || true) | head -1 | awk '{gsub(",", "", $1); print $1 + 0}'
 }
-gen=$(count _core generate)
+gen=$(count core _core generate)
 if [ "$mode" = pubeval ]; then
   turns=$(grep -E "^turns" "$out/log" | awk '{print $2}')
-  games=$(count _play rollout_random_range)
-  choose=$(count _play pub_choose)
+  games=$(count sim _play rollout_random_range)
+  choose=$(count players _pubeval pub_choose)
   echo "mode=pubeval games=$n turns=$turns per_turn=$((games / turns)) generate=$((gen / turns)) pub_choose=$((choose / turns))"
 else
   echo "mode=$mode generations=$n instructions_in_generate=$gen per_generation=$((gen / n))"

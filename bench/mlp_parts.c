@@ -1,4 +1,4 @@
-/* Where a compiled network's time goes: the kernel of fastgen/core/_mlp.h timed whole and
+/* Where a compiled network's time goes: the kernel of fastgen/nets/_mlp.h timed whole and
  * in its two parts, on the same positions, as a plain C program (no Python in the loop).
  *
  *   mlp_parts POSITIONS.bin N HIDDEN REPS
@@ -17,7 +17,8 @@
  *           by the kernel's own loop, 32 rows a call): what reading rows costs with no
  *           position to decode, in ns a KiB.
  *
- * bench/test_nets.py (test_parts) builds and runs it with the package's compiler flags. */
+ * bench/test_nets.py (test_parts) builds and runs it with the package's compiler flags and
+ * include path (fastgen/nets, then fastgen/core for the headers the kernel includes). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

@@ -54,7 +54,7 @@ cd "$ROOT"
 # a build. The README commands below build as a new user's pip does, isolated.
 mapfile -t BUILD_REQUIRES < <(python -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"], sep="\n")')
 python -m pip install -q "${BUILD_REQUIRES[@]}"
-rm -rf build fastgen/core/_*.c fastgen/core/_*.so fastgen/envs/_*.c fastgen/envs/_*.so  # in-place builds
+rm -rf build fastgen/_*.c fastgen/_*.so fastgen/*/_*.c fastgen/*/_*.so  # in-place builds
 
 # tests/test_platform.py also compiles fastgen/core/_platform.h with clang and tcc (a
 # compiler without GCC builtins), imitating the MSVC and no-mmap paths: Debian packages.

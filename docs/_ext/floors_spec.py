@@ -7,6 +7,7 @@ Sphinx directive) draws them; ``tests/test_layout.py`` holds the code to them.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,8 +37,17 @@ def floors_of(rst: Path) -> list[tuple[list[str], str]]:
 
 
 def files_under(prefix: str) -> list[Path]:
-    """The Python and Cython files a module prefix names (a module, or a package's tree)."""
+    """The Python and Cython files a module prefix names (a module, or a package's tree).
+
+    A compiled module is its .pyx, its .pxd and the .pxi files the .pyx includes."""
     base = ROOT / prefix.replace(".", "/")
     if base.is_dir():
         return sorted(p for p in base.rglob("*") if p.suffix in {".py", ".pyx", ".pxi", ".pxd"})
-    return [p for p in (base.with_suffix(".py"), base.with_suffix(".pyx")) if p.is_file()]
+    files = [p for p in (base.with_suffix(".py"), base.with_suffix(".pyx"), base.with_suffix(".pxd")) if p.is_file()]
+    pyx = base.with_suffix(".pyx")
+    if pyx.is_file():
+        for line in pyx.read_text(encoding="utf-8").splitlines():
+            included = re.match(r"""include\s+["']([^"']+\.pxi)["']""", line)
+            if included and (pyx.parent / included.group(1)).is_file():
+                files.append(pyx.parent / included.group(1))
+    return files

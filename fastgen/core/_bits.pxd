@@ -1,9 +1,9 @@
 # Bit and word helpers of the compiled modules (C inline functions): masks of the 24
 # points, popcounts, byte tricks over 8 board bytes at a time, move lists as words.
 #
-# Cimported by the move generator (_core.pyx), the simulation loops (_play.pyx) and the
-# RL environments' kernel (fastgen/envs/_kernel.pyx): each gets its own copy of these
-# inline functions, so one definition serves all three. The word and bit builtins are
+# Cimported by the move generator (_core.pyx), pubeval (fastgen/players/_pubeval.pyx), the
+# .mat scanner and the RL environments' kernel (fastgen/envs/_kernel.pyx): each gets its
+# own copy of these inline functions, so one definition serves them all. The word and bit builtins are
 # _platform.h's, each with its portable fallback (FASTGEN_PORTABLE=1 builds only those);
 # a module cimporting this file needs fastgen/core on its include path.
 

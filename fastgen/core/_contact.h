@@ -2,7 +2,7 @@
  *
  * fastgen.core.features documents each feature (the definitions there and here are the
  * same); fastgen/core/_features.h encodes them for fastgen.encode, the compiled
- * networks' kernel (fastgen/core/_mlp.h) adds them to a network's first layer, and the
+ * networks' kernel (fastgen/nets/_mlp.h) adds them to a network's first layer, and the
  * trainer (fastgen/train/_td.h) learns their weights.
  *
  * A board is seen from its side on roll X (`me`: 25 counts, its points 1..24 at 0..23 and

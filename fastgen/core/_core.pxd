@@ -1,5 +1,5 @@
 # Declarations of the nogil move-generation engine (bodies in _core.pyx), cimported by
-# the extensions built on it: the simulation loops (fastgen/core/_play.pyx), the bear-off
+# the extensions built on it: the game loops (fastgen/sim/_play.pyx), pubeval, the bear-off
 # builders (fastgen/bearoff/_build.pyx) and the RL kernel (fastgen/envs/_kernel.pyx).
 #
 # A generation context owns a working board, the dedup table and growable output
@@ -52,13 +52,13 @@ cdef void ctx_free(Ctx* c) noexcept nogil
 cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil
 
 # A board check and the counting batch (bodies in _validate.pxi, _count.pxi): for the
-# pubeval batch and perft's last level (fastgen/core/_play.pyx).
+# pubeval batch (fastgen/players/_pubeval.pyx) and perft's last level (fastgen/_perft.pyx).
 cdef int board_check(const int8_t* b) noexcept nogil
 cdef Ctx* counting_ctx() except NULL
 cdef Py_ssize_t count_range(Ctx* c, const int8_t* boards, const int8_t* dice, int own_dice, Py_ssize_t nrolls,
                             int64_t* out, Py_ssize_t lo, Py_ssize_t hi, const int* stop) noexcept nogil
 
-# The end of a game (R17), inline: every turn of the simulation loops (_play.pyx) asks it,
+# The end of a game (R17), inline: every turn of the game loops (sim/_play.pyx) asks it,
 # and game_value below is it for the RL kernel.
 cdef inline int8_t win_of(const int8_t* b) noexcept nogil:
     """0 while the side that just moved (row OWN of b) has checkers left, else its win

@@ -36,10 +36,10 @@ Files
 One extension, its source cut by job into files included here (so the C compiler still
 inlines across them): this file holds the imports, the stop flag and one generation
 (generate); _core.pxd the context (Ctx), the stop flag and the functions other extensions
-cimport (the simulation loops of _play.pyx, the bear-off builders, the RL kernel).
+cimport (the game loops, pubeval, perft's steps, the bear-off builders, the RL kernel).
 
-* _bits.pxd: bit and word helpers (C inline functions, cimported: shared with _play.pyx
-  and the RL kernel).
+* _bits.pxd: bit and word helpers (C inline functions, cimported: shared with pubeval,
+  the .mat scanner and the RL kernel).
 * _ctx.pxi: the context and its output buffers, one step, the leaves (dedup, admission).
 * _doubles.pxi, _nondoubles.pxi: writing the plays of a double, of a non-double.
 * _count.pxi: counting without writing (closed forms, bear-off tables), Counter.
@@ -47,9 +47,9 @@ cimport (the simulation loops of _play.pyx, the bear-off builders, the RL kernel
 * _batch.pxi: single-position calls, batch parts and their merge, two-thread batches.
 * _rules.pxi: single steps and the game value for other extensions (the RL kernel).
 
-Whole games (native rollouts, the rollout pool, duels), perft's merges and pubeval are
-the simulation extension's (fastgen.core._play), which calls generate() through
-_core.pxd.
+Whole games (native rollouts, the rollout pool, duels) are fastgen.sim._play's, pubeval
+fastgen.players._pubeval's, perft's merges fastgen._perft's: each calls generate() (or
+the counting batch) through _core.pxd.
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t
@@ -92,7 +92,7 @@ from fastgen.core._bits cimport (
 
 cdef class StopFlag:
     """Asks the core loops of one call to stop; set from any thread (its flag is declared
-    in _core.pxd, so the simulation loops of fastgen.core._play read it too)."""
+    in _core.pxd, so the game loops of fastgen.sim._play and others read it too)."""
 
     def set(self):
         """Ask the loops reading this flag to stop."""

@@ -1,7 +1,7 @@
 # The rollout hash, inline: each game's dice and random choices are a counter-based hash
 # (splitmix64) of the seed, the game, the turn and a purpose, so games are the same in
 # any order, batch or thread. fastgen.core.hashing computes the same in numpy. Cimported
-# by the simulation loops (fastgen/core/_play.pyx: _games.pxi, _duel.pxi, _perft.pxi).
+# by the game loops (fastgen/sim/_play.pyx), its dice (_roll.pyx), perft and self-play.
 
 from libc.stdint cimport int8_t, uint64_t
 

@@ -10,7 +10,7 @@ import threading
 import numpy as np
 
 from fastgen.core import _core
-from fastgen._util import check_int, run_threads
+from fastgen._util import check_int, check_threads, run_threads
 from fastgen.core.boards import as_board, as_boards, as_dice, as_dice_batch
 from fastgen.core.features import encode_trusted, release_spare, scheme_width
 from fastgen.core.plays import PlayBatch, Plays
@@ -163,7 +163,7 @@ def plays_batch(boards: ArrayLike, dice: ArrayLike, *, threads: int = 1, encode:
     """
     arr = as_boards(boards, check_counts=False)  # counts are checked in the core
     dice_arr = as_dice_batch(dice, arr.shape[0])
-    threads = check_int(threads, "threads", 1)
+    threads = check_threads(threads)
     if encode is not None:
         scheme_width(encode)  # an unknown scheme fails before any work
     # The mapped path pays a fixed cost (~20 us) and wins on large batches only.
@@ -193,7 +193,7 @@ def count_plays_batch(boards: ArrayLike, dice: ArrayLike, *, threads: int = 1) -
     """
     arr = as_boards(boards, check_counts=False)  # counts are checked in the core
     dice_arr = as_dice_batch(dice, arr.shape[0])
-    threads = check_int(threads, "threads", 1)
+    threads = check_threads(threads)
     n = arr.shape[0]
     counts = np.zeros(n, dtype=np.int64)
     if threads == 1:

@@ -4,8 +4,9 @@ Each game's (or trial's) dice and random choices come from a hash (splitmix64) o
 ``(seed, game index, turn, purpose)``, never from a shared sequential stream, so game
 ``i`` is the same game whatever the batch size, the threads, the chunking or the order
 games finish in. :func:`fastgen.rollout`, :func:`fastgen.duel` and the rollouts that
-decide (:func:`fastgen.rollout_dice`) all draw from this one hash; the compiled core
-computes the same numbers for the games it plays itself (:func:`roll_dice`, in the compiled ``_play`` extension).
+decide (:func:`fastgen.sim.rollout_dice`) all draw from this one hash; the compiled core
+computes the same numbers for the games it plays itself (:func:`roll_dice` draws them in
+compiled code too, ``fastgen.core._roll``).
 
 >>> g = np.arange(4)
 >>> bool((game_hash(1, g, np.zeros(4), PURPOSE_DICE) == game_hash(1, g, np.zeros(4), PURPOSE_DICE)).all())
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen.core import _play
+from fastgen.core import _roll
 from fastgen.core.boards import OPENING_ROLLS
 
 __all__ = [
@@ -78,7 +79,7 @@ def roll_dice(seed: int, gid: np.ndarray, turn: np.ndarray, opening: np.ndarray)
     is uniform over the 15 non-double rolls). The hash is game_hash's, computed in the
     core (the same numbers as ``uniform_index(game_hash(...), 36)``)."""
     dice = np.empty((gid.shape[0], 2), dtype=np.int8)
-    _play.roll_dice(
+    _roll.roll_dice(
         seed,
         np.ascontiguousarray(gid, dtype=np.int64),
         np.ascontiguousarray(turn, dtype=np.int64),

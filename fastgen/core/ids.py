@@ -56,6 +56,7 @@ from typing import cast
 
 import numpy as np
 
+from fastgen._compat import deprecated
 from fastgen.core.boards import as_board
 from fastgen.errors import (
     InvalidBoardError,
@@ -68,13 +69,13 @@ from fastgen._typing import ArrayLike, Int8Array
 
 __all__ = [
     "position_id",
-    "board_from_position_id",
+    "parse_position_id",
     "GameState",
     "Resignation",
     "MatchState",
     "match_id",
-    "match_state_from_id",
-    "format_gnubg_id",
+    "parse_match_id",
+    "gnubg_id",
     "parse_gnubg_id",
     "xgid",
     "parse_xgid",
@@ -100,27 +101,27 @@ def position_id(board: ArrayLike) -> str:
     return base64.b64encode(key.to_bytes(10, "little")).decode("ascii")[:14]
 
 
-def board_from_position_id(pid: str) -> Int8Array:
+def parse_position_id(text: str) -> Int8Array:
     """Decode a Position ID into a (2, 25) int8 board; the inverse of :func:`position_id`.
 
-    Raises :class:`InvalidPositionIDError` quoting *pid* when it is not 14 base64
+    Raises :class:`InvalidPositionIDError` quoting *text* when it is not 14 base64
     characters or does not encode a valid position.
 
-    >>> board_from_position_id('4HPwATDgc/ABMA')[1, :].tolist()[:8]
+    >>> parse_position_id('4HPwATDgc/ABMA')[1, :].tolist()[:8]
     [0, 0, 0, 0, 0, 5, 0, 3]
     """
-    if not isinstance(pid, str) or not _PID_RE.match(pid):
+    if not isinstance(text, str) or not _PID_RE.match(text):
         raise InvalidPositionIDError(
-            f"a Position ID is 14 base64 characters (A-Z a-z 0-9 + /), got {pid!r}"
+            f"a Position ID is 14 base64 characters (A-Z a-z 0-9 + /), got {text!r}"
         )
-    if pid[-1] not in "AQgw":  # 14 characters carry 84 bits: the last 4 must be zero
+    if text[-1] not in "AQgw":  # 14 characters carry 84 bits: the last 4 must be zero
         raise InvalidPositionIDError(
-            f"Position ID {pid!r} is not canonical: its last character sets bits past the 80 it holds"
+            f"Position ID {text!r} is not canonical: its last character sets bits past the 80 it holds"
         )
     try:
-        raw = base64.b64decode(pid + "==", validate=True)
+        raw = base64.b64decode(text + "==", validate=True)
     except (binascii.Error, ValueError):  # pragma: no cover - the regex already guards this
-        raise InvalidPositionIDError(f"Position ID {pid!r} is not valid base64") from None
+        raise InvalidPositionIDError(f"Position ID {text!r} is not valid base64") from None
     key = int.from_bytes(raw, "little")
     board = np.zeros((2, 25), dtype=np.int8)
     bit = 0
@@ -132,16 +133,16 @@ def board_from_position_id(pid: str) -> Int8Array:
                 bit += 1
             if bit >= 80 or count > 15:
                 raise InvalidPositionIDError(
-                    f"Position ID {pid!r} does not encode a position (too many checkers)"
+                    f"Position ID {text!r} does not encode a position (too many checkers)"
                 )
             board[row, index] = count
             bit += 1  # the terminating zero bit
     if key >> bit:
-        raise InvalidPositionIDError(f"Position ID {pid!r} has stray bits after the position")
+        raise InvalidPositionIDError(f"Position ID {text!r} has stray bits after the position")
     try:
         return as_board(board)
     except InvalidBoardError as exc:
-        raise InvalidPositionIDError(f"Position ID {pid!r} encodes an invalid position: {exc}") from None
+        raise InvalidPositionIDError(f"Position ID {text!r} encodes an invalid position: {exc}") from None
 
 
 # --------------------------------------------------------------------------- Match ID
@@ -303,26 +304,26 @@ def match_id(state: MatchState) -> str:
 _MID_RE = re.compile(r"[A-Za-z0-9+/]{12}\Z")
 
 
-def match_state_from_id(mid: str) -> MatchState:
+def parse_match_id(text: str) -> MatchState:
     """Decode a Match ID; the inverse of :func:`match_id`.
 
-    Raises :class:`InvalidMatchIDError` quoting *mid* when it is not 12 base64
+    Raises :class:`InvalidMatchIDError` quoting *text* when it is not 12 base64
     characters or holds impossible values (a die of 7, cube owner 2, both scores at or
     past the match length, a Crawford money game, stray bits). A finished match's ID (one
     score past the length, as gnubg writes after the last game) is valid.
 
-    >>> s = match_state_from_id('QYkqASAAIAAA')   # the gnubg manual's example
+    >>> s = parse_match_id('QYkqASAAIAAA')   # the gnubg manual's example
     >>> s.cube_value, s.cube_owner, s.on_roll, s.dice, s.match_length, s.score
     (2, 0, 1, (5, 2), 9, (2, 4))
     """
-    if not isinstance(mid, str) or not _MID_RE.match(mid):
-        raise InvalidMatchIDError(f"a Match ID is 12 base64 characters (A-Z a-z 0-9 + /), got {mid!r}")
-    key = int.from_bytes(base64.b64decode(mid), "little")
+    if not isinstance(text, str) or not _MID_RE.match(text):
+        raise InvalidMatchIDError(f"a Match ID is 12 base64 characters (A-Z a-z 0-9 + /), got {text!r}")
+    key = int.from_bytes(base64.b64decode(text), "little")
     owner = _get_bits(key, 4, 2)
     if owner == 2:
-        raise InvalidMatchIDError(f"Match ID {mid!r} has cube owner code 2 (only 0, 1, 3 exist)")
+        raise InvalidMatchIDError(f"Match ID {text!r} has cube owner code 2 (only 0, 1, 3 exist)")
     if key >> 67:
-        raise InvalidMatchIDError(f"Match ID {mid!r} has stray bits after bit 66")
+        raise InvalidMatchIDError(f"Match ID {text!r} has stray bits after bit 66")
     dice = (_get_bits(key, 15, 3), _get_bits(key, 18, 3))
     try:
         return MatchState(
@@ -341,14 +342,14 @@ def match_state_from_id(mid: str) -> MatchState:
             jacoby=not _get_bits(key, 66, 1),
         )
     except InvalidMatchStateError as exc:
-        raise InvalidMatchIDError(f"Match ID {mid!r} does not encode a valid match state: {exc}") from None
+        raise InvalidMatchIDError(f"Match ID {text!r} does not encode a valid match state: {exc}") from None
 
 
-def format_gnubg_id(board: ArrayLike, state: MatchState) -> str:
+def gnubg_id(board: ArrayLike, state: MatchState) -> str:
     """The combined GNU Backgammon ID ``PositionID:MatchID``.
 
     >>> from fastgen import STARTING_BOARD
-    >>> format_gnubg_id(STARTING_BOARD, MatchState())
+    >>> gnubg_id(STARTING_BOARD, MatchState())
     '4HPwATDgc/ABMA:cAkAAAAAAAAE'
     """
     return f"{position_id(board)}:{match_id(state)}"
@@ -365,11 +366,11 @@ def parse_gnubg_id(text: str) -> tuple[Int8Array, MatchState]:
         raise InvalidMatchIDError(f"a GNU Backgammon ID is 'PositionID:MatchID', got {text!r}")
     pid, mid = text.strip().split(":")
     try:
-        board = board_from_position_id(pid)
+        board = parse_position_id(pid)
     except InvalidPositionIDError as exc:
         raise InvalidMatchIDError(f"bad Position ID in {text!r}: {exc}") from None
     try:
-        state = match_state_from_id(mid)
+        state = parse_match_id(mid)
     except InvalidMatchIDError as exc:
         raise InvalidMatchIDError(f"bad Match ID in {text!r}: {exc}") from None
     return board, state
@@ -512,3 +513,25 @@ def parse_xgid(text: str) -> tuple[Int8Array, MatchState]:
     except InvalidBoardError as exc:
         raise InvalidXGIDError(f"XGID {text!r} encodes an invalid position: {exc}") from None
     return board, state
+
+
+# --------------------------------------------------------------------------- old names
+# Kept for one release: each warns and calls its new name.
+
+
+def board_from_position_id(pid: str) -> Int8Array:
+    """Deprecated name of :func:`parse_position_id`."""
+    deprecated("fastgen.core.ids.board_from_position_id", "fastgen.parse_position_id")
+    return parse_position_id(pid)
+
+
+def match_state_from_id(mid: str) -> MatchState:
+    """Deprecated name of :func:`parse_match_id`."""
+    deprecated("fastgen.core.ids.match_state_from_id", "fastgen.parse_match_id")
+    return parse_match_id(mid)
+
+
+def format_gnubg_id(board: ArrayLike, state: MatchState) -> str:
+    """Deprecated name of :func:`gnubg_id`."""
+    deprecated("fastgen.core.ids.format_gnubg_id", "fastgen.gnubg_id")
+    return gnubg_id(board, state)

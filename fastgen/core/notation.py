@@ -301,15 +301,30 @@ def parse_move_text(text: str) -> list[tuple[tuple[int, ...], set[int]]]:
 
 
 #: How a :class:`Play` draws itself for Jupyter: ``f(board_after, steps, dice) -> svg text``.
-#: :mod:`fastgen.svg` installs it (:func:`set_svg_drawer`), so that the picture depends on
-#: the notation and never the reverse.
+#: :mod:`fastgen.formats.svg` installs it (:func:`set_svg_drawer`), so that the picture
+#: depends on the notation and never the reverse.
 _svg_drawer: Callable[[Any, tuple, Any], str] | None = None
+#: How a board draws itself for Jupyter (:class:`fastgen.Board`, :class:`fastgen.Game`):
+#: :func:`fastgen.formats.svg.board`, installed by that module too, so that the games
+#: draw themselves without importing the picture, which sits on a floor above them.
+_board_drawer: Callable[..., str] | None = None
 
 
-def set_svg_drawer(drawer: Callable[[Any, tuple, Any], str]) -> None:
-    """Install the function that draws a :class:`Play` as SVG for Jupyter (``_repr_svg_``)."""
-    global _svg_drawer
+def set_svg_drawer(drawer: Callable[[Any, tuple, Any], str], board_drawer: Callable[..., str] | None = None) -> None:
+    """Install the functions that draw a :class:`Play` and a board as SVG for Jupyter (``_repr_svg_``)."""
+    global _svg_drawer, _board_drawer
     _svg_drawer = drawer
+    if board_drawer is not None:
+        _board_drawer = board_drawer
+
+
+def draw_board(board: Any, **options: Any) -> str | None:
+    """A board as SVG (:func:`fastgen.formats.svg.board` with *options*), for the
+    ``_repr_svg_`` of a board or a game; None (no picture) until :mod:`fastgen.formats.svg`
+    is imported, which ``import fastgen`` does."""
+    if _board_drawer is None:
+        return None
+    return _board_drawer(board, **options)
 
 
 class Play:
@@ -329,7 +344,7 @@ class Play:
     >>> play == fastgen.parse_play(fastgen.STARTING_BOARD, (4, 6), "24/20/14")
     True
     >>> play
-    parse_play(board_from_position_id('4HPwATDgc/ABMA'), (6, 4), '24/14')
+    parse_play(parse_position_id('4HPwATDgc/ABMA'), (6, 4), '24/14')
     """
 
     __slots__ = ("_before", "_after", "_moves", "_dice", "_text", "_key")
@@ -407,14 +422,14 @@ class Play:
 
     def __repr__(self) -> str:
         return (
-            f"parse_play(board_from_position_id({position_id(self._before)!r}), "
+            f"parse_play(parse_position_id({position_id(self._before)!r}), "
             f"{self._dice!r}, {self.text()!r})"
         )
 
     def _repr_svg_(self) -> str | None:
         """The board after the play with an arrow per step and the dice, as SVG
-        (:func:`fastgen.svg.board`) for Jupyter; None (no picture) until :mod:`fastgen.svg`
-        is imported, which ``import fastgen`` does."""
+        (:func:`fastgen.formats.svg.board`) for Jupyter; None (no picture) until
+        :mod:`fastgen.formats.svg` is imported, which ``import fastgen`` does."""
         if _svg_drawer is None:
             return None
         return _svg_drawer(self._after, self._moves, self._dice)

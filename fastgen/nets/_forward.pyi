@@ -3,7 +3,7 @@
 import numpy as np
 import numpy.typing as npt
 
-from fastgen.core._play import Chooser
+from fastgen.core._chooser import Chooser
 
 MAX_LAYERS: int
 MAX_WIDTH: int

@@ -1,23 +1,24 @@
 # cython: language_level=3
 """The compiled forward pass of fastgen.nets: nogil loops over the kernel in
-fastgen/core/_mlp.h (plain C).
+fastgen/nets/_mlp.h (plain C).
 
 Private module. fastgen.nets.network checks the weights once (shapes, dtype, finite
 values, the compiled limits) and the boards once (fastgen.core.boards); a ``Kernel``
 holds the checked float32 arrays and trusts them, and its loops trust the boards.
 
-Greedy games run whole inside the core's game loops (fastgen/core/_play.pyx: rollouts
-and duels): ``Kernel.chooser()`` gives them the network's choice as a C function
-(``NetChooser``, a ``Chooser`` of fastgen/core/_play.pxd), so every play still comes from
-the one generator and every roll from the rollout hash.
+Greedy games run whole inside the simulations' game loops (fastgen/sim/_play.pyx:
+rollouts and duels): ``Kernel.chooser()`` gives them the network's choice as a C function
+(``NetChooser``, a ``Chooser`` of fastgen/core/_chooser.pxd, the core's ABI of a native
+policy), so every play still comes from the one generator and every roll from the
+rollout hash, and neither extension imports the other.
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 
-from fastgen.core._play cimport Chooser
+from fastgen.core._chooser cimport Chooser
 
-from fastgen.core._mlp cimport (
+from fastgen.nets._mlp cimport (
     FG_MLP_MAX_LAYERS, FG_MLP_MAX_WIDTH, FG_MLP_PAD, fg_mlp, fg_mlp_init, fg_mlp_scratch, fg_mlp_select, fg_mlp_rows,
     fg_mlp_choose,
 )
@@ -118,7 +119,7 @@ cdef class Kernel:
         free(scratch)
 
     def chooser(self):
-        """The network's greedy play for the core's game loops (fastgen.core._play), with
+        """The network's greedy play for the simulations' game loops (fastgen.sim._play), with
         scratch memory of its own: one a thread."""
         return NetChooser(self)
 
@@ -151,7 +152,7 @@ cdef int net_choose(void* state, const int8_t* board, int d1, int d2, const int8
 
 
 cdef class NetChooser(Chooser):
-    """A network's greedy play as the core's game loops call it (one thread at a time)."""
+    """A network's greedy play as the simulations' game loops call it (one thread at a time)."""
 
     cdef NetState st
     cdef Kernel kernel   # keeps the network's arrays alive

@@ -6,7 +6,7 @@ Private module, an extension built on the move generator (it cimports
 fastgen/core/_core.pxd: the context, generate(), win_of) and the rollout hash
 (_dice.pxd): every play comes from the one generator, every roll from the hash of
 (seed, game, turn), so a game is the same in any thread. The arithmetic is in
-_td.h; the plays are chosen by the compiled networks' kernel (fastgen/core/_mlp.h) over
+_td.h; the plays are chosen by the compiled networks' kernel (fastgen/nets/_mlp.h) over
 the learner's own weights, so a trained network plays as it trained.
 
 One game, in ``Learner.play``:
@@ -41,7 +41,7 @@ from fastgen.core._dice cimport PURPOSE_DICE, PURPOSE_OPENING, purpose_key, roll
 cdef extern from "_platform.h":
     int fg_stopped(const int* flag) noexcept nogil
 
-from fastgen.core._mlp cimport (FG_CONTACT_WIDTH, FG_MLP_PAD, fg_mlp, fg_mlp_init, fg_mlp_scratch, fg_mlp_choose,
+from fastgen.nets._mlp cimport (FG_CONTACT_WIDTH, FG_MLP_PAD, fg_mlp, fg_mlp_init, fg_mlp_scratch, fg_mlp_choose,
                                 fg_mlp_select)
 
 cdef extern from "_td.h":

@@ -6,7 +6,7 @@
  * (_contact.h: they go through the kernel's own rows, w1's last 22), one hidden layer of sigmoid units and five sigmoid
  * outputs (P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon)
  * for the side on roll), as fastgen.nets.Network computes it. Its weights live in the
- * layout the forward-pass kernel (fastgen/core/_mlp.h) reads, so the self-play loop
+ * layout the forward-pass kernel (fastgen/nets/_mlp.h) reads, so the self-play loop
  * chooses its plays with that kernel:
  *   w1   (198 or 220, P): the first layer, P = the hidden width rounded up to FG_MLP_PAD
  *   b1   (P,)

@@ -1,13 +1,37 @@
-# Part of the simulation extension: included into fastgen/core/_play.pyx (one extension,
-# so the C compiler can inline across files); the names and imports are _play.pyx's.
-#
-# Tesauro's pubeval at core speed, choosing as GNU Backgammon's pubeval player does.
+# cython: language_level=3
+"""Tesauro's pubeval at core speed, choosing as GNU Backgammon's pubeval player does.
+
+Private module of fastgen.players (fastgen.players.pubeval and the pubeval policy call
+it), an extension of its own built on the move generator: it cimports the generator's
+declarations (fastgen/core/_core.pxd: the context, generate(), the board check, the stop
+flag) and the shared bit helpers (fastgen/core/_bits.pxd). Tesauro's published weights
+are compiled in and its tables filled when this module loads, so nothing has to be
+imported first. Its choice, pub_choose, is declared in _pubeval.pxd: the game loops of
+fastgen.sim._play cimport it and play pubeval natively, with no Python a turn. The
+Python layers check the inputs; everything here trusts them and runs without the GIL.
+"""
+
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
+from libc.string cimport memcmp, memcpy
+
+from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, StopFlag, ctx_new, ctx_free, generate, board_check
+from fastgen.core._bits cimport fg_load8, fg_rev8, fg_nonzero8, fg_bytesum8
+
+cdef extern from "_platform.h":
+    int fg_stopped(const int* flag) noexcept nogil   # the stop flag's poll (see _platform.h)
+
+
+cdef int _never = 0      # the flag of calls made without a StopFlag: never set
+
+
+cdef inline const int* flag_of(StopFlag stop):
+    return &_never if stop is None else &stop.flag
 
 
 # ---------------------------------------------------------------- pubeval at core speed
 #
 # Tesauro's pubeval chooses a play by scoring every candidate after the move with a linear
-# function of the position (fastgen/pubeval.py describes the inputs; the published
+# function of the position (fastgen/players/pubeval.py describes the inputs; the published
 # weights are compiled in below, and pub_tables fills the tables from them when the
 # module loads, so nothing has to be imported first). The play chosen must be the one
 # GNU Backgammon's pubeval player chooses, so the score that decides is computed in single

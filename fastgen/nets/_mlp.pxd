@@ -1,4 +1,4 @@
-# Declarations of the compiled networks' kernel (fastgen/core/_mlp.h, plain C), cimported
+# Declarations of the compiled networks' kernel (fastgen/nets/_mlp.h, plain C), cimported
 # by the extensions that run it: the forward pass of fastgen.nets (fastgen/nets/_forward.pyx)
 # and the trainer's self-play (fastgen/train/_selfplay.pyx). Declarations only: no module
 # of this name is built.

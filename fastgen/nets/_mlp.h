@@ -36,7 +36,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "_contact.h"
+#include "_contact.h" /* fastgen/core: the contact features (and _platform.h) */
 
 #define FG_MLP_MAX_LAYERS 8
 #define FG_MLP_MAX_WIDTH 2048 /* the widest hidden layer (padded width) */

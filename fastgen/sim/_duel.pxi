@@ -1,4 +1,4 @@
-# Part of the simulation extension: included into fastgen/core/_play.pyx (one extension,
+# Part of the simulation extension: included into fastgen/sim/_play.pyx (one extension,
 # so the C compiler can inline across files); the names and imports are _play.pyx's.
 #
 # Duels: two policies, each the uniform-random choice (0), pubeval's (1) or a chooser of
@@ -75,9 +75,10 @@ def duel_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
                StopFlag stop=None, int64_t max_turns=MAX_TURNS, Chooser chooser_a=None,
                Chooser chooser_b=None):
     """Play games lo..hi-1 of a duel between policies pol_a and pol_b (0 random, 1
-    pubeval, 2 the player's chooser: a policy of another extension, see _play.pxd)
-    without the GIL (see play_duel); outputs at index g - lo. Returns -1, or the index of
-    a game that reached max_turns; returns early when `stop` is set."""
+    pubeval, 2 the player's chooser: a policy of another extension, see
+    fastgen/core/_chooser.pxd) without the GIL (see play_duel); outputs at index g - lo.
+    Returns -1, or the index of a game that reached max_turns; returns early when `stop`
+    is set."""
     cdef Ctx* c
     cdef int r
     cdef int64_t long_game = -1

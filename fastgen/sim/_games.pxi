@@ -1,4 +1,4 @@
-# Part of the simulation extension: included into fastgen/core/_play.pyx (one extension,
+# Part of the simulation extension: included into fastgen/sim/_play.pyx (one extension,
 # so the C compiler can inline across files); the names and imports are _play.pyx's.
 #
 # Whole games: native random, pubeval or external-chooser games, and
@@ -7,7 +7,7 @@
 
 # ---------------------------------------------------------------- native random rollouts
 #
-# Whole games inside the core for the uniform-random policy: per turn, generate the plays
+# Whole games in compiled code for the uniform-random policy: per turn, generate the plays
 # into a small reused buffer (it stays in cache), pick one, turn the board over. Dice and
 # choices come from the same counter-based hash as fastgen.sim.rollout.front's Python loop
 # (splitmix64 of seed, game, turn and purpose: _dice.pxd), so both give identical games.
@@ -82,9 +82,9 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
                          StopFlag stop=None, bint pubeval=False, int64_t max_turns=MAX_TURNS,
                          Chooser chooser=None):
     """Play games lo..hi-1 with the uniform-random policy (or pubeval's choice when
-    `pubeval`, or `chooser`'s: a policy of another extension, see _play.pxd), without the
-    GIL; game g's outcome goes to index g - lo of winner, result
-    and turns (each at least hi - lo long). Returns -1, or the index of a game that
+    `pubeval`, or `chooser`'s: a policy of another extension, see
+    fastgen/core/_chooser.pxd), without the GIL; game g's outcome goes to index g - lo
+    of winner, result and turns (each at least hi - lo long). Returns -1, or the index of a game that
     reached max_turns turns (the rest of the range is then unplayed); returns early when
     `stop` is set."""
     cdef Ctx* c
@@ -107,18 +107,6 @@ def rollout_random_range(const int8_t[:, :, ::1] start, bint from_opening, uint6
     return long_game
 
 
-def roll_dice(uint64_t seed, const int64_t[::1] gid, const int64_t[::1] turn, const uint8_t[::1] opening,
-              const int8_t[:, ::1] opening_rolls, int8_t[:, ::1] out):
-    """out[j] = the roll of game gid[j] at turn turn[j], from the same hash as the native
-    rollouts: an opening roll (one of opening_rolls) where opening[j], else one of 36."""
-    cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
-    cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
-    cdef Py_ssize_t j, n = gid.shape[0]
-    with nogil:
-        for j in range(n):
-            roll_of(&out[j, 0], kd, ko, <uint64_t> gid[j], <uint64_t> turn[j], opening[j], &opening_rolls[0, 0])
-
-
 def pool_turn(const int8_t[:, :, ::1] src, const int64_t[::1] offsets, const int64_t[::1] pick,
               int8_t[:, :, ::1] boards, int64_t[::1] gid, int64_t[::1] turn, int8_t[:, ::1] dice,
               int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns,
@@ -134,10 +122,11 @@ def pool_turn(const int8_t[:, :, ::1] src, const int64_t[::1] offsets, const int
     side on roll) and its turn count goes up; a game won by that play (R17) records
     winner/result/turns at gid - first_game and its slot takes the next new game
     (gid next_game, start_boards[gid % K], turn 0) while next_game < end, else leaves the
-    pool, which closes up in order. Then the new pool's dice are rolled (as roll_dice;
-    an opening roll at turn 0 when from_opening). Returns the new pool size; info[0] = the
-    games finished, info[1] = -1 or the bad pick, info[2] = -1 or the first slot whose
-    game reached max_turns, info[3] = the next new game."""
+    pool, which closes up in order. Then the new pool's dice are rolled (as
+    fastgen.core.hashing.roll_dice does; an opening roll at turn 0 when from_opening).
+    Returns the new pool size; info[0] = the games finished, info[1] = -1 or the bad
+    pick, info[2] = -1 or the first slot whose game reached max_turns, info[3] = the next
+    new game."""
     cdef Py_ssize_t j, m = 0, n = offsets.shape[0] - 1, k_start = start_boards.shape[0]
     cdef int64_t p, g, done = 0
     cdef const int8_t* b

@@ -1,4 +1,4 @@
-"""Type stubs of the compiled simulation loops (fastgen/core/_play.pyx): the functions the
+"""Type stubs of the compiled game loops (fastgen/sim/_play.pyx): the functions the
 Python layer calls. Arrays are C-contiguous numpy arrays of the dtype named (the Cython
 signatures take typed memoryviews)."""
 
@@ -7,18 +7,14 @@ from typing import Optional
 import numpy as np
 import numpy.typing as npt
 
+from fastgen.core._chooser import Chooser
 from fastgen.core._core import StopFlag
 
 _I8 = npt.NDArray[np.int8]
 _I32 = npt.NDArray[np.int32]
 _I64 = npt.NDArray[np.int64]
-_U8 = npt.NDArray[np.uint8]
-_U64 = npt.NDArray[np.uint64]
 
 MAX_ROLLOUT_TURNS: int
-
-class Chooser:
-    """A policy of another extension for the game loops (fastgen.nets: a network's greedy play)."""
 
 def rollout_random_range(
     start: _I8,
@@ -53,7 +49,6 @@ def duel_range(
     chooser_a: Optional[Chooser] = ...,
     chooser_b: Optional[Chooser] = ...,
 ) -> int: ...
-def roll_dice(seed: int, gid: _I64, turn: _I64, opening: _U8, opening_rolls: _I8, out: _I8) -> None: ...
 def pool_turn(
     src: _I8,
     offsets: _I64,
@@ -75,11 +70,3 @@ def pool_turn(
     opening_rolls: _I8,
     info: _I64,
 ) -> int: ...
-def merge_children(
-    kids: _I8, offsets: _I64, row_w: _I64, out: _I8, out_w: _I64, out_key: _U64
-) -> tuple[int, int]: ...
-def count_rolls(boards: _I8, rolls: _I8, out: _I64) -> int: ...
-def pubeval_weights() -> tuple[list[float], list[float]]: ...
-def pubeval_best_batch(boards: _I8, dice: _I8, out: _I8, stop: Optional[StopFlag] = ...) -> int: ...
-def pubeval_pick(before: _I8, dice: _I8, cands: _I8, offsets: _I64, out: _I64) -> None: ...
-def pubeval_egg_first(board: _I8, d0: int, d1: int, cands: _I8, tied: _I32) -> int: ...

@@ -1,8 +1,23 @@
-# Part of the simulation extension: included into fastgen/core/_play.pyx (one extension,
-# so the C compiler can inline across files); the names and imports are _play.pyx's.
-#
-# perft's compiled steps: merging identical children of a level, and counting
-# every roll of a board (the last level).
+# cython: language_level=3
+"""perft's compiled steps: merging identical children of a level, and counting every
+roll of a board (the last level).
+
+Private module of perft (fastgen.search.perft), a small extension of its own built on
+the move generator: it cimports the generator's declarations (fastgen/core/_core.pxd:
+the counting batch, the end of a game) and the rollout hash's mixer
+(fastgen/core/_dice.pxd). perft checks the inputs; everything here trusts them and runs
+without the GIL.
+"""
+
+from libc.stdint cimport int8_t, int64_t, uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcmp, memcpy, memset
+
+from fastgen.core._core cimport OWN, Ctx, ctx_free, counting_ctx, count_range, win_of
+from fastgen.core._dice cimport mix64
+
+
+cdef int _never = 0      # the stop flag of the last level: never set
 
 
 # ---------------------------------------------------------------- merging a level

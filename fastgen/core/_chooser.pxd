@@ -1,6 +1,8 @@
-# Declarations of the simulation extension (bodies in _play.pyx) for the extensions that
-# give its game loops a policy of their own (fastgen/nets/_forward.pyx: a compiled
-# network's greedy play).
+# The ABI of a native policy (bodies in _chooser.pyx): how an extension hands the game
+# loops of another a policy of its own, with no Python a turn. The core's vocabulary, so
+# every floor above can speak it: the network's greedy play is made in
+# fastgen/nets/_forward.pyx (NetChooser) and played by the game loops of
+# fastgen/sim/_play.pyx, neither importing the other.
 
 from libc.stdint cimport int8_t, uint64_t
 
