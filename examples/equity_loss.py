@@ -47,7 +47,7 @@ def gnubg_positions(n: int, seed: int, every: int = 4) -> tuple[np.ndarray, np.n
             if len(plays) > 1 and rng.integers(every) == 0 and len(boards) < n:
                 boards.append(board.copy())
                 dice.append(d)
-            after = plays.boards[gnubg.choose(board, d[0], d[1], plays.boards)]
+            after = plays.boards[gnubg.choose_position(board, d[0], d[1], plays.boards)]
             if after[1].sum() == 0:
                 break
             board = np.ascontiguousarray(fastgen.swap_sides(after))

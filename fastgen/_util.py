@@ -86,6 +86,16 @@ def check_int(value, name: str, minimum: int, maximum: int | None = None) -> int
     return int(value)
 
 
+#: The most threads any call takes (each thread owns its generator's working memory).
+MAX_THREADS = 1024
+
+
+def check_threads(threads) -> int:
+    """*threads* as an int from 1 to :data:`MAX_THREADS`: the one check of every
+    ``threads=`` argument; InvalidArgumentError quoting it otherwise."""
+    return check_int(threads, "threads", 1, MAX_THREADS)
+
+
 def as_list(items: Any, error: type[ValueError], expected: str) -> list[Any]:
     """*items* (any iterable but a string, bytes or None) as a list; otherwise raises
     *error* (a fastgen exception): "*expected*, got <items>". The common first check of

@@ -28,7 +28,7 @@ from fastgen.sim.rollout.pool import play_in_process
         (dict(seed=2**64), "seed must be .* got 18446744073709551616"),
         (dict(seed=1.5), "seed must be .* got 1.5"),
         (dict(batch_size=0), "batch_size must be a positive integer, got 0"),
-        (dict(threads=True), "threads must be a positive integer, got True"),
+        (dict(threads=True), "threads must be a positive integer at most 1024, got True"),
         (dict(engine="gpu"), "engine must be 'auto', 'native' or 'python', got 'gpu'"),
         (dict(engine=None), "engine must be .* got None"),
     ],
@@ -53,7 +53,7 @@ def test_game_options_refuse_bad_values(kwargs, words):
         (dict(stop_z="2"), "stop_z must be None or a positive number, got '2'"),
         (dict(stop_z=True), "stop_z must be None or a positive number, got True"),
         (dict(min_trials=0), "min_trials must be a positive integer, got 0"),
-        (dict(threads=0), "threads must be a positive integer, got 0"),
+        (dict(threads=0), "threads must be a positive integer at most 1024, got 0"),
     ],
 )
 def test_trial_options_refuse_bad_values(kwargs, words):

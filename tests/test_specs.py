@@ -13,6 +13,7 @@ import fastgen
 from fastgen.players import evaluators, policies, specs
 from fastgen.players.engines import GnubgEngine, find_gnubg
 from fastgen.errors import EngineError, FastgenError, InvalidArgumentError, InvalidSpecError
+from fastgen.players.base import CubePlayer, Evaluator, Policy
 from fastgen.players.evaluators import Network
 from fastgen.nets import Network as CompiledNetwork
 
@@ -82,8 +83,10 @@ BOT = """
 # --------------------------------------------------------------------------- each form
 
 
-def test_builtin_names_stay_strings_and_play_in_the_core():
-    assert specs.policy("random") == "random" and specs.policy("pubeval") == "pubeval"
+def test_builtin_names_are_policies_the_core_plays():
+    random, pub = specs.policy("random"), specs.policy("pubeval")
+    assert isinstance(random, Policy) and isinstance(pub, Policy)
+    assert (random.name, random.native, pub.name, pub.native) == ("random", "random", "pubeval", "pubeval")
     assert fastgen.duel("pubeval", "random", 40, seed=1).ppg == fastgen.duel("pubeval", "random", 40, seed=1,
                                                                             engine="python").ppg
 
@@ -178,7 +181,7 @@ def test_module_callable_from_the_current_directory(bot_folder):
     name = bot_folder(BOT)
     fn = specs.policy(f"{name}:policy")
     assert fn.__name__ == "policy"
-    assert specs.policy(f"{name}:Holder.policy") is fn  # dotted attributes
+    assert specs.policy(f"{name}:Holder.policy").fn is fn.fn  # dotted attributes
     r = fastgen.duel(f"{name}:policy", "random", 20, seed=1)
     assert r.a == f"{name}:policy"
     assert fastgen.rollout(games=4, policy=f"{name}:policy", seed=1).games == 4
@@ -267,7 +270,7 @@ def test_envs_opponent_takes_a_spec():
     while not done:
         obs, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert reward in (-3.0, -2.0, -1.0, 1.0, 2.0, 3.0)
-    with pytest.raises(fastgen.InvalidEnvOptionError, match="unknown policy 'nobody'"):
+    with pytest.raises(fastgen.envs.InvalidEnvOptionError, match="unknown policy 'nobody'"):
         BackgammonEnv(opponent="nobody")
 
 
@@ -325,3 +328,55 @@ def test_network_checks_its_weights():
         Network(np.zeros((198, 4)), np.zeros(4), np.zeros((4, 4)), np.zeros(4))
     with pytest.raises(InvalidArgumentError, match="outputs must be 5 or 3"):
         evaluators.random_network(hidden=2, outputs=2)
+
+
+# --------------------------------------------------------------------------- the roles
+
+
+def test_a_policy_where_an_evaluator_is_wanted_is_a_clear_error_naming_both():
+    """What a new user tries: the baseline's player given to lookahead (which wants the
+    evaluator). It fails at once, at the front door, naming what was given and what was
+    wanted, and not as a TypeError from deep inside a duel."""
+    with pytest.raises(InvalidArgumentError, match=r"lookahead's evaluator <policy baseline> is a policy .* "
+                                                   r"where an evaluator is wanted"):
+        policies.lookahead(policies.baseline(), plies=1)
+    for call in (lambda p: evaluators.greedy(p), lambda p: policies.cube_policy(p),
+                 lambda p: fastgen.rollout_plays(BOARD, (3, 1), p, plays=2, trials=36),
+                 lambda p: specs.evaluator(p)):
+        with pytest.raises(FastgenError, match="is a policy"):
+            call(policies.baseline())
+    with pytest.raises(InvalidSpecError, match="'pubeval' is a policy, not an evaluator"):
+        specs.evaluator("pubeval")
+
+
+def test_an_evaluator_function_where_a_policy_is_wanted_and_the_reverse_are_named():
+    def evaluate(boards):
+        return np.full((boards.shape[0], 5), 0.2)
+
+    def choose(candidates, offsets):
+        return np.zeros(len(offsets) - 1, dtype=np.int64)
+
+    with pytest.raises(InvalidArgumentError, match=r"cannot be called as f\(candidates, offsets\).*looks like an "
+                                                   r"evaluator"):
+        specs.policy(evaluate)
+    with pytest.raises(InvalidArgumentError, match=r"cannot be called as f\(boards\).*looks like a policy"):
+        specs.evaluator(choose)
+    cube = policies.cube_policy(evaluators.baseline())
+    with pytest.raises(InvalidArgumentError, match="is a cube player where a policy is wanted"):
+        specs.policy(cube)
+    with pytest.raises(InvalidArgumentError, match="is a cube player where an evaluator is wanted"):
+        specs.evaluator(cube)
+
+
+def test_every_resolved_player_is_typed_once():
+    """The resolver's answers are the typed players; resolving one again gives it back."""
+    for spec in ("random", "pubeval", "baseline", "network:2"):
+        p = specs.policy(spec)
+        assert isinstance(p, Policy) and specs.policy(p) is p
+    for spec in ("baseline", "network:2"):
+        e = specs.evaluator(spec)
+        assert isinstance(e, Evaluator) and specs.evaluator(e) is e
+    c = specs.cube_player("baseline")
+    assert isinstance(c, CubePlayer) and specs.cube_player(c) is c and isinstance(c.chequer, Policy)
+    wrapped = specs.evaluator(lambda boards: np.full((boards.shape[0], 5), 0.2))
+    assert isinstance(wrapped, Evaluator) and not wrapped.trusted

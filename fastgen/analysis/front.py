@@ -32,7 +32,7 @@ __all__ = ["analyse"]
 
 def _evaluator(spec: Any) -> tuple[Callable[[np.ndarray], Any], str]:
     found = specs.evaluator(spec)
-    name = spec if isinstance(spec, str) else str(getattr(found, "__name__", type(found).__name__))
+    name = spec if isinstance(spec, str) else found.name
     return found, name
 
 
@@ -86,7 +86,8 @@ def analyse(source: Any, evaluator: Any = "baseline", *, plies: int = 0, cube: b
     met:
         The match equity table (default: :func:`fastgen.cube.default_met`).
     threads:
-        Threads of the move generator.
+        Threads of the move generator and of the evaluator (a compiled network uses
+        them); the results are the same for any number.
     progress:
         Called with 1 after each match analysed.
     workers, scheduler, client:

@@ -224,7 +224,7 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
     after = np.asarray(batch.boards)
     offsets = np.asarray(batch.offsets, dtype=np.int64)
     counts = np.diff(offsets)
-    probs = opponent_probs(evaluator, after)
+    probs = opponent_probs(evaluator, after, threads=threads)
     g_turn, g_sign, g_weight, g_state = (np.asarray(col) for col in zip(*groups))
     row_state = np.repeat(g_state.astype(np.int64), counts)
     equity = _after_values(after, probs, states, row_state, met, database)
@@ -301,7 +301,7 @@ def _one_ply_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offset
             states.append(st)
     opp = np.ascontiguousarray(boards[going][:, ::-1])
     nd1, dt1 = one_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads)
-    probs = evaluate(evaluator, opp)
+    probs = evaluate(evaluator, opp, threads=threads)
     for k, st in enumerate(states):
         r = np.flatnonzero(row_state == k)
         d = cube_decisions(opp[r], probs[r], st, met=met, database=database)
@@ -321,7 +321,7 @@ def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any],
     if not n:
         return CubeValues(equities, actions, np.zeros(0))
     boards = np.stack([p.board for p in points])
-    probs = evaluate(evaluator, boards)
+    probs = evaluate(evaluator, boards, threads=threads)
     groups: dict[MatchState, list[int]] = {}
     for i, p in enumerate(points):
         groups.setdefault(p.state, []).append(i)

@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from fastgen._util import check_int, run_threads
+from fastgen._util import check_int, check_threads, run_threads
 from fastgen.bearoff import _build
 from fastgen.bearoff.database import NDIST, OneSidedDatabase, TwoSidedDatabase
 from fastgen.bearoff.index import check_dimensions, n_positions
@@ -154,7 +154,7 @@ def build_two_sided(points: int, checkers: int, *, cubeful: bool = True, threads
     points, checkers = check_dimensions(points, checkers)
     if not isinstance(cubeful, (bool, np.bool_)):
         raise InvalidArgumentError(f"cubeful must be True or False, got {cubeful!r}")
-    threads = check_int(threads, "threads", 1, 64)
+    threads = check_threads(threads)
     offsets, kids = children_table(points, checkers)
     size = n_positions(points, checkers)
     values = np.zeros((size, size, 4 if cubeful else 1), dtype=np.uint16)

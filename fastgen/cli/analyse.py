@@ -23,6 +23,7 @@ import sys
 from typing import Any
 
 from fastgen.cli.args import add_subcommand, int_in_range, spec_arg
+from fastgen._util import MAX_THREADS
 from fastgen.cli.output import json_text
 from fastgen.formats.checked import check_destination
 from fastgen.errors import FastgenError, InvalidArgumentError
@@ -49,7 +50,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="0: the evaluator's values; 1: plays and cube decisions looked at after the 21 rolls")
     parser.add_argument("--no-cube", action="store_true", help="judge the plays only, not the cube decisions")
     parser.add_argument("--worst", type=int_in_range(0), default=0, help="also list the N worst decisions")
-    parser.add_argument("--threads", type=int_in_range(1, 1024), default=1, help="threads of the move generator")
+    parser.add_argument("--threads", type=int_in_range(1, MAX_THREADS), default=1, help="threads of the move generator and the network")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int_in_range(1, 1024),
                        help="analyse the matches on a new local Dask cluster of N worker processes")

@@ -10,7 +10,7 @@ import argparse
 import re
 from typing import Any, Callable
 from fastgen.errors import FastgenError
-from fastgen.core.ids import board_from_position_id
+from fastgen.core.ids import parse_position_id
 
 __all__ = ["HelpFormatter", "add_subcommand", "int_in_range", "float_in_range", "position_id_arg"]
 
@@ -92,7 +92,7 @@ def spec_arg(role: str) -> Callable[[str], str]:
 def position_id_arg(text: str) -> Any:
     """An argparse type: a GNU Backgammon Position ID of a game still in play -> board."""
     try:
-        board = board_from_position_id(text)
+        board = parse_position_id(text)
     except FastgenError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     if (board.sum(axis=1) == 0).any():

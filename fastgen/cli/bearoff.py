@@ -28,9 +28,10 @@ from fastgen.bearoff.evaluate import covered, evaluate
 from fastgen.bearoff.files import read_gnubg, write_gnubg
 from fastgen.bearoff.index import MAX_POINTS, in_database, index_position, side_index
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
+from fastgen._util import MAX_THREADS
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
-from fastgen.core.ids import board_from_position_id, position_id
+from fastgen.core.ids import parse_position_id, position_id
 
 __all__ = ["add_parser"]
 
@@ -65,7 +66,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     build.add_argument("-C", "--no-cubeful", action="store_true", help="do not compute cubeful equities (two-sided)")
     build.add_argument("-H", "--no-header", action="store_true", help="do not write the header")
     build.add_argument("-f", "--outfile", metavar="FILE", required=True, help="output file")
-    build.add_argument("--threads", type=int_in_range(1, 64), default=1, help="threads for a two-sided build")
+    build.add_argument("--threads", type=int_in_range(1, MAX_THREADS), default=1, help="threads for a two-sided build")
     build.add_argument("--no-progress", action="store_true", help="no progress bar")
     build.set_defaults(func=run_build)
     dump = add_subcommand(sub, "dump", help="print one position of a .bd file",
@@ -159,7 +160,7 @@ def run_dump(args: argparse.Namespace) -> int:
             else:
                 lines += _two_sided_rows(db, *divmod(index, db.size))
         else:
-            board = board_from_position_id(args.id)[None]
+            board = parse_position_id(args.id)[None]
             if not in_database(board, db.points, db.checkers)[0]:
                 raise ValueError(f"Position ID {args.id!r} is not in this {db.kind} database of {db.points}x{db.checkers}")
             me, opp = int(side_index(board, 1, db.points, db.checkers)[0]), int(side_index(board, 0, db.points, db.checkers)[0])

@@ -71,10 +71,10 @@ MAX_CUBE = GNUBG_MAX_CUBE
 
 
 def _state(args: argparse.Namespace) -> Any:
-    from fastgen.core.ids import MatchState, match_state_from_id  # lazy: loaded when this subcommand runs
+    from fastgen.core.ids import MatchState, parse_match_id  # lazy: loaded when this subcommand runs
 
     if args.match_id is not None:
-        state = match_state_from_id(args.match_id)
+        state = parse_match_id(args.match_id)
         return dataclasses.replace(state, max_cube=max(state.max_cube, MAX_CUBE))
     if args.cube & (args.cube - 1):
         raise InvalidCubeStateError(f"--cube must be a power of two from 1 to {MAX_CUBE}, got {args.cube}")

@@ -24,6 +24,7 @@ from typing import Any
 
 from fastgen.players import specs
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg, spec_arg
+from fastgen._util import MAX_THREADS
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
 from fastgen.sim.decide.front import rollout_plays
@@ -99,7 +100,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--stop-z", type=_positive_float, help="drop a candidate once the best leads it by this many SE")
     parser.add_argument("--no-variance-reduction", action="store_true", help="plain outcomes")
     parser.add_argument("--no-quasi-random", action="store_true", help="plain hashed dice")
-    parser.add_argument("--threads", type=int_in_range(1, 1024), default=1, help="threads for plays_batch")
+    parser.add_argument("--threads", type=int_in_range(1, MAX_THREADS), default=1, help="threads of the move generator and the network")
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     parser.set_defaults(func=run_rollout_plays)
     return parser

@@ -25,6 +25,7 @@ import sys
 from typing import Any
 
 from fastgen.cli.args import add_subcommand, int_in_range
+from fastgen._util import MAX_THREADS
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
 from fastgen.formats.matfile import write_mat
@@ -32,7 +33,6 @@ from fastgen.sim.duel.front import duel
 
 __all__ = ["add_parser", "run_duel"]
 
-MAX_THREADS = 1024
 MAX_SEED = 2**64 - 1
 
 

@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from fastgen.cli.args import HelpFormatter, add_subcommand, int_in_range
 from fastgen.cli.output import json_text
-from fastgen._util import install_hint, signals_as_interrupt, Terminated
+from fastgen._util import MAX_THREADS, Terminated, install_hint, signals_as_interrupt
 from fastgen._version import __version__
 
 __all__ = ["main", "build_parser"]
@@ -111,7 +111,6 @@ SUBCOMMANDS = {
 #: 128 + SIGPIPE, as a shell reports a Unix tool that a closed pipe stopped.
 BROKEN_PIPE_STATUS = 141
 
-MAX_THREADS = 1024
 
 
 def add_bench_parser(subparsers: Any) -> argparse.ArgumentParser:

@@ -15,10 +15,11 @@ import sys
 from typing import Any
 
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg
+from fastgen._util import MAX_THREADS
 from fastgen.cli.output import json_text
 from fastgen.core.boards import STARTING_BOARD
 from fastgen.core.ids import position_id
-from fastgen.perft import perft_run
+from fastgen.search.perft import perft_run
 
 __all__ = ["add_parser", "run_perft"]
 
@@ -41,7 +42,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=f"GNU Backgammon Position ID, side on roll first (default: the opening position {OPENING_ID})",
     )
     parser.add_argument("--weighted", action="store_true", help="also print the dice-weighted counts (doubles 1/36, others 2/36)")
-    parser.add_argument("--threads", type=int_in_range(1, 1024), default=1, help="threads for the in-process run")
+    parser.add_argument("--threads", type=int_in_range(1, MAX_THREADS), default=1, help="threads for the in-process run")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int_in_range(1, 1024), help="run on a new local Dask cluster of N worker processes")
     where.add_argument("--scheduler", metavar="ADDRESS", help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786)")

@@ -106,7 +106,7 @@ class PlaySession:
 
     def draw(self) -> None:
         """The board from the person's side, with the score, the cube and the dice."""
-        from fastgen.board import Board  # lazy: loaded for a game
+        from fastgen.games.board import Board  # lazy: loaded for a game
         from fastgen.core.ids import position_id  # lazy: loaded for a game
 
         g = self.match.game

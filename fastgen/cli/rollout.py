@@ -24,6 +24,7 @@ from typing import Any, Callable, Optional
 
 
 from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg, spec_arg
+from fastgen._util import MAX_THREADS
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError, InvalidSpecError, RolloutStoreError
 from fastgen.sim.rollout.front import DEFAULT_SEED, rollout
@@ -41,7 +42,6 @@ LEGEND = {
     "negative when side 1 wins) with a 95% normal-approximation interval",
 }
 
-MAX_THREADS = 1024
 MAX_SEED = 2**64 - 1
 
 

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from fastgen.cli.args import add_subcommand, float_in_range, int_in_range
 from fastgen.cli.output import json_text
-from fastgen._util import atomic_write, install_hint
+from fastgen._util import MAX_THREADS, atomic_write, install_hint
 from fastgen.formats.checked import check_destination, parse_json, read_text
 from fastgen.errors import CheckpointError, FastgenError, InvalidArgumentError
 from fastgen.train.checkpoint import check_curve, checkpoint_path, read_checkpoint
@@ -71,7 +71,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     t.add_argument("--lr", type=float_in_range(0.0, 10.0), help=f"step size at the start (default: {_DEFAULTS.lr})")
     t.add_argument("--lr-end", type=float_in_range(0.0, 10.0),
                    help=f"step size at the end (default: {_DEFAULTS.lr_end})")
-    t.add_argument("--threads", type=int_in_range(1, 256),
+    t.add_argument("--threads", type=int_in_range(1, MAX_THREADS),
                    help=f"threads (one weight copy each) (default: {_DEFAULTS.threads})")
     t.add_argument("--sync", type=int_in_range(1),
                    help=f"games a thread plays between averagings (default: {_DEFAULTS.sync})")
@@ -99,7 +99,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     s.add_argument("--lr", type=float_in_range(0.0, 10.0), default=_SUP.lr, help="step size at the start")
     s.add_argument("--lr-end", type=float_in_range(0.0, 10.0), default=_SUP.lr_end, help="step size at the end")
     s.add_argument("--seed", type=int_in_range(0, 2**62), default=_SUP.seed, help="positions, trials and order")
-    s.add_argument("--threads", type=int_in_range(1, 256), default=1, help="threads a rollout")
+    s.add_argument("--threads", type=int_in_range(1, MAX_THREADS), default=1, help="threads a rollout")
     s.add_argument("--workers", type=int_in_range(1, 1024), help="roll out on a new local Dask cluster of N processes")
     s.add_argument("--eval-games", type=int_in_range(0), default=2000,
                    help="mirrored games of the duels of the refined network against NET and pubeval (0: none)")

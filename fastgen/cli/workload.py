@@ -14,7 +14,7 @@ from fastgen._util import check_int
 from fastgen.core.boards import STARTING_BOARD
 from fastgen.core.generate import legal_plays
 from fastgen.errors import InvalidArgumentError
-from fastgen.core.ids import board_from_position_id
+from fastgen.core.ids import parse_position_id
 from fastgen.players.pubeval import pubeval_best
 
 __all__ = ["ROLLS", "vector_boards", "vector_workload", "random_game_positions"]
@@ -29,7 +29,7 @@ def vector_boards(name: str) -> np.ndarray:
         raise ValueError(f"vector set must be 'contact' or 'race', got {name!r}")
     # One name per joinpath: Traversable.joinpath takes several only from Python 3.11.
     text = resources.files("fastgen").joinpath("data").joinpath(f"{name}.csv").read_text()
-    return np.stack([board_from_position_id(line.strip()) for line in text.split() if line.strip()])
+    return np.stack([parse_position_id(line.strip()) for line in text.split() if line.strip()])
 
 
 def vector_workload(names=("contact", "race")) -> tuple[np.ndarray, np.ndarray]:

@@ -21,19 +21,23 @@ from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidCubeStateError
 from fastgen.nets.probs import checked_answer
+from fastgen._util import check_threads
 
 __all__ = ["cube_action"]
 
 
 def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchState | None = None, *,
                 evaluator: Callable[[np.ndarray], Any] | None = None, plies: int = 0,
-                met: MatchEquityTable | None = None, beavers: bool = True, database: Any = None) -> CubeDecision:
+                met: MatchEquityTable | None = None, beavers: bool = True, database: Any = None,
+                threads: int = 1) -> CubeDecision:
     """The cube decision of one *board* ((2, 25), side on roll in row 1, before its
     roll): with its five cubeless *probs*, or those an *evaluator* (any fastgen
     evaluator: ``evaluators.baseline()``, ``evaluators.gnubg(0)``, a network) gives.
     *plies*: 0, or 1 to look at the evaluator's 21 rolls first (module docstring; needs
     an *evaluator*). *state*, *met*, *beavers*, *database*: as
-    :func:`~fastgen.cube.decision.cube_decisions`.
+    :func:`~fastgen.cube.decision.cube_decisions`. *threads*: the threads of the move
+    generator and of the evaluator (a compiled network uses them); the decision is the
+    same for any number.
 
     >>> import fastgen
     >>> from fastgen.cube import cube_action
@@ -47,10 +51,11 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
     if plies not in (0, 1) or isinstance(plies, bool):
         raise InvalidCubeStateError(f"plies must be 0 or 1, got {plies!r}")
     st = check_state(state)  # before the evaluator is asked anything
+    threads = check_threads(threads)
     if probs is None:
         if not callable(evaluator):
             raise InvalidCubeStateError(f"evaluator must be a fastgen evaluator (a callable), got {evaluator!r}")
-        probs = checked_answer(evaluator, arr)  # (1, 5) finite probabilities, or InvalidOutputError naming the evaluator
+        probs = checked_answer(evaluator, arr, threads)  # (1, 5) finite probabilities, or InvalidOutputError naming the evaluator
     elif plies:
         raise InvalidCubeStateError("a 1-ply cube decision looks at the rolls with an evaluator: give evaluator=, not probs")
     else:
@@ -65,7 +70,7 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
         score = Score(default_met() if met is None else met, st.match_length - st.score[me],
                       st.match_length - st.score[1 - me], crawford=st.crawford, player=me)
     assert evaluator is not None
-    nd, dt = one_ply_values(arr[0], evaluator, st, met=met, database=database)
+    nd, dt = one_ply_values(arr[0], evaluator, st, met=met, database=database, threads=threads)
     dp = zero.double_pass
     c = st.cube_value
     eq = (nd, dt, dp) if score is None else tuple(float(score.equity(v, c)) for v in (nd, dt, dp))

@@ -58,7 +58,7 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     going = res == 0
     opp_boards = np.ascontiguousarray(after[going][:, ::-1])
     # (N, 5) finite probabilities, or InvalidOutputError naming the evaluator
-    probs = checked_answer(evaluator, opp_boards) if opp_boards.shape[0] else np.zeros((0, 5))
+    probs = checked_answer(evaluator, opp_boards, threads) if opp_boards.shape[0] else np.zeros((0, 5))
     opp_probs = np.zeros((after.shape[0], 5))
     opp_probs[going] = probs
     classes = position_class(after)  # the same from either side: once for both branches
@@ -104,7 +104,9 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
 
 
 def one_ply_values(board: np.ndarray, evaluator: Callable[[np.ndarray], Any], state: MatchState,
-                   *, met: MatchEquityTable | None = None, database: Any = None) -> tuple[float, float]:
+                   *, met: MatchEquityTable | None = None, database: Any = None,
+                   threads: int = 1) -> tuple[float, float]:
     """(no double, double take) of one *board* at 1 ply: :func:`one_ply_batch`."""
-    nd, dt = one_ply_batch(board[None], evaluator, [state], np.zeros(1, np.int64), met=met, database=database)
+    nd, dt = one_ply_batch(board[None], evaluator, [state], np.zeros(1, np.int64), met=met, database=database,
+                           threads=threads)
     return float(nd[0]), float(dt[0])

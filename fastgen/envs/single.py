@@ -18,13 +18,14 @@ from fastgen.envs.engine import Games, scores
 from fastgen.envs.vector import action_space, observation_space
 from fastgen.errors import IllegalActionError, InvalidEnvOptionError, InvalidSpecError
 from fastgen.core.plays import Plays
-from fastgen import svg
-from fastgen.board import Board
+from fastgen.formats import svg
+from fastgen.games.board import Board
 from fastgen.core.generate import legal_plays
 from fastgen.players import pubeval, specs
 from fastgen.players.evaluators import Network
 from fastgen.nets.network import Network as CompiledNetwork
-from fastgen.players.policies import as_picks, read_only
+from fastgen.players.base import Policy, Turn, read_only
+from fastgen.players.policies import as_picks
 
 __all__ = ["BackgammonEnv", "OPPONENTS"]
 
@@ -74,7 +75,7 @@ class BackgammonEnv(gymnasium.Env):
     def __init__(self, opponent="random", action_mode: str = "afterstate", observation: str = "tesauro198",
                  render_mode=None, illegal_reward=-1.0):
         self._batch: Any = None  # a batch policy read from a spec (or a network)
-        if isinstance(opponent, (str, Network, CompiledNetwork)) and opponent not in OPPONENTS:
+        if isinstance(opponent, (str, Network, CompiledNetwork, Policy)) and opponent not in OPPONENTS:
             try:
                 self._batch = specs.policy(opponent)
             except InvalidSpecError as exc:
@@ -120,11 +121,10 @@ class BackgammonEnv(gymnasium.Env):
         policy = self._batch
         offsets = np.array([0, len(plays)], dtype=np.int64)
         boards = read_only(np.ascontiguousarray(plays.boards))  # the plays the env goes on with
-        if getattr(policy, "wants_position", False):
-            picked = policy(boards, read_only(offsets), plays.board[None].copy(), np.array([plays.dice], dtype=np.int8))
-        else:
-            picked = policy(boards, read_only(offsets))
-        return int(as_picks(picked, 1, getattr(policy, "__name__", "opponent"))[0])
+        turn = Turn(read_only(plays.board[None].copy()), read_only(np.array([plays.dice], dtype=np.int8)),
+                    np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64))
+        picked = policy.choose(boards, read_only(offsets), turn)
+        return int(as_picks(picked, 1, policy.name)[0])
 
     def _opponent_turns(self) -> float:
         """Let the opponent play until the agent must act or the game is over; returns

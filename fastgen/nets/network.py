@@ -7,7 +7,7 @@ from its side on roll,
     h_i = act(h_{i-1} @ weights[i-1] + biases[i-1])        for the hidden layers
     y   = sigmoid(h_{L-1} @ weights[L-1] + biases[L-1])    the 5 (or 3) outputs
 
-in float32 in compiled code without the GIL (fastgen/core/_mlp.h): the inputs are never
+in float32 in compiled code without the GIL (fastgen/nets/_mlp.h): the inputs are never
 materialised; the first layer adds one weight row per non-zero input (about 30 of
 Tesauro's 198 units); the candidates of one position go through the first layer
 incrementally, each from the previous one by the checkers that differ. Its answer as
@@ -30,7 +30,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from fastgen._typing import ArrayLike
-from fastgen._util import check_int, run_in_chunks
+from fastgen._util import check_int, check_threads, run_in_chunks
 from fastgen.core._core import StopFlag
 from fastgen.core.boards import as_boards
 from fastgen.core.features import COUNT_SCHEMES, count_units, scheme_width
@@ -247,28 +247,46 @@ class Network:
     def __repr__(self) -> str:
         return f"<fastgen.nets.Network {self.__name__}>"
 
+    @property
+    def name(self) -> str:
+        """The name it goes by in results and messages (``name=`` or its shape)."""
+        return self.__name__
+
+    #: fastgen's players trust its answers: they are probabilities by construction
+    #: (made consistent, :func:`fastgen.nets.probs.make_consistent`).
+    trusted = True
+    #: Its five outputs keep the order rules (made consistent).
+    ordered = True
+    #: The classes of position it answers for: all.
+    classes = ("contact", "race", "bearoff")
+
     def __reduce__(self) -> Any:
         return (_rebuild, (self._weights, self._biases, self._inputs, self._activation, self.__name__, self._about))
 
     # ------------------------------------------------------------------ evaluation
 
-    def _rows(self, boards: Any, raw: bool, threads: Any) -> np.ndarray:
-        threads = check_int(threads, "threads", 1, 1024)
+    def _rows(self, boards: Any, raw: bool, threads: Any, turned: bool = False) -> np.ndarray:
+        threads = check_threads(threads)
         arr = as_boards(boards)
         n = arr.shape[0]
         out = np.empty((n, self._outputs if raw else 5), dtype=np.float32)
         kernel = self._kernel
-        run_in_chunks(lambda lo, hi: kernel.rows(arr, False, raw, out, lo, hi),
+        swap = bool(turned)
+        run_in_chunks(lambda lo, hi: kernel.rows(arr, swap, raw, out, lo, hi),
                       n, CHUNK_ROWS, max(1, min(threads, n // 1024 or 1)), StopFlag())
         return out
 
-    def evaluate(self, boards: ArrayLike, *, threads: int = 1) -> np.ndarray:
+    def evaluate(self, boards: ArrayLike, *, threads: int = 1, turned: bool = False) -> np.ndarray:
         """(N, 5) float32 probabilities of (N, 2, 25) *boards* for the side on roll (row
-        1), made consistent; the same for any *threads* (rows are independent). The
-        boards are checked once (:class:`~fastgen.errors.InvalidBoardError`)."""
-        return self._rows(boards, False, threads)
+        1), made consistent; the same for any *threads* (rows are independent). With
+        *turned*, each board is read with its rows swapped (row 0 on roll): the positions
+        after the plays of ``plays_batch``, valued for the opponent on roll next, with no
+        copy to turn them around. The boards are checked once
+        (:class:`~fastgen.errors.InvalidBoardError`)."""
+        return self._rows(boards, False, threads, turned)
 
-    __call__ = evaluate
+    def __call__(self, boards: ArrayLike, *, threads: int = 1) -> np.ndarray:
+        return self._rows(boards, False, threads)
 
     def outputs(self, boards: ArrayLike, *, threads: int = 1) -> np.ndarray:
         """(N, K) float32: the network's own sigmoid outputs (K = 5 or 3), not made
@@ -297,7 +315,7 @@ class Network:
         return values
 
     def _choose(self, cand: np.ndarray, offs: np.ndarray, values: np.ndarray | None, threads: Any) -> np.ndarray:
-        threads = check_int(threads, "threads", 1, 1024)
+        threads = check_threads(threads)
         games = offs.shape[0] - 1
         choice = np.zeros(games, dtype=np.int64)
         vals = values if values is not None else np.empty(cand.shape[0], dtype=np.float64)

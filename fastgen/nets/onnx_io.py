@@ -32,7 +32,7 @@ from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.errors import InvalidArgumentError, InvalidNetworkError, NetworkFileError, UnknownSchemeError
 from fastgen.nets.probs import check_probs, make_consistent
 from fastgen.formats.checked import MiB, read_bytes
-from fastgen._util import atomic_write, check_int, install_hint
+from fastgen._util import atomic_write, check_int, check_threads, install_hint
 
 __all__ = ["read_mlp", "write_mlp", "OnnxEvaluator", "ACTIVATIONS", "OPSET"]
 
@@ -396,7 +396,7 @@ class OnnxEvaluator:
             raise InvalidArgumentError(f"inputs must name at least one encoding scheme, got {inputs!r}")
         self.width = sum(scheme_width(s) for s in schemes)
         self.schemes = schemes
-        self.threads = check_int(threads, "threads", 1)
+        self.threads = check_threads(threads)
         self.batch = check_int(batch, "batch", 1)
         self.path, self._model = _read_bytes(path)
         self.__name__ = f"onnx({os.path.basename(self.path)})"

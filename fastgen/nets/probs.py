@@ -93,12 +93,18 @@ def evaluator_name(evaluator: Any) -> str:
     return getattr(evaluator, "__name__", type(evaluator).__name__)
 
 
-def checked_answer(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray) -> np.ndarray:
-    """``evaluator(boards)`` for the (N, 2, 25) *boards* as (N, 5) float64, checked by
-    :func:`check_probs` (unless the evaluator's attribute ``ordered`` is false, the
-    order rules too); :class:`~fastgen.errors.InvalidOutputError` naming the evaluator
-    when it answers anything else (None, a scalar, another shape, NaN ...)."""
-    got = evaluator(boards)
+def checked_answer(evaluator: Any, boards: np.ndarray, threads: int = 1) -> np.ndarray:
+    """The answer of *evaluator* for the (N, 2, 25) *boards* as (N, 5) float64: its
+    ``evaluate(boards, threads=threads)`` when it has one (an evaluator of
+    :mod:`fastgen.players`, a compiled network), else ``evaluator(boards)``. Unless the
+    evaluator is a trusted one (its attribute ``trusted``: fastgen's own), the answer is
+    checked by :func:`check_probs` (unless its attribute ``ordered`` is false, the order
+    rules too); :class:`~fastgen.errors.InvalidOutputError` naming the evaluator when it
+    answers anything else (None, a scalar, another shape, NaN ...)."""
+    method = getattr(evaluator, "evaluate", None)
+    got = method(boards, threads=threads) if callable(method) else evaluator(boards)
+    if getattr(evaluator, "trusted", False):
+        return np.asarray(got, dtype=np.float64)
     try:
         arr = np.asarray(got, dtype=np.float64)
     except (TypeError, ValueError):

@@ -8,15 +8,21 @@
 - :mod:`fastgen.players.evaluators`, :mod:`fastgen.players.policies`: the ready-made ones;
 - :mod:`fastgen.players.engines`: GNU Backgammon as a player over its external socket;
 - :mod:`fastgen.players.pubeval`: Tesauro's pubeval.
+
+The submodules are imported on first use; the errors of a spec and of an external engine
+are importable here.
 """
 
 import importlib
 
-__all__ = ["base", "specs", "evaluators", "policies", "engines", "pubeval"]
+from fastgen.errors import EngineError, InvalidSpecError
+
+_SUBMODULES = ["base", "specs", "evaluators", "policies", "engines", "pubeval"]
+__all__ = [*_SUBMODULES, "InvalidSpecError", "EngineError"]
 
 
 def __getattr__(name: str) -> object:
     """Load a submodule on first use (``fastgen.players.evaluators``)."""
-    if name in __all__:
+    if name in _SUBMODULES:
         return importlib.import_module(f"fastgen.players.{name}")
     raise AttributeError(f"module 'fastgen.players' has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """External engines as policies: GNU Backgammon over its external-player protocol.
 
 GNU Backgammon's command ``external HOST:PORT`` (in ``gnubg -t``) listens on a TCP
-socket, reads one FIBS ``board:`` line per decision (:mod:`fastgen.fibs`) and
+socket, reads one FIBS ``board:`` line per decision (:mod:`fastgen.formats.fibs`) and
 answers with its play in move notation (``8/5 6/5``). :class:`GnubgEngine` starts the
 real program on 127.0.0.1 and a free port, sets its evaluation depth, and asks it for
 the play of each position with more than one legal play; every answer is read with
@@ -32,9 +32,10 @@ import numpy as np
 from fastgen.core.boards import as_board, as_dice
 from fastgen.core.generate import legal_plays
 from fastgen.errors import EngineError, FastgenError, InvalidArgumentError
-from fastgen.fibs import format_board
+from fastgen.formats.fibs import format_board
 from fastgen.core.notation import Play
 from fastgen.core.validate import parse_play
+from fastgen.players.base import Policy, Turn
 from fastgen._typing import ArrayLike, DiceLike
 from fastgen._util import check_int, popen_tied
 
@@ -94,7 +95,7 @@ def _stop_process(proc: subprocess.Popen | None, sock: socket.socket | None, log
             pass
 
 
-class GnubgEngine:
+class GnubgEngine(Policy):
     """GNU Backgammon (``gnubg -t -q``) as a live engine over its external-player socket.
 
     *path* is the gnubg executable (default: :func:`find_gnubg`); *plies* the chequer-play
@@ -133,7 +134,7 @@ class GnubgEngine:
                 raise InvalidArgumentError(f"{name} must be a finite positive number of seconds, got {value!r}")
         self.timeout = float(timeout)
         self.startup_timeout = float(startup_timeout)
-        self.name = self.__name__ = f"gnubg-engine-{self.plies}ply"
+        self.name = f"gnubg-engine-{self.plies}ply"
         self.port: int | None = None
         self.questions = 0
         self._proc: subprocess.Popen | None = None
@@ -289,6 +290,10 @@ class GnubgEngine:
             return parse_play(board, dice, answer, plays=plays)
         except FastgenError as exc:
             raise EngineError(f"GNU Backgammon answered {answer!r} to {line!r}: {exc}") from None
+
+    def choose(self, candidates: np.ndarray, offsets: np.ndarray, turn: Turn) -> np.ndarray:
+        """The policy: as :meth:`__call__` with the turn's positions and dice."""
+        return self(candidates, offsets, turn.boards, turn.dice)
 
     def __call__(self, candidates: np.ndarray, offsets: np.ndarray, boards: np.ndarray, dice: np.ndarray) -> np.ndarray:
         """The batch policy: for each game g, the index (relative to offsets[g]) of

@@ -2,14 +2,18 @@
 
 The protocol
 ------------
-An evaluator is a callable ``f(boards) -> probs``. *boards* is (N, 2, 25) int8, row 1
-the side on roll, about to roll; it is never a finished game (the rollouts score those
-exactly). *probs* is (N, 5) float: GNU Backgammon's five outputs for the side on roll,
-``P(win), P(win gammon), P(win backgammon), P(lose gammon), P(lose backgammon)``;
-gammons include backgammons. Evaluators are called with large batches (tens of
-thousands of positions), so a vectorized one pays its Python overhead once per batch.
-The boards are read-only; every answer is checked by :func:`check_probs` (values in
-[0, 1], gammons within wins, backgammons within gammons, within :data:`PROB_TOLERANCE`).
+An evaluator is an :class:`~fastgen.players.base.Evaluator`: ``evaluate(boards, *,
+threads=1) -> probs``. *boards* is (N, 2, 25) int8, row 1 the side on roll, about to
+roll; it is never a finished game (the rollouts score those exactly). *probs* is (N, 5)
+float: GNU Backgammon's five outputs for the side on roll, ``P(win), P(win gammon),
+P(win backgammon), P(lose gammon), P(lose backgammon)``; gammons include backgammons.
+Evaluators are called with large batches (tens of thousands of positions), so a
+vectorized one pays its Python overhead once per batch, and *threads* reaches the ones
+that can use it (a compiled :class:`fastgen.nets.Network`). A plain callable ``f(boards)``
+is an evaluator too once wrapped (:func:`~fastgen.players.base.as_evaluator`, which every
+front door applies): it is handed read-only boards and its answers are checked by
+:func:`check_probs` (values in [0, 1], gammons within wins, backgammons within gammons,
+within :data:`PROB_TOLERANCE`).
 
 Built in:
 
@@ -47,7 +51,7 @@ import math
 import os
 import time
 from importlib import resources
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -58,13 +62,19 @@ from fastgen.errors import EngineError, InvalidArgumentError, InvalidOutputError
 from fastgen.nets import files as network_files
 from fastgen.nets.onnx_io import OnnxEvaluator
 from fastgen.nets.network import Network as CompiledNetwork
-from fastgen.nets.probs import PROB_RULES, PROB_TOLERANCE, check_probs, checked_answer, evaluator_name, make_consistent
+from fastgen.nets.probs import PROB_RULES, PROB_TOLERANCE, check_probs, make_consistent
+from fastgen.players.base import ALL_CLASSES, Evaluator, FunctionEvaluator, Policy, Turn, as_evaluator
 from fastgen._typing import ArrayLike
 from fastgen._util import atomic_write, check_int, install_hint
 from fastgen.formats.checked import read_npz
 
 __all__ = [
     "Evaluator",
+    "GnubgNNEvaluator",
+    "BearoffEvaluator",
+    "ChainEvaluator",
+    "ConstantEvaluator",
+    "GreedyPolicy",
     "equity",
     "flip",
     "gnubg",
@@ -92,12 +102,6 @@ EVAL_CHUNK = 65536
 
 #: Weights of the five outputs in the cubeless money equity.
 EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
-
-
-class Evaluator(Protocol):
-    """``f(boards (N, 2, 25) int8) -> (N, 5) float`` probabilities of the side on roll."""
-
-    def __call__(self, boards: np.ndarray) -> np.ndarray: ...
 
 
 def equity(probs: ArrayLike) -> np.ndarray:
@@ -130,22 +134,34 @@ def flip_diff(delta: np.ndarray) -> np.ndarray:
     return out
 
 
-def evaluate(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray, stats: dict | None = None,
-             chunk: int = EVAL_CHUNK) -> np.ndarray:
-    """``evaluator(boards)`` as (N, 5) float64, called on C-contiguous read-only chunks of
-    at most *chunk* positions (*boards* may be any (N, 2, 25) int8 view); every answer is
-    checked by :func:`check_probs` (shape, finite values in [0, 1], and, unless the
-    evaluator's attribute ``ordered`` is false, gammons <= wins and backgammons <= gammons):
-    InvalidOutputError naming the evaluator otherwise. *stats*, when given, accumulates
-    ``calls``, ``positions`` and ``seconds`` spent inside the evaluator. The result may be
-    read-only (a single chunk's answer as the evaluator gave it)."""
+def evaluate(evaluator: Any, boards: np.ndarray, stats: dict | None = None,
+             chunk: int = EVAL_CHUNK, *, threads: int = 1, turned: bool = False) -> np.ndarray:
+    """``evaluator.evaluate(boards, threads=threads)`` as (N, 5) float64, called on
+    C-contiguous read-only chunks of at most *chunk* positions (*boards* may be any (N, 2,
+    25) int8 view). *evaluator* is an :class:`~fastgen.players.base.Evaluator` (a plain
+    callable is wrapped by :func:`~fastgen.players.base.as_evaluator`); the answers of one
+    fastgen does not trust (a user's) are checked by :func:`check_probs` (shape, finite
+    values in [0, 1], and, unless its attribute ``ordered`` is false, gammons <= wins and
+    backgammons <= gammons): InvalidOutputError naming the evaluator otherwise. *stats*,
+    when given, accumulates ``calls``, ``positions`` and ``seconds`` spent inside the
+    evaluator. With *turned*, the boards are positions after a play (the mover in row 1)
+    valued for the side on roll next (each board's rows swapped: a compiled network reads
+    them so, with no copy). The result may be read-only (a single chunk's answer as the
+    evaluator gave it)."""
+    ev = evaluator if isinstance(evaluator, Evaluator) else as_evaluator(evaluator)
+    native_turn = turned and isinstance(ev, CompiledNetwork)
     n = boards.shape[0]
     out = None
     for lo in range(0, n, chunk):
-        part = np.ascontiguousarray(boards[lo : lo + chunk]).view()
+        src = boards[lo : lo + chunk]
+        part = np.ascontiguousarray(src if native_turn or not turned else src[:, ::-1]).view()
         part.flags.writeable = False  # the evaluator reads the positions, never changes them
         t0 = time.perf_counter()
-        arr = checked_answer(evaluator, part)
+        if native_turn:
+            got = ev.evaluate(part, threads=threads, turned=True)  # type: ignore[call-arg]
+        else:
+            got = ev.evaluate(part, threads=threads)
+        arr = np.asarray(got, dtype=np.float64)
         t1 = time.perf_counter()
         if stats is not None:
             stats["calls"] = stats.get("calls", 0) + 1
@@ -174,7 +190,7 @@ def finished_probs(boards_after: np.ndarray) -> np.ndarray:
 
 
 def opponent_probs(evaluator, boards_after: np.ndarray, stats: dict | None = None,
-                   may_finish: np.ndarray | None = None) -> np.ndarray:
+                   may_finish: np.ndarray | None = None, *, threads: int = 1) -> np.ndarray:
     """(M, 5) probabilities *for the opponent*, on roll after the mover's plays
     (*boards_after*: the mover still in row 1): the evaluator's where the game goes on,
     exact where the mover has borne off its last checker. *may_finish*, when given, is
@@ -190,12 +206,12 @@ def opponent_probs(evaluator, boards_after: np.ndarray, stats: dict | None = Non
     else:
         done = None
     if done is None or not done.any():
-        return evaluate(evaluator, boards_after[:, ::-1], stats)
+        return evaluate(evaluator, boards_after, stats, threads=threads, turned=True)
     out = np.empty((boards_after.shape[0], 5), dtype=np.float64)
     out[done] = flip(finished_probs(boards_after[done]))
     live = ~done
     if live.any():
-        out[live] = evaluate(evaluator, boards_after[live][:, ::-1], stats)
+        out[live] = evaluate(evaluator, boards_after[live], stats, threads=threads, turned=True)
     return out
 
 
@@ -209,7 +225,7 @@ class Afterstates:
     :func:`opponent_probs`."""
 
     def __init__(self, evaluator, boards_after: np.ndarray, stats: dict | None = None,
-                 may_finish: np.ndarray | None = None, chunk: int = EVAL_CHUNK) -> None:
+                 may_finish: np.ndarray | None = None, chunk: int = EVAL_CHUNK, *, threads: int = 1) -> None:
         m = boards_after.shape[0]
         self.boards = boards_after
         self.chunk = chunk
@@ -233,7 +249,7 @@ class Afterstates:
         self.parts = []
         eq = np.empty(n)
         for lo in range(0, n, chunk):
-            arr = evaluate(evaluator, live_boards[lo : lo + chunk, ::-1], stats, chunk)
+            arr = evaluate(evaluator, live_boards[lo : lo + chunk], stats, chunk, threads=threads, turned=True)
             self.parts.append(arr)
             np.matmul(arr, -EQUITY_WEIGHTS, out=eq[lo : lo + arr.shape[0]])
         eq += 1.0  # the mover's equity is minus the opponent's
@@ -264,11 +280,12 @@ class Afterstates:
         return out
 
 
-def afterstate_probs(evaluator, boards_after: np.ndarray, stats: dict | None = None) -> np.ndarray:
+def afterstate_probs(evaluator, boards_after: np.ndarray, stats: dict | None = None, *,
+                     threads: int = 1) -> np.ndarray:
     """(M, 5) probabilities *for the mover* of the positions after its plays
     (*boards_after*: mover still in row 1): exact for a finished game, else the
     evaluator's value of the position with the opponent on roll, turned around."""
-    return flip(opponent_probs(evaluator, boards_after, stats))
+    return flip(opponent_probs(evaluator, boards_after, stats, threads=threads))
 
 
 def group_best(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -285,7 +302,7 @@ def group_best(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- evaluators
 
 
-def gnubg(plies: int = 0) -> Callable[[np.ndarray], np.ndarray]:
+def gnubg(plies: int = 0) -> "GnubgNNEvaluator":
     """GNU Backgammon's evaluation at *plies* (0 = the neural nets alone) via ``gnubg-nn``.
 
     Each position is one ``gnubg_nn.probabilities(board, plies)`` call (about 3 us at 0
@@ -298,98 +315,130 @@ def gnubg(plies: int = 0) -> Callable[[np.ndarray], np.ndarray]:
         import gnubg_nn  # lazy: the optional peers extra
     except ImportError as exc:
         raise ImportError(f"evaluators.gnubg needs gnubg-nn: {install_hint('peers')}") from exc
-    probabilities = gnubg_nn.probabilities
+    return GnubgNNEvaluator(plies, gnubg_nn)
 
-    def evaluate_gnubg(boards: np.ndarray) -> np.ndarray:
+
+class GnubgNNEvaluator(Evaluator):
+    """GNU Backgammon's evaluation at *plies* through gnubg-nn (see :func:`gnubg`)."""
+
+    trusted = True
+
+    def __init__(self, plies: int, module: Any) -> None:
+        self.plies = plies
+        self.module = module
+        self.name = f"gnubg:{plies}"
+
+    def evaluate(self, boards: np.ndarray, *, threads: int = 1) -> np.ndarray:
+        probabilities = self.module.probabilities
+        plies = self.plies
         return np.array([probabilities(b, plies) for b in boards.tolist()], dtype=np.float64)
 
-    evaluate_gnubg.__name__ = f"gnubg:{plies}"
-    return evaluate_gnubg
+    def __reduce__(self) -> Any:
+        return (gnubg, (self.plies,))
 
 
-class _Bearoff:
+class BearoffEvaluator(Evaluator):
     """The bear-off databases as an evaluator (see :func:`bearoff`)."""
+
+    trusted = True
+    classes = ("bearoff",)
 
     def __init__(self, databases: tuple) -> None:
         self.databases = databases
         bearoff_covered(np.zeros((0, 2, 25), dtype=np.int8), *databases)  # checks the databases
-        self.__name__ = "bearoff"
+        self.name = "bearoff"
 
     def covers(self, boards: np.ndarray) -> np.ndarray:
         """(N,) bool: the boards one of the databases holds."""
         return bearoff_covered(boards, *self.databases)
 
-    def __call__(self, boards: np.ndarray) -> np.ndarray:
+    def evaluate(self, boards: np.ndarray, *, threads: int = 1) -> np.ndarray:
         return bearoff_evaluate(boards, *self.databases)
 
 
-def bearoff(*databases: Any) -> Callable[[np.ndarray], np.ndarray]:
+def bearoff(*databases: Any) -> BearoffEvaluator:
     """An evaluator over bear-off databases (:mod:`fastgen.bearoff`: built with
     ``build_one_sided``/``build_two_sided`` or read with ``read_gnubg``): exact where a
     two-sided database holds the position, the one-sided databases' numbers elsewhere
     they cover; it raises for a position none holds, so use it through :func:`chain`,
     whose ``covers`` it provides: ``chain(bearoff(db), gnubg(0))``."""
-    return _Bearoff(databases)
+    return BearoffEvaluator(databases)
 
 
-def chain(*evaluators: Any) -> Callable[[np.ndarray], np.ndarray]:
+def chain(*evaluators: Any) -> "ChainEvaluator":
     """The first evaluator that covers each position: every one but the last must have a
     ``covers(boards) -> (N,) bool`` method (e.g. an exact database); the last takes the
     rest. Each evaluator is called once per batch, on its share of the positions. The
     chain has a ``covers(boards)`` method too: the positions one of its evaluators with a
     ``covers`` method takes (what :func:`fastgen.rollout_plays`'s *truncate_bearoff*
     scores and stops at)."""
-    if len(evaluators) < 1 or not all(callable(e) for e in evaluators):
-        raise InvalidArgumentError(f"chain needs one or more evaluators (callables), got {evaluators!r}")
-    for e in evaluators[:-1]:
+    if len(evaluators) < 1:
+        raise InvalidArgumentError(f"chain needs one or more evaluators, got {evaluators!r}")
+    members = tuple(as_evaluator(e, f"chain's evaluator {e!r}") for e in evaluators)
+    for e in members[:-1]:
         if not callable(getattr(e, "covers", None)):
-            raise InvalidArgumentError(f"every evaluator of a chain but the last needs a covers(boards) method: {e!r}")
+            raise InvalidArgumentError(f"every evaluator of a chain but the last needs a covers(boards) method: "
+                                       f"{evaluators[members.index(e)]!r}")
+    return ChainEvaluator(members)
 
-    def evaluate_chain(boards: np.ndarray) -> np.ndarray:
+
+class ChainEvaluator(Evaluator):
+    """The first evaluator that covers each position (see :func:`chain`)."""
+
+    trusted = True  # each member's answers are checked as that member's (evaluate)
+
+    def __init__(self, members: tuple[Evaluator, ...]) -> None:
+        self.members = members
+        self.covering: list[Any] = [getattr(e, "covers") for e in members if callable(getattr(e, "covers", None))]
+        self.ordered = all(e.ordered for e in members)  # type: ignore[misc]
+        self.name = "chain(" + ", ".join(e.name for e in members) + ")"
+        self.classes = tuple(c for c in ALL_CLASSES if any(c in e.classes for e in members))
+
+    def evaluate(self, boards: np.ndarray, *, threads: int = 1) -> np.ndarray:
         out = np.empty((boards.shape[0], 5), dtype=np.float64)
         left = np.arange(boards.shape[0])
-        for e in evaluators:
+        last = self.members[-1]
+        for e in self.members:
             if left.size == 0:
                 break
             sub = boards[left]
-            if e is evaluators[-1]:
+            if e is last:
                 take = np.ones(left.size, dtype=bool)
             else:
-                take = np.asarray(e.covers(sub), dtype=bool)
+                take = np.asarray(e.covers(sub), dtype=bool)  # type: ignore[attr-defined]
             if take.any():
-                out[left[take]] = evaluate(e, np.ascontiguousarray(sub[take]))
+                out[left[take]] = evaluate(e, np.ascontiguousarray(sub[take]), threads=threads)
             left = left[~take]
         return out
 
-    covering = [e for e in evaluators if callable(getattr(e, "covers", None))]
-
-    def covers(boards: np.ndarray) -> np.ndarray:
+    def covers(self, boards: np.ndarray) -> np.ndarray:
         """(N,) bool: the boards one of the chain's covering evaluators (e.g. an exact
         database) takes; the fallback covers nothing here unless it has its own ``covers``."""
         mask = np.zeros(boards.shape[0], dtype=bool)
-        for e in covering:
-            mask |= np.asarray(e.covers(boards), dtype=bool)
+        for covers in self.covering:
+            mask |= np.asarray(covers(boards), dtype=bool)
         return mask
 
-    evaluate_chain.covers = covers  # type: ignore[attr-defined]
-    evaluate_chain.ordered = all(getattr(e, "ordered", True) for e in evaluators)  # type: ignore[attr-defined]
-    evaluate_chain.__name__ = "chain(" + ", ".join(evaluator_name(e) for e in evaluators) + ")"
-    return evaluate_chain
 
-
-def constant(probs: Sequence[float] = (0.5, 0.15, 0.01, 0.15, 0.01)) -> Callable[[np.ndarray], np.ndarray]:
+def constant(probs: Sequence[float] = (0.5, 0.15, 0.01, 0.15, 0.01)) -> "ConstantEvaluator":
     """The same five probabilities for every position: no cost, for timing the rest."""
     row = np.asarray(probs, dtype=np.float64)
     if row.shape != (5,) or not np.isfinite(row).all():
         raise InvalidArgumentError(f"constant needs five finite probabilities, got {probs!r}")
+    return ConstantEvaluator(row)
 
-    def evaluate_constant(boards: np.ndarray) -> np.ndarray:
+
+class ConstantEvaluator(Evaluator):
+    """The same five probabilities for every position (see :func:`constant`)."""
+
+    def __init__(self, row: np.ndarray) -> None:
+        self.row = row
+        self.name = "constant"
+
+    def evaluate(self, boards: np.ndarray, *, threads: int = 1) -> np.ndarray:
         out = np.empty((boards.shape[0], 5))
-        out[:] = row
+        out[:] = self.row
         return out
-
-    evaluate_constant.__name__ = "constant"
-    return evaluate_constant
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
@@ -403,7 +452,7 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
 _OUTPUT_COLUMNS = {5: [0, 1, 2, 3, 4], 3: [0, 1, 3]}
 
 
-class Network:
+class Network(Evaluator):
     """A one hidden layer network in numpy, as an evaluator.
 
     Inputs: :func:`fastgen.encode` of each board under every scheme of *schemes*, side by
@@ -429,6 +478,7 @@ class Network:
     #: The outputs are made consistent before they are answered (:meth:`probs`), so
     #: :func:`evaluate` checks them by every rule of :data:`PROB_RULES`.
     ordered = True
+    trusted = True
 
     def __init__(self, w1: ArrayLike, b1: ArrayLike, w2: ArrayLike, b2: ArrayLike,
                  schemes: Sequence[str] = ("tesauro198",), name: str | None = None) -> None:
@@ -449,7 +499,7 @@ class Network:
                 f"for schemes {self.schemes!r}, got {self.w1.shape}, {self.b1.shape}, {self.w2.shape}, {self.b2.shape}"
             )
         self.outputs = outputs
-        self.__name__ = name if name is not None else f"network({'+'.join(self.schemes)}, {hidden} hidden)"
+        self.name = name if name is not None else f"network({'+'.join(self.schemes)}, {hidden} hidden)"
 
     @property
     def hidden(self) -> int:
@@ -486,7 +536,8 @@ class Network:
             return 2.0 * outputs[:, 0] - 1.0 + outputs[:, 1] - outputs[:, 2]
         return 2.0 * outputs[:, 0] - 1.0 + outputs[:, 1] + outputs[:, 2] - outputs[:, 3] - outputs[:, 4]
 
-    def __call__(self, boards: np.ndarray) -> np.ndarray:
+    def evaluate(self, boards: np.ndarray, *, threads: int = 1) -> np.ndarray:
+        """(N, 5) probabilities of *boards* (numpy: *threads* is not used)."""
         return self.probs(self.forward(self.features(boards))[1])
 
     def choose(self, candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -571,7 +622,7 @@ class Network:
             raise InvalidArgumentError(f"{what}: {exc}") from None
 
     def __repr__(self) -> str:
-        return f"<Network {self.__name__}>"
+        return f"<Network {self.name}>"
 
 
 def random_network(hidden: int = 128, schemes: Sequence[str] = ("tesauro198",), seed: int = 0,
@@ -621,44 +672,62 @@ def onnx(path: Any, inputs: Sequence[str] = ("tesauro198",), *, threads: int = 1
 # --------------------------------------------------------------------------- the player
 
 
-def _greedy_choose(evaluator: Callable[[np.ndarray], Any], candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+def _greedy_choose(evaluator: Any, candidates: np.ndarray, offsets: np.ndarray, threads: int = 1) -> np.ndarray:
     """:func:`greedy`'s choice for any evaluator (see there)."""
     cand = np.ascontiguousarray(candidates, dtype=np.int8)
     offsets = np.asarray(offsets, dtype=np.int64)
-    values = -equity(opponent_probs(evaluator, cand))
+    values = -equity(opponent_probs(evaluator, cand, threads=threads))
     return group_best(values, offsets) - offsets[:-1]
 
 
-def greedy(evaluator: Callable[[np.ndarray], Any]) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+class GreedyPolicy(Policy):
+    """The 0-ply player of an evaluator (see :func:`greedy`). Called as a function,
+    ``policy(candidates, offsets)``, it chooses as :meth:`choose` does."""
+
+    def __init__(self, evaluator: Evaluator | CompiledNetwork, name: str | None = None) -> None:
+        self.evaluator = evaluator
+        self.name = name or f"greedy({evaluator.name})"
+
+    def choose(self, candidates: np.ndarray, offsets: np.ndarray, turn: Turn | None = None) -> np.ndarray:
+        threads = 1 if turn is None else turn.threads
+        ev = self.evaluator
+        if isinstance(ev, CompiledNetwork):
+            return ev.choose(candidates, offsets, threads=threads)
+        if isinstance(ev, Network):
+            return ev.choose(candidates, offsets)
+        return _greedy_choose(ev, candidates, offsets, threads)
+
+    @property
+    def native(self) -> Any:
+        """A compiled network: the game loops play its greedy games whole in the core."""
+        return self.evaluator if isinstance(self.evaluator, CompiledNetwork) else None
+
+    @property
+    def network(self) -> Any:
+        """The compiled network whose greedy play this is (None for any other evaluator)."""
+        return self.native
+
+    def __call__(self, candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        return self.choose(candidates, offsets)
+
+    def __reduce__(self) -> Any:
+        return (GreedyPolicy, (self.evaluator, self.name))
+
+
+def greedy(evaluator: Any) -> GreedyPolicy:
     """The 0-ply player of *evaluator*: for each position, the play whose resulting
     position is best for the mover (cubeless equity; a play that wins is scored exactly),
     ties to the first play in generation order.
 
-    The result is a policy ``f(candidate_boards (M, 2, 25), offsets (G+1,)) -> (G,)``
-    indices relative to each game's range, as :func:`fastgen.rollout` takes. Of a
-    :class:`Network` (or a compiled :class:`fastgen.nets.Network`) it is the network's
-    own player, its ``choose``.
+    The result is a :class:`~fastgen.players.base.Policy`; called as a function,
+    ``f(candidate_boards (M, 2, 25), offsets (G+1,)) -> (G,)`` indices relative to each
+    game's range, as :func:`fastgen.rollout` takes. Of a :class:`Network` (or a compiled
+    :class:`fastgen.nets.Network`) it is the network's own player, its ``choose``. A
+    policy given for *evaluator* raises :class:`~fastgen.errors.InvalidArgumentError`.
 
     >>> import fastgen
     >>> r = fastgen.rollout(games=4, policy=greedy(random_network(hidden=4)), seed=1)
     >>> r.games
     4
     """
-    if not callable(evaluator):
-        raise InvalidArgumentError(f"greedy needs an evaluator (a callable), got {evaluator!r}")
-    if isinstance(evaluator, (Network, CompiledNetwork)):
-        net = evaluator
-
-        def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-            return net.choose(candidates, offsets)
-
-    else:
-
-        def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-            return _greedy_choose(evaluator, candidates, offsets)
-
-    choose.__name__ = f"greedy({evaluator_name(evaluator)})"
-    if isinstance(evaluator, CompiledNetwork):
-        # the game loops play a compiled network's greedy games whole inside the core
-        choose.network = evaluator  # type: ignore[attr-defined]
-    return choose
+    return GreedyPolicy(as_evaluator(evaluator, f"greedy's evaluator {evaluator!r}"))

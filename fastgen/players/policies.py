@@ -23,9 +23,8 @@ from typing import Any, Callable, NoReturn
 
 import numpy as np
 
-from fastgen.players import evaluators
-from fastgen._util import check_int, install_hint
-from fastgen.core import _play
+from fastgen.players import _pubeval, evaluators
+from fastgen._util import check_int, check_threads, install_hint
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.core.notation import Play
@@ -34,15 +33,18 @@ from fastgen.cube.decision import cube_decisions
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
 from fastgen.players.engines import _index_of
 from fastgen.errors import EngineError, InvalidArgumentError
-from fastgen.players.evaluators import greedy
+from fastgen.players.base import CubePlayer, Evaluator, Policy, Turn, as_evaluator, as_policy, read_only
+from fastgen.players.evaluators import GreedyPolicy, greedy
 
 __all__ = ["GnubgNN", "gnubg", "baseline", "lookahead", "CubePolicy", "cube_policy"]
 
 
-class GnubgNN:
+class GnubgNN(Policy):
     """GNU Backgammon's evaluation through gnubg-nn (``gnubg_nn.best_move``) at *plies*
-    as a batch policy. Forced plays (a single candidate) are not evaluated; every answer
-    must be one of the legal candidates (else :class:`~fastgen.errors.EngineError`)."""
+    as a policy. Forced plays (a single candidate) are not evaluated; every answer must
+    be one of the legal candidates (else :class:`~fastgen.errors.EngineError`). Called as
+    a function, ``policy(candidates, offsets, boards, dice)``, it chooses as
+    :meth:`choose` does."""
 
     wants_position = True
 
@@ -53,9 +55,9 @@ class GnubgNN:
             raise EngineError(f"fastgen.players.policies.gnubg needs gnubg-nn: {install_hint('peers')}") from None
         self._nn = gnubg_nn
         self.plies = check_int(plies, "plies", 0, 3)
-        self.name = self.__name__ = f"gnubg-nn-{self.plies}ply"
+        self.name = f"gnubg-nn-{self.plies}ply"
 
-    def choose(self, board: np.ndarray, d1: int, d2: int, candidates: np.ndarray) -> int:
+    def choose_position(self, board: np.ndarray, d1: int, d2: int, candidates: np.ndarray) -> int:
         """The index among *candidates* (the plays of *board* with d1-d2, each with the
         mover in row 1) of gnubg-nn's best play."""
         if candidates.shape[0] <= 1:
@@ -64,13 +66,19 @@ class GnubgNN:
         after = np.asarray(self._nn.board_from_position_key(key), dtype=np.int8)[::-1]  # mover back in row 1
         return _index_of(candidates, after, board, (d1, d2))
 
+    def choose(self, candidates: np.ndarray, offsets: np.ndarray, turn: Turn) -> np.ndarray:
+        return self(candidates, offsets, turn.boards, turn.dice)
+
     def __call__(self, candidates: np.ndarray, offsets: np.ndarray, boards: np.ndarray, dice: np.ndarray) -> np.ndarray:
         n = boards.shape[0]
         picks = np.zeros(n, dtype=np.int64)
         for g in range(n):
             lo, hi = int(offsets[g]), int(offsets[g + 1])
-            picks[g] = self.choose(boards[g], int(dice[g, 0]), int(dice[g, 1]), candidates[lo:hi])
+            picks[g] = self.choose_position(boards[g], int(dice[g, 0]), int(dice[g, 1]), candidates[lo:hi])
         return picks
+
+    def __reduce__(self) -> Any:
+        return (GnubgNN, (self.plies,))
 
     def __repr__(self) -> str:
         return f"<GnubgNN plies={self.plies}>"
@@ -85,7 +93,7 @@ def gnubg(plies: int = 0) -> GnubgNN:
     return GnubgNN(plies)
 
 
-def baseline() -> Any:
+def baseline() -> GreedyPolicy:
     """The player of the network shipped with fastgen (:func:`fastgen.players.evaluators.baseline`,
     package data ``fastgen/data/baseline.npz``), trained from scratch by fastgen's
     TD(lambda) trainer: :func:`fastgen.players.evaluators.greedy` of it, whose games the core
@@ -96,15 +104,12 @@ def baseline() -> Any:
     >>> fastgen.duel(baseline(), "random", 20, seed=1).games
     20
     """
-    choose = greedy(evaluators.baseline())
-    choose.__name__ = "baseline"
-    return choose
+    return GreedyPolicy(evaluators.baseline(), name="baseline")
 
 
 
 
-def lookahead(evaluator: Callable[[np.ndarray], Any], plies: int = 1, *, keep: int = 8,
-              margin: float = 0.16) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+def lookahead(evaluator: Any, plies: int = 1, *, keep: int = 8, margin: float = 0.16) -> Policy:
     """The 1-ply player of *evaluator* (an evaluator, a compiled or numpy network) as a
     batch policy for :func:`fastgen.duel` and :func:`fastgen.rollout`.
 
@@ -115,35 +120,49 @@ def lookahead(evaluator: Callable[[np.ndarray], Any], plies: int = 1, *, keep: i
     position after it evaluated for the mover; the play's value is the average over the
     rolls (doubles counting 1/36, the others 2/36). It takes the play of highest value,
     ties to the first. A play that ends the game is scored exactly and needs no reply.
-    ``plies=0`` gives :func:`~fastgen.players.evaluators.greedy` itself.
+    ``plies=0`` gives :func:`~fastgen.players.evaluators.greedy` itself. A policy given for
+    *evaluator* raises :class:`~fastgen.errors.InvalidArgumentError` naming both.
 
     >>> import fastgen
     >>> net = evaluators.random_network(hidden=8, seed=1)
     >>> fastgen.duel(lookahead(net), greedy(net), 4, seed=1).games
     4
     """
-    if not callable(evaluator):
-        raise InvalidArgumentError(f"lookahead needs an evaluator (a callable), got {evaluator!r}")
+    evaluator = as_evaluator(evaluator, f"lookahead's evaluator {evaluator!r}")
     plies = check_int(plies, "plies", 0, 1)
     keep = check_int(keep, "keep", 1)
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
         raise InvalidArgumentError(f"margin must be a non-negative number, got {margin!r}")
     if plies == 0:
         return greedy(evaluator)
-
-    def choose(candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-        return _one_ply_choice(evaluator, np.ascontiguousarray(candidates, dtype=np.int8),
-                               np.asarray(offsets, dtype=np.int64), keep, float(margin))
-
-    choose.__name__ = f"lookahead({evaluators.evaluator_name(evaluator)}, plies=1)"
-    return choose
+    return LookaheadPolicy(evaluator, keep, float(margin))
 
 
-def _one_ply_choice(evaluator: Any, cand: np.ndarray, offsets: np.ndarray, keep: int, margin: float) -> np.ndarray:
+class LookaheadPolicy(Policy):
+    """An evaluator's 1-ply player (see :func:`lookahead`). Called as a function,
+    ``policy(candidates, offsets)``, it chooses as :meth:`choose` does."""
+
+    def __init__(self, evaluator: Evaluator, keep: int, margin: float) -> None:
+        self.evaluator = evaluator
+        self.keep = keep
+        self.margin = margin
+        self.name = f"lookahead({evaluator.name}, plies=1)"
+
+    def choose(self, candidates: np.ndarray, offsets: np.ndarray, turn: Turn | None = None) -> np.ndarray:
+        return _one_ply_choice(self.evaluator, np.ascontiguousarray(candidates, dtype=np.int8),
+                               np.asarray(offsets, dtype=np.int64), self.keep, self.margin,
+                               1 if turn is None else turn.threads)
+
+    def __call__(self, candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        return self.choose(candidates, offsets)
+
+
+def _one_ply_choice(evaluator: Any, cand: np.ndarray, offsets: np.ndarray, keep: int, margin: float,
+                    threads: int = 1) -> np.ndarray:
     """:func:`lookahead`'s choice (indices relative to each game's candidates)."""
     g = offsets.shape[0] - 1
     counts = np.diff(offsets)
-    v0 = -evaluators.equity(evaluators.opponent_probs(evaluator, cand))
+    v0 = -evaluators.equity(evaluators.opponent_probs(evaluator, cand, threads=threads))
     gid = np.repeat(np.arange(g), counts)
     order = np.lexsort((-v0, gid))  # each game's candidates, best first (stable: ties in generation order)
     rank = np.empty_like(order)
@@ -157,8 +176,8 @@ def _one_ply_choice(evaluator: Any, cand: np.ndarray, offsets: np.ndarray, keep:
     if sel.size:
         boards = np.repeat(cand[sel][:, ::-1], DISTINCT_ROLLS.shape[0], axis=0)  # the opponent on roll, once a roll
         dice = np.tile(DISTINCT_ROLLS, (sel.size, 1))
-        replies = plays_batch(boards, dice)
-        mover = evaluators.equity(evaluators.opponent_probs(evaluator, replies.boards))
+        replies = plays_batch(boards, dice, threads=threads)
+        mover = evaluators.equity(evaluators.opponent_probs(evaluator, replies.boards, threads=threads))
         worst = np.minimum.reduceat(mover, replies.offsets[:-1])  # the opponent's best reply for it
         value[sel] = worst.reshape(sel.size, DISTINCT_ROLLS.shape[0]) @ ROLL_CHANCES
     # games with nothing to look at (one play, or a play that ends the game) keep their 0-ply choice
@@ -167,70 +186,82 @@ def _one_ply_choice(evaluator: Any, cand: np.ndarray, offsets: np.ndarray, keep:
     return evaluators.group_best(value, offsets) - offsets[:-1]
 
 
-# --------------------------------------------------------------------------- the registry
-# What the game loops of fastgen.rollout, fastgen.duel and the external-player server call:
-# a "step" policy ``choose(candidates, offsets, gid, turn, boards, dice) -> picks``.
+# --------------------------------------------------------------------------- the built-in policies
+# and the step function the game loops of fastgen.rollout, fastgen.duel and the
+# external-player server call: ``step(candidates, offsets, gid, turn, boards, dice) -> picks``.
 
 
-def random_policy(seed: int) -> Callable[..., np.ndarray]:
-    """Uniform choice over the distinct plays of each game, from the counter-based hash
-    of ``(seed, game, turn)`` (:func:`fastgen.core.hashing.game_hash`)."""
+class RandomPolicy(Policy):
+    """Uniform choice over the distinct plays of each game, from the counter-based hash of
+    ``(seed, game, turn)`` (:func:`fastgen.core.hashing.game_hash`); the game loops play it
+    inside the core."""
 
-    def choose(candidates, offsets, gid, turn, boards, dice):
+    name = "random"
+
+    def choose(self, candidates: np.ndarray, offsets: np.ndarray, turn: Turn) -> np.ndarray:
         counts = np.diff(offsets)
-        h = game_hash(seed, gid, turn, PURPOSE_CHOICE)
+        h = game_hash(turn.seed, turn.games, turn.turns, PURPOSE_CHOICE)
         return uniform_index(h, counts).astype(np.int64)
 
-    choose.__name__ = "random"
-    return choose
+    @property
+    def native(self) -> Any:
+        return "random"
 
 
-def pubeval_policy(seed: int = 0) -> Callable[..., np.ndarray]:
+class PubevalPolicy(Policy):
     """Tesauro's pubeval, as GNU Backgammon's pubeval player chooses (see
-    fastgen.players.pubeval.pubeval_best): the highest score, race weights when the position
-    before the move is a race, ties to the play GNU Backgammon's generator lists first."""
-    def choose(candidates, offsets, gid, turn, boards, dice):
-        pick = np.empty(boards.shape[0], dtype=np.int64)
-        _play.pubeval_pick(boards, dice, candidates, offsets, pick)
+    :func:`fastgen.players.pubeval.pubeval_best`): the highest score, race weights when the
+    position before the move is a race, ties to the play GNU Backgammon's generator lists
+    first; the game loops play it inside the core."""
+
+    name = "pubeval"
+
+    def choose(self, candidates: np.ndarray, offsets: np.ndarray, turn: Turn) -> np.ndarray:
+        pick = np.empty(turn.boards.shape[0], dtype=np.int64)
+        _pubeval.pubeval_pick(turn.boards, turn.dice, candidates, offsets, pick)
         return pick
 
-    choose.__name__ = "pubeval"
-    return choose
+    @property
+    def native(self) -> Any:
+        return "pubeval"
 
 
-def read_only(arr: np.ndarray) -> np.ndarray:
-    """A read-only view of *arr* (the array itself stays writable): what a user's policy
-    or evaluator is handed, so that writing into it raises numpy's ValueError
-    ("assignment destination is read-only") instead of changing the game."""
-    view = arr.view()
-    view.flags.writeable = False
-    return view
+#: The policies named by one word, played inside the core.
+BUILTIN: dict[str, Policy] = {"random": RandomPolicy(), "pubeval": PubevalPolicy()}
 
 
-def step_policy(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """A batch policy as the loops call it: ``fn(candidates, offsets)``, or, when it has a
-    true attribute ``wants_position`` (engines such as fastgen.players.engines.GnubgEngine that
-    need the position and the roll), ``fn(candidates, offsets, boards, dice)`` with the
-    (G, 2, 25) positions before the play (side on roll in row 1) and the (G, 2) dice.
-    Every array is handed over as a read-only view (:func:`read_only`): a policy that
-    writes into one gets numpy's ValueError, and the game is left as it was."""
-    name = getattr(fn, "__name__", type(fn).__name__)
+def random_policy(seed: int) -> Any:
+    """The step function of :class:`RandomPolicy` for the run's *seed*."""
+    return step_function(BUILTIN["random"], seed)
 
-    if getattr(fn, "wants_position", False):
 
-        def choose(candidates, offsets, gid, turn, boards, dice):
-            return fn(read_only(candidates), read_only(offsets), read_only(boards), read_only(dice))
+def pubeval_policy(seed: int = 0) -> Any:
+    """The step function of :class:`PubevalPolicy`."""
+    return step_function(BUILTIN["pubeval"], seed)
 
-    else:
 
-        def choose(candidates, offsets, gid, turn, boards, dice):
-            return fn(read_only(candidates), read_only(offsets))
+def step_function(policy: Policy, seed: int = 0, threads: int = 1) -> Any:
+    """*policy* as the game loops call it: ``step(candidates, offsets, gid, turn, boards,
+    dice)`` -> its :meth:`~fastgen.players.base.Policy.choose` with the :class:`Turn` of
+    those arrays, the run's *seed* and *threads*. The step function carries the policy's
+    ``__name__`` and, for a compiled network's greedy play, ``network``."""
 
-    choose.__name__ = name
-    network = getattr(fn, "network", None)
-    if network is not None:  # the greedy play of a compiled network (evaluators.greedy)
-        choose.network = network  # type: ignore[attr-defined]
-    return choose
+    def step(candidates, offsets, gid, turn, boards, dice):
+        return policy.choose(candidates, offsets, Turn(read_only(boards), read_only(dice), gid, turn, seed, threads))
+
+    step.__name__ = policy.name
+    step.policy = policy  # type: ignore[attr-defined]
+    native = policy.native
+    if native is not None and not isinstance(native, str):  # the greedy play of a compiled network
+        step.network = native  # type: ignore[attr-defined]
+    return step
+
+
+def step_policy(fn: Any, seed: int = 0, threads: int = 1) -> Any:
+    """The step function (:func:`step_function`) of a policy or a user's batch policy
+    ``fn(candidates, offsets)`` (``fn(candidates, offsets, boards, dice)`` with
+    ``wants_position = True``), every array handed over as a read-only view."""
+    return step_function(as_policy(fn), seed, threads)
 
 
 def as_picks(picked: Any, g: int, name: str) -> np.ndarray:
@@ -274,15 +305,13 @@ def raise_bad_pick(picked: Any, offsets: np.ndarray, i: int, name: str) -> NoRet
     )
 
 
-#: The policies the game loops have built in (played inside the core where it can).
-BUILTIN = {"random": random_policy, "pubeval": pubeval_policy}
 
 
 _MONEY_CENTRED = MatchState(on_roll=1)
 _MONEY_OWNED = MatchState(cube_value=2, cube_owner=1, on_roll=1)
 
 
-class CubePolicy:
+class CubePolicy(CubePlayer):
     """A player with the cube, for money games (``duel(a, b, games, cube=True)``) and
     matches (``duel(a, b, matches=N, match_length=L)``).
 
@@ -300,12 +329,11 @@ class CubePolicy:
     :func:`cube_policy` makes one from an evaluator; a subclass may decide otherwise.
     """
 
-    def __init__(self, evaluator: Callable[[np.ndarray], Any], *, name: str | None = None) -> None:
-        if not callable(evaluator):
-            raise InvalidArgumentError(f"cube_policy needs an evaluator (a callable), got {evaluator!r}")
-        self.evaluator = evaluator
+    def __init__(self, evaluator: Any, *, name: str | None = None, threads: int = 1) -> None:
+        self.evaluator = evaluator = as_evaluator(evaluator, f"cube_policy's evaluator {evaluator!r}")
+        self.threads = check_threads(threads)
         self.chequer = greedy(evaluator)
-        self.__name__ = name or f"cube({getattr(evaluator, '__name__', type(evaluator).__name__)})"
+        self.name = name or f"cube({evaluator.name})"
 
     def _decisions(self, boards: np.ndarray, owns: Any, states: Any) -> tuple[np.ndarray, np.ndarray]:
         boards = np.ascontiguousarray(boards, dtype=np.int8)
@@ -319,7 +347,7 @@ class CubePolicy:
             states = [_MONEY_OWNED if o else _MONEY_CENTRED for o in owns]
         elif len(states) != n:
             raise InvalidArgumentError(f"states must hold one MatchState a board: {len(states)} for {n} boards")
-        probs = np.asarray(self.evaluator(boards), dtype=np.float64)[:, :5]
+        probs = evaluators.evaluate(self.evaluator, boards, threads=self.threads)
         groups: dict[Any, list[int]] = {}
         for i, st in enumerate(states):
             groups.setdefault(st, []).append(i)
@@ -339,16 +367,17 @@ class CubePolicy:
         return self._decisions(boards, owns, states)[1]
 
     def __repr__(self) -> str:
-        return f"<fastgen.players.policies.CubePolicy {self.__name__}>"
+        return f"<fastgen.players.policies.CubePolicy {self.name}>"
 
 
-def cube_policy(evaluator: Callable[[np.ndarray], Any], *, name: str | None = None) -> CubePolicy:
+def cube_policy(evaluator: Any, *, name: str | None = None, threads: int = 1) -> CubePolicy:
     """*evaluator*'s player with the cube: its greedy chequer play, and the doubles and
     takes of its 0-ply cube decisions for money (:func:`fastgen.cube.cube_decisions`:
-    Janowski's model with GNU Backgammon's cube life, no Jacoby rule). See :class:`CubePolicy`.
+    Janowski's model with GNU Backgammon's cube life, no Jacoby rule). *threads*: the
+    threads its evaluator is given for its cube decisions. See :class:`CubePolicy`.
 
     >>> import fastgen
     >>> fastgen.duel(cube_policy(fastgen.players.evaluators.baseline()), "baseline", 20, seed=1, cube=True).games
     20
     """
-    return CubePolicy(evaluator, name=name)
+    return CubePolicy(evaluator, name=name, threads=threads)

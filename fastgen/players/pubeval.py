@@ -2,9 +2,9 @@
 
 Source: Gerald Tesauro, ``pubeval.c`` (IBM Research, 1993), "provided as a public
 service to the backgammon programming community"; the two published weight vectors
-``wr`` (race) and ``wc`` (contact) of 122 weights each are compiled into the simulation
-extension as constant data (fastgen/core/_pubeval.pxi), which fills its tables from them
-when it loads; :data:`RACE_WEIGHTS` and :data:`CONTACT_WEIGHTS` are copies read from there.
+``wr`` (race) and ``wc`` (contact) of 122 weights each are compiled into pubeval's
+extension as constant data (fastgen/players/_pubeval.pyx), which fills its tables from
+them when it loads; :data:`RACE_WEIGHTS` and :data:`CONTACT_WEIGHTS` are copies read from there.
 (They are the same numbers GNU Backgammon ships in ``lib/pub_eval.c``; no code is taken
 from there.)
 
@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen.core import _core, _play
+from fastgen.core import _core
+from fastgen.players import _pubeval
 from fastgen._util import run_threads
 from fastgen.core.boards import as_board, as_boards, as_dice, as_dice_batch
 from fastgen.core.generate import WATCH_FROM
@@ -42,7 +43,7 @@ from fastgen.errors import InvalidArgumentError
 
 __all__ = ["RACE_WEIGHTS", "CONTACT_WEIGHTS", "is_race", "best_play", "pubeval_best"]
 
-_contact, _race = _play.pubeval_weights()
+_contact, _race = _pubeval.pubeval_weights()
 
 #: Tesauro's race weights ``wr[122]`` (read-only: the compiled pubeval's own).
 RACE_WEIGHTS = np.array(_race)
@@ -88,7 +89,7 @@ def best_play(plays: Plays) -> int:
         raise InvalidArgumentError(f"best_play needs at least one play, got {plays!r}")
     pick = np.empty(1, dtype=np.int64)
     offsets = np.array([0, candidates.shape[0]], dtype=np.int64)
-    _play.pubeval_pick(before[None], dice, candidates, offsets, pick)
+    _pubeval.pubeval_pick(before[None], dice, candidates, offsets, pick)
     return int(pick[0])
 
 
@@ -117,7 +118,7 @@ def pubeval_best(boards, dice) -> np.ndarray:
     stop = _core.StopFlag() if arr.shape[0] >= WATCH_FROM else None
 
     def work(_):
-        bad[0] = _play.pubeval_best_batch(arr, dice_arr, out, stop)
+        bad[0] = _pubeval.pubeval_best_batch(arr, dice_arr, out, stop)
 
     if stop is None:
         work(0)

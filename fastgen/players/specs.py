@@ -7,18 +7,18 @@ rollout``, ``fastgen serve-external``) or an evaluator (:func:`fastgen.rollout_p
 rollout-position``) reads it with :func:`policy` or :func:`evaluator`, so a spec means the
 same everywhere:
 
-=========================  ==============================================  =========================================
-spec                       as a policy                                     as an evaluator
-=========================  ==============================================  =========================================
-``random``                 a uniformly random play (inside the core)       --
-``pubeval``                Tesauro's pubeval (inside the core)             --
-``baseline``               :func:`fastgen.players.policies.baseline`               :func:`fastgen.players.evaluators.baseline`
-``gnubg`` / ``gnubg:N``    :func:`fastgen.players.policies.gnubg` at N plies       :func:`fastgen.players.evaluators.gnubg` at N plies
-``gnubg-engine[:N]``       :class:`fastgen.players.engines.GnubgEngine` (N plies)  --
-``network:SEED``           greedy of the random network below              :func:`fastgen.players.evaluators.random_network`
-``PATH.npz``               greedy of the network below                     :meth:`fastgen.players.evaluators.Network.load`
-``module:callable``        the callable (or what its factory returns)      the callable (or what its factory returns)
-=========================  ==============================================  =========================================
+=======================  ======================================================  ===================================================
+spec                     as a policy                                             as an evaluator
+=======================  ======================================================  ===================================================
+``random``               a uniformly random play (inside the core)               --
+``pubeval``              Tesauro's pubeval (inside the core)                     --
+``baseline``             :func:`fastgen.players.policies.baseline`               :func:`fastgen.players.evaluators.baseline`
+``gnubg`` / ``gnubg:N``  :func:`fastgen.players.policies.gnubg` at N plies       :func:`fastgen.players.evaluators.gnubg` at N plies
+``gnubg-engine[:N]``     :class:`fastgen.players.engines.GnubgEngine` (N plies)  --
+``network:SEED``         greedy of the random network below                      :func:`fastgen.players.evaluators.random_network`
+``PATH.npz``             greedy of the network below                             :meth:`fastgen.players.evaluators.Network.load`
+``module:callable``      the callable (or what its factory returns)              the callable (or what its factory returns)
+=======================  ======================================================  ===================================================
 
 A network is an evaluator, and :func:`fastgen.players.evaluators.greedy` of it its policy: a
 :class:`~fastgen.players.evaluators.Network` or a compiled :class:`fastgen.nets.Network` (or a
@@ -47,9 +47,18 @@ names above and weights files (:func:`check` tells the forms apart without loadi
 anything).
 
 >>> policy("pubeval")
-'pubeval'
+<policy pubeval>
 >>> evaluator("network:1").hidden
 128
+>>> policy("network:1").name
+'greedy(network(tesauro198, 128 hidden))'
+
+Given the wrong role, the resolver says so at once:
+
+>>> evaluator(policy("baseline"))
+Traceback (most recent call last):
+...
+fastgen.errors.InvalidArgumentError: evaluator <policy baseline> is a policy (it chooses plays) where an evaluator is wanted (it scores positions: f(boards) -> (N, 5) probabilities)
 """
 
 from __future__ import annotations
@@ -66,6 +75,7 @@ from fastgen.players import evaluators, policies
 from fastgen.formats.checked import open_regular
 from fastgen.players.engines import GnubgEngine
 from fastgen.errors import FastgenError, InvalidArgumentError, InvalidSpecError, NetworkFileError
+from fastgen.players.base import CubePlayer, Evaluator, Policy, as_evaluator, as_policy
 from fastgen.players.evaluators import Network, greedy
 from fastgen.nets.network import Network as CompiledNetwork
 
@@ -84,46 +94,48 @@ _MAX_PLIES = {("gnubg", "policy"): 3, ("gnubg", "evaluator"): 4, ("gnubg-engine"
 _CALLS = {"policy": ("candidates", "offsets"), "evaluator": ("boards",)}
 
 
-def policy(spec: Any) -> Any:
-    """The policy *spec* names (a string of the grammar above), or *spec* itself when it is
-    already one: ``"random"`` and ``"pubeval"`` stay strings (the loops play them inside the
-    core), a :class:`~fastgen.players.evaluators.Network` becomes its greedy player, and any other
-    callable is checked to take ``(candidates, offsets)`` (``(candidates, offsets, boards,
-    dice)`` with ``wants_position = True``). A ``gnubg-engine`` spec starts a GNU Backgammon
+def policy(spec: Any) -> Policy:
+    """The :class:`~fastgen.players.base.Policy` *spec* names (a string of the grammar
+    above), or *spec* itself as one: ``"random"`` and ``"pubeval"`` are the built-in
+    policies the loops play inside the core, an evaluator (a network) becomes its greedy
+    player, and any other callable is checked to take ``(candidates, offsets)``
+    (``(candidates, offsets, boards, dice)`` with ``wants_position = True``) and wrapped. A
+    cube player raises, naming both roles. A ``gnubg-engine`` spec starts a GNU Backgammon
     process: close it when done (it is also closed when garbage collected)."""
     if isinstance(spec, str):
         if spec in policies.BUILTIN:
-            return spec
+            return policies.BUILTIN[spec]
         return _as_policy(_load(spec, "policy"), spec)
     return _as_policy(spec, None)
 
 
-def evaluator(spec: Any) -> Callable[..., Any]:
-    """The evaluator *spec* names (a string of the grammar above), or *spec* itself when it
-    is already a callable that takes ``(boards)``."""
+def evaluator(spec: Any) -> Evaluator:
+    """The :class:`~fastgen.players.base.Evaluator` *spec* names (a string of the grammar
+    above), or *spec* itself as one (a user's callable ``f(boards)`` is wrapped, its
+    answers checked). A policy or a cube player raises, naming both roles."""
     if isinstance(spec, str):
-        return _check_call(_load(spec, "evaluator"), "evaluator", spec)
-    return _check_call(spec, "evaluator", None)
+        return as_evaluator(_load(spec, "evaluator"), f"evaluator {spec!r}", InvalidSpecError)
+    return as_evaluator(spec)
 
 
-def cube_player(spec: Any) -> policies.CubePolicy:
-    """*spec* itself when it is a :class:`fastgen.players.policies.CubePolicy`, else the
-    ``cube_policy`` of the evaluator it is or names (a spec's text, such as
-    ``"baseline"``, becomes the player's name); a spec that names no evaluator raises as
-    :func:`evaluator` does."""
-    if isinstance(spec, policies.CubePolicy):
+def cube_player(spec: Any, threads: int = 1) -> CubePlayer:
+    """*spec* itself when it is a :class:`~fastgen.players.base.CubePlayer` (such as a
+    :class:`fastgen.players.policies.CubePolicy`), else the ``cube_policy`` of the
+    evaluator it is or names (a spec's text, such as ``"baseline"``, becomes the player's
+    name, *threads* the threads of its cube decisions); a spec that names no evaluator
+    raises as :func:`evaluator` does."""
+    if isinstance(spec, CubePlayer):
         return spec
-    return policies.cube_policy(evaluator(spec), name=spec if isinstance(spec, str) else None)
+    return policies.cube_policy(evaluator(spec), name=spec if isinstance(spec, str) else None, threads=threads)
 
 
-def resolve_policy(spec: Any, seed: int) -> tuple[Callable[..., Any], str]:
-    """The step policy the game loops call (``choose(candidates, offsets, gid, turn, boards,
-    dice)``) for *spec* and its name (the spec itself for a string)."""
+def resolve_policy(spec: Any, seed: int, threads: int = 1) -> tuple[Callable[..., Any], str]:
+    """The step function the game loops call (``step(candidates, offsets, gid, turn, boards,
+    dice)``, :func:`fastgen.players.policies.step_function`) for *spec* and its name (the
+    spec itself for a string)."""
     found = policy(spec)
-    if isinstance(found, str):
-        return policies.BUILTIN[found](seed), found
-    name = spec if isinstance(spec, str) else getattr(found, "__name__", "custom")
-    return policies.step_policy(found), name
+    name = spec if isinstance(spec, str) else found.name
+    return policies.step_function(found, seed, threads), name
 
 
 def check(spec: str, role: str = "policy") -> str:
@@ -256,24 +268,6 @@ def _takes_no_arguments(obj: Any) -> bool:
     return True
 
 
-def _check_call(obj: Any, role: str, spec: str | None) -> Any:
-    """*obj*, checked to be callable the way *role* is called."""
-    what = f"{role} {spec!r}" if spec is not None else f"{role} {obj!r}"
-    error = InvalidSpecError if spec is not None else InvalidArgumentError
-    if not callable(obj):
-        raise error(f"{what} must be a callable or one of {GRAMMAR}")
-    args: tuple[str, ...] = _CALLS[role]
-    if role == "policy" and getattr(obj, "wants_position", False):
-        args = args + ("boards", "dice")
-    sig = _signature(obj)
-    if sig is not None:
-        try:
-            sig.bind(*args)
-        except TypeError:
-            raise error(f"{what} cannot be called as f({', '.join(args)}): its signature is {sig}") from None
-    return obj
-
-
 def _is_compiled_layout(path: str) -> bool:
     """Whether the ``.npz`` file *path* is in :mod:`fastgen.nets.files`' layout (it has a
     ``format`` array), read by :class:`fastgen.nets.Network`; else the one hidden layer
@@ -288,8 +282,10 @@ def _is_compiled_layout(path: str) -> bool:
             return False
 
 
-def _as_policy(obj: Any, spec: str | None) -> Any:
-    """A loaded or given object as a policy: a network plays greedily."""
-    if isinstance(obj, (Network, CompiledNetwork)):
+def _as_policy(obj: Any, spec: str | None) -> Policy:
+    """A loaded or given object as a policy: an evaluator (a network) plays greedily."""
+    if isinstance(obj, Evaluator):
         return greedy(obj)
-    return _check_call(obj, "policy", spec)
+    if spec is None:
+        return as_policy(obj)
+    return as_policy(obj, f"policy {spec!r}", InvalidSpecError)

@@ -1,4 +1,55 @@
 """Many games, cut by job: ``rollout/`` (games to the end, in process and on Dask),
 ``decide/`` (rollouts that rank the plays of a decision), ``duel/`` (one policy against
 another, and serving a policy to GNU Backgammon), over a shared chunk store (``store``)
-and cluster layer (``cluster``)."""
+and cluster layer (``cluster``).
+
+The front doors are top-level (:func:`fastgen.rollout`, :func:`fastgen.rollout_plays`,
+:func:`fastgen.rollout_position`, :func:`fastgen.duel`); their results and helpers are
+imported from here on first use (``fastgen.sim.RolloutResult``), and the errors of games
+that cannot end and of work sent to a cluster are importable here.
+"""
+
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING
+
+from fastgen.errors import DeadPositionError, EndlessGameError, NotPicklableError, RolloutStoreError, TurnLimitError
+
+#: The public names imported on first use (PEP 562), each from the module that defines it.
+_LAZY_NAMES: dict[str, str] = {
+    **dict.fromkeys(("RolloutResult", "RolloutSummary", "summarize"), "fastgen.sim.rollout.results"),
+    "rollout_dice": "fastgen.sim.decide.dice",
+    "RolloutTable": "fastgen.sim.decide.table",
+    "DuelResult": "fastgen.sim.duel.front",
+}
+
+if TYPE_CHECKING:
+    from fastgen.sim.decide.dice import rollout_dice
+    from fastgen.sim.decide.table import RolloutTable
+    from fastgen.sim.duel.front import DuelResult
+    from fastgen.sim.rollout.results import RolloutResult, RolloutSummary, summarize
+else:
+
+    def __getattr__(name: str) -> object:
+        """Import a result type or helper on first use (PEP 562)."""
+        if name not in _LAZY_NAMES:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(_import_module(_LAZY_NAMES[name]), name)
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(__all__))
+
+__all__ = [
+    "RolloutResult",
+    "RolloutSummary",
+    "summarize",
+    "rollout_dice",
+    "RolloutTable",
+    "DuelResult",
+    "EndlessGameError",
+    "DeadPositionError",
+    "TurnLimitError",
+    "NotPicklableError",
+    "RolloutStoreError",
+]

@@ -129,7 +129,7 @@ def play_phase(players, choose, t: CubeTable, live: np.ndarray, dice: np.ndarray
         cand = np.concatenate([batch.boards[offsets[r]:offsets[r + 1]] for r in rows])
         g = live[rows]
         picked = choose[p](cand, sub_off, t.dice_ids[g], t.turn[g], t.boards[g], dice[rows])
-        name = getattr(players[p].chequer, "__name__", "policy")
+        name = players[p].chequer.name
         got = as_picks(picked, rows.size, name)
         bad = np.flatnonzero((got < 0) | (got >= np.diff(sub_off)))
         if bad.size:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from fastgen._util import check_int
+from fastgen._util import check_int, check_threads
 from fastgen.errors import InvalidArgumentError
 from fastgen.sim.cluster import connect
 
@@ -75,7 +75,7 @@ class GameOptions:
     def __post_init__(self) -> None:
         _set(self, "seed", check_int(self.seed, "seed", 0, MAX_SEED))
         _set(self, "batch_size", check_int(self.batch_size, "batch_size", 1))
-        _set(self, "threads", check_int(self.threads, "threads", 1))
+        _set(self, "threads", check_threads(self.threads))
         if not isinstance(self.engine, str) or self.engine not in ENGINES:
             raise InvalidArgumentError(f"engine must be 'auto', 'native' or 'python', got {self.engine!r}")
 
@@ -112,7 +112,7 @@ class TrialOptions:
         _set(self, "stop_se", _check_positive(self.stop_se, "stop_se"))
         _set(self, "stop_z", _check_positive(self.stop_z, "stop_z"))
         _set(self, "min_trials", None if self.min_trials is None else check_int(self.min_trials, "min_trials", 1))
-        _set(self, "threads", check_int(self.threads, "threads", 1))
+        _set(self, "threads", check_threads(self.threads))
 
     @property
     def stops(self) -> bool:

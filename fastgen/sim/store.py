@@ -30,6 +30,7 @@ import numpy as np
 
 from fastgen._util import atomic_write
 from fastgen.errors import InvalidArgumentError, RolloutStoreError
+from fastgen.players.evaluators import GnubgNNEvaluator
 
 __all__ = ["MANIFEST", "ChunkStore", "read_manifest", "run_digest", "evaluator_identity", "RESUME_MODES"]
 
@@ -57,18 +58,16 @@ def evaluator_identity(evaluator: Any, key: Any, what: str) -> str | None:
         if not isinstance(key, str) or not key:
             raise InvalidArgumentError(f"key must be a non-empty text naming the {what}'s content, got {key!r}")
         return "key:" + key
-    digest = getattr(evaluator, "digest", None)
-    if callable(digest):
-        return "digest:" + str(digest())
-    if getattr(evaluator, "__qualname__", "") == "gnubg.<locals>.evaluate_gnubg" and \
-            getattr(evaluator, "__module__", "") == "fastgen.players.evaluators":
+    if isinstance(evaluator, GnubgNNEvaluator):
         try:
             from importlib.metadata import version  # lazy: only for a gnubg evaluator
             nn = version("gnubg-nn")
         except Exception:  # not installed as a distribution: the name alone
             nn = "unknown"
-        return f"gnubg:{evaluator.__name__}:gnubg-nn {nn}"
-    return None
+        return f"gnubg:{evaluator.name}:gnubg-nn {nn}"
+    digest = getattr(evaluator, "digest", None)
+    found = digest() if callable(digest) else None
+    return None if found is None else "digest:" + str(found)
 
 
 def read_manifest(path: Any, fmt: str, what: str) -> dict:

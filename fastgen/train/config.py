@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fastgen._util import check_int, check_positive_float
+from fastgen._util import check_int, check_positive_float, check_threads
 from fastgen.errors import InvalidArgumentError
 from fastgen.nets.network import MAX_WIDTH
 
@@ -52,7 +52,7 @@ class TDConfig:
         check_positive_float(self.lam, "lam", 1.0)
         check_positive_float(self.lr, "lr", 10.0)
         check_positive_float(self.lr_end, "lr_end", 10.0)
-        check_int(self.threads, "threads", 1, 256)
+        check_threads(self.threads)
         check_int(self.sync, "sync", 1)
         check_int(self.seed, "seed", 0, 2**63 - 1)
         check_positive_float(self.init, "init", 10.0)

@@ -50,12 +50,14 @@ from fastgen.cube.decision import CubeAction, cube_decisions, proper_action
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidArgumentError, InvalidCubeStateError
+from fastgen.nets.network import Network as CompiledNetwork
+from fastgen.players.evaluators import Network, evaluate
 from fastgen.players.policies import cube_policy, step_policy
 from fastgen.games.game import result_types
 from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, may_double, play_phase
 from fastgen.sim.decide.dice import MAX_TRIALS, dice_at
 from fastgen.sim.rollout.pool import MAX_TURNS, _raise_turn_limit
-from fastgen._util import check_int
+from fastgen._util import check_int, check_threads
 
 __all__ = ["CubeRollout", "rollout_cube"]
 
@@ -132,21 +134,22 @@ def _luck(evaluator: Any, boards: np.ndarray, dice: np.ndarray, threads: int) ->
                         threads=threads)
     after = np.asarray(batch.boards)
     offsets = np.asarray(batch.offsets, dtype=np.int64)
-    choose = getattr(evaluator, "choose", None)
-    if callable(choose):
-        chosen = after[offsets[:-1] + np.asarray(choose(after, offsets), dtype=np.int64)]
+    if isinstance(evaluator, (CompiledNetwork, Network)):
+        picks = evaluator.choose(after, offsets, threads=threads) if isinstance(evaluator, CompiledNetwork) \
+            else evaluator.choose(after, offsets)
+        chosen = after[offsets[:-1] + np.asarray(picks, dtype=np.int64)]
         res = result_types(chosen)
         best = res.astype(np.float64)
         going = np.flatnonzero(res == 0)
         if going.size:
-            probs = np.asarray(evaluator(np.ascontiguousarray(chosen[going][:, ::-1])), dtype=np.float64)[:, :5]
+            probs = evaluate(evaluator, np.ascontiguousarray(chosen[going][:, ::-1]), threads=threads)
             best[going] = -(probs @ _EQUITY - 1.0)
     else:
         res = result_types(after)
         values = res.astype(np.float64)
         going = np.flatnonzero(res == 0)
         if going.size:
-            probs = np.asarray(evaluator(np.ascontiguousarray(after[going][:, ::-1])), dtype=np.float64)[:, :5]
+            probs = evaluate(evaluator, np.ascontiguousarray(after[going][:, ::-1]), threads=threads)
             values[going] = -(probs @ _EQUITY - 1.0)
         best = np.maximum.reduceat(values, offsets[:-1])
     best = best.reshape(n, len(DISTINCT_ROLLS))
@@ -173,14 +176,14 @@ def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state
         raise InvalidCubeStateError(f"state must be a fastgen.MatchState or None (money, cube centred), got {state!r}")
     trials = check_int(trials, "trials", 1, MAX_TRIALS)
     seed = check_int(seed, "seed", 0, 2**64 - 1)
-    threads = check_int(threads, "threads", 1, 1024)
+    threads = check_threads(threads)
     check_int(max_cube, "max_cube", 2, 1 << 20)
     for flag, value in (("quasi_random", quasi_random), ("variance_reduction", variance_reduction)):
         if not isinstance(value, (bool, np.bool_)):
             raise InvalidArgumentError(f"{flag} must be True or False, got {value!r}")
     if (arr.sum(axis=1) == 0).any():
         raise InvalidArgumentError(f"the position {position_id(arr)!r} is a finished game")
-    probs = np.asarray(ev(arr[None]), dtype=np.float64)[:, :5]
+    probs = evaluate(ev, arr[None], threads=threads)
     first = cube_decisions(arr[None], probs, st, met=met).decision(0)  # checks the state; can it double?
     if first.action is CubeAction.CANNOT_DOUBLE:
         raise InvalidCubeStateError(f"the side on roll cannot double at this state, so there is no cube decision to "
@@ -192,8 +195,8 @@ def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state
         assert met is not None
         score = Score(met, st.match_length - st.score[me], st.match_length - st.score[1 - me], crawford=st.crawford,
                       player=me)
-    player = cube_policy(ev)
-    players, choose = (player, player), [step_policy(player.chequer)] * 2
+    player = cube_policy(ev, threads=threads)
+    players, choose = (player, player), [step_policy(player.chequer, threads=threads)] * 2
     n = 2 * trials
     k = np.tile(np.arange(trials, dtype=np.int64), 2)
     t = CubeTable(n, np.ascontiguousarray(arr[None]), np.full(n, me, dtype=np.int8), k * 0)
@@ -253,7 +256,7 @@ def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state
     eq = (nd, dt, dp) if score is None else tuple(float(score.equity(v, c)) for v in (nd, dt, dp))
     action = proper_action(eq[0], eq[1], eq[2], gammons=bool(first.probs[1] > 0), owned=owner0 == me,
                            money=score is None, beavers=bool(beavers), jacoby=st.jacoby)
-    name = getattr(ev, "__name__", type(ev).__name__)
+    name = ev.name
     return CubeRollout(arr.copy(), st, str(name), trials, seed, bool(quasi_random), bool(variance_reduction),
                        score is not None, nd, dt, float(dp),
                        se(nd_v), se(dt_v), se(dt_v - nd_v), (float(eq[0]), float(eq[1]), float(eq[2])), action,

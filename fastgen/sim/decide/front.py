@@ -13,7 +13,7 @@ The machinery, for all trials of all candidates at once (the "pool"):
   (one ``plays_batch`` call over games x 21 rolls), evaluates all of them in one call,
   and takes both the luck and the play from that: the play for the roll thrown is the
   lookahead's best play for that roll;
-* trial ``k`` throws the dice of :func:`fastgen.rollout_dice` for every candidate
+* trial ``k`` throws the dice of :func:`fastgen.sim.rollout_dice` for every candidate
   (common random numbers), so the differences between candidates are paired.
 
 Variance reduction (GNU Backgammon's lookahead luck adjustment): at each half-move the
@@ -82,7 +82,7 @@ POOL_GAMES = 128
 
 def _check_evaluator(evaluator) -> str:
     """The name of an evaluator already read by :func:`fastgen.players.specs.evaluator`."""
-    return getattr(evaluator, "__name__", type(evaluator).__name__)
+    return evaluator.name
 
 
 def _check_board(board) -> np.ndarray:
@@ -92,13 +92,13 @@ def _check_board(board) -> np.ndarray:
     return arr
 
 
-def _candidates(board: np.ndarray, dice: tuple, plays, evaluator, stats: dict) -> list[Play]:
+def _candidates(board: np.ndarray, dice: tuple, plays, evaluator, stats: dict, threads: int = 1) -> list[Play]:
     legal = legal_plays(board, dice)
     if plays is None:
         return list(legal)
     if isinstance(plays, (int, np.integer)) and not isinstance(plays, (bool, np.bool_)):
         k = check_int(plays, "plays", 1)
-        values = equity(afterstate_probs(evaluator, legal.boards, stats))
+        values = equity(afterstate_probs(evaluator, legal.boards, stats, threads=threads))
         order = sorted(range(len(legal)), key=lambda i: -values[i])  # stable: ties in generation order
         return [legal[i] for i in order[:k]]
     if isinstance(plays, (str, bytes)) or not isinstance(plays, Sequence):
@@ -351,7 +351,7 @@ def rollout_plays(
         (``"8/5 6/5"``), or an int k: the k best plays at 0 ply by the evaluator.
     trials:
         Trials per candidate; trial k throws the same dice for every candidate
-        (:func:`fastgen.rollout_dice`).
+        (:func:`fastgen.sim.rollout_dice`).
     seed:
         Non-negative int below 2**64.
     variance_reduction:
@@ -370,7 +370,8 @@ def rollout_plays(
     min_trials:
         Trials before the stop rules apply (default 36).
     threads:
-        Passed to :func:`fastgen.plays_batch`.
+        Threads of :func:`fastgen.plays_batch` and of the evaluator (a compiled network
+        uses them); the results are the same for any number.
     truncate_bearoff:
         Stop a trial, scored by the evaluator, once its position (the side on roll about
         to roll) is one the evaluator ``covers``: with
@@ -445,7 +446,7 @@ def rollout_plays(
     board = _check_board(board)
     dice = as_dice(dice)
     stats: dict = {}
-    cands = _candidates(board, dice, plays, evaluator, stats)
+    cands = _candidates(board, dice, plays, evaluator, stats, opts.threads)
     after = np.stack([p.board_after for p in cands])
     won = after[:, 1].sum(axis=1) == 0
     starts = np.ascontiguousarray(after[:, ::-1])

@@ -91,14 +91,14 @@ def _play(board, trial, outcome, luck, finished, alive, self_first, evaluator, s
         roller_is_self = self_first == (t % 2 == 0)
         here = board[alive]
         if truncate is not None and t == truncate:
-            probs = evaluate(evaluator, here, stats)
+            probs = evaluate(evaluator, here, stats, threads=threads)
             outcome[alive] = probs if roller_is_self else flip(probs)
             finished[alive] = True
             break
         if truncate_bearoff:
             covered = _covered(evaluator, here)
             if covered.any():
-                probs = evaluate(evaluator, here[covered], stats)
+                probs = evaluate(evaluator, here[covered], stats, threads=threads)
                 outcome[alive[covered]] = probs if roller_is_self else flip(probs)
                 finished[alive[covered]] = True
                 stats["bearoff_stops"] = stats.get("bearoff_stops", 0) + int(covered.sum())
@@ -114,7 +114,7 @@ def _play(board, trial, outcome, luck, finished, alive, self_first, evaluator, s
             batch = plays_batch(np.repeat(here, 21, axis=0), np.tile(ROLLS, (m, 1)), threads=threads)
             stats["generate"] = stats.get("generate", 0.0) + time.perf_counter() - t0
             may = np.repeat(np.repeat(few, 21), batch.counts) if few.any() else may_not
-            scored = Afterstates(evaluator, batch.boards, stats, may)
+            scored = Afterstates(evaluator, batch.boards, stats, may, threads=threads)
             best = group_best(scored.equity, batch.offsets)  # (m * 21,)
             value = scored.mover_probs(best).reshape(m, 21, 5)  # the roller's view
             mean = np.einsum("mrk,r->mk", value, WEIGHTS) / 36.0
@@ -128,7 +128,7 @@ def _play(board, trial, outcome, luck, finished, alive, self_first, evaluator, s
             batch = plays_batch(here, dice, threads=threads)
             stats["generate"] = stats.get("generate", 0.0) + time.perf_counter() - t0
             may = np.repeat(few, batch.counts) if few.any() else may_not
-            scored = Afterstates(evaluator, batch.boards, stats, may)
+            scored = Afterstates(evaluator, batch.boards, stats, may, threads=threads)
             chosen = batch.boards[group_best(scored.equity, batch.offsets)]
         del batch, scored  # their memory goes back to plays_batch's reuse pool
         done = ~chosen[:, 1].any(axis=1)

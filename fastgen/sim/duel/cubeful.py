@@ -56,7 +56,7 @@ def play_cube_games(a, b, games: int, seed: int, start: np.ndarray, from_opening
     won; *result* 1, 2, 3 (a pass counts 1), *cube* the value it was played for, *turns*
     the plays made; *records* (with *log*) each game's actions, else None."""
     players = (a, b)
-    choose = [step_policy(p.chequer) for p in players]
+    choose = [step_policy(p.chequer, threads=threads) for p in players]
     gid = np.arange(first, first + games, dtype=np.int64)
     t = CubeTable(games, start, gid % 2, gid // 2 if mirrored else gid, log=log)
     winner = np.zeros(games, dtype=np.int8)
@@ -84,7 +84,7 @@ def play_matches(a, b, matches: int, length: int, seed: int, start: np.ndarray, 
     when *a* won, score (a's, b's) at the end; *records* (with *log*) each match's
     games as lists of actions, else None."""
     players = (a, b)
-    choose = [step_policy(p.chequer) for p in players]
+    choose = [step_policy(p.chequer, threads=threads) for p in players]
     mid = np.arange(first, first + matches, dtype=np.int64)
     pair = mid // 2 if mirrored else mid
     game_no = np.zeros(matches, dtype=np.int64)

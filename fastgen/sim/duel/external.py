@@ -2,7 +2,7 @@
 
 In GNU Backgammon, ``set player N external HOST:PORT`` makes player N an external
 player: gnubg connects to HOST:PORT and, at each of that player's decisions, sends one
-FIBS ``board:`` line (:mod:`fastgen.fibs`) and reads back the play. An
+FIBS ``board:`` line (:mod:`fastgen.formats.fibs`) and reads back the play. An
 :class:`ExternalServer` listens on 127.0.0.1, reads each line (with a timeout), lets the
 policy choose among the legal plays and answers the play in GNU Backgammon's notation
 (``bar/22 13/8``).
@@ -36,7 +36,7 @@ import numpy as np
 
 from fastgen.core.ids import MatchState
 from fastgen.errors import FastgenError, InvalidArgumentError
-from fastgen.fibs import FibsBoard, parse_board
+from fastgen.formats.fibs import FibsBoard, parse_board
 from fastgen.formats.matfile import GNUBG_MAX_CUBE
 from fastgen.players.policies import pick_play
 from fastgen.players.specs import cube_player, resolve_policy

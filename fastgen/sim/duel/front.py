@@ -39,13 +39,14 @@ from fastgen.core.boards import STARTING_BOARD
 from fastgen.games.game import Game
 from fastgen.games.match import Match
 from fastgen.players import specs
+from fastgen.players import base
 from fastgen.errors import InvalidArgumentError, InvalidSpecError
 from fastgen.sim.duel.chunks import duel_chunked
 from fastgen.sim.duel.play import native_player, play_duel_games
 from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.sim.rollout.pool import check_start
 from fastgen._typing import ArrayLike
-from fastgen._util import check_int
+from fastgen._util import check_int, check_threads
 
 __all__ = ["duel", "DuelResult", "MatchDuelResult", "Policy"]
 
@@ -294,16 +295,17 @@ class MatchDuelResult:
 def _resolve(policy: Any, which: str, owned: list[Any]) -> Any:
     """*policy* read by :func:`fastgen.players.specs.policy`; what a string spec started (an
     engine process) joins *owned*, to be closed when the duel ends."""
-    if not isinstance(policy, str) and not callable(policy):
-        raise InvalidArgumentError(f"policy {which} must be a spec ({specs.GRAMMAR}) or a callable, got {policy!r}")
+    if not isinstance(policy, (str, base.Policy, base.Evaluator)) and not callable(policy):
+        raise InvalidArgumentError(f"policy {which} must be a spec ({specs.GRAMMAR}), a policy or a callable, "
+                                   f"got {policy!r}")
     try:
         found = specs.policy(policy)
     except InvalidSpecError:
         raise
     except InvalidArgumentError as exc:
         raise InvalidArgumentError(f"policy {which}: {exc}") from None
-    if isinstance(policy, str) and found is not policy and callable(getattr(found, "close", None)):
-        owned.append(found)
+    if isinstance(policy, str):
+        owned.append(found)  # what a spec started (an engine's process) is closed with the duel
     return found
 
 
@@ -353,8 +355,9 @@ def duel(
         None (every game starts with the opening roll, R16) or a board (2, 25) or boards
         (K, 2, 25) with the side on roll (the first to move) in row 1.
     threads:
-        Two built-in policies: games played in parallel. Otherwise: threads of each
-        :func:`fastgen.plays_batch` call.
+        Games played in parallel when the core plays both policies whole (the built-in
+        ones, compiled networks); otherwise the threads of each :func:`fastgen.plays_batch`
+        call and of the policies' networks. The results are the same for any number.
     batch_size:
         Games played side by side in the batched loop.
     progress:
@@ -452,9 +455,9 @@ def duel(
             started.close()
 
 
-def _cube_player(player: Any, which: str) -> Any:
+def _cube_player(player: Any, which: str, threads: int = 1) -> Any:
     try:
-        return specs.cube_player(player)
+        return specs.cube_player(player, threads)
     except (InvalidArgumentError, InvalidSpecError) as exc:
         raise InvalidArgumentError(f"{which}: a duel with the cube needs a cube player (fastgen.players.policies.cube_policy "
                                    f"of an evaluator), an evaluator or an evaluator spec: {exc}") from None
@@ -479,13 +482,13 @@ def _cube_duel(a: Any, b: Any, games: int, *, seed: int, mirrored: Any, start: A
     if match_length is not None:
         check_int(match_length, "match_length", 1, 64)
     check_int(seed, "seed", 0, 2**63 - 1)
-    threads = check_int(threads, "threads", 1, 1024)
+    threads = check_threads(threads)
     if not isinstance(mirrored, (bool, np.bool_)):
         raise InvalidArgumentError(f"mirrored must be True or False, got {mirrored!r}")
     if mirrored and games % 2:
         raise InvalidArgumentError(f"a mirrored duel plays pairs: the number of games or matches must be even, "
                                    f"got {games!r}")
-    pa, pb = _cube_player(a, "a"), _cube_player(b, "b")
+    pa, pb = _cube_player(a, "a", threads), _cube_player(b, "b", threads)
     if start is None:
         start_boards, from_opening = np.ascontiguousarray(STARTING_BOARD[None]), True
     else:

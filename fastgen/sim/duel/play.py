@@ -14,13 +14,14 @@ import time
 
 import numpy as np
 
-from fastgen.core import _core, _play
+from fastgen.core import _core
+from fastgen.sim import _play
 from fastgen.core.generate import plays_batch
 from fastgen.core.hashing import OPENING_DICE, roll_dice
 from fastgen.players.policies import as_picks, raise_bad_pick
 from fastgen.sim.options import GameOptions
 from fastgen.sim.rollout.pool import _WATCH_GAMES, MAX_TURNS, _raise_turn_limit
-from fastgen.players.specs import resolve_policy
+from fastgen.players.specs import policy as policy_of, resolve_policy
 from fastgen._util import run_game_ranges
 
 __all__ = ["BUILTIN", "native_player", "play_duel_games"]
@@ -42,9 +43,8 @@ def native_player(policy):
     """How the core plays *policy* (a resolved spec): its built-in code (``"random"``,
     ``"pubeval"``), the compiled network whose greedy play it is (code 2, with the
     network's chooser), or None when only the batched loop can."""
-    if isinstance(policy, str):
-        return BUILTIN.get(policy)
-    return getattr(policy, "network", None)
+    native = policy_of(policy).native
+    return BUILTIN[native] if isinstance(native, str) else native
 
 
 def _duel_native(games, first, pol_a, pol_b, seed, start, from_opening, mirrored, threads, chunk, progress):
@@ -76,8 +76,8 @@ def _dice_ids(gid: np.ndarray, mirrored: bool) -> np.ndarray:
 def _duel_python(games, first, a, b, seed, start, from_opening, mirrored, batch_size, threads, progress):
     """The batched loop: each turn, one plays_batch call and one policy call for the games
     where *a* moves, the same for *b*, then one pool_turn call for all of them."""
-    choose_a, _ = resolve_policy(a, seed)
-    choose_b, _ = resolve_policy(b, seed)
+    choose_a, _ = resolve_policy(a, seed, threads)
+    choose_b, _ = resolve_policy(b, seed, threads)
     # pool_turn starts game g at starts[g % len(starts)]: mirrored, rows repeated twice so
     # that both games of pair g // 2 start at start[(g // 2) % K].
     starts = np.ascontiguousarray(np.repeat(start, 2, axis=0) if mirrored else start)

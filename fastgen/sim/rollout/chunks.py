@@ -43,7 +43,7 @@ from fastgen.sim.cluster import task_memory, worker_count
 from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.errors import InvalidArgumentError
 from fastgen.sim.rollout.pool import MAX_TURNS, check_start, play_in_process
-from fastgen.players.specs import resolve_policy
+from fastgen.players.specs import policy as policy_of
 from fastgen.sim.rollout.results import RolloutResult
 from fastgen.sim.store import RESUME_MODES, ChunkStore, bad_values, evaluator_identity
 
@@ -51,7 +51,7 @@ __all__ = ["rollout_chunked", "RolloutInterrupted", "RolloutStore", "play_chunk"
 
 
 class RolloutInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a chunked rollout. ``result`` is a :class:`fastgen.RolloutResult` of
+    """Ctrl-C stopped a chunked rollout. ``result`` is a :class:`fastgen.sim.RolloutResult` of
     the games of the finished chunks (``finished`` of ``total`` games)."""
 
     def __init__(self, result, total: int):
@@ -155,7 +155,7 @@ def rollout_chunked(games, policy, start, first_game, options: GameOptions, clus
     # Every argument check of the in-process call, before any work is sent out.
     play_in_process(0, policy, start_boards, first_game, options, None)
     seed, out, chunk_size = options.seed, cluster.out, cluster.chunk_size
-    name = resolve_policy(policy, seed)[1]
+    name = policy_of(policy).name  # the policy the front door resolved
     check_resume(out, content, name, resume)
     job = _Job(policy, start_boards, options)
     on_cluster = cluster.on_cluster

@@ -76,7 +76,9 @@ def rollout(
     batch_size:
         Number of games played side by side (the pool size of each ``plays_batch`` call).
     threads:
-        Passed to :func:`fastgen.plays_batch`.
+        Threads of each :func:`fastgen.plays_batch` call and of the policy's network (or
+        games played in parallel inside the core); the results are the same for any
+        number.
     progress:
         Optional callable receiving the number of games finished at each turn.
     engine:

@@ -8,7 +8,7 @@ policies ``"random"`` and ``"pubeval"``, and the greedy play of a compiled netwo
 (:func:`rollout_native`). Each game's dice and random choices come from a counter-based
 hash (:mod:`fastgen.core.hashing`) of ``(seed, game index, turn, purpose)``, so game ``i``
 is the same game whatever the batch size, the threads or the order games finish in. The
-policies are read by :func:`fastgen.players.specs.resolve_policy`.
+policies are read by :func:`fastgen.players.specs.policy`.
 """
 
 from __future__ import annotations
@@ -18,16 +18,17 @@ import time
 import numpy as np
 
 from fastgen._util import check_int, run_game_ranges
-from fastgen.core import _core, _play
+from fastgen.core import _core
+from fastgen.sim import _play
 from fastgen.core.boards import STARTING_BOARD, as_boards  # R3
 from fastgen.core.generate import plays_batch
 from fastgen.errors import DeadPositionError, InvalidArgumentError, InvalidBoardError, TurnLimitError
 from fastgen.core.ids import position_id
 from fastgen.core.hashing import OPENING_DICE, roll_dice
-from fastgen.players.policies import as_picks, raise_bad_pick
+from fastgen.players.policies import as_picks, raise_bad_pick, step_function
 from fastgen.sim.options import GameOptions
 from fastgen.sim.rollout.results import RolloutResult
-from fastgen.players.specs import resolve_policy
+from fastgen.players.specs import policy as policy_of
 
 #: A game reaching this many turns stops the rollout with TurnLimitError (both engines).
 #: Random games end within a few hundred turns.
@@ -150,13 +151,15 @@ def play_in_process(games: int | None, policy, start, first_game: int, options: 
     games = check_int(games, "games", 0)
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
-    native = isinstance(policy, str) and policy in ("random", "pubeval")
-    if options.engine != "python" and native:
-        return rollout_native(games, start_boards, from_opening, first_game, policy, options, progress)
+    found = policy_of(policy)
+    native = found.native
+    if options.engine != "python" and isinstance(native, str):
+        return rollout_native(games, start_boards, from_opening, first_game, native, options, progress)
     seed, batch_size, threads = options.seed, options.batch_size, options.threads
-    choose, name = resolve_policy(policy, seed)
-    network = getattr(choose, "network", None)  # a compiled network's greedy play
-    if options.engine == "native" and network is None:
+    name = policy if isinstance(policy, str) else found.name
+    choose = step_function(found, seed, threads)
+    network = None if isinstance(native, str) else native  # a compiled network's greedy play
+    if options.engine == "native" and native is None:
         raise InvalidArgumentError(
             "the native engine plays the 'random' and 'pubeval' policies and compiled networks "
             f"(fastgen.nets.Network) only, got policy {policy!r}"
