@@ -50,7 +50,7 @@ def main():
     ev = evaluators.gnubg(0)
     with open(args.out, "a") as out:
         for pid, dice in POSITIONS:
-            board = fastgen.board_from_position_id(pid)
+            board = fastgen.parse_position_id(pid)
             t0 = time.perf_counter()
             table = fastgen.rollout_plays(board, dice, ev, plays=args.top, trials=args.fastgen_trials)
             fg_seconds = time.perf_counter() - t0

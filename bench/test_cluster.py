@@ -29,7 +29,7 @@ import pytest
 
 import fastgen
 from fastgen.players import evaluators
-from fastgen.perft import perft_run
+from fastgen.search.perft import perft_run
 
 distributed = pytest.importorskip("distributed", reason="dask not installed: pip install '.[dask]'")
 
@@ -76,7 +76,7 @@ def test_rollout_throughput(benchmark, clients, workers):
 @pytest.mark.benchmark(group="cluster-perft")
 @pytest.mark.parametrize("workers", [0, 1, 2], ids=["in-process", "1-worker", "2-workers"])
 def test_perft_throughput(benchmark, clients, workers):
-    boards = {pid: fastgen.board_from_position_id(pid) for pid in PERFT_POSITIONS}
+    boards = {pid: fastgen.parse_position_id(pid) for pid in PERFT_POSITIONS}
     benchmark.extra_info.update(items=sum(PERFT_NODES.values()), unit="nodes", workers=workers)
     client = clients.get(workers)
     runs = []

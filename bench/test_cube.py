@@ -80,7 +80,7 @@ def test_cube_decisions_gnubg_hint(benchmark, random_games, kind):
 
 @pytest.mark.parametrize("varredn", ["on", "off"])
 def test_cubeful_rollout_fastgen(benchmark, varredn):
-    board = fastgen.board_from_position_id("4HPwATDgc/ABMA")
+    board = fastgen.parse_position_id("4HPwATDgc/ABMA")
     benchmark.group = "cubeful rollout"
     benchmark.extra_info["positions"] = 1296
     out = benchmark.pedantic(rollout_cube, args=(board, "baseline"),

@@ -14,7 +14,7 @@ timings, so no timing waits for the disk):
   paths at spaces); the copy is set-up, only the gnubg process is timed;
 - ``read_corpus_fastgen``: :func:`fastgen.formats.matbatch.read_mat_files` on all 1,777
   paths, in one thread and in two: the compiled scanner on the files it reads, the Python
-  reader (:func:`fastgen.read_mat`) on the others; ``errors="skip"`` (4 files are refused
+  reader (:func:`fastgen.formats.read_mat`) on the others; ``errors="skip"`` (4 files are refused
   by the reader: a ``Wins`` line that the replay contradicts; their messages are kept);
 - ``read_corpus_read_mat``: ``read_mat`` on each file in a loop, the Python reader alone
   (one round: it takes seconds).

@@ -179,8 +179,9 @@ def test_parts(benchmark, tmp_path):
         pytest.skip("no C compiler on PATH (set CC) to build bench/mlp_parts.c")
     here = os.path.dirname(os.path.abspath(__file__))
     program = str(tmp_path / "mlp_parts")
-    subprocess.run([cc, "-O3", "-ffp-contract=off", "-DNDEBUG", "-I", os.path.join(here, "..", "fastgen", "core"),
-                    os.path.join(here, "mlp_parts.c"), "-o", program], check=True)
+    subprocess.run([cc, "-O3", "-ffp-contract=off", "-DNDEBUG", "-I", os.path.join(here, "..", "fastgen", "nets"),
+                    "-I", os.path.join(here, "..", "fastgen", "core"), os.path.join(here, "mlp_parts.c"), "-o", program],
+                   check=True)
     boards = str(tmp_path / "positions.bin")
     POSITIONS.tofile(boards)
     def run(hidden):

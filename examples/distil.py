@@ -34,7 +34,7 @@ import fastgen
 import fastgen.players.specs
 from fastgen.nets import Network
 
-OPENING = np.array(fastgen.OPENING_ROLLS, dtype=np.int8)
+OPENING = np.array(fastgen.games.OPENING_ROLLS, dtype=np.int8)
 
 
 def self_play_positions(n: int, seed: int, random_share: float, games: int = 2000) -> np.ndarray:

@@ -33,7 +33,7 @@ import numpy as np
 import fastgen
 from fastgen.players.evaluators import Network, group_best
 
-OPENING = np.array(fastgen.OPENING_ROLLS, dtype=np.int8)
+OPENING = np.array(fastgen.games.OPENING_ROLLS, dtype=np.int8)
 
 
 def flip(y: np.ndarray) -> np.ndarray:

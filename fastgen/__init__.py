@@ -7,10 +7,15 @@ row 1 the side on roll, index i = own point i + 1, index 24 = bar.
 >>> len(fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1)))
 16
 
-Each public name comes from the module that defines it: the generator and its readable
-layer are imported with the package, the rest (games, rollouts, duels, evaluators,
-bear-off databases ...) on first use, so ``import fastgen`` stays quick. The optional
-extras (``rl``, ``dask``, ``pgx``, ``peers``) are never imported by ``import fastgen``.
+The top level holds what a user reaches for first: the generator, boards and plays, match
+state and IDs, games and matches, the main verbs (rollouts, duels, perft, the cube
+decision), the errors those meet, and the subpackages; everything else is reached from
+its subpackage (``fastgen.formats.read_sgf``, ``fastgen.games.GameOverError``). Each public
+name comes from the module that defines it: the generator and its readable layer are
+imported with the package, the rest (games, rollouts, duels, subpackages ...) on first
+use, so ``import fastgen`` stays quick. The optional extras (``rl``, ``dask``, ``pgx``,
+``peers``) are never imported by ``import fastgen``. A name that left the top level still
+works for one release, with a DeprecationWarning naming its new place.
 """
 
 import importlib.util as _importlib_util
@@ -29,62 +34,21 @@ from fastgen import _compat
 
 _compat.install()
 
-import sys as _sys
 from importlib import import_module as _import_module
-from types import ModuleType as _ModuleType
 from typing import TYPE_CHECKING
 
 from fastgen._version import __version__
-from fastgen.board import Board
 from fastgen.core.boards import STARTING_BOARD, swap_sides
-from fastgen.formats.convert import from_pubeval28, from_signed26, to_pubeval28, to_signed26
 from fastgen.errors import (
-    AmbiguousMoveError,
-    BearoffFileError,
-    CrawfordDoubleError,
-    CubeCapError,
-    CubeOwnershipError,
-    DeadPositionError,
-    DoubleAfterRollError,
-    EndlessGameError,
-    EngineError,
     FastgenError,
-    GameOverError,
     IllegalActionError,
-    IllegalDoubleError,
-    IllegalGamePlayError,
     IllegalPlayError,
-    IllegalReason,
     InvalidArgumentError,
     InvalidBoardError,
     InvalidDiceError,
-    InvalidEnvOptionError,
-    InvalidSpecError,
-    InvalidFibsBoardError,
-    InvalidMatchIDError,
-    InvalidMatchStateError,
     InvalidMoveTextError,
-    InvalidNetworkError,
-    InvalidOutputError,
-    InvalidPositionIDError,
-    InvalidResignationError,
-    InvalidSVGOptionError,
-    InvalidXGIDError,
+    InvalidSpecError,
     MatFileError,
-    MatFileWarning,
-    SgfFileError,
-    XgFileError,
-    NetworkFileError,
-    CheckpointError,
-    InvalidCubeStateError,
-    METFileError,
-    OutsideDatabaseError,
-    NotPicklableError,
-    OutOfOrderError,
-    OutOfTurnError,
-    RolloutStoreError,
-    TurnLimitError,
-    UnknownSchemeError,
 )
 from fastgen.core.features import encode
 from fastgen.core.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
@@ -92,11 +56,11 @@ from fastgen.core.ids import (
     GameState,
     MatchState,
     Resignation,
-    board_from_position_id,
-    format_gnubg_id,
+    gnubg_id,
     match_id,
-    match_state_from_id,
     parse_gnubg_id,
+    parse_match_id,
+    parse_position_id,
     parse_xgid,
     position_id,
     xgid,
@@ -104,93 +68,103 @@ from fastgen.core.ids import (
 from fastgen.core.notation import Play, format_play
 from fastgen.core.plays import PlayBatch, Plays
 from fastgen.core.validate import check_play, legal_steps, parse_play
+from fastgen.games.board import Board
+from fastgen.formats import svg as _svg  # draws Play, Board and Game in Jupyter (it installs their drawers)
 
 #: The public names imported on first use (PEP 562), each from the module that defines
-#: it: games, .mat files, rollouts, duels, evaluators, engines and policies, bear-off
-#: databases, FIBS lines and pubeval are loaded when a program first asks for one.
+#: it: games, match files, rollouts, duels, perft, pubeval and the cube decision are
+#: loaded when a program first asks for one.
 _LAZY_NAMES: dict[str, str] = {
-    **dict.fromkeys(("BACKGAMMON", "GAMMON", "OPENING_ROLLS", "SINGLE", "Game", "GameAction", "result_type"),
-                    "fastgen.games.game"),
+    "Game": "fastgen.games.game",
     "Match": "fastgen.games.match",
-    "read_mat": "fastgen.formats.matfile",
     "write_mat": "fastgen.formats.matfile",
     **dict.fromkeys(("read_match", "read_matches"), "fastgen.formats.reader"),
-    **dict.fromkeys(("read_mat_files", "MatchBatch"), "fastgen.formats.matbatch"),
-    **dict.fromkeys(("read_sgf", "write_sgf"), "fastgen.formats.sgf"),
-    **dict.fromkeys(("read_xg", "read_xg_position", "XgPosition"), "fastgen.formats.xg"),
-    "pubeval_best": "fastgen.players.pubeval",
-    "perft": "fastgen.perft",
-    "perft_weighted": "fastgen.perft",
-    "RolloutResult": "fastgen.sim.rollout.results",
-    "RolloutSummary": "fastgen.sim.rollout.results",
-    "summarize": "fastgen.sim.rollout.results",
     "rollout": "fastgen.sim.rollout.front",
-    "rollout_plays": "fastgen.sim.decide.front",
-    "rollout_position": "fastgen.sim.decide.front",
-    "rollout_dice": "fastgen.sim.decide.dice",
-    "RolloutTable": "fastgen.sim.decide.table",
+    **dict.fromkeys(("rollout_plays", "rollout_position"), "fastgen.sim.decide.front"),
     "duel": "fastgen.sim.duel.front",
-    "DuelResult": "fastgen.sim.duel.front",
+    **dict.fromkeys(("perft", "perft_weighted"), "fastgen.search.perft"),
+    "pubeval_best": "fastgen.players.pubeval",
+    "cube_action": "fastgen.cube.action",
 }
-#: Submodules and subpackages reached as attributes (``fastgen.bearoff.build_one_sided``),
-#: imported on first use too.
-_LAZY_MODULES = ("bearoff", "cube", "envs", "fibs", "games", "nets", "players", "sim")
+#: Subpackages reached as attributes (``fastgen.bearoff.build_one_sided``), imported on
+#: first use too.
+_LAZY_MODULES = ("analysis", "bearoff", "cube", "envs", "formats", "games", "nets", "players", "search", "sim", "train")
 #: Modules that moved (:mod:`fastgen._compat`): the old names still import, with a warning.
-_MOVED_MODULES = ("engines", "evaluators", "policies", "pubeval", "specs")
+_MOVED_MODULES = ("engines", "evaluators", "policies", "pubeval", "specs", "board", "fibs", "svg")
+
+
+def _to(place: str, *names: str) -> dict[str, tuple[str, str]]:
+    return {name: (place, name) for name in names}
+
+
+#: Names that left the top level, each with its new place and name there:
+#: ``fastgen.NAME`` still gives it for one release, with a DeprecationWarning naming it.
+_MOVED_NAMES: dict[str, tuple[str, str]] = {
+    # renamed: one pattern for the IDs, NAME(...) writes one and parse_NAME(text) reads it
+    "board_from_position_id": ("fastgen", "parse_position_id"),
+    "match_state_from_id": ("fastgen", "parse_match_id"),
+    "format_gnubg_id": ("fastgen", "gnubg_id"),
+    **_to("fastgen.formats", "to_signed26", "from_signed26", "to_pubeval28", "from_pubeval28", "read_mat",
+          "read_mat_files", "MatchBatch", "read_sgf", "write_sgf", "read_xg", "read_xg_position", "XgPosition",
+          "MatFileWarning", "SgfFileError", "XgFileError", "InvalidFibsBoardError", "InvalidSVGOptionError"),
+    **_to("fastgen.games", "GameAction", "OPENING_ROLLS", "SINGLE", "GAMMON", "BACKGAMMON", "result_type",
+          "GameOverError", "OutOfTurnError", "OutOfOrderError", "IllegalGamePlayError", "IllegalDoubleError",
+          "DoubleAfterRollError", "CrawfordDoubleError", "CubeOwnershipError", "CubeCapError",
+          "InvalidResignationError"),
+    **_to("fastgen.sim", "RolloutResult", "RolloutSummary", "summarize", "rollout_dice", "RolloutTable",
+          "DuelResult", "EndlessGameError", "DeadPositionError", "TurnLimitError", "NotPicklableError",
+          "RolloutStoreError"),
+    # the errors of IDs, move text, network inputs and output arrays: the core's, in fastgen.errors
+    **_to("fastgen.errors", "IllegalReason", "AmbiguousMoveError", "InvalidPositionIDError",
+          "InvalidMatchIDError", "InvalidMatchStateError", "InvalidXGIDError", "UnknownSchemeError",
+          "InvalidOutputError"),
+    **_to("fastgen.players", "EngineError"),
+    **_to("fastgen.envs", "InvalidEnvOptionError"),
+    **_to("fastgen.bearoff", "BearoffFileError", "OutsideDatabaseError"),
+    **_to("fastgen.nets", "InvalidNetworkError", "NetworkFileError"),
+    **_to("fastgen.cube", "METFileError", "InvalidCubeStateError"),
+    **_to("fastgen.train", "CheckpointError"),
+}
+del _to
 
 if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
-    from fastgen import bearoff, cube, envs, fibs, games, nets, players, sim
-    from fastgen.formats.matfile import read_mat, write_mat
-    from fastgen.formats.matbatch import MatchBatch, read_mat_files
+    from fastgen import analysis, bearoff, cube, envs, formats, games, nets, players, search, sim, train
+    from fastgen.cube.action import cube_action
+    from fastgen.formats.matfile import write_mat
     from fastgen.formats.reader import read_match, read_matches
-    from fastgen.formats.sgf import read_sgf, write_sgf
-    from fastgen.formats.xg import XgPosition, read_xg, read_xg_position
-    from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
+    from fastgen.games.game import Game
     from fastgen.games.match import Match
-    from fastgen.perft import perft, perft_weighted
     from fastgen.players.pubeval import pubeval_best
-    from fastgen.sim.decide.dice import rollout_dice
+    from fastgen.search.perft import perft, perft_weighted
     from fastgen.sim.decide.front import rollout_plays, rollout_position
-    from fastgen.sim.decide.table import RolloutTable
-    from fastgen.sim.duel.front import DuelResult, duel
+    from fastgen.sim.duel.front import duel
     from fastgen.sim.rollout.front import rollout
-    from fastgen.sim.rollout.results import RolloutResult, RolloutSummary, summarize
 else:
 
     def __getattr__(name: str) -> object:
-        """Import a lazily loaded public name or submodule on first use (PEP 562)."""
+        """Import a lazily loaded public name or subpackage on first use (PEP 562); give
+        a name that left the top level from its new place, with a DeprecationWarning."""
         if name in _LAZY_NAMES:
             value = getattr(_import_module(_LAZY_NAMES[name]), name)
         elif name in _LAZY_MODULES:
             value = _import_module(f"{__name__}.{name}")
         elif name in _MOVED_MODULES:
             return _import_module(f"{__name__}.{name}")  # the old name, with its warning
+        elif name in _MOVED_NAMES:
+            place, new = _MOVED_NAMES[name]
+            _compat.deprecated(f"fastgen.{name}", f"{place}.{new}")
+            return getattr(_import_module(place), new)  # not kept: each use warns
         else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         globals()[name] = value  # found directly from now on
         return value
 
     def __dir__() -> list[str]:
-        return sorted(set(globals()) | set(__all__) | set(_LAZY_MODULES))
-
-    class _Package(_ModuleType):
-        """The package's module type: the import system sets each submodule it loads as an
-        attribute of its package, and the module fastgen.perft would so replace the public
-        function of its name; the function keeps it."""
-
-        def __setattr__(self, name: str, value: object) -> None:
-            if name in _LAZY_NAMES and isinstance(value, _ModuleType):
-                return
-            super().__setattr__(name, value)
-
-    _sys.modules[__name__].__class__ = _Package
+        return sorted(set(globals()) | set(__all__))
 
 __all__ = [
     "__version__",
-    # generation (fastgen.core.generate, fastgen.core.plays, fastgen.core.boards)
-    "STARTING_BOARD",
-    "swap_sides",
-    "encode",
+    # the generator (fastgen.core.generate, fastgen.core.plays, fastgen.core.boards)
     "legal_plays",
     "plays_batch",
     "count_plays_batch",
@@ -198,109 +172,63 @@ __all__ = [
     "release_memory",
     "Plays",
     "PlayBatch",
-    # the readable layer
+    "STARTING_BOARD",
+    "swap_sides",
+    "encode",
+    # boards and plays
+    "Board",
     "Play",
     "format_play",
     "parse_play",
     "check_play",
     "legal_steps",
-    "Board",
-    "position_id",
-    "board_from_position_id",
-    "GameState",
+    # match state and IDs: NAME(...) writes one, parse_NAME(text) reads it
     "MatchState",
+    "GameState",
     "Resignation",
+    "position_id",
+    "parse_position_id",
     "match_id",
-    "match_state_from_id",
-    "format_gnubg_id",
+    "parse_match_id",
+    "gnubg_id",
     "parse_gnubg_id",
     "xgid",
     "parse_xgid",
-    "to_signed26",
-    "from_signed26",
-    "to_pubeval28",
-    "from_pubeval28",
-    # game flow
+    # games and matches
     "Game",
-    "GameAction",
     "Match",
-    "OPENING_ROLLS",
-    "SINGLE",
-    "GAMMON",
-    "BACKGAMMON",
-    "result_type",
-    "read_mat",
-    "write_mat",
     "read_match",
     "read_matches",
-    "read_mat_files",
-    "MatchBatch",
-    "read_sgf",
-    "write_sgf",
-    "read_xg",
-    "read_xg_position",
-    "XgPosition",
+    "write_mat",
+    # the main verbs
     "rollout",
-    "RolloutResult",
-    "RolloutSummary",
-    "summarize",
-    # rollouts that decide
     "rollout_plays",
     "rollout_position",
-    "rollout_dice",
-    "RolloutTable",
-    "players",
     "duel",
-    "DuelResult",
-    # exceptions
+    "perft",
+    "perft_weighted",
+    "pubeval_best",
+    "cube_action",
+    # the errors the functions above raise (every error: fastgen.errors, and beside its subsystem)
     "FastgenError",
     "InvalidArgumentError",
     "InvalidBoardError",
     "InvalidDiceError",
-    "InvalidPositionIDError",
     "InvalidMoveTextError",
-    "AmbiguousMoveError",
     "IllegalPlayError",
-    "IllegalReason",
-    "InvalidMatchIDError",
-    "InvalidMatchStateError",
-    "InvalidXGIDError",
     "IllegalActionError",
-    "GameOverError",
-    "OutOfTurnError",
-    "OutOfOrderError",
-    "IllegalGamePlayError",
-    "IllegalDoubleError",
-    "DoubleAfterRollError",
-    "CrawfordDoubleError",
-    "CubeOwnershipError",
-    "CubeCapError",
-    "MatFileError",
-    "MatFileWarning",
-    "SgfFileError",
-    "XgFileError",
-    "BearoffFileError",
-    "OutsideDatabaseError",
-    "InvalidNetworkError",
-    "NetworkFileError",
-    "CheckpointError",
-    "InvalidCubeStateError",
-    "METFileError",
-    "UnknownSchemeError",
-    "InvalidOutputError",
-    "InvalidResignationError",
-    "InvalidSVGOptionError",
-    "EndlessGameError",
-    "DeadPositionError",
-    "TurnLimitError",
-    "NotPicklableError",
-    "RolloutStoreError",
-    "InvalidEnvOptionError",
-    "InvalidFibsBoardError",
-    "EngineError",
     "InvalidSpecError",
-    "fibs",
-    "pubeval_best",
-    "perft",
-    "perft_weighted",
+    "MatFileError",
+    # the subpackages
+    "analysis",
+    "bearoff",
+    "cube",
+    "envs",
+    "formats",
+    "games",
+    "nets",
+    "players",
+    "search",
+    "sim",
+    "train",
 ]

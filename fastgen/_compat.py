@@ -1,9 +1,11 @@
-"""Old module names kept for one release: each imports as its new module, with a DeprecationWarning.
+"""Old names kept for one release: each still works, with a DeprecationWarning naming the new one.
 
-``import fastgen.evaluators`` (and ``from fastgen import evaluators``) still work after the
-module moved to :mod:`fastgen.players.evaluators`: a finder on ``sys.meta_path`` answers
-the old name with a small module that forwards every attribute to the new one and warns
-once, when it is imported. Nothing here is imported by user code directly.
+Modules: ``import fastgen.evaluators`` (and ``from fastgen import evaluators``) still work
+after the module moved to :mod:`fastgen.players.evaluators`: a finder on ``sys.meta_path``
+answers the old name with a small module that forwards every attribute to the new one and
+warns once, when it is imported. Names: :func:`deprecated` is the one warning that a
+renamed function or a name moved off the top level gives (``fastgen.read_sgf`` is now
+``fastgen.formats.read_sgf``). Nothing here is imported by user code directly.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ MOVED: dict[str, str] = {
     "fastgen.specs": "fastgen.players.specs",
     "fastgen.engines": "fastgen.players.engines",
     "fastgen.pubeval": "fastgen.players.pubeval",
+    "fastgen.board": "fastgen.games.board",
+    "fastgen.fibs": "fastgen.formats.fibs",
+    "fastgen.svg": "fastgen.formats.svg",
 }
 
 #: The release after which the old names are gone.
@@ -58,10 +63,15 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         warn_moved(module.__name__, stacklevel=8)
 
 
+def deprecated(old: str, new: str, stacklevel: int = 3) -> None:
+    """Warn that the name *old* is deprecated for *new* (both in full: ``fastgen.read_sgf``)."""
+    warnings.warn(f"{old} is deprecated and will be removed in fastgen {REMOVED_IN}: use {new}",
+                  DeprecationWarning, stacklevel=stacklevel)
+
+
 def warn_moved(old: str, stacklevel: int = 3) -> None:
     """The DeprecationWarning of the old name *old* (a module of :data:`MOVED`)."""
-    warnings.warn(f"{old} is deprecated and will be removed in fastgen {REMOVED_IN}: use {MOVED[old]}",
-                  DeprecationWarning, stacklevel=stacklevel)
+    deprecated(old, MOVED[old], stacklevel=stacklevel + 1)
 
 
 def install() -> None:

@@ -38,7 +38,7 @@ class InvalidOutputError(InvalidArgumentError):
 
 
 class InvalidSVGOptionError(FastgenError, ValueError):
-    """An option of :func:`fastgen.svg.board` (cube, size) that cannot be drawn."""
+    """An option of :func:`fastgen.formats.svg.board` (cube, size) that cannot be drawn."""
 
 
 # --------------------------------------------------------------------------- game flow
@@ -217,7 +217,7 @@ class InvalidEnvOptionError(FastgenError, ValueError):
 
 
 # --------------------------------------------------------------------------- bots and engines
-# Raised by fastgen.fibs, fastgen.players.engines, fastgen.players.policies and fastgen.sim.duel.
+# Raised by fastgen.formats.fibs, fastgen.players.engines, fastgen.players.policies and fastgen.sim.duel.
 
 
 class InvalidFibsBoardError(FastgenError, ValueError):

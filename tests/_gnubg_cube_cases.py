@@ -40,7 +40,7 @@ import numpy as np
 
 import fastgen
 from fastgen.players import evaluators
-from fastgen.core.ids import MatchState, match_id, match_state_from_id, position_id, board_from_position_id
+from fastgen.core.ids import MatchState, match_id, parse_match_id, position_id, parse_position_id
 
 GNUBG = os.environ.get("FASTGEN_GNUBG", "/usr/games/gnubg")
 
@@ -424,7 +424,7 @@ def parse_board_section(text, case):
         problems.append(f"diagram off counts {off} differ")
     if (on_roll == 0) != top or (on_roll == 1) != bot:
         problems.append("'On roll' drawn on the wrong side")
-    st = match_state_from_id(mid)
+    st = parse_match_id(mid)
     s = case["state"]
     if (st.on_roll, st.cube_value, st.cube_owner, st.match_length, list(st.score), st.crawford) != (
             s["on_roll"], s["cube_value"], s["cube_owner"], s["match_length"], s["score"], s["crawford"]):

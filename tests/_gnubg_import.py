@@ -128,7 +128,7 @@ def compare(paths: list[Path]) -> dict:
         by = result["by"].setdefault(exporter(path), {"files": 0, "gnubg": 0, "fastgen": 0, "both_equal": 0})
         counts = [result, by]
         try:
-            ours = fastgen.read_mat(path)
+            ours = fastgen.formats.read_mat(path)
         except fastgen.MatFileError as exc:
             ours, why = None, str(exc)
         else:
@@ -147,7 +147,7 @@ def compare(paths: list[Path]) -> dict:
             result["problems"].append((str(path), f"gnubg reads it, fastgen does not: {why}"))
             continue
         try:
-            theirs = fastgen.read_mat(_gnubg_names(exported))
+            theirs = fastgen.formats.read_mat(_gnubg_names(exported))
         except fastgen.MatFileError as exc:
             result["problems"].append((str(path), f"fastgen cannot read gnubg's export: {exc}"))
             continue

@@ -30,7 +30,7 @@ BIG_D = np.ascontiguousarray(np.tile(VD, (REPEAT, 1)))
 # Counting is fast: count one of its slowest cases instead (1-1 with 190 plays, bearing
 # off), as many times as take about 2.5 s here (at least 2M, at most 8M: 400 MB).
 SLICE = 40_000
-_HEAVY_ONE = fastgen.board_from_position_id("//MAAIB220EAAg")
+_HEAVY_ONE = fastgen.parse_position_id("//MAAIB220EAAg")
 
 
 def _heavy(n):

@@ -301,7 +301,7 @@ def test_a_truncated_or_inconsistent_file(matches, tmp_path):
     text = fastgen.write_mat(matches[0])
     lines = text.splitlines()
     cut = "\n".join(lines[: len(lines) // 2])
-    a = analyse(fastgen.read_mat(cut))
+    a = analyse(fastgen.formats.read_mat(cut))
     assert not a.finished and "stops before the end" in str(a) and a.to_dict()["finished"] is False
     full = analyse(matches[0])
     assert full.finished and [d.to_dict() for d in a.decisions] == [d.to_dict() for d in full.decisions[:len(a.decisions)]]

@@ -1,4 +1,4 @@
-"""The people's Board (fastgen.board): constructors, push/pop/peek, IDs, diagram."""
+"""The people's Board (fastgen.games.board): constructors, push/pop/peek, IDs, diagram."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.board import Board
+from fastgen.games.board import Board
 from fastgen.errors import IllegalPlayError, InvalidBoardError, InvalidDiceError, InvalidPositionIDError, InvalidXGIDError
 from fastgen.core.ids import parse_xgid
 

@@ -17,7 +17,7 @@ import fastgen
 from _child import child_env
 from _children import kill_leftovers, wait_gone
 from fastgen.cli.main import main
-from fastgen.fibs import format_board
+from fastgen.formats.fibs import format_board
 from fastgen.sim.duel.front import duel
 
 

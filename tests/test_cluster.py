@@ -26,7 +26,7 @@ def _same_games(a, b):
 
 
 def _board(pid):
-    return fastgen.board_from_position_id(pid)
+    return fastgen.parse_position_id(pid)
 
 
 
@@ -174,9 +174,9 @@ def test_cli_workers_1_and_2_print_the_same_result(capsys, tmp_path):
 
 @pytest.mark.parametrize("position, depth", [("4HPwATDgc/ABMA", 2), ("bJ3BATDgc/ABYA", 3)])
 def test_perft_on_the_cluster_equals_in_process_whatever_the_split(client, position, depth):
-    from fastgen.perft import perft_run
+    from fastgen.search.perft import perft_run
 
-    board = fastgen.board_from_position_id(position)
+    board = fastgen.parse_position_id(position)
     want = fastgen.perft(board, depth)
     for split, tasks in ((1, 3), (depth - 1, 16), (None, None)):
         run = perft_run(board, depth, client=client, split_depth=split, tasks=tasks)

@@ -104,7 +104,7 @@ def test_command_line_writes_the_matches_as_mat_files(capsys, tmp_path):
     expected = fastgen.duel("baseline", "baseline", matches=4, match_length=3, seed=14, records=True)
     assert [f.name for f in files] == [f"match-{i:05d}.mat" for i in range(1, 5)]
     for i, f in enumerate(files):
-        assert fastgen.read_mat(f).score == tuple(expected.score[i])
+        assert fastgen.formats.read_mat(f).score == tuple(expected.score[i])
     assert main(["duel", "baseline", "baseline", "--games", "4", "--cube", "--mat", str(folder)]) == 2
     assert "--mat writes the matches of --matches" in capsys.readouterr().err
     blocker = tmp_path / "file"
@@ -171,7 +171,7 @@ def test_match_duel_records_rebuild_every_match_under_the_rules():
         m = r.match(i)
         assert m.over and m.winner == r.winner[i] and m.score == tuple(r.score[i]) and len(m.games) == r.games[i]
         assert m.names == ("baseline", "fixed(True, True)")
-        back = fastgen.read_mat(fastgen.write_mat(m))
+        back = fastgen.formats.read_mat(fastgen.write_mat(m))
         assert back.score == m.score and [g.record for g in back.games] == [g.record for g in m.games]
         cubes |= {g.cube_value for g in m.games}
         drops += sum(g.dropped for g in m.games)

@@ -7,12 +7,12 @@ import pytest
 
 import fastgen
 from fastgen.players import evaluators
-from fastgen.core.ids import board_from_position_id
+from fastgen.core.ids import parse_position_id
 from fastgen.cube import CubeAction
 from fastgen.errors import InvalidArgumentError, InvalidCubeStateError
 from fastgen.sim.decide.cubeful import rollout_cube
 
-OPENING = board_from_position_id("4HPwATDgc/ABMA")
+OPENING = parse_position_id("4HPwATDgc/ABMA")
 
 
 def _sure_win() -> np.ndarray:
@@ -79,7 +79,7 @@ def test_variance_reduction_keeps_the_mean_and_shrinks_the_error():
     # a race, 324 trials, seed 5: with and without the luck subtracted the estimates must
     # agree within three combined standard errors (the luck averages 0), and the error
     # with it must be at most half the error without (measured: about a quarter)
-    race = board_from_position_id("ttuxAAC2uzMAAA")
+    race = parse_position_id("ttuxAAC2uzMAAA")
     plain = rollout_cube(race, "baseline", trials=324, seed=5, variance_reduction=False)
     vr = rollout_cube(race, "baseline", trials=324, seed=5)
     assert vr.variance_reduction and not plain.variance_reduction

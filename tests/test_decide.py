@@ -74,14 +74,14 @@ def positions_20():
 
 
 def test_quasi_random_dice_are_stratified_exactly():
-    dice = fastgen.rollout_dice(7, 2 * 1296, 3)
+    dice = fastgen.sim.rollout_dice(7, 2 * 1296, 3)
     rolls = (dice[..., 0].astype(int) - 1) * 6 + (dice[..., 1] - 1)
     for lo in range(0, 2 * 1296, 36):  # every block of 36: each ordered first roll once
         assert sorted(rolls[lo : lo + 36, 0].tolist()) == list(range(36))
     for lo in (0, 1296):  # every block of 1,296: each ordered pair of first two rolls once
         pairs = rolls[lo : lo + 1296, 0] * 36 + rolls[lo : lo + 1296, 1]
         assert sorted(pairs.tolist()) == list(range(1296))
-    plain = fastgen.rollout_dice(7, 2 * 1296, 3, quasi_random=False)
+    plain = fastgen.sim.rollout_dice(7, 2 * 1296, 3, quasi_random=False)
     assert np.array_equal(plain[:, 2], dice[:, 2])  # later rolls: the plain hash
     first = (plain[:, 0, 0].astype(int) - 1) * 6 + plain[:, 0, 1] - 1
     assert any(len(set(first[lo : lo + 36].tolist())) < 36 for lo in range(0, 2 * 1296, 36))
@@ -89,14 +89,14 @@ def test_quasi_random_dice_are_stratified_exactly():
 
 
 def test_rollout_dice_is_a_pure_function_of_seed_trial_turn():
-    a = fastgen.rollout_dice(3, 100, 5)
-    assert np.array_equal(a, fastgen.rollout_dice(3, 100, 5))
-    assert np.array_equal(a[:40, :2], fastgen.rollout_dice(3, 40, 2))
-    assert not np.array_equal(a, fastgen.rollout_dice(4, 100, 5))
+    a = fastgen.sim.rollout_dice(3, 100, 5)
+    assert np.array_equal(a, fastgen.sim.rollout_dice(3, 100, 5))
+    assert np.array_equal(a[:40, :2], fastgen.sim.rollout_dice(3, 40, 2))
+    assert not np.array_equal(a, fastgen.sim.rollout_dice(4, 100, 5))
     with pytest.raises(InvalidArgumentError, match="-1"):
-        fastgen.rollout_dice(-1, 3, 3)
+        fastgen.sim.rollout_dice(-1, 3, 3)
     with pytest.raises(InvalidArgumentError, match="'yes'"):
-        fastgen.rollout_dice(1, 3, 3, quasi_random="yes")
+        fastgen.sim.rollout_dice(1, 3, 3, quasi_random="yes")
 
 
 # --------------------------------------------------------------------------- the engine
@@ -122,7 +122,7 @@ def _plain_loop(board, dice, play_text, evaluator, trials, seed, quasi_random):
     """An independent rollout: legal_plays and the evaluator, one game at a time, the
     dice from rollout_dice; returns the raw outcome (5 probabilities) of each trial."""
     after = fastgen.parse_play(board, dice, play_text).board_after
-    rolls = fastgen.rollout_dice(seed, trials, 400, quasi_random=quasi_random)
+    rolls = fastgen.sim.rollout_dice(seed, trials, 400, quasi_random=quasi_random)
     out = []
     for k in range(trials):
         pos, mine = fastgen.swap_sides(after), False  # opponent on roll
@@ -131,7 +131,7 @@ def _plain_loop(board, dice, play_text, evaluator, trials, seed, quasi_random):
             best, best_eq, result = 0, -np.inf, None
             for i, b in enumerate(plays.boards):
                 if b[1].sum() == 0:  # this play wins
-                    r = fastgen.result_type(b)
+                    r = fastgen.games.result_type(b)
                     p = np.array([1.0, r >= 2, r == 3, 0.0, 0.0])
                 else:
                     q = evaluator(fastgen.swap_sides(b)[None])[0]

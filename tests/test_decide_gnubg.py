@@ -72,7 +72,7 @@ def test_variance_reduction_pays_with_gnubg_nets(gnubg0):
     trials = np.arange(72 if LONG else 36, dtype=np.int64)
     kw = dict(seed=3, variance_reduction=True, quasi_random=True)
     raw, est = D.simulate(np.stack(openings), False, gnubg0, trials, truncate=TRUNCATE_OPENINGS, **kw)
-    middle = np.stack([fastgen.board_from_position_id(p) for p in MIDDLE_GAMES])
+    middle = np.stack([fastgen.parse_position_id(p) for p in MIDDLE_GAMES])
     raw2, est2 = D.simulate(middle, True, gnubg0, trials, truncate=TRUNCATE_MIDDLE, **kw)
     ratio = np.concatenate([_se(ev.equity(est)) / _se(ev.equity(raw)), _se(ev.equity(est2)) / _se(ev.equity(raw2))])
     assert ratio.shape == (25,)
@@ -106,7 +106,7 @@ def test_against_the_gnubg_program(gnubg0):
     cases = [("4HPwATDgc/ABMA", (3, 1)), ("4OvIEwDg24YDBA", (5, 1))]
     report = []
     for pid, dice in cases:
-        board = fastgen.board_from_position_id(pid)
+        board = fastgen.parse_position_id(pid)
         t = fastgen.rollout_plays(board, dice, gnubg0, plays=2, trials=trials if LONG else 324, truncate=truncate)
         for row in t.rows:
             after = fastgen.position_id(fastgen.swap_sides(row.play.board_after))

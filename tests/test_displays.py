@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import fastgen
-from fastgen import svg
+from fastgen.formats import svg
 from fastgen.analysis import analyse
 from fastgen.analysis.records import mat_numbers as decision_numbers
 from fastgen.errors import InvalidSVGOptionError

@@ -13,7 +13,7 @@ import pytest
 import fastgen
 from fastgen.players import evaluators
 from fastgen.nets import Network
-from fastgen.core import _play
+from fastgen.players import _pubeval
 from fastgen.errors import InvalidArgumentError, InvalidBoardError
 from fastgen.sim.duel.front import DuelResult, duel
 
@@ -94,7 +94,7 @@ def test_user_policies():
 
     def pub(candidates, offsets, boards, dice):
         out = np.empty(boards.shape[0], dtype=np.int64)
-        _play.pubeval_pick(boards, dice, candidates, offsets, out)
+        _pubeval.pubeval_pick(boards, dice, candidates, offsets, out)
         return out
 
     pub.wants_position = True
@@ -106,7 +106,7 @@ def test_user_policies():
 
 
 def test_start_positions():
-    board = fastgen.board_from_position_id("4HPwATDgc/ABMA")
+    board = fastgen.parse_position_id("4HPwATDgc/ABMA")
     r = duel("pubeval", "random", 100, seed=1, start=board)
     loop = duel("pubeval", "random", 100, seed=1, start=board, engine="python")
     assert _same(r, loop) and r.games == 100
@@ -174,7 +174,7 @@ def test_on_a_dask_cluster_the_same_games():
 
     loop = duel(first, "pubeval", 101, seed=3, mirrored=False)
     assert _same(loop, duel(first, "pubeval", 101, seed=3, mirrored=False, workers=1, chunk_size=30))
-    with pytest.raises(fastgen.NotPicklableError, match="the duel's policies"):
+    with pytest.raises(fastgen.sim.NotPicklableError, match="the duel's policies"):
         duel(_Unsendable(), "random", 10, workers=1)
 
 

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import fastgen
-from fastgen import InvalidBoardError, InvalidOutputError, UnknownSchemeError
+from fastgen import InvalidBoardError
+from fastgen.errors import InvalidOutputError, UnknownSchemeError
 from fastgen.core.features import SCHEMES
 
 from _contact_reference import contact_features

@@ -120,7 +120,7 @@ def test_illegal_actions_and_options_are_refused():
 
 
 def test_svg_render():
-    pytest.importorskip("fastgen.svg", reason="fastgen.svg not available in this build")
+    pytest.importorskip("fastgen.formats.svg", reason="fastgen.formats.svg not available in this build")
     env = BackgammonEnv(render_mode="svg", observation="raw")
     env.reset(seed=0)
     assert env.render().lstrip().startswith("<")

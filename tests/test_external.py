@@ -16,7 +16,7 @@ import fastgen
 from fastgen.players.engines import DEBIAN_GNUBG, find_gnubg
 from fastgen.sim.duel.external import ExternalServer, play_text
 from fastgen.errors import EngineError, InvalidArgumentError
-from fastgen.fibs import format_board, parse_board
+from fastgen.formats.fibs import format_board, parse_board
 from fastgen.games.game import Game
 
 OPENING_31 = format_board(fastgen.STARTING_BOARD, (3, 1), player_may_double=True, opponent_may_double=True)
@@ -131,7 +131,7 @@ def test_gnubg_controls_a_3_point_match(tmp_path):
     mat = tmp_path / "match.mat"
     server, log = _gnubg_match(path, ExternalServer("pubeval", timeout=60, log=io.StringIO()),
                                ["set cube use off", "set player 0 chequerplay evaluation plies 0"], 3, mat, 90)
-    match = fastgen.read_mat(mat)  # raises on any illegal or unreadable move
+    match = fastgen.formats.read_mat(mat)  # raises on any illegal or unreadable move
     assert match.length == 3 and match.over and max(match.score) >= 3
     assert server.questions >= 10 and len(server.lines) == server.questions
     for line in server.lines:
@@ -168,7 +168,7 @@ def test_gnubg_plays_a_7_point_match_with_the_cube(tmp_path, seed):
                 "set player 0 cubedecision evaluation plies 0"]
     server, log = _gnubg_match(path, ExternalServer("baseline", timeout=60, log=io.StringIO(), cube="baseline"),
                                settings, 7, mat, 180)
-    match = fastgen.read_mat(mat)  # raises on any illegal or unreadable action
+    match = fastgen.formats.read_mat(mat)  # raises on any illegal or unreadable action
     assert match.length == 7 and match.over and max(match.score) >= 7, match.score
     kinds = [(a.kind, a.player) for game in match.games for a in game.record]
     _CUBE_ACTIONS[seed] = kinds
@@ -199,7 +199,7 @@ def test_gnubg_plays_a_money_game_with_the_cube(tmp_path):
     log = server.log.getvalue()
     assert done.returncode == 0 and "error" not in log, log[-2000:]
     assert server.questions >= 5 and all(parse_board(line).match_length == 0 for line in server.lines)
-    match = fastgen.read_mat(mat)
+    match = fastgen.formats.read_mat(mat)
     assert match.length == 0 and len(match.games) == 1 and match.games[0].over and sum(match.score) >= 1
 
 

@@ -1,4 +1,4 @@
-"""FIBS board: lines (fastgen.fibs): the documented example, every field,
+"""FIBS board: lines (fastgen.formats.fibs): the documented example, every field,
 rejections, and round trips on Hypothesis positions."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import fastgen
 from fastgen.errors import InvalidFibsBoardError
-from fastgen.fibs import FibsBoard, format_board, parse_board
+from fastgen.formats.fibs import FibsBoard, format_board, parse_board
 from strategies import bar_boards, bearoff_boards, contact_boards
 
 # The example of FIBS's client documentation (boardstyle 3): the opening, O to play 6-2.

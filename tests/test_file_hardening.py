@@ -146,7 +146,7 @@ def test_fifo_is_refused_at_once_by_every_reader(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)  # no writer: a reader that opened it the usual way would block forever
     code = (f"import fastgen, fastgen.nets as n, fastgen.cube.met_files as c\n"
-            f"for call in (lambda: n.Network.load({str(fifo)!r}), lambda: fastgen.read_mat({str(fifo)!r}),"
+            f"for call in (lambda: n.Network.load({str(fifo)!r}), lambda: fastgen.formats.read_mat({str(fifo)!r}),"
             f" lambda: c.read_met_file({str(fifo)!r})):\n"
             f"    try: call()\n"
             f"    except fastgen.FastgenError as e: print(type(e).__name__, 'FIFO' in str(e))\n")
@@ -230,5 +230,5 @@ def test_matfile_bytes_and_text_still_read(tmp_path):
     match = random_match(3, 11)
     fastgen.write_mat(match, tmp_path / "m.mat")
     text = (tmp_path / "m.mat").read_text()
-    assert fastgen.read_mat(tmp_path / "m.mat").games[0].__class__ is fastgen.read_mat(text).games[0].__class__
-    assert json.dumps(len(fastgen.read_mat(str(tmp_path / "m.mat")).games)) == str(len(match.games))
+    assert fastgen.formats.read_mat(tmp_path / "m.mat").games[0].__class__ is fastgen.formats.read_mat(text).games[0].__class__
+    assert json.dumps(len(fastgen.formats.read_mat(str(tmp_path / "m.mat")).games)) == str(len(match.games))

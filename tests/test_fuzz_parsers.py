@@ -16,15 +16,8 @@ import string
 from hypothesis import given, strategies as st
 
 import fastgen
-from fastgen import (
-    AmbiguousMoveError,
-    IllegalPlayError,
-    InvalidMatchIDError,
-    InvalidMoveTextError,
-    InvalidPositionIDError,
-    InvalidXGIDError,
-    MatchState,
-)
+from fastgen import IllegalPlayError, InvalidMoveTextError, MatchState
+from fastgen.errors import AmbiguousMoveError, InvalidMatchIDError, InvalidPositionIDError, InvalidXGIDError
 from fastgen.core.notation import parse_move_text
 
 from strategies import positions
@@ -55,7 +48,7 @@ def mutate(text: str, data) -> str:
 
 def _check_pid(pid):
     try:
-        board = fastgen.board_from_position_id(pid)
+        board = fastgen.parse_position_id(pid)
     except InvalidPositionIDError as exc:
         assert repr(pid) in str(exc)
         return
@@ -83,13 +76,13 @@ def test_position_id_mutated(position, data):
 
 def _check_mid(mid):
     try:
-        state = fastgen.match_state_from_id(mid)
+        state = fastgen.parse_match_id(mid)
     except InvalidMatchIDError as exc:
         assert repr(mid) in str(exc)
         return
     assert isinstance(state, MatchState)
     # match_id writes the larger die first, so compare up to the order of the dice.
-    again = fastgen.match_state_from_id(fastgen.match_id(state))
+    again = fastgen.parse_match_id(fastgen.match_id(state))
     assert again == dataclasses.replace(state, dice=tuple(sorted(state.dice, reverse=True)))
 
 
@@ -115,7 +108,7 @@ def test_gnubg_id_pairs(text, data):
             board, state = fastgen.parse_gnubg_id(candidate)
         except InvalidMatchIDError:
             continue
-        again = fastgen.parse_gnubg_id(fastgen.format_gnubg_id(board, state))
+        again = fastgen.parse_gnubg_id(fastgen.gnubg_id(board, state))
         assert (again[0] == board).all()
         assert again[1] == dataclasses.replace(state, dice=tuple(sorted(state.dice, reverse=True)))
 

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen import InvalidBoardError, InvalidDiceError, InvalidPositionIDError
+from fastgen import InvalidBoardError, InvalidDiceError
+from fastgen.errors import InvalidPositionIDError
 from fastgen.cli.workload import random_game_positions, vector_workload
 
 from _child import run_python
@@ -296,7 +297,7 @@ def test_bad_chunk_size(chunk):
 )
 def test_bad_position_ids(pid):
     with pytest.raises(InvalidPositionIDError) as info:
-        fastgen.board_from_position_id(pid)
+        fastgen.parse_position_id(pid)
     assert repr(pid) in str(info.value)
 
 
@@ -348,7 +349,7 @@ def test_position_with_thousands_of_plays_R10_R12():
     growing buffers and still equal one-by-one generation, with one and two threads."""
     from fastgen import reference
 
-    board = fastgen.board_from_position_id("AAAAqJSSSlIAAA")
+    board = fastgen.parse_position_id("AAAAqJSSSlIAAA")
     core = fastgen.legal_plays(board, (1, 1))
     assert len(core) == 2224
     assert core.position_set() == reference.legal_plays(board, (1, 1)).position_set()

@@ -207,7 +207,7 @@ def test_rollout_callable():
 def test_rollout_from_positions(policy, request):
     if policy == "baseline":
         request.getfixturevalue("recorded_kernels")
-    start = np.stack([fastgen.board_from_position_id(RACE), fastgen.board_from_position_id(CONTACT)])
+    start = np.stack([fastgen.parse_position_id(RACE), fastgen.parse_position_id(CONTACT)])
     expected = {"pubeval": "0c4e604de10ed880", "baseline": "e01bf20dc6284670"}
     assert _rollout(games=600, policy=policy, seed=16, start=start) == expected[policy]
 
@@ -281,7 +281,7 @@ def _cube_rollout(c) -> str:
 @pytest.mark.usefixtures("recorded_kernels")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_rollout_plays_race(threads):
-    t = fastgen.rollout_plays(fastgen.board_from_position_id(RACE), (2, 1), "baseline", plays=4, trials=324,
+    t = fastgen.rollout_plays(fastgen.parse_position_id(RACE), (2, 1), "baseline", plays=4, trials=324,
                               seed=31, variance_reduction=True, threads=threads)
     assert _table(t) == "78158777fbf3c1e9"
 
@@ -289,7 +289,7 @@ def test_rollout_plays_race(threads):
 @pytest.mark.usefixtures("recorded_kernels")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_rollout_plays_contact(threads):
-    t = fastgen.rollout_plays(fastgen.board_from_position_id(CONTACT), (5, 2), "baseline", plays=3, trials=216,
+    t = fastgen.rollout_plays(fastgen.parse_position_id(CONTACT), (5, 2), "baseline", plays=3, trials=216,
                               seed=32, variance_reduction=True, threads=threads)
     assert _table(t) == "6e2aa8e665b5581c"
 
@@ -297,7 +297,7 @@ def test_rollout_plays_contact(threads):
 @pytest.mark.usefixtures("recorded_kernels")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_rollout_position_cubeless(threads):
-    t = fastgen.rollout_position(fastgen.board_from_position_id(CONTACT), "baseline", trials=324, seed=33,
+    t = fastgen.rollout_position(fastgen.parse_position_id(CONTACT), "baseline", trials=324, seed=33,
                                  variance_reduction=True, threads=threads)
     assert _table(t) == "df221121e145345f"
 
@@ -305,7 +305,7 @@ def test_rollout_position_cubeless(threads):
 @pytest.mark.usefixtures("recorded_kernels")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_rollout_position_cubeful_money(threads):
-    c = fastgen.rollout_position(fastgen.board_from_position_id(RACE), "baseline", cubeful=True, trials=324,
+    c = fastgen.rollout_position(fastgen.parse_position_id(RACE), "baseline", cubeful=True, trials=324,
                                  seed=34, variance_reduction=True, threads=threads)
     assert _cube_rollout(c) == "17eb7a9c9172c8d6"
 
@@ -314,7 +314,7 @@ def test_rollout_position_cubeful_money(threads):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_rollout_position_cubeful_match(threads):
     state = fastgen.MatchState(match_length=7, score=(2, 4), on_roll=1)
-    c = fastgen.rollout_position(fastgen.board_from_position_id(CONTACT), "baseline", cubeful=True, trials=324,
+    c = fastgen.rollout_position(fastgen.parse_position_id(CONTACT), "baseline", cubeful=True, trials=324,
                                  seed=35, variance_reduction=True, threads=threads, state=state)
     assert _cube_rollout(c) == "4731255629181255"
 

@@ -20,10 +20,10 @@ from fastgen.core.ids import (
     GameState,
     MatchState,
     Resignation,
-    board_from_position_id,
-    format_gnubg_id,
+    parse_position_id,
+    gnubg_id,
     match_id,
-    match_state_from_id,
+    parse_match_id,
     parse_gnubg_id,
     parse_xgid,
     position_id,
@@ -76,7 +76,7 @@ def test_position_id_round_trip_many_random_positions():
     for board in random_boards(1, 3000):
         pid = position_id(board)
         assert len(pid) == 14
-        assert (board_from_position_id(pid) == board).all()
+        assert (parse_position_id(pid) == board).all()
 
 
 def test_position_id_matches_gnubg():
@@ -90,7 +90,7 @@ def test_position_id_matches_gnubg():
 @pytest.mark.parametrize("bad", ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMA=", "4HPwATDgc/AB!A", None, 14, "//////////////"])
 def test_bad_position_ids(bad):
     with pytest.raises(InvalidPositionIDError) as info:
-        board_from_position_id(bad)
+        parse_position_id(bad)
     assert repr(bad) in str(info.value)
 
 
@@ -100,7 +100,7 @@ def test_bad_position_ids(bad):
 def test_manual_example_match_id():
     # gnubg manual, "A technical description of the Match ID": score 2-4 in a 9 point
     # match, player 0 holds a 2-cube, player 1 has just rolled 52.
-    state = match_state_from_id("QYkqASAAIAAA")
+    state = parse_match_id("QYkqASAAIAAA")
     assert state.cube_value == 2
     assert state.cube_owner == 0
     assert state.on_roll == 1 and state.turn == 1
@@ -116,7 +116,7 @@ def test_manual_example_match_id():
 def test_start_of_session_match_id():
     # 'cAgAAAAAAAAA' as gnubg shows before a money session: centred 1-cube, player 1 to
     # act, no game started, no dice, money; bit 66 clear means the Jacoby rule is on.
-    state = match_state_from_id("cAgAAAAAAAAA")
+    state = parse_match_id("cAgAAAAAAAAA")
     assert (state.cube_value, state.cube_owner, state.on_roll, state.turn) == (1, None, 1, 1)
     assert state.game_state is GameState.NONE
     assert state.dice == (0, 0) and state.match_length == 0 and state.score == (0, 0)
@@ -146,7 +146,7 @@ def test_match_id_round_trip_random_states():
     rng = random.Random(3)
     for _ in range(3000):
         state = random_state(rng)
-        back = match_state_from_id(match_id(state))
+        back = parse_match_id(match_id(state))
         # The Match ID has no beaver or max-cube field, and stores the larger die first.
         want = dataclasses.replace(state, beaver=False, max_cube=1024,
                                    dice=tuple(sorted(state.dice, reverse=True)))
@@ -160,7 +160,7 @@ def test_match_id_round_trip_random_states():
 )
 def test_bad_match_ids(bad):
     with pytest.raises(InvalidMatchIDError) as info:
-        match_state_from_id(bad)
+        parse_match_id(bad)
     assert repr(bad) in str(info.value)
 
 
@@ -189,7 +189,7 @@ def test_key_helper_matches_manual_example():
 def test_impossible_match_ids(key, why):
     mid = id_from_key(key)
     with pytest.raises(InvalidMatchIDError) as info:
-        match_state_from_id(mid)
+        parse_match_id(mid)
     assert repr(mid) in str(info.value), why
 
 
@@ -206,11 +206,11 @@ def test_bad_match_states(kwargs):
 
 def test_finished_match_ids_and_final_scores():
     # gnubg's ID after it won a 7-point match 8-1 (a gammon on a 4-cube), from the program
-    state = match_state_from_id("AgLgABAAQAAE")
+    state = parse_match_id("AgLgABAAQAAE")
     assert (state.match_length, state.score, state.game_state) == (7, (1, 8), GameState.OVER)
     assert match_id(state) == "AgLgABAAQAAE"
     final = MatchState(match_length=3, score=(4, 2), game_state=GameState.OVER)  # won 4-2 by a gammon
-    assert match_state_from_id(match_id(final)) == final
+    assert parse_match_id(match_id(final)) == final
 
 
 # --------------------------------------------------------------------------- gnubg ID
@@ -221,7 +221,7 @@ def test_gnubg_id_round_trip():
     for board in random_boards(4, 500):
         state = dataclasses.replace(random_state(rng), beaver=False, max_cube=1024)
         state = dataclasses.replace(state, dice=tuple(sorted(state.dice, reverse=True)))
-        text = format_gnubg_id(board, state)
+        text = gnubg_id(board, state)
         assert len(text) == 27
         b2, s2 = parse_gnubg_id(text)
         assert (b2 == board).all() and s2 == state
@@ -301,7 +301,7 @@ def test_xgid_and_gnubg_id_agree():
         state = dataclasses.replace(random_state(rng), beaver=False, max_cube=1024, jacoby=False)
         state = dataclasses.replace(state, dice=tuple(sorted(state.dice, reverse=True)))
         b1, s1 = parse_xgid(xgid(board, state))
-        b2, s2 = parse_gnubg_id(format_gnubg_id(board, state))
+        b2, s2 = parse_gnubg_id(gnubg_id(board, state))
         assert (b1 == b2).all() and s1 == s2
 
 
@@ -342,7 +342,7 @@ def test_match_id_matches_gnubg():
         )
         posinfo = gnubg.posinfo(state.turn, 0, int(state.doubled), int(state.game_state), state.dice)
         theirs = gnubg.match_id(cubeinfo, posinfo)
-        decoded = match_state_from_id(theirs)
+        decoded = parse_match_id(theirs)
         # gnubg's module sets the Jacoby bit itself (on in money play, off in a match)
         # and writes no score for money play.
         want = dataclasses.replace(state, jacoby=decoded.jacoby, beaver=False, max_cube=1024,

@@ -197,6 +197,6 @@ def test_rollout_turn_limit_is_a_clear_error(monkeypatch, engine, policy):
     monkeypatch.setattr(sys.modules["fastgen.sim.rollout.pool"], "MAX_TURNS", 3)
     with pytest.raises(TurnLimitError, match="game 0 .*4HPwATDgc/ABMA.* 3 turns"):
         rollout(games=4, engine=engine, policy=policy, seed=1)
-    board = fastgen.board_from_position_id("xhjTwBiUqkgpJQ")  # a start board is named too
+    board = fastgen.parse_position_id("xhjTwBiUqkgpJQ")  # a start board is named too
     with pytest.raises(TurnLimitError, match="xhjTwBiUqkgpJQ"):
         rollout(games=2, start=board, engine=engine, policy=policy, seed=1)

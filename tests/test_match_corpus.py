@@ -36,7 +36,7 @@ def test_fastgen_reads_99_percent_and_names_the_place_in_the_rest():
     refused = {}
     for path in FILES:
         try:
-            match = fastgen.read_mat(path)
+            match = fastgen.formats.read_mat(path)
         except MatFileError as exc:
             refused[path] = str(exc)
             continue
@@ -46,17 +46,17 @@ def test_fastgen_reads_99_percent_and_names_the_place_in_the_rest():
         assert "line " in message, message  # the place is named
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            match = fastgen.read_mat(path, errors="warn")
+            match = fastgen.formats.read_mat(path, errors="warn")
         assert match.problems and match.games
         assert any(issubclass(w.category, MatFileWarning) for w in caught)
 
 
 def test_the_header_lines_are_kept_and_written_back():
-    match = fastgen.read_mat(CORPUS / "galaxy" / "match10013413.txt")
+    match = fastgen.formats.read_mat(CORPUS / "galaxy" / "match10013413.txt")
     assert match.info["site"] == "BackgammonGalaxy" and match.info["match_id"] == "10013413"
     assert match.info["elo0"] == "5,00/0" and match.info["date"] == "2024.08.04"
     assert match.names == ("lasse", "mglough") and match.cube_cap == 1024 and match.crawford_rule
-    again = fastgen.read_mat(fastgen.write_mat(match))
+    again = fastgen.formats.read_mat(fastgen.write_mat(match))
     assert again.info == match.info
     assert _gnubg_import.summary(again.games) == _gnubg_import.summary(match.games)
 

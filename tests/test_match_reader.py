@@ -89,6 +89,6 @@ def test_warn_reaches_every_reader():
     path = GBF / "Squire-Jørgensen-Harmand-Unger 7 point match 18-08-2024.xg"
     with pytest.raises(XgFileError, match="game 7"):
         fastgen.read_match(path)
-    with pytest.warns(fastgen.MatFileWarning):
+    with pytest.warns(fastgen.formats.MatFileWarning):
         match = fastgen.read_match(path, errors="warn")
     assert match.problems and len(match.games) >= 7

@@ -18,7 +18,7 @@ CORPUS = Path(__file__).parent / "data" / "matches"
 
 
 def _read(name: str, folder: str = "galaxy", **kwargs):
-    return fastgen.read_mat(CORPUS / folder / name, **kwargs)
+    return fastgen.formats.read_mat(CORPUS / folder / name, **kwargs)
 
 
 def _plays(game):
@@ -95,10 +95,10 @@ def test_a_move_number_glued_into_the_line_before():
 def test_crlf_latin1_and_utf8_read_alike():
     path = CORPUS / "galaxy" / "match10013413.txt"
     text = path.read_text("utf-8").replace("mglough", "Jérôme")
-    plain = fastgen.read_mat(text)
+    plain = fastgen.formats.read_mat(text)
     for data in (text.replace("\n", "\r\n").encode("utf-8"), text.encode("latin-1"),
                  b"\xef\xbb\xbf" + text.encode("utf-8")):
-        again = fastgen.read_mat(data)
+        again = fastgen.formats.read_mat(data)
         assert again.names == ("lasse", "Jérôme")
         assert [g.record for g in again.games] == [g.record for g in plain.games]
 
@@ -115,11 +115,11 @@ def test_a_play_that_fits_no_legal_play_reads_on_with_warn():
     text = (CORPUS / "galaxy" / "match10013413.txt").read_text("utf-8")
     broken = text.replace("51: 24/23 13/8", "51: 24/13 13/8", 1)  # game 1, move 1: no legal play
     with pytest.raises(MatFileError, match=r"game 1, move 1 \(line 18\)"):
-        fastgen.read_mat(broken)
+        fastgen.formats.read_mat(broken)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", MatFileWarning)
-        match = fastgen.read_mat(broken, errors="warn")
-    good = fastgen.read_mat(text)
+        match = fastgen.formats.read_mat(broken, errors="warn")
+    good = fastgen.formats.read_mat(text)
     # game 1 is kept up to the problem and ended by the result the file writes; the
     # games after it are read as they are
     assert len(match.games) == len(good.games) and match.score == good.score
@@ -130,7 +130,7 @@ def test_a_play_that_fits_no_legal_play_reads_on_with_warn():
 def test_another_variation_is_refused():
     text = (CORPUS / "galaxy" / "match10013413.txt").read_text("utf-8")
     with pytest.raises(MatFileError, match="Nackgammon"):
-        fastgen.read_mat(text.replace('[Variation "Backgammon"]', '[Variation "Nackgammon"]'))
+        fastgen.formats.read_mat(text.replace('[Variation "Backgammon"]', '[Variation "Nackgammon"]'))
 
 
 def test_a_match_from_a_later_score_on():
@@ -138,7 +138,7 @@ def test_a_match_from_a_later_score_on():
     text = (CORPUS / "galaxy" / "match10013413.txt").read_text("utf-8")
     head, rest = text.split(" Game 1\n")
     tail = head + " Game 2\n" + rest.split(" Game 2\n", 1)[1]
-    whole, later = fastgen.read_mat(text), fastgen.read_mat(tail)
+    whole, later = fastgen.formats.read_mat(text), fastgen.formats.read_mat(tail)
     assert later.start_score == (1, 0) and later.score == whole.score
     assert [g.record for g in later.games] == [g.record for g in whole.games[1:]]
-    assert fastgen.read_mat(fastgen.write_mat(later)).start_score == (1, 0)
+    assert fastgen.formats.read_mat(fastgen.write_mat(later)).start_score == (1, 0)

@@ -16,7 +16,8 @@ import pytest
 import fastgen
 import fastgen.nets.probs
 from fastgen.players import evaluators as ev
-from fastgen.core import _core, _play
+from fastgen.core import _core
+from fastgen.sim import _play
 from fastgen.core.features import encode
 from fastgen.core.hashing import OPENING_DICE, roll_dice
 from fastgen.errors import InvalidArgumentError

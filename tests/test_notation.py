@@ -16,7 +16,7 @@ import pytest
 import fastgen
 from fastgen import reference
 from fastgen.errors import AmbiguousMoveError, IllegalPlayError, InvalidMoveTextError
-from fastgen.core.ids import board_from_position_id
+from fastgen.core.ids import parse_position_id
 from fastgen.core.notation import Play, format_play, parse_move_text
 from fastgen.core.validate import parse_play
 
@@ -261,7 +261,7 @@ def test_equality_is_by_position_not_by_steps():
 def test_repr_is_runnable():
     for board, dice in positions(seed=7, n=40):
         for play in fastgen.legal_plays(board, dice):
-            again = eval(repr(play), {"parse_play": parse_play, "board_from_position_id": board_from_position_id})
+            again = eval(repr(play), {"parse_play": parse_play, "parse_position_id": parse_position_id})
             assert again == play
 
 

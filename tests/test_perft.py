@@ -10,7 +10,7 @@ import pytest
 
 import fastgen
 from fastgen.errors import InvalidBoardError
-from fastgen.perft import ROLLS, perft, perft_run, perft_weighted
+from fastgen.search.perft import ROLLS, perft, perft_run, perft_weighted
 
 #: Named positions of the README's perft table (side on roll in row 1).
 POSITIONS = {
@@ -21,7 +21,7 @@ POSITIONS = {
 
 
 def _board(name):
-    return fastgen.board_from_position_id(POSITIONS[name])
+    return fastgen.parse_position_id(POSITIONS[name])
 
 
 def _naive(board, depth, weighted=False):
@@ -64,7 +64,7 @@ def test_a_game_that_ends_has_no_children():
 def test_depth_3_and_batch_size_do_not_change_counts(monkeypatch):
     board = _board("bar")
     want = perft(board, 3)
-    mod = importlib.import_module("fastgen.perft")  # the module (fastgen.perft is the function)
+    mod = importlib.import_module("fastgen.search.perft")  # the module (fastgen.perft is the function)
 
     monkeypatch.setattr(mod, "BATCH", 7)  # many small batches, merged only within each
     assert perft(board, 3) == want
@@ -77,7 +77,7 @@ def test_children_are_merged_exactly_in_the_core(name):
     distinct child (turned over) once with the summed weight of its copies, finished games
     counted but dropped, and the sort key equal for children with the same opponent row
     only."""
-    from fastgen.core import _play
+    from fastgen import _perft
     from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(40, seed=3)
@@ -91,7 +91,7 @@ def test_children_are_merged_exactly_in_the_core(name):
     row_w = np.arange(1, n * len(ROLLS) + 1, dtype=np.int64)
     m = batch.boards.shape[0]
     kids, w, key = np.empty((m, 2, 25), np.int8), np.empty(m, np.int64), np.empty(m, np.uint64)
-    u, total = _play.merge_children(batch.boards, batch.offsets, row_w, kids, w, key)
+    u, total = _perft.merge_children(batch.boards, batch.offsets, row_w, kids, w, key)
 
     want = collections.Counter()
     counts = np.diff(batch.offsets)
@@ -114,21 +114,21 @@ def test_children_are_merged_exactly_in_the_core(name):
 def test_last_level_counts_every_roll_in_one_pass():
     """count_rolls (each board read once for its 21 rolls) against count_plays_batch over
     the repeated boards; an invalid board is reported by index, and perft refuses it."""
-    from fastgen.core import _play
+    from fastgen import _perft
     from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(300, seed=9)
     n = boards.shape[0]
     want = fastgen.count_plays_batch(np.repeat(boards, len(ROLLS), axis=0), np.tile(ROLLS, (n, 1)))
     got = np.empty((n, len(ROLLS)), dtype=np.int64)
-    assert _play.count_rolls(boards, ROLLS, got) == -1
+    assert _perft.count_rolls(boards, ROLLS, got) == -1
     assert np.array_equal(got, want.reshape(n, len(ROLLS)))
     bad = boards.copy()
     bad[7, 1, 3] += 1  # 16 checkers
-    assert _play.count_rolls(bad, ROLLS, got) == 7
+    assert _perft.count_rolls(bad, ROLLS, got) == 7
     with pytest.raises(ValueError, match="dice 1..6"):
-        _play.count_rolls(boards, np.array([[0, 1]], dtype=np.int8), got[:, :1].copy())
-    mod = importlib.import_module("fastgen.perft")
+        _perft.count_rolls(boards, np.array([[0, 1]], dtype=np.int8), got[:, :1].copy())
+    mod = importlib.import_module("fastgen.search.perft")
     with pytest.raises(InvalidBoardError):
         mod._roll_counts(bad, 1)
 
@@ -186,7 +186,7 @@ def _gnubg_perft(gnubg, board, depth):
 )
 def test_perft_matches_gnubg(position, depth):
     gnubg = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
-    board = fastgen.board_from_position_id(position)
+    board = fastgen.parse_position_id(position)
     assert perft(board, depth) == _gnubg_perft(gnubg, board, depth)
 
 
@@ -206,7 +206,7 @@ def test_import_and_in_process_perft_and_rollout_do_not_import_dask():
 def test_split_cuts_the_frontier_into_contiguous_slices(n, tasks):
     """The Dask split keeps neighbouring (similar, sorted) positions in one task: slices
     are contiguous, in order, cover the frontier once and differ in length by at most one."""
-    from fastgen.perft import _split
+    from fastgen.search.perft import _split
 
     boards = np.arange(n * 50, dtype=np.int64).astype(np.int8).reshape(n, 2, 25)
     weights = np.arange(n, dtype=np.int64)
@@ -221,7 +221,7 @@ def test_split_cuts_the_frontier_into_contiguous_slices(n, tasks):
 def test_split_by_cost_balances_contiguous_slices(n, tasks):
     """Cut by cost (the children of each position), slices stay contiguous and non-empty,
     and no slice costs more than an equal share plus its most expensive position."""
-    from fastgen.perft import _split
+    from fastgen.search.perft import _split
 
     rng = np.random.default_rng(n)
     boards = np.zeros((n, 2, 25), dtype=np.int8)

@@ -69,7 +69,7 @@ def test_a_whole_match_typed_at_the_prompt(tmp_path):
     assert re.search(r"(You win|baseline wins) the match\.", text)
     assert text.count("Position ID") >= match.games[0].turns // 2
     fastgen.write_mat(match, tmp_path / "m.mat")
-    back = fastgen.read_mat(tmp_path / "m.mat")  # replays and checks every action
+    back = fastgen.formats.read_mat(tmp_path / "m.mat")  # replays and checks every action
     assert back.score == match.score and [g.record for g in back.games] == [g.record for g in match.games]
 
 
@@ -165,7 +165,7 @@ def test_play_in_a_terminal(tmp_path):
                 if not typed_illegal:
                     typed_illegal, answer = True, "24/1"
                 else:
-                    board = fastgen.board_from_position_id(pid)
+                    board = fastgen.parse_position_id(pid)
                     answer = str(fastgen.legal_plays(board, (int(roll[0]), int(roll[1])))[0])
                 screen += "\n"
                 os.write(master, (answer + "\n").encode())
@@ -182,7 +182,7 @@ def test_play_in_a_terminal(tmp_path):
         os.close(master)
     assert "Not legal:" in screen and "(R5)" in screen
     assert "the match." in screen and f"The record is in {mat}" in screen
-    match = fastgen.read_mat(mat)
+    match = fastgen.formats.read_mat(mat)
     assert match.length == 1 and match.over
 
 
@@ -222,7 +222,7 @@ def test_play_in_tmux_and_its_picture(tmp_path):
         assert "+------------------+---+------------------+" in screen and "(You)" in screen
         _tmux("send-keys", "-t", "play", "hint", "Enter")
         screen = _wait_for(r"Your plays by cubeless equity:(.|\n)*Your play\?")
-        play = str(fastgen.legal_plays(fastgen.board_from_position_id(pid), (int(d1), int(d2)))[0])
+        play = str(fastgen.legal_plays(fastgen.parse_position_id(pid), (int(d1), int(d2)))[0])
         _tmux("send-keys", "-t", "play", play, "Enter")
         screen = _wait_for(r"baseline rolls \d\d and plays .*\.(.|\n)*Your turn: roll")
         assert screen.count("Position ID") == 1  # the screen scrolled to the new position

@@ -192,10 +192,10 @@ def test_native_and_python_pubeval_rollouts_play_the_same_games():
 
 
 def test_the_compiled_pubeval_needs_no_python_module_loaded_first():
-    # Tesauro's weights are compiled into the simulation extension, which fills its tables
-    # when it loads. In a fresh interpreter that loads only the two extensions (fastgen
-    # and fastgen.core as bare packages: neither their __init__ nor fastgen.players.pubeval runs),
-    # pubeval already plays the opening 31 as 8/5 6/5.
+    # Tesauro's weights are compiled into pubeval's extension, which fills its tables when
+    # it loads. In a fresh interpreter that loads only the two extensions (fastgen,
+    # fastgen.core and fastgen.players as bare packages: neither their __init__ nor
+    # fastgen.players.pubeval runs), pubeval already plays the opening 31 as 8/5 6/5.
     import subprocess
     import sys
     from pathlib import Path
@@ -203,19 +203,22 @@ def test_the_compiled_pubeval_needs_no_python_module_loaded_first():
     package = Path(fastgen.__file__).parent
     code = f"""
 import sys, types
-for name, path in (("fastgen", {str(package)!r}), ("fastgen.core", {str(package / "core")!r})):
+for name, path in (("fastgen", {str(package)!r}), ("fastgen.core", {str(package / "core")!r}),
+                   ("fastgen.players", {str(package / "players")!r})):
     stub = types.ModuleType(name)
     stub.__path__ = [path]
     sys.modules[name] = stub
 import numpy as np
-from fastgen.core import _core, _play
+from fastgen.core import _core
+from fastgen.players import _pubeval
 board = np.zeros((1, 2, 25), dtype=np.int8)
 for side in (0, 1):
     board[0, side, [23, 12, 7, 5]] = [2, 5, 3, 5]  # the starting position (R3)
 after = np.empty_like(board)
-assert _play.pubeval_best_batch(board, np.array([[3, 1]], dtype=np.int8), after) == -1
+assert _pubeval.pubeval_best_batch(board, np.array([[3, 1]], dtype=np.int8), after) == -1
 print(after[0, 1, :8].tolist(), sorted(m for m in sys.modules if m.startswith("fastgen")))
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=package.parent)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == "[0, 0, 0, 0, 2, 4, 0, 2] ['fastgen', 'fastgen.core', 'fastgen.core._core', 'fastgen.core._play']".split()
+    loaded = "['fastgen', 'fastgen.core', 'fastgen.core._core', 'fastgen.players', 'fastgen.players._pubeval']"
+    assert done.stdout.split() == f"[0, 0, 0, 0, 2, 4, 0, 2] {loaded}".split()

@@ -14,7 +14,7 @@ import numpy as np
 from hypothesis import given
 
 import fastgen
-from fastgen.core import _play
+from fastgen.players import _pubeval
 from fastgen.players import pubeval
 from fastgen.cli.workload import random_game_positions
 
@@ -69,7 +69,7 @@ EXACT_TIES = [("f14ERABHBrRBHA", (5, 1)), ("fyAgXAP7DhaAAg", (4, 3)), ("+3sgAQD/
 
 @pytest.mark.parametrize("pid, dice", EXACT_TIES)
 def test_exact_ties_go_where_gnubg_puts_them(pid, dice):
-    board = fastgen.board_from_position_id(pid)
+    board = fastgen.parse_position_id(pid)
     plays = fastgen.legal_plays(board, dice)
     # gnubg's own scores of the plays (it scores the mover as row 0) prove the tie
     race = bool(pubeval.is_race(board[None])[0])
@@ -104,7 +104,7 @@ def test_tie_order_of_non_doubles_is_gnubg_generator_order():
         for a, b in ((d1, d2), (d2, d1)):
             first = _first_listed(board, a, b)
             i, j = rng.choice(len(plays), 2, replace=False)
-            got = _play.pubeval_egg_first(board, a, b, plays.boards, np.array([i, j], dtype=np.int32))
+            got = _pubeval.pubeval_egg_first(board, a, b, plays.boards, np.array([i, j], dtype=np.int32))
             assert got == (i if first[keys[i]] < first[keys[j]] else j), (fastgen.position_id(board), (a, b))
             checked += 1
     assert checked > 3_000

@@ -220,7 +220,7 @@ def test_native_rollout_equals_the_batched_python_loop(seed):
     py = rollout(games=400, seed=seed, engine="python", batch_size=97)
     for threads, chunk in ((1, 400), (2, 33)):
         assert same(py, rollout(games=400, seed=seed, engine="native", threads=threads, batch_size=chunk))
-    start = np.stack([fastgen.board_from_position_id(p) for p in ("v3sAAAhmdzMAAQ", "v90EAIC3BgAAAA")])
+    start = np.stack([fastgen.parse_position_id(p) for p in ("v3sAAAhmdzMAAQ", "v90EAIC3BgAAAA")])
     assert same(
         rollout(games=150, seed=seed, start=start, engine="python"),
         rollout(games=150, seed=seed, start=start, engine="native", threads=2, batch_size=40),

@@ -22,17 +22,14 @@ from fastgen import (
     FastgenError,
     Game,
     IllegalPlayError,
-    IllegalReason,
     InvalidArgumentError,
     InvalidBoardError,
     InvalidDiceError,
-    InvalidMatchStateError,
     InvalidMoveTextError,
-    InvalidPositionIDError,
-    InvalidXGIDError,
     Match,
     MatchState,
 )
+from fastgen.errors import IllegalReason, InvalidMatchStateError, InvalidPositionIDError, InvalidXGIDError
 
 START = STARTING_BOARD
 
@@ -58,7 +55,7 @@ def test_star_where_nothing_is_hit_is_invalid_text_not_a_type_error():
     assert board == Board()  # unchanged
     game = Game(seed=1)
     game.roll((3, 1))  # player 0 opens with 3-1
-    with pytest.raises(fastgen.IllegalGamePlayError):
+    with pytest.raises(fastgen.games.IllegalGamePlayError):
         game.play("8/5* 6/5")
     assert game.dice == (3, 1) and game.turns == 0
 
@@ -135,13 +132,13 @@ def test_leading_zeros_are_still_numbers():
     "pid", ["４HPwATDgc/ABMA", "4HPwATDgc/ABM٣", "4HPwATDgc/ABMA\n", " 4HPwATDgc/ABMA", "4HPwATDgc/ABMH"]
 )
 def test_position_id_rejects_unicode_digits(pid):
-    err = raises_fastgen(InvalidPositionIDError, fastgen.board_from_position_id, pid)
+    err = raises_fastgen(InvalidPositionIDError, fastgen.parse_position_id, pid)
     assert repr(pid) in str(err)
 
 
 @pytest.mark.parametrize("mid", ["cAkAAAAAAAA４", "cAkAAAAAAA٣E", "ｃAkAAAAAAAAE"])
 def test_match_id_rejects_unicode_digits(mid):
-    raises_fastgen(fastgen.InvalidMatchIDError, fastgen.match_state_from_id, mid)
+    raises_fastgen(fastgen.errors.InvalidMatchIDError, fastgen.parse_match_id, mid)
 
 
 XG = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -275,9 +272,9 @@ def test_game_play_of_a_board_never_wraps():
     game = Game(seed=1)
     game.roll((3, 1))
     legal = game.legal_plays().boards[0]
-    with pytest.raises(fastgen.IllegalGamePlayError):
+    with pytest.raises(fastgen.games.IllegalGamePlayError):
         game.play(legal.astype(np.int64) + 256)
-    with pytest.raises(fastgen.IllegalGamePlayError):
+    with pytest.raises(fastgen.games.IllegalGamePlayError):
         game.play(legal.astype(np.int64) - 256)
     assert game.turns == 0
     game.play(legal.astype(np.int64))  # the same values in another integer type are fine
@@ -285,22 +282,22 @@ def test_game_play_of_a_board_never_wraps():
 
 
 def test_converters_never_wrap():
-    v = fastgen.to_pubeval28(START).astype(np.int64)
+    v = fastgen.formats.to_pubeval28(START).astype(np.int64)
     v[6] = 261  # 261 = 5 (mod 256): was read as 5 checkers
-    raises_fastgen(InvalidBoardError, fastgen.from_pubeval28, v)
-    w = fastgen.to_signed26(START).astype(np.int64)
+    raises_fastgen(InvalidBoardError, fastgen.formats.from_pubeval28, v)
+    w = fastgen.formats.to_signed26(START).astype(np.int64)
     w[6] = 261
-    raises_fastgen(InvalidBoardError, fastgen.from_signed26, w)
+    raises_fastgen(InvalidBoardError, fastgen.formats.from_signed26, w)
     for huge in (2**63 - 1, -(2**63)):
         w[6] = huge
-        err = raises_fastgen(InvalidBoardError, fastgen.from_signed26, w)
+        err = raises_fastgen(InvalidBoardError, fastgen.formats.from_signed26, w)
         assert "-15..15" in str(err)
-    u = fastgen.to_signed26(START).astype(np.int64)
+    u = fastgen.formats.to_signed26(START).astype(np.int64)
     u[0] = 0
     big = np.where(u < 0, 0, u).astype(np.uint64)
     big[6] = 2**64 - 1
-    raises_fastgen(InvalidBoardError, fastgen.from_signed26, big)
-    raises_fastgen(InvalidBoardError, fastgen.from_signed26, [object()] * 26)
+    raises_fastgen(InvalidBoardError, fastgen.formats.from_signed26, big)
+    raises_fastgen(InvalidBoardError, fastgen.formats.from_signed26, [object()] * 26)
 
 
 # --------------------------------------------------------------------------- sweep
@@ -325,10 +322,10 @@ VALID_CALLS = [
     (fastgen.perft, (START, 1)),
     (fastgen.perft_weighted, (START, 1)),
     (fastgen.position_id, (START,)),
-    (fastgen.board_from_position_id, ("4HPwATDgc/ABMA",)),
+    (fastgen.parse_position_id, ("4HPwATDgc/ABMA",)),
     (fastgen.match_id, (MatchState(),)),
-    (fastgen.match_state_from_id, ("cAkAAAAAAAAE",)),
-    (fastgen.format_gnubg_id, (START, MatchState())),
+    (fastgen.parse_match_id, ("cAkAAAAAAAAE",)),
+    (fastgen.gnubg_id, (START, MatchState())),
     (fastgen.parse_gnubg_id, ("4HPwATDgc/ABMA:cAkAAAAAAAAE",)),
     (fastgen.xgid, (START, MatchState())),
     (fastgen.parse_xgid, (XG,)),
@@ -336,14 +333,15 @@ VALID_CALLS = [
     (fastgen.parse_play, (START, (3, 1), "8/5 6/5")),
     (fastgen.check_play, (START, (3, 1), "8/5 6/5")),
     (fastgen.legal_steps, (START, (3, 1), [(8, 5)])),
-    (fastgen.to_signed26, (START,)),
-    (fastgen.from_signed26, (fastgen.to_signed26(START),)),
-    (fastgen.to_pubeval28, (START,)),
-    (fastgen.from_pubeval28, (fastgen.to_pubeval28(START),)),
-    (fastgen.result_type, (START,)),
-    (fastgen.rollout_dice, (1, 3, 2)),
+    (fastgen.formats.to_signed26, (START,)),
+    (fastgen.formats.from_signed26, (fastgen.formats.to_signed26(START),)),
+    (fastgen.formats.to_pubeval28, (START,)),
+    (fastgen.formats.from_pubeval28, (fastgen.formats.to_pubeval28(START),)),
+    (fastgen.games.result_type, (START,)),
+    (fastgen.sim.rollout_dice, (1, 3, 2)),
     (fastgen.rollout_plays, (START, (3, 1), fastgen.players.evaluators.constant())),  # never run as is
     (fastgen.rollout_position, (START, fastgen.players.evaluators.constant())),
+    (fastgen.cube_action, (START, [0.55, 0.15, 0.01, 0.12, 0.005], MatchState())),
     (fastgen.Play, (START, (3, 1), [(8, 5), (6, 5)], fastgen.parse_play(START, (3, 1), "8/5 6/5").board_after)),
     (Board, (START,)),
     (Board.from_position_id, ("4HPwATDgc/ABMA",)),
@@ -384,10 +382,9 @@ def test_every_public_function_raises_only_fastgen_errors(func, args):
 def test_sweep_covers_every_public_function():
     covered = {getattr(f, "__name__", "") for f, _ in VALID_CALLS}
     # Covered elsewhere: the batch iterator and memory call (test_generate_api), the
-    # match file readers and writers (test_matfile, test_sgf, test_xg, test_match_reader),
-    # rollout and summarize (test_rollout).
-    elsewhere = {"iter_plays_batch", "release_memory", "read_mat", "write_mat", "read_match", "read_matches", "read_mat_files",
-                 "read_sgf", "write_sgf", "read_xg", "read_xg_position", "rollout", "summarize"}
+    # match file readers and writer (test_matfile, test_match_reader), rollout
+    # (test_rollout).
+    elsewhere = {"iter_plays_batch", "release_memory", "write_mat", "read_match", "read_matches", "rollout"}
     callables = {
         name for name in fastgen.__all__
         if (inspect.isfunction(getattr(fastgen, name)) or name in {"Play", "Board", "Game", "Match"})
@@ -456,8 +453,8 @@ def _seconds(func, arg) -> float:
         (fastgen.core.notation.parse_move_text, " "),
         (fastgen.core.notation.parse_move_text, "1"),
         (lambda t: fastgen.parse_play(START, (3, 1), t), " ,"),
-        (fastgen.board_from_position_id, "A"),
-        (fastgen.match_state_from_id, "A"),
+        (fastgen.parse_position_id, "A"),
+        (fastgen.parse_match_id, "A"),
         (fastgen.parse_gnubg_id, "A:"),
         (fastgen.parse_xgid, "-"),
         (fastgen.parse_xgid, "1"),
@@ -474,7 +471,7 @@ def test_parsers_take_time_linear_in_the_input(func, unit):
 
 @pytest.mark.parametrize("value", WEIRD, ids=range(len(WEIRD)))
 def test_summarize_and_match_scores_raise_only_fastgen_errors(value):
-    _check_outcome(fastgen.summarize, (value,))
+    _check_outcome(fastgen.sim.summarize, (value,))
     _check_outcome(Match(3, seed=1).scores_before, (value,))
     _check_outcome(lambda v: list(fastgen.iter_plays_batch(v, [(3, 1)])), (value,))
     _check_outcome(lambda v: list(fastgen.iter_plays_batch(START[None], [(3, 1)], chunk_size=v)), (value,))

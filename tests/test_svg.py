@@ -1,4 +1,4 @@
-"""fastgen.svg: the drawn checkers, dice, cube and arrows read back from the SVG as XML,
+"""fastgen.formats.svg: the drawn checkers, dice, cube and arrows read back from the SVG as XML,
 bad options, the Jupyter hooks, and a real browser rendering to PNG.
 
 Set ``FASTGEN_PNG_DIR=docs`` to keep the browser's pictures (docs/opening.png,
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import fastgen
-from fastgen import svg
+from fastgen.formats import svg
 from fastgen.errors import InvalidBoardError, InvalidDiceError, InvalidMoveTextError, InvalidSVGOptionError
 
 from strategies import bar_boards, bearoff_boards, contact_boards, near_empty_boards
@@ -130,7 +130,7 @@ def test_counts_past_five_bar_and_off():
 
 def test_arrows_follow_the_play_steps():
     pid, dice, text = MID_GAME
-    board = fastgen.board_from_position_id(pid)
+    board = fastgen.parse_position_id(pid)
     play = fastgen.parse_play(board, dice, text)
     for drawn, given_play in ((play.board_after, play), (board, text), (board, play.moves)):
         root = parse(svg.board(drawn, play=given_play, dice=dice))
@@ -279,7 +279,7 @@ def test_browser_renders_opening_and_mid_game_play(tmp_path):
     browser = chromium()
     opening = svg.board(fastgen.STARTING_BOARD, dice=(3, 1), cube=1, size=760)
     pid, dice, text = MID_GAME
-    before = fastgen.board_from_position_id(pid)
+    before = fastgen.parse_position_id(pid)
     play = fastgen.parse_play(before, dice, text)
     mid = svg.board(play.board_after, play=play, dice=dice, cube=(2, "opponent"), size=760)
     for name, picture, arrows in (("opening", opening, False), ("board", mid, True)):

@@ -19,7 +19,7 @@ from fastgen.train.weights import TrainedWeights as _Weights
 from _positions import positions
 
 START = np.ascontiguousarray(fastgen.STARTING_BOARD, dtype=np.int8)
-OPENING = np.array(fastgen.OPENING_ROLLS, dtype=np.int8)
+OPENING = np.array(fastgen.games.OPENING_ROLLS, dtype=np.int8)
 
 
 def _weights(hidden: int, seed: int, scale: float = 0.3, contact: bool = False) -> _Weights:

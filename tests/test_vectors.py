@@ -39,7 +39,7 @@ assert len(DOUBLES) == 6 and len(NON_DOUBLES) == 15
 def load(name: str) -> np.ndarray:
     pids = (DATA / f"{name}.csv").read_text().split()
     assert len(pids) == 1000
-    return np.stack([fastgen.board_from_position_id(pid) for pid in pids])
+    return np.stack([fastgen.parse_position_id(pid) for pid in pids])
 
 
 @pytest.fixture(scope="module", params=sorted(PERFT))

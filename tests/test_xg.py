@@ -627,7 +627,7 @@ def test_errors_warn_reads_past_a_game_that_cannot_be_replayed(layout):
     move = [r for r in recs[games[1].number:end] if r.kind == xr.MOVE and r.fields["Played"]][-1]
     bad = _edit(data, move, "b", 35 + 6, 9)  # a position after no legal play gives
     error = expect_error(bad, "position after the move")
-    with pytest.warns(fastgen.MatFileWarning, match="position after the move"):
+    with pytest.warns(fastgen.formats.MatFileWarning, match="position after the move"):
         back = read_xg(bad, errors="warn")
     assert back.problems == [str(error).split(": ", 1)[1]]
     assert len(back.games) == len(m.games) and back.score == m.score

@@ -2,7 +2,7 @@
 
 The files in ``tests/data/matches/gbf`` (MIT licensed) are live tournament matches
 transcribed in XG and analysed by it. ``test.xg`` is the same match as ``test.txt`` (XG's
-own text export of it, which :func:`fastgen.read_mat` reads as GNU Backgammon does) and
+own text export of it, which :func:`fastgen.formats.read_mat` reads as GNU Backgammon does) and
 ``test.sgf`` (GNU Backgammon's save of it): the three must give the same games, action
 by action. In ``Squire-Jørgensen-Harmand-Unger 7 point match 18-08-2024.xg`` an illegal
 play stood (XG marks it invalid): it is read with ``errors="warn"``.
@@ -82,7 +82,7 @@ def test_an_illegal_play_that_stood_raises_by_default(name):
 
 def test_test_xg_is_its_text_export():
     xg = read_xg(DATA / "test.xg")
-    _same_games(xg, fastgen.read_mat(DATA / "test.txt"))
+    _same_games(xg, fastgen.formats.read_mat(DATA / "test.txt"))
     # what the games hold: drops, resignations after a roll left unplayed, rolls that cannot be played
     kinds = {a[0] for g in xg.games for a in g.record}
     assert {"opening", "roll", "play", "double", "take", "drop", "resign", "accept"} <= kinds
@@ -99,7 +99,7 @@ def test_test_xg_is_gnu_backgammon_s_sgf():
 
 def test_names_and_match_information():
     xg = read_xg(DATA / "test.xg")
-    text = fastgen.read_mat(DATA / "test.txt")
+    text = fastgen.formats.read_mat(DATA / "test.txt")
     assert xg.names == ("Kévin Unger", "Maxence Job") == text.names
     assert xg.info == {"event": "HSBT Paris 2023", "round": "Tableau Or 2",
                        "place": "Paris, Fédération Française de Bridge", "date": "2023.11.26", "time": "09.30",

@@ -1,6 +1,6 @@
 """Sphinx extension of fastgen's site: pictures, the source-file tables, the API check.
 
-- ``.. fastgen-board::`` draws a position with :func:`fastgen.svg.board` while the site
+- ``.. fastgen-board::`` draws a position with :func:`fastgen.formats.svg.board` while the site
   is built (inline SVG in the HTML page), so the pictures always match the code;
 - ``.. fastgen-files:: PATTERN ...`` lists the repository's files matching the glob
   patterns with the first paragraph of each file's header (its module docstring or
@@ -29,7 +29,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
 import fastgen
-from fastgen import svg
+from fastgen.formats import svg
 
 logger = logging.getLogger(__name__)
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +42,7 @@ def _cube(text: str):
 
 
 class BoardDirective(Directive):
-    """A position drawn by :func:`fastgen.svg.board` (options as that function's)."""
+    """A position drawn by :func:`fastgen.formats.svg.board` (options as that function's)."""
 
     option_spec = {
         "position": directives.unchanged,  # a GNU Backgammon Position ID; default: the start
@@ -56,7 +56,7 @@ class BoardDirective(Directive):
 
     def run(self):
         opts = self.options
-        board = fastgen.board_from_position_id(opts["position"]) if "position" in opts else fastgen.STARTING_BOARD
+        board = fastgen.parse_position_id(opts["position"]) if "position" in opts else fastgen.STARTING_BOARD
         dice = tuple(int(d) for d in opts["dice"].split()) if "dice" in opts else None
         kwargs = {"dice": dice, "size": opts.get("size", 560), "flipped": "flipped" in opts}
         if "cube" in opts:
@@ -65,7 +65,7 @@ class BoardDirective(Directive):
             play = fastgen.parse_play(board, dice, opts["play"])
             board, kwargs["play"] = play.board_after, play
         text = str(svg.board(board, **kwargs))
-        alt = opts.get("alt", "a backgammon board drawn by fastgen.svg.board")
+        alt = opts.get("alt", "a backgammon board drawn by fastgen.formats.svg.board")
         html = f'<figure class="fastgen-board" role="img" aria-label="{alt}">{text}</figure>'
         return [nodes.raw("", html, format="html")]
 

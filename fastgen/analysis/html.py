@@ -5,7 +5,7 @@ and the totals table.
 The plot is drawn with matplotlib (the ``plot`` extra) as inline SVG: player 0's
 match-winning chance after each play at match play, or player 0's equity (points, the
 cube counted) for money, one point a play, each game's stretch marked and labelled
-at the top. The boards are :func:`fastgen.svg.board` pictures of the position before
+at the top. The boards are :func:`fastgen.formats.svg.board` pictures of the position before
 the roll, the dice and the cube, with the arrows of the play made, each player's line
 of pips named. A decision is placed as the ``.mat`` file numbers its lines ("game 2,
 move 13, Alice": the 13th line of game 2, where each line holds one action of each
@@ -20,7 +20,7 @@ import io
 import math
 from typing import Any
 
-from fastgen import svg
+from fastgen.formats import svg
 from fastgen._util import install_hint
 
 from fastgen.analysis.report import statistics_rows

@@ -9,6 +9,8 @@ memory-mapped, and used for exact evaluation of bear-off positions.
 - Files (:mod:`fastgen.bearoff.files`): :func:`write_gnubg`, :func:`read_gnubg`.
 - Evaluation (:mod:`fastgen.bearoff.evaluate`): :func:`evaluate` gives gnubg's five
   outputs for the side on roll, :func:`covered` which boards the databases hold.
+- Errors: :class:`BearoffFileError` (a file that cannot be read),
+  :class:`OutsideDatabaseError` (a position a database does not hold).
 
 The command line: ``fastgen bearoff build|dump|eval`` (docs/guides/bearoff.rst).
 
@@ -18,6 +20,7 @@ The command line: ``fastgen bearoff build|dump|eval`` (docs/guides/bearoff.rst).
 (28, (28, 28, 4))
 """
 
+from fastgen.errors import BearoffFileError, OutsideDatabaseError
 from fastgen.bearoff.build import build_one_sided, build_two_sided
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
 from fastgen.bearoff.evaluate import covered, evaluate
@@ -38,4 +41,6 @@ __all__ = [
     "index_position",
     "side_index",
     "in_database",
+    "BearoffFileError",
+    "OutsideDatabaseError",
 ]

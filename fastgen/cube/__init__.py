@@ -10,6 +10,8 @@
   double/take, double/pass and the proper action (:class:`CubeAction`), as GNU
   Backgammon decides at 0-ply; :mod:`fastgen.cube.action`: :func:`cube_action` for one
   position, at 0 or 1 ply (:mod:`fastgen.cube.lookahead`: the 21 rolls).
+- Errors: :class:`METFileError` (a match equity table file that cannot be read),
+  :class:`InvalidCubeStateError` (a cube question that has no answer).
 
 The command line: ``fastgen cube --position ID`` (docs/guides/cube.rst).
 
@@ -20,9 +22,10 @@ The command line: ``fastgen cube --position ID`` (docs/guides/cube.rst).
 <CubeAction.TOO_GOOD_PASS: 'Too good to double, pass'>
 """
 
+from fastgen.errors import InvalidCubeStateError, METFileError
 from fastgen.cube.action import cube_action
 from fastgen.cube.decision import CubeAction, CubeDecision, CubeDecisions, cube_decisions
 from fastgen.cube.met import MatchEquityTable, default_met, read_met
 
 __all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_action", "cube_decisions", "MatchEquityTable",
-           "default_met", "read_met"]
+           "default_met", "read_met", "METFileError", "InvalidCubeStateError"]

@@ -13,12 +13,14 @@ first used:
 
 Two action encodings: ``"micro"`` (one checker step per action, see
 :mod:`fastgen.envs.micro`) and ``"afterstate"`` (the index of one of the turn's legal
-plays, at most :data:`MAX_PLAYS`).
+plays, at most :data:`MAX_PLAYS`). An option an environment does not accept raises
+:class:`InvalidEnvOptionError`.
 """
 
 import importlib
 
 from fastgen._util import install_hint
+from fastgen.errors import InvalidEnvOptionError
 
 from fastgen.envs.micro import NUM_MICRO_ACTIONS, PASS, action_of, micro_mask, step_of
 from fastgen.envs.engine import MAX_PLAYS
@@ -33,6 +35,7 @@ __all__ = [
     "BackgammonEnv",
     "VectorBackgammon",
     "backgammon_v0",
+    "InvalidEnvOptionError",
 ]
 
 _LAZY = {"BackgammonEnv": "fastgen.envs.single", "VectorBackgammon": "fastgen.envs.vector"}

@@ -36,7 +36,7 @@ from fastgen.core.boards import swap_sides
 from fastgen.envs.engine import Games
 from fastgen.envs.vector import action_space, observation_space
 from fastgen.errors import InvalidEnvOptionError
-from fastgen.board import Board
+from fastgen.games.board import Board
 
 __all__ = ["env", "raw_env"]
 

@@ -2,7 +2,86 @@
 (``checked``: regular files only, sizes bounded before allocating), match files (text
 ``.mat`` in ``matfile``, read in bulk by the compiled scanner of ``_matscan`` through
 ``matbatch``; GNU Backgammon's ``.sgf`` in ``sgf`` and ``sgfprops``; eXtreme Gammon's
-``.xg`` in ``xg`` and ``xgrecords``; ``reader`` tells them apart) and board conversions
-(``convert``). Move text and IDs are the core's vocabulary (:mod:`fastgen.core.notation`,
-:mod:`fastgen.core.ids`); FIBS lines are :mod:`fastgen.fibs`.
+``.xg`` in ``xg`` and ``xgrecords``; ``reader`` tells them apart), board conversions
+(``convert``), pictures of boards as SVG (``svg``) and FIBS ``board:`` lines (``fibs``).
+Move text and IDs are the core's vocabulary (:mod:`fastgen.core.notation`,
+:mod:`fastgen.core.ids`).
+
+The readers and writers are imported on first use (``fastgen.formats.read_sgf``), as are
+the modules ``fibs`` and ``svg`` (``fastgen.formats.fibs.parse_board``); the errors of the
+match files, FIBS lines and pictures are importable here.
 """
+
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING
+
+from fastgen.errors import (
+    InvalidFibsBoardError,
+    InvalidSVGOptionError,
+    MatFileError,
+    MatFileWarning,
+    SgfFileError,
+    XgFileError,
+)
+from fastgen.formats.convert import from_pubeval28, from_signed26, to_pubeval28, to_signed26
+
+#: The public names imported on first use (PEP 562), each from the module that defines it.
+_LAZY_NAMES: dict[str, str] = {
+    **dict.fromkeys(("read_match", "read_matches", "match_files"), "fastgen.formats.reader"),
+    **dict.fromkeys(("read_mat", "write_mat"), "fastgen.formats.matfile"),
+    **dict.fromkeys(("read_mat_files", "MatchBatch"), "fastgen.formats.matbatch"),
+    **dict.fromkeys(("read_sgf", "write_sgf"), "fastgen.formats.sgf"),
+    **dict.fromkeys(("read_xg", "read_xg_position", "XgPosition"), "fastgen.formats.xg"),
+}
+#: Modules reached as attributes, imported on first use too.
+_LAZY_MODULES = ("fibs", "svg")
+
+if TYPE_CHECKING:
+    from fastgen.formats import fibs, svg
+    from fastgen.formats.matbatch import MatchBatch, read_mat_files
+    from fastgen.formats.matfile import read_mat, write_mat
+    from fastgen.formats.reader import match_files, read_match, read_matches
+    from fastgen.formats.sgf import read_sgf, write_sgf
+    from fastgen.formats.xg import XgPosition, read_xg, read_xg_position
+else:
+
+    def __getattr__(name: str) -> object:
+        """Import a reader, a writer or a module on first use (PEP 562)."""
+        if name in _LAZY_NAMES:
+            value = getattr(_import_module(_LAZY_NAMES[name]), name)
+        elif name in _LAZY_MODULES:
+            value = _import_module(f"{__name__}.{name}")
+        else:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        globals()[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(__all__))
+
+__all__ = [
+    "read_match",
+    "read_matches",
+    "match_files",
+    "read_mat",
+    "write_mat",
+    "read_mat_files",
+    "MatchBatch",
+    "read_sgf",
+    "write_sgf",
+    "read_xg",
+    "read_xg_position",
+    "XgPosition",
+    "to_signed26",
+    "from_signed26",
+    "to_pubeval28",
+    "from_pubeval28",
+    "fibs",
+    "svg",
+    "MatFileError",
+    "MatFileWarning",
+    "SgfFileError",
+    "XgFileError",
+    "InvalidFibsBoardError",
+    "InvalidSVGOptionError",
+]

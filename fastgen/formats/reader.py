@@ -4,7 +4,7 @@
   (:func:`fastgen.formats.xg.read_xg`);
 - GNU Backgammon's ``.sgf`` starts with ``(;`` (:func:`fastgen.formats.sgf.read_sgf`);
 - anything else is read as a text match in the JellyFish layout that GNU Backgammon,
-  eXtreme Gammon, BGBlitz and the online sites export (:func:`fastgen.read_mat`).
+  eXtreme Gammon, BGBlitz and the online sites export (:func:`fastgen.formats.read_mat`).
 
 The file's name plays no part, so a ``.txt`` export or a renamed file reads the same.
 :func:`match_files` lists a folder's match files and :func:`read_matches` reads them.
@@ -49,11 +49,11 @@ def read_match(source: Source, *, errors: str = "raise") -> Match:
     format is told from the content (module docstring).
 
     *errors*: ``"raise"`` (the default) raises at the first problem; ``"warn"`` reads on
-    past what GNU Backgammon also reads past (see :func:`fastgen.read_mat`), issuing a
-    :class:`fastgen.MatFileWarning` for each and keeping it in :attr:`Match.problems`.
+    past what GNU Backgammon also reads past (see :func:`fastgen.formats.read_mat`), issuing a
+    :class:`fastgen.formats.MatFileWarning` for each and keeping it in :attr:`Match.problems`.
 
-    Raises :class:`fastgen.MatFileError` (:class:`fastgen.SgfFileError` and
-    :class:`fastgen.XgFileError` are its kinds) naming the file and the place.
+    Raises :class:`fastgen.MatFileError` (:class:`fastgen.formats.SgfFileError` and
+    :class:`fastgen.formats.XgFileError` are its kinds) naming the file and the place.
     """
     if errors not in ("raise", "warn"):
         raise MatFileError(f"errors must be 'raise' or 'warn', got {errors!r}")

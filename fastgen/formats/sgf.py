@@ -495,7 +495,7 @@ def read_sgf(source: str | os.PathLike[str] | bytes) -> Match:
     on (:attr:`fastgen.Match.start_score`). The module :mod:`fastgen.formats.sgf` says
     the rest.
 
-    Raises :class:`fastgen.SgfFileError` (and nothing else) naming the file and the
+    Raises :class:`fastgen.formats.SgfFileError` (and nothing else) naming the file and the
     place (byte offset, game and node) for anything it cannot read: a damaged or
     truncated file, an illegal play, dice or a result the replay contradicts, a set-up
     position, beavers or another variant.
@@ -650,7 +650,7 @@ def write_sgf(match: Match, path: str | os.PathLike[str] | None = None) -> str:
     annotation's ``comment`` as ``C``. A rejected resignation, or one not answered,
     leaves no trace, as in gnubg's own files.
 
-    Raises :class:`fastgen.SgfFileError` for a match without games (a file holds one
+    Raises :class:`fastgen.formats.SgfFileError` for a match without games (a file holds one
     tree a game), a match info key that cannot be written (empty, with a colon or
     surrounding spaces, or one of ``MI``'s own), or annotations whose raw properties are
     not SGF properties.

@@ -462,4 +462,5 @@ def _draw_play(board_after, steps, dice) -> SvgText:
     return board(board_after, play=steps, dice=dice, played=True)
 
 
-notation.set_svg_drawer(_draw_play)  # Play._repr_svg_ (the notation does not import the picture)
+# Play._repr_svg_, and Board's and Game's (the notation and the games do not import the picture)
+notation.set_svg_drawer(_draw_play, board)

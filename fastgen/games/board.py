@@ -29,16 +29,15 @@ from fastgen.core.generate import legal_plays
 from fastgen.errors import InvalidDiceError, InvalidMatchStateError
 from fastgen.core.ids import (
     MatchState,
-    board_from_position_id,
+    parse_position_id,
     parse_xgid,
     position_id,
     xgid,
 )
-from fastgen.core.notation import Play
+from fastgen.core.notation import Play, draw_board
 from fastgen.core.validate import check_play
 from typing import TYPE_CHECKING
 from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
-from fastgen import svg
 
 if TYPE_CHECKING:
     from fastgen.core.plays import Plays
@@ -82,7 +81,7 @@ class Board:
         >>> Board.from_position_id('4HPwATDgc/ABMA') == Board()
         True
         """
-        return cls(board_from_position_id(pid))
+        return cls(parse_position_id(pid))
 
     @classmethod
     def from_xgid(cls, text: str) -> "Board":
@@ -177,8 +176,8 @@ class Board:
     def __repr__(self) -> str:
         return f"Board.from_position_id({self.position_id()!r})"
 
-    def _repr_svg_(self) -> str:
-        """The board as SVG (:func:`fastgen.svg.board`) for Jupyter, with the dice and
+    def _repr_svg_(self) -> str | None:
+        """The board as SVG (:func:`fastgen.formats.svg.board`) for Jupyter, with the dice and
         cube of :attr:`state` when it has them."""
         dice = cube = None
         if self.state is not None:
@@ -186,7 +185,7 @@ class Board:
                 dice = self.state.dice
             owner = self.state.cube_owner
             cube = (self.state.cube_value, None if owner is None else int(owner == self.state.on_roll))
-        return svg.board(self._array, dice=dice, cube=cube)
+        return draw_board(self._array, dice=dice, cube=cube)
 
     def __str__(self) -> str:
         """A text diagram from the side on roll (X, bottom, home board on the right).

@@ -54,7 +54,7 @@ from fastgen.errors import (
 )
 from typing import TYPE_CHECKING, Any, Iterable
 from fastgen._typing import ArrayLike, DiceLike, Int8Array, StepsLike
-from fastgen import svg
+from fastgen.core.notation import draw_board
 from fastgen.core.validate import check_play
 
 if TYPE_CHECKING:
@@ -258,13 +258,13 @@ class Game:
             state = f"turn={self.turn} dice={self.dice}"
         return f"<Game {state} cube={self.cube_value} owner={self.cube_owner} plays={self.turns}>"
 
-    def _repr_svg_(self) -> str:
+    def _repr_svg_(self) -> str | None:
         """The position from the side on roll's view with its dice and the cube (owner
-        drawn on its side), as SVG (:func:`fastgen.svg.board`) for Jupyter; a game won by
+        drawn on its side), as SVG (:func:`fastgen.formats.svg.board`) for Jupyter; a game won by
         bearing off is drawn after the winner's last play, the winner marked "(played)"."""
         owner = None if self.cube_owner is None else int(self.cube_owner == self.turn)
         borne_off = self.over and not (self.dropped or self.resigned)
-        return svg.board(self._board, dice=self.dice, cube=(self.cube_value, owner), played=borne_off)
+        return draw_board(self._board, dice=self.dice, cube=(self.cube_value, owner), played=borne_off)
 
     # ------------------------------------------------------------------ checks
 

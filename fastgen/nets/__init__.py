@@ -12,6 +12,8 @@
   side's gammons), as GNU Backgammon does with its own nets.
 - :mod:`fastgen.nets.onnx_io`: multilayer perceptrons in and out of ONNX files (the
   ``onnx`` extra) and any ONNX graph run through onnxruntime.
+- Errors: :class:`InvalidNetworkError` (weights fastgen cannot run),
+  :class:`NetworkFileError` (a network file that cannot be read).
 
 >>> import numpy as np, fastgen
 >>> rng = np.random.default_rng(0)
@@ -21,7 +23,8 @@
 ((4, 5), 'float32', True)
 """
 
+from fastgen.errors import InvalidNetworkError, NetworkFileError
 from fastgen.nets.network import Network
 from fastgen.nets.sets import NetworkSet, classify
 
-__all__ = ["Network", "NetworkSet", "classify"]
+__all__ = ["Network", "NetworkSet", "classify", "InvalidNetworkError", "NetworkFileError"]

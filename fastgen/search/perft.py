@@ -37,7 +37,7 @@ import numpy as np
 
 from fastgen.core.boards import STARTING_BOARD, as_board
 from fastgen._util import check_int
-from fastgen.core import _play
+from fastgen import _perft
 from fastgen.core.generate import count_plays_batch
 from fastgen.core.generate import plays_batch
 from fastgen.sim.cluster import as_finished, connect, dumps_checked, worker_count
@@ -85,7 +85,7 @@ def _expand(boards, weights, roll_w, threads):
     kids = np.empty((m, 2, 25), dtype=np.int8)
     w = np.empty(m, dtype=np.int64)
     key = np.empty(m, dtype=np.uint64)
-    u, total = _play.merge_children(batch.boards, batch.offsets, per, kids, w, key)
+    u, total = _perft.merge_children(batch.boards, batch.offsets, per, kids, w, key)
     order = np.argsort(key[:u])
     return kids[order], w[order], total
 
@@ -101,7 +101,7 @@ def _roll_counts(boards, threads, rolls=ROLLS) -> np.ndarray:
     n = boards.shape[0]
     if threads == 1:
         counts = np.empty((n, len(rolls)), dtype=np.int64)
-        bad = _play.count_rolls(np.ascontiguousarray(boards), rolls, counts)
+        bad = _perft.count_rolls(np.ascontiguousarray(boards), rolls, counts)
         if bad >= 0:
             as_board(boards[bad])  # raises for the invalid board
         return counts

@@ -9,13 +9,15 @@
 - :mod:`fastgen.train.checkpoint`: the checkpoint file (a network file with the run's
   state beside it), written whole at every point of the training curve.
 - :mod:`fastgen.train.weights`: the weights in the compiled trainer's layout.
+- :class:`CheckpointError`: a checkpoint that cannot be resumed.
 
 The command line is ``fastgen train td``, ``fastgen train supervise`` and ``fastgen
 train plot`` (see docs/guides/training.rst).
 """
 
+from fastgen.errors import CheckpointError
 from fastgen.train.refine import SuperviseConfig, SuperviseRun, supervise
 from fastgen.train.config import TDConfig
 from fastgen.train.td_lambda import TDRun, resume_td, td
 
-__all__ = ["TDConfig", "TDRun", "td", "resume_td", "SuperviseConfig", "SuperviseRun", "supervise"]
+__all__ = ["TDConfig", "TDRun", "td", "resume_td", "SuperviseConfig", "SuperviseRun", "supervise", "CheckpointError"]

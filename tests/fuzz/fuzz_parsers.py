@@ -26,9 +26,9 @@ with atheris.instrument_imports():
 
 BOARDS = [
     fastgen.STARTING_BOARD,
-    fastgen.board_from_position_id("4HPwATDgc/ABMA"),
-    fastgen.board_from_position_id("sGfwATDgc/ABMA"),  # a blot to hit
-    fastgen.board_from_position_id("2+4OAAAA2+4OAA"),  # mutual closed boards
+    fastgen.parse_position_id("4HPwATDgc/ABMA"),
+    fastgen.parse_position_id("sGfwATDgc/ABMA"),  # a blot to hit
+    fastgen.parse_position_id("2+4OAAAA2+4OAA"),  # mutual closed boards
 ]
 
 
@@ -39,32 +39,32 @@ def _text(data: bytes) -> str:
 def position_id(data: bytes) -> None:
     text = _text(data)
     try:
-        board = fastgen.board_from_position_id(text)
-    except fastgen.InvalidPositionIDError:
+        board = fastgen.parse_position_id(text)
+    except fastgen.errors.InvalidPositionIDError:
         return
     assert fastgen.position_id(board) == text
 
 
 def match_id(data: bytes) -> None:
     try:
-        state = fastgen.match_state_from_id(_text(data))
-    except fastgen.InvalidMatchIDError:
+        state = fastgen.parse_match_id(_text(data))
+    except fastgen.errors.InvalidMatchIDError:
         return
-    assert fastgen.match_state_from_id(fastgen.match_id(state)).score == state.score
+    assert fastgen.parse_match_id(fastgen.match_id(state)).score == state.score
 
 
 def gnubg_id(data: bytes) -> None:
     try:
         board, state = fastgen.parse_gnubg_id(_text(data))
-    except fastgen.InvalidMatchIDError:
+    except fastgen.errors.InvalidMatchIDError:
         return
-    fastgen.format_gnubg_id(board, state)
+    fastgen.gnubg_id(board, state)
 
 
 def xgid(data: bytes) -> None:
     try:
         board, state = fastgen.parse_xgid(_text(data))
-    except fastgen.InvalidXGIDError:
+    except fastgen.errors.InvalidXGIDError:
         return
     again, _ = fastgen.parse_xgid(fastgen.xgid(board, state))
     assert (again == board).all()
@@ -81,14 +81,14 @@ def move_text(data: bytes) -> None:
         pass
     try:
         play = fastgen.parse_play(board, dice, text)
-    except (fastgen.InvalidMoveTextError, fastgen.AmbiguousMoveError, fastgen.IllegalPlayError):
+    except (fastgen.InvalidMoveTextError, fastgen.errors.AmbiguousMoveError, fastgen.IllegalPlayError):
         return
     assert play in fastgen.legal_plays(board, dice)
 
 
 def read_mat(data: bytes) -> None:
     try:
-        fastgen.read_mat(bytes(data))  # bytes: always read as .mat text, never as a path
+        fastgen.formats.read_mat(bytes(data))  # bytes: always read as .mat text, never as a path
     except fastgen.MatFileError:
         pass
 

@@ -47,7 +47,7 @@ def seed_files() -> list[tuple[str, bytes]]:
     # adds little: its games are alike)
     texts = [p.read_bytes().split(b"\n Game 4\n")[0] for p in picked]
     seeds = [("mat", t) for t in texts]
-    matches = [fastgen.read_mat(t, errors="warn") for t in texts[:8]]
+    matches = [fastgen.formats.read_mat(t, errors="warn") for t in texts[:8]]
     from fastgen.formats.sgf import write_sgf  # lazy: as above
 
     seeds += [("sgf", write_sgf(m).encode("utf-8")) for m in matches]
@@ -122,7 +122,7 @@ def check_one(data: bytes, timeout: float) -> str | None:
                 text = fastgen.write_mat(match)
             except fastgen.MatFileError:
                 return None  # e.g. a name a .mat file cannot hold
-            again = fastgen.read_mat(text)
+            again = fastgen.formats.read_mat(text)
         if [g.record for g in again.games] != [g.record for g in match.games]:
             return "the match read does not write and read back to the same games"
     except fastgen.MatFileError:

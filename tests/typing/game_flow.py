@@ -64,7 +64,7 @@ def ids() -> str:
     state = fastgen.MatchState(match_length=5, score=(1, 2), cube_value=2, cube_owner=0)
     mid = fastgen.match_id(state)
     assert_type(mid, str)
-    back = fastgen.match_state_from_id(mid)
+    back = fastgen.parse_match_id(mid)
     assert_type(back, fastgen.MatchState)
     assert back.score == (1, 2)
     text = fastgen.xgid(fastgen.STARTING_BOARD, state)
@@ -75,9 +75,9 @@ def ids() -> str:
 def rollouts() -> float:
     """A small rollout and its summary."""
     result = fastgen.rollout(games=50, seed=3)
-    assert_type(result, fastgen.RolloutResult)
+    assert_type(result, fastgen.sim.RolloutResult)
     summary = result.summary()
-    assert_type(summary, fastgen.RolloutSummary)
+    assert_type(summary, fastgen.sim.RolloutSummary)
     assert_type(summary.win, Tuple[float, float])
     return summary.win[0]
 

@@ -21,7 +21,7 @@ Int8Array = npt.NDArray[np.int8]
 
 def opening_plays() -> list[str]:
     """Every play of 6-5 from the opening position, as text."""
-    board = fastgen.board_from_position_id("4HPwATDgc/ABMA")
+    board = fastgen.parse_position_id("4HPwATDgc/ABMA")
     assert_type(board, Int8Array)
     plays = fastgen.legal_plays(board, (6, 5))
     assert_type(plays, fastgen.Plays)
@@ -67,7 +67,7 @@ def notation() -> str:
     try:
         fastgen.check_play(board, (6, 4), "24/18")
     except fastgen.IllegalPlayError as err:
-        assert_type(err.reason, fastgen.IllegalReason)
+        assert_type(err.reason, fastgen.errors.IllegalReason)
         assert err.reason.name == "MORE_DICE_POSSIBLE"
     assert_type(fastgen.swap_sides(play.board_after), Int8Array)
     return text
