@@ -85,6 +85,10 @@ class Evaluator(abc.ABC):
         """The name, as functions have one (what messages quote)."""
         return self.name
 
+    @__name__.setter
+    def __name__(self, value: str) -> None:
+        self.name = value
+
     def __call__(self, boards: np.ndarray) -> np.ndarray:
         return self.evaluate(boards)
 
@@ -141,6 +145,10 @@ class Policy(abc.ABC):
         """The name, as functions have one (what messages quote)."""
         return self.name
 
+    @__name__.setter
+    def __name__(self, value: str) -> None:
+        self.name = value
+
     def close(self) -> None:
         """Release what the policy holds (a process, a socket); nothing by default."""
 
@@ -171,6 +179,10 @@ class CubePlayer(abc.ABC):
     def __name__(self) -> str:
         """The name, as functions have one (what messages quote)."""
         return self.name
+
+    @__name__.setter
+    def __name__(self, value: str) -> None:
+        self.name = value
 
     def __repr__(self) -> str:
         return f"<cube player {self.name}>"
