@@ -53,7 +53,23 @@ def read_only(arr: np.ndarray) -> np.ndarray:
     return view
 
 
-class Evaluator(abc.ABC):
+class _Named:
+    """A player's ``name``, also read and set as ``__name__``, as a function's is (what
+    messages quote)."""
+
+    name: str
+
+    @property
+    def __name__(self) -> str:
+        """The name, as functions have one (what messages quote)."""
+        return self.name
+
+    @__name__.setter
+    def __name__(self, value: str) -> None:
+        self.name = value
+
+
+class Evaluator(_Named, abc.ABC):
     """Scores positions: ``evaluate(boards (N, 2, 25) int8, *, threads=1) -> (N, 5)``
     probabilities of the side on roll (row 1), about to roll; *boards* is never a finished
     game and is read-only. A subclass sets :attr:`name` and implements :meth:`evaluate`;
@@ -79,15 +95,6 @@ class Evaluator(abc.ABC):
     def digest(self) -> str | None:
         """A digest (hex) of what it computes (equal digests, equal answers), or None."""
         return None
-
-    @property
-    def __name__(self) -> str:
-        """The name, as functions have one (what messages quote)."""
-        return self.name
-
-    @__name__.setter
-    def __name__(self, value: str) -> None:
-        self.name = value
 
     def __call__(self, boards: np.ndarray) -> np.ndarray:
         return self.evaluate(boards)
@@ -121,7 +128,7 @@ class Turn:
         return f"<Turn of {self.boards.shape[0]} games, seed {self.seed}>"
 
 
-class Policy(abc.ABC):
+class Policy(_Named, abc.ABC):
     """Chooses plays: ``choose(candidates (M, 2, 25), offsets (G + 1,), turn: Turn) -> (G,)``
     indices, each relative to its game's range of *candidates*. A subclass sets
     :attr:`name` and implements :meth:`choose`."""
@@ -140,15 +147,6 @@ class Policy(abc.ABC):
         None when every turn calls :meth:`choose`."""
         return None
 
-    @property
-    def __name__(self) -> str:
-        """The name, as functions have one (what messages quote)."""
-        return self.name
-
-    @__name__.setter
-    def __name__(self, value: str) -> None:
-        self.name = value
-
     def close(self) -> None:
         """Release what the policy holds (a process, a socket); nothing by default."""
 
@@ -156,7 +154,7 @@ class Policy(abc.ABC):
         return f"<policy {self.name}>"
 
 
-class CubePlayer(abc.ABC):
+class CubePlayer(_Named, abc.ABC):
     """A player with the cube, on batches of positions before the roll (side on roll in
     row 1): ``offer(boards, owns, states=None)`` (N,) bool, whether the side on roll
     doubles (*owns*: it owns the cube, else the cube is centred; *states*: each board's
@@ -174,15 +172,6 @@ class CubePlayer(abc.ABC):
     @abc.abstractmethod
     def accept(self, boards: np.ndarray, owns: Any, states: Any = None) -> np.ndarray:
         """Whether this player takes the double of the side on roll of each board."""
-
-    @property
-    def __name__(self) -> str:
-        """The name, as functions have one (what messages quote)."""
-        return self.name
-
-    @__name__.setter
-    def __name__(self, value: str) -> None:
-        self.name = value
 
     def __repr__(self) -> str:
         return f"<cube player {self.name}>"

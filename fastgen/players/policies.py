@@ -230,16 +230,6 @@ class PubevalPolicy(Policy):
 BUILTIN: dict[str, Policy] = {"random": RandomPolicy(), "pubeval": PubevalPolicy()}
 
 
-def random_policy(seed: int) -> Any:
-    """The step function of :class:`RandomPolicy` for the run's *seed*."""
-    return step_function(BUILTIN["random"], seed)
-
-
-def pubeval_policy(seed: int = 0) -> Any:
-    """The step function of :class:`PubevalPolicy`."""
-    return step_function(BUILTIN["pubeval"], seed)
-
-
 def step_function(policy: Policy, seed: int = 0, threads: int = 1) -> Any:
     """*policy* as the game loops call it: ``step(candidates, offsets, gid, turn, boards,
     dice)`` -> its :meth:`~fastgen.players.base.Policy.choose` with the :class:`Turn` of
