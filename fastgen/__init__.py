@@ -81,7 +81,8 @@ _LAZY_NAMES: dict[str, str] = {
     **dict.fromkeys(("read_match", "read_matches"), "fastgen.formats.reader"),
     "rollout": "fastgen.sim.rollout.front",
     **dict.fromkeys(("rollout_plays", "rollout_position"), "fastgen.sim.decide.front"),
-    "duel": "fastgen.sim.duel.front",
+    **dict.fromkeys(("duel", "duel_matches"), "fastgen.sim.duel.front"),
+    "rollout_cube": "fastgen.sim.decide.cubeful",
     **dict.fromkeys(("perft", "perft_weighted"), "fastgen.search.perft"),
     "pubeval_best": "fastgen.players.pubeval",
     "cube_action": "fastgen.cube.action",
@@ -137,7 +138,8 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
     from fastgen.players.pubeval import pubeval_best
     from fastgen.search.perft import perft, perft_weighted
     from fastgen.sim.decide.front import rollout_plays, rollout_position
-    from fastgen.sim.duel.front import duel
+    from fastgen.sim.decide.cubeful import rollout_cube
+    from fastgen.sim.duel.front import duel, duel_matches
     from fastgen.sim.rollout.front import rollout
 else:
 
@@ -204,7 +206,9 @@ __all__ = [
     "rollout",
     "rollout_plays",
     "rollout_position",
+    "rollout_cube",
     "duel",
+    "duel_matches",
     "perft",
     "perft_weighted",
     "pubeval_best",

@@ -10,14 +10,16 @@ statistics match`` give them.
 - :mod:`fastgen.analysis.report`: the statistics table as text;
 - :mod:`fastgen.analysis.single`: one match analysed, :class:`MatchAnalysis`;
 - :mod:`fastgen.analysis.many`: many matches on a Dask cluster;
+- :mod:`fastgen.analysis.options`: :class:`AnalysisOptions`, how a match is analysed;
 - :mod:`fastgen.analysis.front`: :func:`analyse`, the front door.
 
 The command line: ``fastgen analyse FILE.mat`` (docs/guides/analysis.rst).
 """
 
 from fastgen.analysis.front import analyse
+from fastgen.analysis.options import AnalysisOptions
 from fastgen.analysis.single import MatchAnalysis
 from fastgen.analysis.records import CubeRecord, MoveRecord
 from fastgen.analysis.stats import PlayerStats
 
-__all__ = ["analyse", "MatchAnalysis", "MoveRecord", "CubeRecord", "PlayerStats"]
+__all__ = ["analyse", "AnalysisOptions", "MatchAnalysis", "MoveRecord", "CubeRecord", "PlayerStats"]

@@ -21,8 +21,9 @@ from fastgen.errors import InvalidArgumentError
 from fastgen.formats.reader import match_files, read_match
 from fastgen.games.game import Game
 from fastgen.games.match import Match
-from fastgen.sim.options import ClusterOptions
-from fastgen._util import check_int
+from fastgen.sim.options import ClusterOptions, merge_options
+
+from fastgen.analysis.options import AnalysisOptions
 
 from fastgen.analysis.many import analyse_on_cluster
 from fastgen.analysis.single import MatchAnalysis, analyse_match
@@ -64,7 +65,8 @@ def _sources(source: Any) -> tuple[list[tuple[Match, str | None]], bool]:
 def analyse(source: Any, evaluator: Any = "baseline", *, plies: int = 0, cube: bool = True,
             met: MatchEquityTable | None = None, threads: int = 1,
             progress: Callable[[int], object] | None = None, workers: int | None = None,
-            scheduler: str | None = None, client: Any = None, database: Any = "auto") -> Any:
+            scheduler: str | None = None, client: Any = None, database: Any = "auto",
+            options: AnalysisOptions | None = None, cluster: ClusterOptions | None = None) -> Any:
     """Judge every decision of *source* with *evaluator* (module docstring).
 
     Parameters
@@ -98,26 +100,37 @@ def analyse(source: Any, evaluator: Any = "baseline", *, plies: int = 0, cube: b
         two-sided database (built once, about half a second) where a match reaches one;
         None: by the evaluator; or a cubeful :func:`fastgen.bearoff.build_two_sided`
         database.
+    options, cluster:
+        *plies*, *cube*, *met*, *threads* and *database* as one
+        :class:`fastgen.analysis.AnalysisOptions`, and *workers*, *scheduler* and
+        *client* as one :class:`fastgen.sim.ClusterOptions`, instead of the keywords
+        (not both). Each analysis keeps its options as ``analysis.options``.
 
     Raises
     ------
     fastgen.MatFileError
         A ``.mat`` file that cannot be read, naming the game and the move.
     """
-    plies = check_int(plies, "plies", 0, 1)
+    opts = merge_options(AnalysisOptions, options, plies=plies, cube=cube, met=met, threads=threads,
+                         database=database)
     fn, name = _evaluator(evaluator)
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
-    cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client)
+    cluster = merge_options(ClusterOptions, cluster, "cluster", workers=workers, scheduler=scheduler, client=client)
+    if cluster.out is not None or cluster.chunk_size is not None:
+        raise InvalidArgumentError(f"an analysis runs one task a match and keeps no chunks: cluster.out and "
+                                   f"cluster.chunk_size must be None, got {cluster!r}")
     matches, many = _sources(source)
     if cluster.on_cluster:
-        out = analyse_on_cluster(matches, fn, name=name, plies=plies, cube=cube, met=met, cluster=cluster,
-                                 progress=progress, database=database)
+        out = analyse_on_cluster(matches, fn, name=name, plies=opts.plies, cube=opts.cube, met=opts.met,
+                                 cluster=cluster, progress=progress, database=opts.database)
     else:
         out = []
         for match, where in matches:
-            out.append(analyse_match(match, fn, name=name, plies=plies, cube=cube, met=met, threads=threads,
-                                     source=where, database=database))
+            out.append(analyse_match(match, fn, name=name, plies=opts.plies, cube=opts.cube, met=opts.met,
+                                     threads=opts.threads, source=where, database=opts.database))
             if progress is not None:
                 progress(1)
+    for analysis in out:
+        analysis.options = opts
     return out if many else out[0]

@@ -183,8 +183,8 @@ def _after_values(after: np.ndarray, probs: np.ndarray, states: list[MatchState]
     return out
 
 
-def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable,
-                threads: int = 1, database: Any = None, plies: int = 0) -> TurnValues:
+def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, *,
+                plies: int = 0, threads: int = 1, database: Any = None) -> TurnValues:
     """The plays and luck of *turns* at *plies* (module docstring)."""
     n = len(turns)
     states: list[MatchState] = []
@@ -312,8 +312,8 @@ def _one_ply_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offset
     return out, evaluated
 
 
-def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable,
-                database: Any = None, plies: int = 0, threads: int = 1) -> CubeValues:
+def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, *,
+                plies: int = 0, threads: int = 1, database: Any = None) -> CubeValues:
     """The cube decisions of *points* at *plies* (module docstring)."""
     n = len(points)
     equities = np.full((n, 3), np.nan)

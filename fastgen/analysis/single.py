@@ -53,6 +53,8 @@ class MatchAnalysis:
     seconds: float = 0.0
     source: str | None = None
     finished: bool = True
+    #: The :class:`fastgen.analysis.AnalysisOptions` of :func:`fastgen.analysis.analyse`.
+    options: Any = field(default=None, repr=False, compare=False)
 
     @property
     def moves(self) -> list[MoveRecord]:
@@ -210,8 +212,9 @@ def analyse_match(match: Match, evaluator: Callable[[np.ndarray], Any], *, name:
     if isinstance(database, str) and database == "auto":
         boards = np.stack([t.board for t in turns]) if turns else np.zeros((0, 2, 25), np.int8)
         database = bearoff_database() if reaches_bearoff(boards) else None
-    moves = _move_records(turns, judge_turns(turns, evaluator, met, threads, database, plies))
-    cubes = _cube_records(points, judge_cubes(points, evaluator, met, database, plies, threads)) if cube else []
+    moves = _move_records(turns, judge_turns(turns, evaluator, met, plies=plies, threads=threads, database=database))
+    cubes = _cube_records(points, judge_cubes(points, evaluator, met, plies=plies, threads=threads,
+                                              database=database)) if cube else []
     # match order: a turn's cube decisions (no double, or double then take or pass) before its roll
     decisions: list = sorted([*cubes, *moves], key=lambda d: (d.game, d.move, d.kind == "move"))
     names = (match.names[0], match.names[1])

@@ -4,9 +4,11 @@ another, and serving a policy to GNU Backgammon), over a shared chunk store (``s
 and cluster layer (``cluster``).
 
 The front doors are top-level (:func:`fastgen.rollout`, :func:`fastgen.rollout_plays`,
-:func:`fastgen.rollout_position`, :func:`fastgen.duel`); their results and helpers are
-imported from here on first use (``fastgen.sim.RolloutResult``), and the errors of games
-that cannot end and of work sent to a cluster are importable here.
+:func:`fastgen.rollout_position`, :func:`fastgen.rollout_cube`, :func:`fastgen.duel`,
+:func:`fastgen.duel_matches`); their options objects (:class:`GameOptions`,
+:class:`TrialOptions`, :class:`ClusterOptions`), results and helpers are imported from
+here on first use (``fastgen.sim.RolloutResult``), and the errors of games that cannot
+end and of work sent to a cluster are importable here.
 """
 
 from importlib import import_module as _import_module
@@ -19,13 +21,17 @@ _LAZY_NAMES: dict[str, str] = {
     **dict.fromkeys(("RolloutResult", "RolloutSummary", "summarize"), "fastgen.sim.rollout.results"),
     "rollout_dice": "fastgen.sim.decide.dice",
     "RolloutTable": "fastgen.sim.decide.table",
-    "DuelResult": "fastgen.sim.duel.front",
+    "CubeRollout": "fastgen.sim.decide.cubeful",
+    **dict.fromkeys(("DuelResult", "MatchDuelResult"), "fastgen.sim.duel.front"),
+    **dict.fromkeys(("GameOptions", "TrialOptions", "ClusterOptions"), "fastgen.sim.options"),
 }
 
 if TYPE_CHECKING:
     from fastgen.sim.decide.dice import rollout_dice
+    from fastgen.sim.decide.cubeful import CubeRollout
     from fastgen.sim.decide.table import RolloutTable
-    from fastgen.sim.duel.front import DuelResult
+    from fastgen.sim.duel.front import DuelResult, MatchDuelResult
+    from fastgen.sim.options import ClusterOptions, GameOptions, TrialOptions
     from fastgen.sim.rollout.results import RolloutResult, RolloutSummary, summarize
 else:
 
@@ -41,12 +47,17 @@ else:
         return sorted(set(globals()) | set(__all__))
 
 __all__ = [
+    "GameOptions",
+    "TrialOptions",
+    "ClusterOptions",
     "RolloutResult",
     "RolloutSummary",
     "summarize",
     "rollout_dice",
     "RolloutTable",
+    "CubeRollout",
     "DuelResult",
+    "MatchDuelResult",
     "EndlessGameError",
     "DeadPositionError",
     "TurnLimitError",

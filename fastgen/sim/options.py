@@ -2,14 +2,21 @@
 (:class:`GameOptions`), how the trials of a rollout that decides are played
 (:class:`TrialOptions`) and where the work runs (:class:`ClusterOptions`).
 
-:func:`fastgen.rollout`, :func:`fastgen.duel`, :func:`fastgen.rollout_plays` and
-:func:`fastgen.rollout_position` take these options as keyword arguments, build the
-objects once (a bad value raises :class:`fastgen.errors.InvalidArgumentError` quoting
-it) and hand them whole to the engines, the chunk runners and the Dask tasks. The
-objects are frozen: what was checked stays as checked.
+:func:`fastgen.rollout`, :func:`fastgen.duel`, :func:`fastgen.duel_matches`,
+:func:`fastgen.rollout_plays`, :func:`fastgen.rollout_position` and
+:func:`fastgen.rollout_cube` take these options either as one object (``options=``,
+``cluster=``) or as keyword arguments of the same names, not both. Either way the object
+is built and checked once (a bad value raises
+:class:`fastgen.errors.InvalidArgumentError` quoting it), handed whole to the engines,
+the chunk runners and the Dask tasks, and kept on the result as ``result.options``. The
+objects are frozen: what was checked stays as checked; :meth:`~GameOptions.replace`
+gives a changed copy, checked again.
 
 >>> TrialOptions(trials=72, seed=2).trials
 72
+>>> TrialOptions(trials=72).replace(seed=5)
+TrialOptions(trials=72, seed=5, variance_reduction=True, quasi_random=True, truncate=None, truncate_bearoff=False, \
+stop_se=None, stop_z=None, min_trials=None, threads=1)
 >>> TrialOptions(trials=0)
 Traceback (most recent call last):
 ...
@@ -18,10 +25,11 @@ fastgen.errors.InvalidArgumentError: trials must be a positive integer at most 1
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -29,7 +37,7 @@ from fastgen._util import check_int, check_threads
 from fastgen.errors import InvalidArgumentError
 from fastgen.sim.cluster import connect
 
-__all__ = ["GameOptions", "TrialOptions", "ClusterOptions", "MAX_SEED", "MAX_TRIALS", "ENGINES"]
+__all__ = ["GameOptions", "TrialOptions", "ClusterOptions", "merge_options", "MAX_SEED", "MAX_TRIALS", "ENGINES"]
 
 #: Seeds are non-negative ints below 2**64.
 MAX_SEED = 2**64 - 1
@@ -37,6 +45,54 @@ MAX_SEED = 2**64 - 1
 MAX_TRIALS = 2**40
 #: The engines that play games: the compiled core, the batched Python loop, or the best one.
 ENGINES = ("auto", "native", "python")
+
+
+_O = TypeVar("_O")
+
+
+def _at_default(value: Any, default: Any) -> bool:
+    if default is None:
+        return value is None
+    if isinstance(default, bool) or isinstance(value, (bool, np.bool_)):
+        return isinstance(value, (bool, np.bool_)) and bool(value) is default
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):  # a value whose == is not a truth value is not the default
+        return False
+
+
+def merge_options(cls: type[_O], options: Any, what: str = "options", **keywords: Any) -> _O:
+    """The options object of a front door: *options* itself (it must be a *cls*) when
+    given, else a new *cls* of the *keywords*. Given both, a keyword away from its
+    default raises :class:`fastgen.errors.InvalidArgumentError` naming it, so that no
+    setting is silently dropped.
+
+    >>> merge_options(GameOptions, None, seed=3).seed
+    3
+    >>> merge_options(GameOptions, GameOptions(seed=3), seed=4)
+    Traceback (most recent call last):
+    ...
+    fastgen.errors.InvalidArgumentError: give seed in options or as a keyword, not both: options=GameOptions(seed=3, \
+batch_size=4096, threads=1, engine='auto'), seed=4
+    """
+    if options is None:
+        return cls(**keywords)
+    if not isinstance(options, cls):
+        where = ".".join(cls.__module__.split(".")[:2])  # the subpackage that exports it
+        raise InvalidArgumentError(f"{what} must be a {where}.{cls.__name__} or None, got {options!r}")
+    defaults = {f.name: f.default for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    clash = [k for k, v in keywords.items() if not _at_default(v, defaults[k])]
+    if clash:
+        values = ", ".join(f"{k}={keywords[k]!r}" for k in clash)
+        raise InvalidArgumentError(f"give {', '.join(clash)} in {what} or as {'a keyword' if len(clash) == 1 else 'keywords'}, "
+                                   f"not both: {what}={options!r}, {values}")
+    return options
+
+
+class _Replace:
+    def replace(self: Any, **changes: Any) -> Any:
+        """A copy with *changes* (field names), checked as a new object is."""
+        return dataclasses.replace(self, **changes)
 
 
 def _set(obj: Any, name: str, value: Any) -> None:
@@ -59,7 +115,7 @@ def _check_positive(value: Any, name: str) -> float | None:
 
 
 @dataclass(frozen=True)
-class GameOptions:
+class GameOptions(_Replace):
     """How the games of :func:`fastgen.rollout` and :func:`fastgen.duel` are played.
 
     ``seed`` (int, 0 .. 2**64 - 1), ``batch_size`` (games side by side in the batched
@@ -81,7 +137,7 @@ class GameOptions:
 
 
 @dataclass(frozen=True)
-class TrialOptions:
+class TrialOptions(_Replace):
     """How the trials of :func:`fastgen.rollout_plays` and :func:`fastgen.rollout_position`
     are played and when they stop (the arguments of the same names there).
 
@@ -127,7 +183,7 @@ class TrialOptions:
 
 
 @dataclass(frozen=True)
-class ClusterOptions:
+class ClusterOptions(_Replace):
     """Where the work runs and what is kept of it.
 
     At most one of ``workers`` (a new local Dask cluster of that many processes, >= 1),

@@ -1,6 +1,6 @@
 """Cubeful rollouts: the cube decision of a position settled by playing it out.
 
-:func:`rollout_cube` (also ``rollout_position(..., cubeful=True)``) answers "double or
+:func:`rollout_cube` (``fastgen.rollout_cube``) answers "double or
 not, take or pass" for a position before its roll by playing *trials* games from it
 twice, on the same dice:
 
@@ -55,9 +55,10 @@ from fastgen.players.evaluators import Network, evaluate
 from fastgen.players.policies import cube_policy, step_policy
 from fastgen.games.game import result_types
 from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, may_double, play_phase
-from fastgen.sim.decide.dice import MAX_TRIALS, dice_at
+from fastgen.sim.decide.dice import dice_at
+from fastgen.sim.options import TrialOptions, merge_options
 from fastgen.sim.rollout.pool import MAX_TURNS, _raise_turn_limit
-from fastgen._util import check_int, check_threads
+from fastgen._util import check_int
 
 __all__ = ["CubeRollout", "rollout_cube"]
 
@@ -87,6 +88,8 @@ class CubeRollout:
     action: CubeAction
     seconds: float = 0.0
     stats: dict = field(default_factory=dict)
+    #: The :class:`fastgen.sim.TrialOptions` that played the trials.
+    options: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
         """The answer as plain JSON-serializable values."""
@@ -160,27 +163,35 @@ def _luck(evaluator: Any, boards: np.ndarray, dice: np.ndarray, threads: int) ->
 def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state: MatchState | None = None, *,
                  trials: int = 1296, seed: int = 0, quasi_random: bool = True, threads: int = 1,
                  met: MatchEquityTable | None = None, max_cube: int = 64, beavers: bool = True,
-                 variance_reduction: bool = True, progress: Callable[[int], object] | None = None) -> CubeRollout:
+                 variance_reduction: bool = True, progress: Callable[[int], object] | None = None,
+                 options: TrialOptions | None = None) -> CubeRollout:
     """Roll out the cube decision of *board* (side on roll in row 1, before its roll)
     at *state* (a :class:`fastgen.MatchState`; None: money, cube centred), *trials*
     games for each of no double and double/take on common dice (module docstring),
     with *evaluator*'s greedy plays and 0-ply cube decisions. *met*: the match equity
     table (default GNU Backgammon's); *beavers*: money play names a take worth a beaver
     so (the trials play no beavers); *variance_reduction*: subtract each roll's luck
-    (module docstring); *progress*: called with the trials finished.
+    (module docstring); *progress*: called with the trials finished; *options*: *trials*,
+    *seed*, *quasi_random*, *variance_reduction* and *threads* as one
+    :class:`fastgen.sim.TrialOptions` instead of the keywords (not both; its stop and
+    truncation rules do not apply here), kept on the answer as ``options``.
     Bad input raises a ValueError subclass quoting it; Ctrl-C stops it promptly."""
     arr = as_board(board)
     ev = specs.evaluator(evaluator)
     st = MatchState(on_roll=1) if state is None else state
     if not isinstance(st, MatchState):
         raise InvalidCubeStateError(f"state must be a fastgen.MatchState or None (money, cube centred), got {state!r}")
-    trials = check_int(trials, "trials", 1, MAX_TRIALS)
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
-    threads = check_threads(threads)
+    opts = merge_options(TrialOptions, options, trials=trials, seed=seed, quasi_random=quasi_random, threads=threads,
+                         variance_reduction=variance_reduction)
+    unused = [f for f in ("truncate", "stop_se", "stop_z", "min_trials") if getattr(opts, f) is not None]
+    if opts.truncate_bearoff:
+        unused.append("truncate_bearoff")
+    if unused:
+        raise InvalidArgumentError(f"a cubeful rollout plays every trial to the end: {', '.join(unused)} does not "
+                                   f"apply, got options={opts!r}")
+    trials, seed, threads = opts.trials, opts.seed, opts.threads
+    quasi_random, variance_reduction = opts.quasi_random, opts.variance_reduction
     check_int(max_cube, "max_cube", 2, 1 << 20)
-    for flag, value in (("quasi_random", quasi_random), ("variance_reduction", variance_reduction)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise InvalidArgumentError(f"{flag} must be True or False, got {value!r}")
     if (arr.sum(axis=1) == 0).any():
         raise InvalidArgumentError(f"the position {position_id(arr)!r} is a finished game")
     probs = evaluate(ev, arr[None], threads=threads)
@@ -260,4 +271,4 @@ def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state
     return CubeRollout(arr.copy(), st, str(name), trials, seed, bool(quasi_random), bool(variance_reduction),
                        score is not None, nd, dt, float(dp),
                        se(nd_v), se(dt_v), se(dt_v - nd_v), (float(eq[0]), float(eq[1]), float(eq[2])), action,
-                       time.perf_counter() - t0, {"turns": turn})
+                       time.perf_counter() - t0, {"turns": turn}, opts)

@@ -46,6 +46,7 @@ from __future__ import annotations
 import contextlib
 import math
 import time
+import warnings
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -62,7 +63,8 @@ from fastgen.core.validate import parse_play
 from fastgen.sim.cluster import default_chunk_size
 from fastgen.sim.decide.chunks import TRIAL_CHUNKS, ClusterRunner, TrialJob, TrialStore, play_job
 from fastgen.sim.decide.trials import MAX_HALF_MOVES, block_size, simulate
-from fastgen.sim.options import ClusterOptions, TrialOptions
+from fastgen.sim.decide.cubeful import rollout_cube
+from fastgen.sim.options import ClusterOptions, TrialOptions, merge_options
 from fastgen.sim.store import RESUME_MODES, evaluator_identity
 from fastgen.sim.rollout.pool import dead_positions
 from fastgen.sim.decide.table import RolloutTable, build_rows
@@ -243,7 +245,7 @@ def _run(board: np.ndarray, dice: tuple | None, starts: np.ndarray, plays: list,
     rows = build_rows(plays, cat, cat_raw)
     stats["seconds_total"] = seconds
     return RolloutTable(rows, board, dice, name, trials, opts.seed, opts.variance_reduction, opts.quasi_random,
-                        opts.truncate, interrupted, stopped, seconds, stats, opts.truncate_bearoff)
+                        opts.truncate, interrupted, stopped, seconds, stats, opts.truncate_bearoff, options=opts)
 
 
 def _manifest_run(board, dice, plays, self_first, name, chunk_size, opts: TrialOptions) -> dict:
@@ -292,15 +294,15 @@ def _resume(evaluator, cluster: ClusterOptions, key, resume) -> tuple:
     return content, resume
 
 
-def _options(evaluator, cluster: ClusterOptions, **trial) -> tuple[TrialOptions, str]:
-    """The trial options (checked), after the checks that involve the evaluator or the
-    cluster options too; and the evaluator's name."""
+def _options(evaluator, cluster: ClusterOptions, options: TrialOptions | None, **trial) -> tuple[TrialOptions, str]:
+    """The trial options (checked: *options*, or the keywords *trial*), after the checks
+    that involve the evaluator or the cluster options too; and the evaluator's name."""
     name = _check_evaluator(evaluator)
-    if cluster.out is not None and (trial.get("stop_se") is not None or trial.get("stop_z") is not None):
+    opts = merge_options(TrialOptions, options, **trial)
+    if cluster.out is not None and opts.stops:
         raise InvalidArgumentError(
             f"out={cluster.out!r} does not combine with stop_se / stop_z (the stored chunks hold every candidate)"
         )
-    opts = TrialOptions(**trial)
     if opts.truncate_bearoff and not callable(getattr(evaluator, "covers", None)):
         raise InvalidArgumentError(
             "truncate_bearoff=True needs an evaluator with a covers(boards) method, such as "
@@ -333,6 +335,8 @@ def rollout_plays(
     progress: Any = None,
     key: str | None = None,
     resume: str = "check",
+    options: TrialOptions | None = None,
+    cluster: ClusterOptions | None = None,
 ) -> RolloutTable:
     """Roll out the candidate plays of *board* (side on roll in row 1) with *dice*.
 
@@ -412,11 +416,16 @@ def rollout_plays(
         ``"check"`` (default): a stored part that does not fit the run raises
         RolloutStoreError; ``"recompute"``: such a part is played again and
         overwritten.
+    options, cluster:
+        *trials* to *truncate_bearoff* and *threads* as one
+        :class:`fastgen.sim.TrialOptions`, and *workers* to *out* as one
+        :class:`fastgen.sim.ClusterOptions`, instead of the keywords (not both).
 
     Returns
     -------
     RolloutTable
-        One row per candidate, best first. Ctrl-C returns the table of the trials
+        One row per candidate, best first; the options that played the trials as
+        ``table.options``. Ctrl-C returns the table of the trials
         finished so far, in order from trial 0, with ``interrupted=True`` (rows with
         ``trials == 0`` when none had: their statistics are NaN and ``str`` prints no
         table).
@@ -438,9 +447,10 @@ def rollout_plays(
     (2, 72, 0.0)
     """
     evaluator = specs.evaluator(evaluator)
-    cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
+    cluster = merge_options(ClusterOptions, cluster, "cluster", workers=workers, scheduler=scheduler, client=client,
+                            chunk_size=chunk_size, out=out)
     store_args = _resume(evaluator, cluster, key, resume)
-    opts, name = _options(evaluator, cluster, trials=trials, seed=seed, variance_reduction=variance_reduction,
+    opts, name = _options(evaluator, cluster, options, trials=trials, seed=seed, variance_reduction=variance_reduction,
                           quasi_random=quasi_random, truncate=truncate, truncate_bearoff=truncate_bearoff,
                           stop_se=stop_se, stop_z=stop_z, min_trials=min_trials, threads=threads)
     board = _check_board(board)
@@ -469,7 +479,8 @@ def _run_with_wins(board, dice, cands, starts, won, evaluator, name, opts: Trial
         done = max((r.trials for r in table.rows), default=0)  # the trials played (stop_z may drop rows)
     else:
         table = RolloutTable([], board, dice, name, opts.trials, opts.seed, opts.variance_reduction,
-                             opts.quasi_random, opts.truncate, stats=stats, truncate_bearoff=opts.truncate_bearoff)
+                             opts.quasi_random, opts.truncate, stats=stats, truncate_bearoff=opts.truncate_bearoff,
+                             options=opts)
         done = opts.trials
     samples = [r.samples for r in table.rows]
     raw = [r.raw_samples for r in table.rows]
@@ -509,18 +520,16 @@ def rollout_position(
     cubeful: bool = False,
     state: Any = None,
     met: Any = None,
+    options: TrialOptions | None = None,
+    cluster: ClusterOptions | None = None,
 ) -> Any:
     """Roll out *board* with its side on roll (row 1) about to roll: a table of one row
     (``play`` None), from that side's point of view. Turn 0 of the dice is its roll.
-    The options are :func:`rollout_plays`'s.
+    The options are :func:`rollout_plays`'s (but *stop_z*, which compares candidates).
 
-    With ``cubeful=True``, the cube decision is rolled out instead, with cube
-    decisions inside the trials, at *state* (a :class:`fastgen.MatchState`; None:
-    money, cube centred) and *met* (the match equity table): a
-    :class:`fastgen.sim.decide.cubeful.CubeRollout` of no double, double/take and
-    double/pass with standard errors (see :func:`fastgen.sim.decide.cubeful.rollout_cube`;
-    *trials*, *seed*, *variance_reduction*, *quasi_random*, *threads* and *progress*
-    apply, the other options do not).
+    *cubeful*, *state* and *met* are deprecated: ``cubeful=True`` calls
+    :func:`fastgen.rollout_cube` (with a DeprecationWarning), which rolls out the cube
+    decision and returns a :class:`fastgen.sim.decide.cubeful.CubeRollout`.
 
     >>> import fastgen
     >>> from fastgen.players import evaluators
@@ -531,24 +540,29 @@ def rollout_position(
     if not isinstance(cubeful, (bool, np.bool_)):
         raise InvalidArgumentError(f"cubeful must be True or False, got {cubeful!r}")
     if cubeful:
+        warnings.warn("rollout_position(cubeful=True) is deprecated and will be removed in fastgen 0.3: use "
+                      "fastgen.rollout_cube(board, evaluator, state)", DeprecationWarning, stacklevel=2)
         unused = {"truncate": truncate, "stop_se": stop_se, "min_trials": min_trials, "workers": workers,
-                  "scheduler": scheduler, "client": client, "chunk_size": chunk_size, "out": out, "key": key}
+                  "scheduler": scheduler, "client": client, "chunk_size": chunk_size, "out": out, "key": key,
+                  "cluster": cluster}
         given = [name for name, value in unused.items() if value is not None]
         if given or truncate_bearoff:
             raise InvalidArgumentError(f"a cubeful rollout takes trials, seed, variance_reduction, quasi_random, "
                                        f"threads, progress, state and met; not {', '.join(given) or 'truncate_bearoff'}")
-        from fastgen.sim.decide.cubeful import rollout_cube  # lazy: the cube loads for cubeful rollouts only
-
         return rollout_cube(board, evaluator, state, trials=trials, seed=seed, quasi_random=quasi_random,
-                            threads=threads, met=met, variance_reduction=variance_reduction, progress=progress)
+                            threads=threads, met=met, variance_reduction=variance_reduction, progress=progress,
+                            options=options)
     if state is not None or met is not None:
-        raise InvalidArgumentError("state and met are for cubeful rollouts (cubeful=True)")
+        raise InvalidArgumentError("state and met are for cubeful rollouts (fastgen.rollout_cube)")
     evaluator = specs.evaluator(evaluator)
-    cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
+    cluster = merge_options(ClusterOptions, cluster, "cluster", workers=workers, scheduler=scheduler, client=client,
+                            chunk_size=chunk_size, out=out)
     store_args = _resume(evaluator, cluster, key, resume)
-    opts, name = _options(evaluator, cluster, trials=trials, seed=seed, variance_reduction=variance_reduction,
+    opts, name = _options(evaluator, cluster, options, trials=trials, seed=seed, variance_reduction=variance_reduction,
                           quasi_random=quasi_random, truncate=truncate, truncate_bearoff=truncate_bearoff,
                           stop_se=stop_se, min_trials=min_trials, threads=threads)
+    if opts.stop_z is not None:
+        raise InvalidArgumentError(f"stop_z compares candidates; a position's rollout has one: options={opts!r}")
     board = _check_board(board)
     _check_live(board[None], ["the position"])
     return _run(board, None, board[None].copy(), [None], True, evaluator, name, opts, cluster, progress, {},

@@ -198,6 +198,8 @@ class RolloutTable:
     seconds: float = 0.0
     stats: dict = field(default_factory=dict)
     truncate_bearoff: bool = False
+    #: The :class:`fastgen.sim.TrialOptions` that played the trials.
+    options: Any = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
         """The table as plain JSON-serializable values."""

@@ -24,12 +24,16 @@ protocol of :func:`fastgen.rollout`: ``f(candidates, offsets) -> (G,) indices``,
 (200, 100, True)
 >>> duel("pubeval", "random", 200, seed=1, threads=2).ppg == r.ppg
 True
+
+:func:`duel_matches` plays whole matches to a number of points with the cube between
+two cube players and returns a :class:`MatchDuelResult` (*a*'s match-winning chance).
 """
 
 from __future__ import annotations
 
 import math
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -41,14 +45,15 @@ from fastgen.games.match import Match
 from fastgen.players import specs
 from fastgen.players import base
 from fastgen.errors import InvalidArgumentError, InvalidSpecError
-from fastgen.sim.duel.chunks import duel_chunked
+from fastgen.sim.duel.chunks import cube_duel_chunked, duel_chunked
+from fastgen.sim.duel.cubeful import play_cube_games, play_matches
 from fastgen.sim.duel.play import native_player, play_duel_games
-from fastgen.sim.options import ClusterOptions, GameOptions
+from fastgen.sim.options import ClusterOptions, GameOptions, merge_options
 from fastgen.sim.rollout.pool import check_start
 from fastgen._typing import ArrayLike
-from fastgen._util import check_int, check_threads
+from fastgen._util import check_int
 
-__all__ = ["duel", "DuelResult", "MatchDuelResult", "Policy"]
+__all__ = ["duel", "duel_matches", "DuelResult", "MatchDuelResult", "Policy"]
 
 #: A policy: a spec of fastgen.players.specs ("random", "pubeval", "baseline" ...) or a batch callable.
 Policy = Any
@@ -110,6 +115,8 @@ class DuelResult:
     cube: np.ndarray | None = None
     records: list | None = field(default=None, repr=False)
     max_cube: int = 64
+    #: The :class:`fastgen.sim.GameOptions` that played the games.
+    options: Any = field(default=None, repr=False, compare=False)
 
     @property
     def games(self) -> int:
@@ -238,6 +245,8 @@ class MatchDuelResult:
     seconds: float = 0.0
     records: list | None = field(default=None, repr=False)
     max_cube: int = 64
+    #: The :class:`fastgen.sim.GameOptions` that played the games.
+    options: Any = field(default=None, repr=False, compare=False)
 
     @property
     def matches(self) -> int:
@@ -330,7 +339,9 @@ def duel(
     matches: int | None = None,
     match_length: int | None = None,
     records: bool = False,
-) -> Any:
+    options: GameOptions | None = None,
+    cluster: ClusterOptions | None = None,
+) -> DuelResult:
     """Play *games* cubeless money games between policies *a* and *b* to the end.
 
     Parameters
@@ -376,20 +387,24 @@ def duel(
         (``"baseline"``, ``"gnubg:0"``), which play as their ``cube_policy``. Points
         count the cube (:class:`DuelResult`).
     matches, match_length:
-        Instead of *games*: *matches* matches to *match_length* points (1 to 64) with
-        the cube and the Crawford rule, between cube players as with *cube*; returns a
-        :class:`MatchDuelResult` (*a*'s match-winning chance). Mirrored: pairs of
-        matches share their dice with the seats swapped.
+        Deprecated: use :func:`duel_matches`, which these call (with a
+        DeprecationWarning) and whose :class:`MatchDuelResult` they return.
     records:
         With the cube, from the opening position: keep every game's actions, so that
         ``result.game(i)`` (money) or ``result.match(i)`` (matches) rebuilds it as a
         :class:`fastgen.Game` or :class:`fastgen.Match` checked by its rules, and a match
         can be written as a ``.mat`` file (:func:`fastgen.write_mat`).
+    options, cluster:
+        *seed*, *batch_size*, *threads* and *engine* as one
+        :class:`fastgen.sim.GameOptions`, and *workers*, *scheduler*, *client* and
+        *chunk_size* as one :class:`fastgen.sim.ClusterOptions`, instead of the keywords
+        (not both).
 
     Returns
     -------
     DuelResult
-        Points per game of *a*, with its standard error and 95% interval.
+        Points per game of *a*, with its standard error and 95% interval; the options
+        that played the games as ``result.options``.
 
     Raises
     ------
@@ -399,26 +414,29 @@ def duel(
     if not isinstance(cube, (bool, np.bool_)):
         raise InvalidArgumentError(f"cube must be True or False, got {cube!r}")
     if matches is not None or match_length is not None:
+        warnings.warn("duel(matches=N, match_length=L) is deprecated and will be removed in fastgen 0.3: "
+                      "use fastgen.duel_matches(a, b, N, L)", DeprecationWarning, stacklevel=2)
         if games is not None:
             raise InvalidArgumentError(f"give games or matches, not both: games={games!r}, matches={matches!r}")
         if matches is None or match_length is None:
             raise InvalidArgumentError(f"matches and match_length go together, got matches={matches!r}, "
                                        f"match_length={match_length!r}")
-        return _cube_duel(a, b, matches, seed=seed, mirrored=mirrored, start=start, threads=threads,
-                          progress=progress, max_cube=max_cube, records=records,
-                          cluster=ClusterOptions(workers=workers, scheduler=scheduler, client=client,
-                                                 chunk_size=chunk_size), match_length=match_length)
+        return duel_matches(a, b, matches, match_length, seed=seed, mirrored=mirrored, start=start,  # type: ignore
+                            threads=threads, progress=progress, max_cube=max_cube, records=records,
+                            workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size,
+                            options=options, cluster=cluster)
+    options = merge_options(GameOptions, options, seed=seed, batch_size=batch_size, threads=threads, engine=engine)
+    cluster = merge_options(ClusterOptions, cluster, "cluster", workers=workers, scheduler=scheduler, client=client,
+                            chunk_size=chunk_size)
+    if cluster.out is not None:
+        raise InvalidArgumentError(f"a duel keeps no chunks: cluster.out must be None, got {cluster.out!r}")
     games = 10000 if games is None else games
     if cube:
-        return _cube_duel(a, b, games, seed=seed, mirrored=mirrored, start=start, threads=threads,
-                          progress=progress, max_cube=max_cube, records=records,
-                          cluster=ClusterOptions(workers=workers, scheduler=scheduler, client=client,
-                                                 chunk_size=chunk_size))
+        return _cube_duel(a, b, games, mirrored=mirrored, start=start, progress=progress, max_cube=max_cube,
+                          records=records, options=options, cluster=cluster)
     if records:
-        raise InvalidArgumentError("records are kept for duels with the cube (cube=True or matches=N)")
+        raise InvalidArgumentError("records are kept for duels with the cube (cube=True, or duel_matches)")
     names = (_name(a), _name(b))
-    options = GameOptions(seed=seed, batch_size=batch_size, threads=threads, engine=engine)
-    cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size)
     games = check_int(games, "games", 1, MAX_GAMES)
     owned: list[Any] = []  # engines the specs started: closed when the duel ends
     try:
@@ -449,7 +467,8 @@ def duel(
         seconds = time.perf_counter() - t0
         winner, result, turns, timings = out
         timings = dict(timings, total=seconds)
-        return DuelResult(names[0], names[1], options.seed, mirrored, winner, result, turns, seconds, timings)
+        return DuelResult(names[0], names[1], options.seed, mirrored, winner, result, turns, seconds, timings,
+                          options=options)
     finally:
         for started in owned:
             started.close()
@@ -463,12 +482,58 @@ def _cube_player(player: Any, which: str, threads: int = 1) -> Any:
                                    f"of an evaluator), an evaluator or an evaluator spec: {exc}") from None
 
 
-def _cube_duel(a: Any, b: Any, games: int, *, seed: int, mirrored: Any, start: Any, threads: int,
-               progress: Any, max_cube: int, records: Any, cluster: ClusterOptions,
-               match_length: int | None = None) -> Any:
-    from fastgen.sim.duel.chunks import cube_duel_chunked  # lazy: the cube loops load for cube duels only
-    from fastgen.sim.duel.cubeful import play_cube_games, play_matches  # lazy: as above
+def duel_matches(
+    a: Policy,
+    b: Policy,
+    matches: int,
+    match_length: int,
+    *,
+    seed: int = 0,
+    mirrored: bool = True,
+    start: ArrayLike | None = None,
+    threads: int = 1,
+    progress: Callable[[int], object] | None = None,
+    max_cube: int = 64,
+    records: bool = False,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    client: Any = None,
+    chunk_size: int | None = None,
+    options: GameOptions | None = None,
+    cluster: ClusterOptions | None = None,
+) -> MatchDuelResult:
+    """Play *matches* matches to *match_length* points (1 to 64) between cube players
+    *a* and *b*, with the cube and the Crawford rule.
 
+    *a* and *b* are cube players (:func:`fastgen.players.policies.cube_policy` of an
+    evaluator, :class:`fastgen.players.policies.CubePolicy`), or evaluators or evaluator
+    specs (``"baseline"``, ``"gnubg:0"``), which play as their ``cube_policy``. Mirrored
+    (the default), matches 2k and 2k + 1 share their dice with the seats swapped, so
+    *matches* must be even. *seed*, *start*, *threads*, *progress*, *max_cube*,
+    *records* and the cluster arguments are :func:`duel`'s; *options* and *cluster*
+    take them as objects (:class:`fastgen.sim.GameOptions`,
+    :class:`fastgen.sim.ClusterOptions`) instead of keywords. The same seed gives the
+    same matches whatever *threads*.
+
+    Returns a :class:`MatchDuelResult`: each match's winner, final score and games, *a*'s
+    match-winning chance with its standard error, and ``result.options``.
+
+    >>> r = duel_matches("baseline", "baseline", 2, 1, seed=3)
+    >>> r.matches, r.match_length, sorted(r.score.max(axis=1).tolist())
+    (2, 1, [1, 1])
+    """
+    options = merge_options(GameOptions, options, seed=seed, threads=threads)
+    cluster = merge_options(ClusterOptions, cluster, "cluster", workers=workers, scheduler=scheduler, client=client,
+                            chunk_size=chunk_size)
+    if cluster.out is not None:
+        raise InvalidArgumentError(f"a duel keeps no chunks: cluster.out must be None, got {cluster.out!r}")
+    return _cube_duel(a, b, matches, mirrored=mirrored, start=start, progress=progress, max_cube=max_cube,
+                      records=records, options=options, cluster=cluster, match_length=match_length)
+
+
+def _cube_duel(a: Any, b: Any, games: int, *, mirrored: Any, start: Any, progress: Any, max_cube: int, records: Any,
+               options: GameOptions, cluster: ClusterOptions, match_length: int | None = None) -> Any:
+    seed, threads = options.seed, options.threads
     games = check_int(games, "games" if match_length is None else "matches", 1, MAX_GAMES)
     max_cube = check_int(max_cube, "max_cube", 2, 1 << 20)
     if max_cube & (max_cube - 1):
@@ -482,7 +547,6 @@ def _cube_duel(a: Any, b: Any, games: int, *, seed: int, mirrored: Any, start: A
     if match_length is not None:
         check_int(match_length, "match_length", 1, 64)
     check_int(seed, "seed", 0, 2**63 - 1)
-    threads = check_threads(threads)
     if not isinstance(mirrored, (bool, np.bool_)):
         raise InvalidArgumentError(f"mirrored must be True or False, got {mirrored!r}")
     if mirrored and games % 2:
@@ -510,7 +574,7 @@ def _cube_duel(a: Any, b: Any, games: int, *, seed: int, mirrored: Any, start: A
     if match_length is not None:
         winner, score, played = arrays
         return MatchDuelResult(_name(pa), _name(pb), seed, bool(mirrored), match_length, winner, score, played,
-                               seconds, kept, max_cube)
+                               seconds, kept, max_cube, options)
     winner, result, cube, turns = arrays
     return DuelResult(_name(pa), _name(pb), seed, bool(mirrored), winner, result, turns, seconds,
-                      dict(timings, total=seconds), cube, kept, max_cube)
+                      dict(timings, total=seconds), cube, kept, max_cube, options)

@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from fastgen.players import specs
 from fastgen._typing import ArrayLike
-from fastgen.sim.options import ClusterOptions, GameOptions
+from fastgen.sim.options import ClusterOptions, GameOptions, merge_options
 from fastgen.sim.rollout.pool import play_in_process
 from fastgen.sim.rollout.results import RolloutResult
 from fastgen.sim.rollout.chunks import policy_identity, rollout_chunked
@@ -52,6 +52,8 @@ def rollout(
     out: str | os.PathLike[str] | None = None,
     key: str | None = None,
     resume: str = "check",
+    options: GameOptions | None = None,
+    cluster: ClusterOptions | None = None,
 ) -> RolloutResult:
     """Play *games* cubeless games to the end and return their outcomes.
 
@@ -103,11 +105,16 @@ def rollout(
         change whenever its choices would; *out* with such a policy and no key raises
         InvalidArgumentError. *resume* ``"recompute"`` plays a stored chunk that does
         not fit the run again instead of raising (default ``"check"``).
+    options, cluster:
+        *seed*, *batch_size*, *threads* and *engine* as one
+        :class:`fastgen.sim.GameOptions`, and *workers* to *out* as one
+        :class:`fastgen.sim.ClusterOptions`, instead of the keywords (not both).
 
     Returns
     -------
     RolloutResult
-        The winner, result type and number of turns of every game.
+        The winner, result type and number of turns of every game, and the options
+        that played them (``result.options``).
 
     Notes
     -----
@@ -116,14 +123,18 @@ def rollout(
     game is played (see :func:`fastgen.sim.rollout.pool.dead_positions`); a game reaching MAX_TURNS raises
     :class:`fastgen.errors.TurnLimitError`.
     """
-    options = GameOptions(seed=seed, batch_size=batch_size, threads=threads, engine=engine)
-    cluster = ClusterOptions(workers=workers, scheduler=scheduler, client=client, chunk_size=chunk_size, out=out)
+    options = merge_options(GameOptions, options, seed=seed, batch_size=batch_size, threads=threads, engine=engine)
+    cluster = merge_options(ClusterOptions, cluster, "cluster", workers=workers, scheduler=scheduler, client=client,
+                            chunk_size=chunk_size, out=out)
     content = policy_identity(policy, key)
     found: Any = specs.policy(policy)
     try:
         if cluster.chunked:
-            return rollout_chunked(games, found, start, first_game, options, cluster, progress, content, resume)
-        return play_in_process(games, found, start, first_game, options, progress)
+            result = rollout_chunked(games, found, start, first_game, options, cluster, progress, content, resume)
+        else:
+            result = play_in_process(games, found, start, first_game, options, progress)
+        result.options = options
+        return result
     finally:  # an engine process a spec started ends with the rollout
         if isinstance(policy, str) and found is not policy and callable(getattr(found, "close", None)):
             found.close()

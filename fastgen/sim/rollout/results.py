@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -99,6 +100,8 @@ class RolloutResult:
     policy: str
     seconds: float = 0.0
     timings: dict = field(default_factory=dict)
+    #: The :class:`fastgen.sim.GameOptions` that played the games (set by :func:`fastgen.rollout`).
+    options: Any = field(default=None, repr=False, compare=False)
 
     @classmethod
     def cubeless(cls, winner, result, turns, seed, policy, seconds, timings) -> "RolloutResult":
