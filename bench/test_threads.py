@@ -49,7 +49,7 @@ def _decision(net, threads):
 
 def _cubeful(net, threads):
     board = fastgen.legal_plays(fastgen.STARTING_BOARD, (6, 5))[0].board_after
-    r = fastgen.rollout_position(fastgen.swap_sides(board), net, trials=TRIALS, threads=threads, cubeful=True)
+    r = fastgen.rollout_cube(fastgen.swap_sides(board), net, trials=TRIALS, threads=threads)
     return repr(dataclasses.replace(r, seconds=0.0))  # all but the time it took
 
 

@@ -3,7 +3,7 @@
 Two parts:
 
 - :func:`make_corpus` writes a deterministic corpus of ``.mat`` files: matches to 1, 3,
-  5, 7 and 9 points played by fastgen (``fastgen.duel(..., matches=1, records=True)``)
+  5, 7 and 9 points played by fastgen (``fastgen.duel_matches(..., 1, length, records=True)``)
   between *noisy* cube players, the baseline net with seeded Gaussian noise added to its
   probabilities (:class:`NoisyEvaluator`), so that the matches hold chequer errors of
   every size, wrong doubles, wrong takes and passes and missed doubles.
@@ -225,7 +225,7 @@ def make_corpus(folder, n: int = 24, seed: int = 20261203) -> list[Path]:
         for attempt in range(20):
             s = base_seed + attempt
             a, b = noisy_player(sa, 2 * s), noisy_player(sb, 2 * s + 1)
-            result = fastgen.duel(a, b, matches=1, match_length=length, seed=s, records=True, mirrored=False)
+            result = fastgen.duel_matches(a, b, 1, length, seed=s, records=True, mirrored=False)
             text = fastgen.write_mat(result.match(0, names=names))
             games = text.count("\n Game ")
             if length == 1 or ("Doubles =>" in text and (length < 5 or games >= 2)):

@@ -146,7 +146,7 @@ def _reference(match):
 def matches():
     # two 3-point matches between the baseline and a player that doubles and takes
     # everything (cube errors), and a money session of one game
-    r = fastgen.duel("baseline", Eager(), matches=2, match_length=3, seed=31, records=True)
+    r = fastgen.duel_matches("baseline", Eager(), 2, 3, seed=31, records=True)
     money = fastgen.duel("baseline", Eager(), 2, seed=32, cube=True, records=True)
     session = fastgen.Match(0, names=("A", "B"))
     session.new_game().apply(money.game(1).record)

@@ -221,8 +221,8 @@ def test_duels_with_the_cube_on_the_cluster_equal_in_process(client):
     for k in ("winner", "result", "turns", "cube"):
         np.testing.assert_array_equal(getattr(here, k), getattr(there, k), err_msg=k)
     assert here.records == there.records and there.timings["chunk_size"] == 30
-    m_here = fastgen.duel("baseline", "baseline", matches=22, match_length=3, seed=13, mirrored=False, records=True)
-    m_there = fastgen.duel("baseline", "baseline", matches=22, match_length=3, seed=13, mirrored=False, records=True,
+    m_here = fastgen.duel_matches("baseline", "baseline", 22, 3, seed=13, mirrored=False, records=True)
+    m_there = fastgen.duel_matches("baseline", "baseline", 22, 3, seed=13, mirrored=False, records=True,
                            client=client, chunk_size=5)
     for k in ("winner", "score", "games"):
         np.testing.assert_array_equal(getattr(m_here, k), getattr(m_there, k), err_msg=k)

@@ -101,7 +101,7 @@ def test_command_line_writes_the_matches_as_mat_files(capsys, tmp_path):
                  "--seed", "14", "--mat", str(folder)]) == 0
     capsys.readouterr()
     files = sorted(folder.iterdir())
-    expected = fastgen.duel("baseline", "baseline", matches=4, match_length=3, seed=14, records=True)
+    expected = fastgen.duel_matches("baseline", "baseline", 4, 3, seed=14, records=True)
     assert [f.name for f in files] == [f"match-{i:05d}.mat" for i in range(1, 5)]
     for i, f in enumerate(files):
         assert fastgen.formats.read_mat(f).score == tuple(expected.score[i])
@@ -128,7 +128,7 @@ class Recorder(Fixed):
 @pytest.mark.parametrize("doubles", [True, False])
 def test_matches_keep_the_crawford_rule_and_the_dead_cube(doubles):
     a, b = Recorder(doubles), Recorder(doubles)
-    r = fastgen.duel(a, b, matches=40, match_length=5, seed=8)
+    r = fastgen.duel_matches(a, b, 40, 5, seed=8)
     assert r.matches == 40 and ((r.score.max(axis=1) >= 5) & (r.score.min(axis=1) < 5)).all()
     assert np.array_equal(r.winner, np.argmax(r.score, axis=1))
     offered = a.offered + b.offered
@@ -146,26 +146,26 @@ def test_matches_keep_the_crawford_rule_and_the_dead_cube(doubles):
 
 
 def test_mirrored_self_matches_are_level():
-    r = fastgen.duel("baseline", "baseline", matches=20, match_length=3, seed=9)
+    r = fastgen.duel_matches("baseline", "baseline", 20, 3, seed=9)
     assert r.mwc == 0.5 and r.to_dict()["matches"] == 20 and "match-winning chance" in str(r)
 
 
 def test_match_arguments_are_checked():
-    with pytest.raises(InvalidArgumentError, match="not both"):
+    with pytest.raises(InvalidArgumentError, match="not both"), pytest.warns(DeprecationWarning, match="duel_matches"):
         fastgen.duel("baseline", "baseline", 10, matches=10, match_length=7)
-    with pytest.raises(InvalidArgumentError, match="go together"):
+    with pytest.raises(InvalidArgumentError, match="go together"), pytest.warns(DeprecationWarning):
         fastgen.duel("baseline", "baseline", matches=10)
     with pytest.raises(InvalidArgumentError, match="match_length"):
-        fastgen.duel("baseline", "baseline", matches=10, match_length=65)
+        fastgen.duel_matches("baseline", "baseline", 10, 65)
     with pytest.raises(InvalidArgumentError, match="even"):
-        fastgen.duel("baseline", "baseline", matches=9, match_length=3)
+        fastgen.duel_matches("baseline", "baseline", 9, 3)
 
 
 def test_match_duel_records_rebuild_every_match_under_the_rules():
     # Every game of every match is replayed through fastgen.Match / fastgen.Game, which
     # check each roll, play, double, take and pass against the rules (an illegal one
     # raises); the rebuilt matches must end as the duel says and survive a .mat round trip.
-    r = fastgen.duel("baseline", Fixed(True, True), matches=16, match_length=5, seed=10, records=True, max_cube=16)
+    r = fastgen.duel_matches("baseline", Fixed(True, True), 16, 5, seed=10, records=True, max_cube=16)
     cubes, drops, crawford = set(), 0, 0
     for i in range(r.matches):
         m = r.match(i)
@@ -194,6 +194,6 @@ def test_records_arguments_are_checked():
     with pytest.raises(InvalidArgumentError, match="records are kept for duels with the cube"):
         fastgen.duel("baseline", "baseline", 4, records=True)
     with pytest.raises(InvalidArgumentError, match="no records"):
-        fastgen.duel("baseline", "baseline", matches=2, match_length=1).match(0)
+        fastgen.duel_matches("baseline", "baseline", 2, 1).match(0)
     with pytest.raises(InvalidArgumentError, match="power of two"):
         fastgen.duel("baseline", "baseline", 4, cube=True, max_cube=24)

@@ -1,4 +1,4 @@
-"""Cubeful rollouts of a cube decision: ``rollout_position(..., cubeful=True)``."""
+"""Cubeful rollouts of a cube decision: ``rollout_cube(...)``."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def _sure_win() -> np.ndarray:
 
 
 def test_a_sure_single_win_is_double_pass_with_exact_values():
-    r = fastgen.rollout_position(_sure_win(), evaluators.baseline(), cubeful=True, trials=72, seed=1)
+    r = fastgen.rollout_cube(_sure_win(), evaluators.baseline(), trials=72, seed=1)
     assert (r.no_double, r.double_take, r.double_pass) == (1.0, 2.0, 1.0)
     assert r.no_double_se == 0.0 and r.difference_se == 0.0
     assert r.action is CubeAction.DOUBLE_PASS
@@ -67,11 +67,13 @@ def test_bad_requests_are_refused():
         rollout_cube(OPENING, "baseline", fastgen.MatchState(match_length=7, score=(4, 6), crawford=True, on_roll=1))
     with pytest.raises(InvalidArgumentError, match="trials"):
         rollout_cube(OPENING, "baseline", trials=0)
-    with pytest.raises(InvalidArgumentError, match="cubeful rollout takes"):
+    with pytest.raises(InvalidArgumentError, match="cubeful rollout takes"), pytest.warns(DeprecationWarning):
         fastgen.rollout_position(OPENING, "baseline", cubeful=True, truncate=5)
+    with pytest.raises(InvalidArgumentError, match="truncate does not apply"):
+        fastgen.rollout_cube(OPENING, "baseline", options=fastgen.sim.TrialOptions(truncate=5))
     with pytest.raises(InvalidArgumentError, match="variance_reduction"):
         rollout_cube(OPENING, "baseline", variance_reduction="yes")
-    with pytest.raises(InvalidArgumentError, match="cubeful=True"):
+    with pytest.raises(InvalidArgumentError, match="rollout_cube"):
         fastgen.rollout_position(OPENING, "baseline", state=fastgen.MatchState())
 
 

@@ -297,7 +297,7 @@ def test_onnx_old_default_operator_set_is_refused(tmp_path):
 def test_one_pair_duel_prints_no_infinite_interval(capsys):
     games = fastgen.duel("pubeval", "random", 2)
     assert games.ppg_se == float("inf") and "inf" not in str(games) and "n/a" in str(games)
-    matches = fastgen.duel("network:1", "network:2", matches=2, match_length=1)
+    matches = fastgen.duel_matches("network:1", "network:2", 2, 1)
     assert matches.mwc_se == float("inf") and "inf" not in str(matches) and "n/a" in str(matches)
     same = fastgen.duel("pubeval", "pubeval", 4)  # every pair cancels: no spread to go by
     assert same.ppg_se == 0 and "n/a" in str(same)

@@ -167,7 +167,7 @@ def test_matches_played_by_a_duel_import_into_gnubg(tmp_path):
     eager = cube_policy(evaluators.baseline(), name="eager")
     eager.offer = lambda boards, owns, states=None: np.ones(len(boards), dtype=bool)
     eager.accept = lambda boards, owns, states=None: np.ones(len(boards), dtype=bool)
-    r = fastgen.duel("baseline", eager, matches=8, match_length=5, seed=15, records=True)
+    r = fastgen.duel_matches("baseline", eager, 8, 5, seed=15, records=True)
     matches = [r.match(i, names=("Baseline", "Eager")) for i in range(r.matches)]
     assert any(g.dropped for m in matches for g in m.games) and any(g.crawford for m in matches for g in m.games)
     commands = []

@@ -255,7 +255,7 @@ def test_duel_with_the_cube(threads):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_duel_matches(threads):
     """5-point matches, and the first two written as .mat text."""
-    r = fastgen.duel("baseline", TD40, matches=40, match_length=5, seed=26, records=True, threads=threads)
+    r = fastgen.duel_matches("baseline", TD40, 40, 5, seed=26, records=True, threads=threads)
     mats = "".join(fastgen.write_mat(r.match(i, names=("baseline", "td40"))) for i in range(2))
     assert _digest(r.winner, r.score, r.games, _text(mats)) == "f98738f59d20f211"
 
@@ -305,7 +305,7 @@ def test_rollout_position_cubeless(threads):
 @pytest.mark.usefixtures("recorded_kernels")
 @pytest.mark.parametrize("threads", [1, 2])
 def test_rollout_position_cubeful_money(threads):
-    c = fastgen.rollout_position(fastgen.parse_position_id(RACE), "baseline", cubeful=True, trials=324,
+    c = fastgen.rollout_cube(fastgen.parse_position_id(RACE), "baseline", trials=324,
                                  seed=34, variance_reduction=True, threads=threads)
     assert _cube_rollout(c) == "17eb7a9c9172c8d6"
 
@@ -314,7 +314,7 @@ def test_rollout_position_cubeful_money(threads):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_rollout_position_cubeful_match(threads):
     state = fastgen.MatchState(match_length=7, score=(2, 4), on_roll=1)
-    c = fastgen.rollout_position(fastgen.parse_position_id(CONTACT), "baseline", cubeful=True, trials=324,
+    c = fastgen.rollout_cube(fastgen.parse_position_id(CONTACT), "baseline", trials=324,
                                  seed=35, variance_reduction=True, threads=threads, state=state)
     assert _cube_rollout(c) == "4731255629181255"
 

@@ -51,7 +51,7 @@ def test_threads_reach_the_evaluator(verb):
     elif verb == "rollout_position":
         fastgen.rollout_position(OPENING_31, spy, trials=36, threads=2)
     elif verb == "cubeful":
-        fastgen.rollout_position(OPENING_31, spy, trials=36, threads=2, cubeful=True)
+        fastgen.rollout_cube(OPENING_31, spy, trials=36, threads=2)
     elif verb == "duel":
         fastgen.duel(policies.lookahead(spy), "pubeval", 2, seed=1, threads=2)
     elif verb == "cube_duel":
@@ -75,8 +75,8 @@ def test_answers_are_the_same_for_any_thread_count():
     one = fastgen.rollout_plays(fastgen.STARTING_BOARD, (3, 1), net, plays=3, trials=72, threads=1)
     two = fastgen.rollout_plays(fastgen.STARTING_BOARD, (3, 1), net, plays=3, trials=72, threads=2)
     assert repr(one) == repr(two) and all(np.array_equal(a.samples, b.samples) for a, b in zip(one.rows, two.rows))
-    assert _same(fastgen.rollout_position(OPENING_31, net, trials=72, threads=1, cubeful=True),
-                 fastgen.rollout_position(OPENING_31, net, trials=72, threads=2, cubeful=True))
+    assert _same(fastgen.rollout_cube(OPENING_31, net, trials=72, threads=1),
+                 fastgen.rollout_cube(OPENING_31, net, trials=72, threads=2))
     a1 = analyse(MATCH, net, plies=1, threads=1).to_dict()
     a2 = analyse(MATCH, net, plies=1, threads=2).to_dict()
     a1.pop("seconds", None), a2.pop("seconds", None)
