@@ -13,12 +13,14 @@ import pytest
 import fastgen
 from fastgen.cli.main import main
 from fastgen.cube import CubeAction, cube_action, cube_decisions, default_met, read_met
+from fastgen.cube.decision import check_state, may_double, may_double_rule
 from fastgen.cube.efficiency import BEAROFF, BEAROFF2, CONTACT, RACE, cube_life, position_class
 from fastgen.cube.match import Score, cash_points, dead_mwc
 from fastgen.cube.met import MAX_AWAY
 from fastgen.cube.met_files import parse_met
 from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, live_equity
 from fastgen.errors import InvalidCubeStateError, METFileError
+from fastgen.sim.cubeplay import CubeTable, may_double as table_may_double
 
 GNUBG_METS = "/usr/share/gnubg/met"
 
@@ -187,6 +189,58 @@ def test_who_may_double():
     assert trailer.action is not CubeAction.CANNOT_DOUBLE   # post-Crawford trailer: doubles at once
     owned = cube_action(b, probs, fastgen.MatchState(cube_value=2, cube_owner=1, on_roll=1))
     assert "edouble" in owned.action.value or owned.action is CubeAction.NO_DOUBLE_BEAVER
+
+
+def _small_states():
+    """Every checked state of small money and match games: scores, Crawford, owners,
+    cube values and caps."""
+    cubes = (1, 2, 4, 8, 16)
+    for max_cube in (1, 2, 4, 16):
+        for cube in (c for c in cubes if c <= max_cube):
+            for owner in (None, 0, 1):
+                if cube == 1 and owner is not None:
+                    continue
+                for on_roll in (0, 1):
+                    yield fastgen.MatchState(cube_value=cube, cube_owner=owner, on_roll=on_roll, max_cube=max_cube)
+                    for length in range(1, 6):
+                        for a in range(length):
+                            for b in range(length):
+                                for crawford in (False, True):
+                                    try:
+                                        yield check_state(fastgen.MatchState(
+                                            match_length=length, score=(a, b), crawford=crawford, cube_value=cube,
+                                            cube_owner=owner, on_roll=on_roll, max_cube=max_cube))
+                                    except InvalidCubeStateError:
+                                        pass
+
+
+def test_the_vectorised_may_double_rule_agrees_with_may_double():
+    states = list(_small_states())
+    assert len(states) > 1000
+    expected = np.array([may_double(st) for st in states])
+    assert expected.any() and not expected.all()
+    owners = np.array([OPPONENT if st.cube_owner is not None and st.cube_owner != st.on_roll else OWN
+                       for st in states])
+    aways = np.array([(st.match_length - st.score[st.on_roll], st.match_length - st.score[1 - st.on_roll])
+                      if st.match_length else (0, 0) for st in states])
+    rule = may_double_rule(np.array([st.cube_value for st in states]), np.array([st.max_cube for st in states]),
+                           owners == OPPONENT, aways[:, 0], aways[:, 1], np.array([st.crawford for st in states]))
+    np.testing.assert_array_equal(rule, expected)
+    # the game loops' form: one table of games per match length and cap
+    groups: dict = {}
+    for i, st in enumerate(states):
+        groups.setdefault((st.match_length, st.max_cube), []).append(i)
+    for (length, max_cube), rows in groups.items():
+        group = [states[i] for i in rows]
+        n = len(group)
+        t = CubeTable(n, fastgen.STARTING_BOARD[None], np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.int64))
+        t.on_roll[:] = [st.on_roll for st in group]
+        t.owner[:] = [-1 if st.cube_owner is None else st.cube_owner for st in group]
+        t.cube[:] = [st.cube_value for st in group]
+        live = np.arange(n)
+        score = np.array([st.score for st in group])
+        crawford = np.array([st.crawford for st in group])
+        np.testing.assert_array_equal(table_may_double(t, live, max_cube, length, score, crawford), expected[rows])
 
 
 def test_batch_equals_one_by_one():

@@ -61,7 +61,7 @@ from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, money_dec
 from fastgen.errors import InvalidCubeStateError
 
 __all__ = ["CubeAction", "CubeDecision", "CubeDecisions", "cube_decisions", "proper_action", "check_state",
-           "may_double", "OPTIONAL"]
+           "may_double", "may_double_rule", "OPTIONAL"]
 
 #: A double gaining less than this (normalised equity) is optional.
 OPTIONAL = 1e-5
@@ -335,13 +335,28 @@ def check_state(state: Any) -> MatchState:
     return st
 
 
+def may_double_rule(cube: Any, max_cube: Any, opponent_owns: Any, away: Any, opponent_away: Any,
+                    crawford: Any) -> np.ndarray:
+    """Whether the side on roll may double, elementwise over arrays that broadcast
+    together: *cube* the cube's value, *max_cube* its cap, *opponent_owns* whether the
+    opponent owns the cube, *away* and *opponent_away* the points the side on roll and
+    its opponent need to win the match (0: money play), *crawford* whether this is the
+    Crawford game. A side may double with the cube centred or its own and below its cap;
+    in a match also not in the Crawford game, not in a later game as the one a point
+    from winning, and not when the cube on the table already wins it the match."""
+    cube = np.asarray(cube)
+    away = np.asarray(away)
+    opponent_away = np.asarray(opponent_away)
+    crawford = np.asarray(crawford, dtype=bool)
+    may = ~np.asarray(opponent_owns, dtype=bool) & (cube < max_cube)
+    post_crawford = ~crawford & (np.minimum(away, opponent_away) == 1)
+    in_match = ~crawford & (cube < away) & ~(post_crawford & (away == 1))
+    return may & ((away == 0) | in_match)
+
+
 def _may_double(state: MatchState, away: int, opponent_away: int, owner: int) -> bool:
-    if owner == OPPONENT or state.cube_value >= state.max_cube:
-        return False
-    if not state.match_length:
-        return True
-    post_crawford = not state.crawford and min(away, opponent_away) == 1
-    return not state.crawford and state.cube_value < away and not (post_crawford and away == 1)
+    return bool(may_double_rule(state.cube_value, state.max_cube, owner == OPPONENT, away, opponent_away,
+                                state.crawford))
 
 
 def may_double(state: MatchState) -> bool:

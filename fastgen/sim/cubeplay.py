@@ -7,7 +7,8 @@ whether it takes (the cube protocol of :class:`fastgen.players.policies.CubePoli
 :func:`play_phase` plays one roll of every slot with its mover's chequer policy and
 says which games ended and how (:func:`fastgen.games.game.result_types`). Used by the money and match duels
 (:mod:`fastgen.sim.duel.cubeful`) and the cubeful rollouts
-(:mod:`fastgen.sim.decide.cubeful`), which own the rules of when a side may double.
+(:mod:`fastgen.sim.decide.cubeful`); when a side may double is
+:func:`fastgen.cube.decision.may_double_rule`, the rule the cube decisions use.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from fastgen.core.generate import plays_batch
 from fastgen.core.ids import MatchState
+from fastgen.cube.decision import may_double_rule
 from fastgen.games.game import GameAction, result_types
 from fastgen.players.policies import as_picks, raise_bad_pick
 
@@ -69,21 +71,23 @@ def may_double(t: CubeTable, live: np.ndarray, max_cube: int, length: int = 0, s
     centred or its own and below *max_cube*; in a match of *length* points (with
     *score* (n, 2) the players' scores and *crawford* (n,) the Crawford game's flag)
     also not in the Crawford game, not as the leader a point from winning after it, and
-    not when the cube on the table already wins it the match. With *from_opening* (the
+    not when the cube on the table already wins it the match
+    (:func:`fastgen.cube.decision.may_double_rule`). With *from_opening* (the
     games began at the opening position) never before a game's opening roll, whose
     first mover plays it at once (R16)."""
     roller = t.on_roll[live]
-    may = ((t.owner[live] == CENTRED) | (t.owner[live] == roller)) & (t.cube[live] < max_cube)
+    cube = t.cube[live]
+    opponent_owns = (t.owner[live] != CENTRED) & (t.owner[live] != roller)
+    if length:
+        assert score is not None and crawford is not None
+        rows = np.arange(live.size)
+        may = may_double_rule(cube, max_cube, opponent_owns, length - score[rows, roller],
+                              length - score[rows, 1 - roller], crawford)
+    else:
+        may = may_double_rule(cube, max_cube, opponent_owns, 0, 0, False)
     if from_opening:
         may &= t.turn[live] > 0
-    if not length:
-        return may
-    assert score is not None and crawford is not None
-    rows = np.arange(live.size)
-    away = length - score[rows, roller]
-    other = length - score[rows, 1 - roller]
-    post = ~crawford & (np.minimum(away, other) == 1)
-    return may & ~crawford & (t.cube[live] < away) & ~(post & (away == 1))
+    return may
 
 
 def cube_phase(players, t: CubeTable, live: np.ndarray, may: np.ndarray, states) -> tuple[np.ndarray, np.ndarray]:
