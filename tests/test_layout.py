@@ -588,3 +588,28 @@ def test_every_in_function_import_says_why_it_is_lazy():
                 if isinstance(node, (ast.Import, ast.ImportFrom)) and "# lazy:" not in lines[node.lineno - 1]:
                     unmarked.append(f"{path.relative_to(ROOT)}:{node.lineno}: {lines[node.lineno - 1].strip()}")
     assert not unmarked, unmarked
+
+
+def test_no_fastgen_module_is_imported_inside_a_function():
+    # A module's fastgen imports sit at its top, where the layering and cycle tests see
+    # them and where a broken import fails at once rather than on first use. Only the
+    # command line (fastgen/cli/) imports lazily, so that --help stays quick; optional
+    # extras (matplotlib) may still load inside a function.
+    late = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.relative_to(PACKAGE).parts[0] == "cli":
+            continue
+        tree = ast.parse(path.read_text())
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(fn):
+                if isinstance(node, ast.ImportFrom):
+                    names = ["." * node.level + (node.module or "")]
+                elif isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                else:
+                    continue
+                if any(n == "fastgen" or n.startswith(("fastgen.", ".")) for n in names):
+                    late.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert not sorted(set(late)), sorted(set(late))

@@ -21,9 +21,11 @@ from fastgen.core.notation import format_play
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.match import Match
 
+from fastgen.analysis.html import html_report
 from fastgen.analysis.judge import (CubeValues, TurnValues, bearoff_database, judge_cubes, judge_turns,
                                     reaches_bearoff)
 from fastgen.analysis.records import CubeRecord, MoveRecord, luck_mark, skill_mark
+from fastgen.analysis.report import statistics_table
 from fastgen.analysis.stats import PlayerStats, fibs_rating_difference, player_stats
 from fastgen.analysis.walk import CubePoint, Turn, walk
 
@@ -88,8 +90,6 @@ class MatchAnalysis:
         """The analysis as one HTML page (:func:`fastgen.analysis.html.html_report`: the
         equity plot, the *worst* decisions drawn, the totals); written to *path* if given.
         Needs matplotlib (the ``plot`` extra)."""
-        from fastgen.analysis.html import html_report  # lazy: matplotlib, the plot extra, loads for a report only
-
         text = html_report(self, worst=worst)
         if path is not None:
             with atomic_write(path, "w", encoding="utf-8") as f:  # a failed write leaves the old report whole
@@ -99,16 +99,12 @@ class MatchAnalysis:
     def _repr_html_(self) -> str:
         """A compact HTML fragment for Jupyter: the equity plot and the totals table
         (:func:`fastgen.analysis.html.html_report`; without matplotlib, the table only)."""
-        from fastgen.analysis.html import html_report  # lazy: as to_html
-
         try:
             return html_report(self, worst=0, fragment=True)
         except ImportError:  # no plot extra: the table still shows
             return html_report(self, worst=0, fragment=True, plot=False)
 
     def __str__(self) -> str:
-        from fastgen.analysis.report import statistics_table  # lazy: the text layout loads when a table is printed
-
         return statistics_table(self)
 
 

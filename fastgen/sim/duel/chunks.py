@@ -21,6 +21,7 @@ import numpy as np
 
 from fastgen.sim.cluster import GAME_CHUNKS, ChunkRule, as_finished, default_chunk_size, dumps_checked, loads_cached
 from fastgen.sim.cluster import task_memory, worker_count
+from fastgen.sim.duel.cubeful import play_cube_games, play_matches
 from fastgen.sim.duel.play import play_duel_games
 from fastgen.sim.options import ClusterOptions, GameOptions
 
@@ -91,8 +92,6 @@ class _CubeDuelJob:
 def play_cube_chunk(blob: bytes, lo: int, hi: int):
     """The Dask task: money games (or matches) lo..hi-1 of the pickled duel *blob*, as
     the in-process loops return them."""
-    from fastgen.sim.duel.cubeful import play_cube_games, play_matches  # lazy: the cube loops load for cube duels only
-
     job = loads_cached(blob)
     with task_memory():
         if job.match_length is None:
