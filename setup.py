@@ -129,8 +129,8 @@ extensions = [
     # perft's merges of a level and its last level (fastgen.search.perft), over the generator's
     # counting batch, which it cimports from fastgen/core/_core.pxd; no numpy C API
     Extension(
-        "fastgen._perft",
-        ["fastgen/_perft.pyx"],
+        "fastgen.search._perft",
+        ["fastgen/search/_perft.pyx"],
         include_dirs=["fastgen/core"],
         depends=CORE_DECLS,
         extra_compile_args=compile_args,

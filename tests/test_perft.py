@@ -77,7 +77,7 @@ def test_children_are_merged_exactly_in_the_core(name):
     distinct child (turned over) once with the summed weight of its copies, finished games
     counted but dropped, and the sort key equal for children with the same opponent row
     only."""
-    from fastgen import _perft
+    from fastgen.search import _perft
     from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(40, seed=3)
@@ -114,7 +114,7 @@ def test_children_are_merged_exactly_in_the_core(name):
 def test_last_level_counts_every_roll_in_one_pass():
     """count_rolls (each board read once for its 21 rolls) against count_plays_batch over
     the repeated boards; an invalid board is reported by index, and perft refuses it."""
-    from fastgen import _perft
+    from fastgen.search import _perft
     from fastgen.cli.workload import random_game_positions
 
     boards, _ = random_game_positions(300, seed=9)

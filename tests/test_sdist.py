@@ -31,7 +31,7 @@ SHIPPED = [
     "fastgen/sim/_play.pyx",
     "fastgen/players/_pubeval.pyx",
     "fastgen/players/_pubeval.pxd",
-    "fastgen/_perft.pyx",
+    "fastgen/search/_perft.pyx",
     "fastgen/nets/_mlp.h",
     "fastgen/nets/_mlp.pxd",
     "fastgen/core/_bits.pxd",

@@ -52,7 +52,8 @@ cdef void ctx_free(Ctx* c) noexcept nogil
 cdef int generate(Ctx* c, const int8_t* board, int d1, int d2) noexcept nogil
 
 # A board check and the counting batch (bodies in _validate.pxi, _count.pxi): for the
-# pubeval batch (fastgen/players/_pubeval.pyx) and perft's last level (fastgen/_perft.pyx).
+# pubeval batch (fastgen/players/_pubeval.pyx) and perft's last level
+# (fastgen/search/_perft.pyx).
 cdef int board_check(const int8_t* b) noexcept nogil
 cdef Ctx* counting_ctx() except NULL
 cdef Py_ssize_t count_range(Ctx* c, const int8_t* boards, const int8_t* dice, int own_dice, Py_ssize_t nrolls,

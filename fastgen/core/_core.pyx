@@ -48,8 +48,8 @@ cimport (the game loops, pubeval, perft's steps, the bear-off builders, the RL k
 * _rules.pxi: single steps and the game value for other extensions (the RL kernel).
 
 Whole games (native rollouts, the rollout pool, duels) are fastgen.sim._play's, pubeval
-fastgen.players._pubeval's, perft's merges fastgen._perft's: each calls generate() (or
-the counting batch) through _core.pxd.
+fastgen.players._pubeval's, perft's merges fastgen.search._perft's: each calls
+generate() (or the counting batch) through _core.pxd.
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, uintptr_t

@@ -37,7 +37,7 @@ import numpy as np
 
 from fastgen.core.boards import STARTING_BOARD, as_board
 from fastgen._util import check_int
-from fastgen import _perft
+from fastgen.search import _perft
 from fastgen.core.generate import count_plays_batch
 from fastgen.core.generate import plays_batch
 from fastgen.sim.cluster import as_finished, connect, dumps_checked, worker_count

@@ -1,5 +1,6 @@
-"""Type stubs of perft's compiled steps (fastgen/_perft.pyx). Arrays are C-contiguous numpy
-arrays of the dtype named (the Cython signatures take typed memoryviews)."""
+"""Type stubs of perft's compiled steps (fastgen/search/_perft.pyx). Arrays are
+C-contiguous numpy arrays of the dtype named (the Cython signatures take typed
+memoryviews)."""
 
 import numpy as np
 import numpy.typing as npt
