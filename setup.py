@@ -68,7 +68,7 @@ CORE_PARTS = [f"fastgen/core/_{name}.pxi" for name in ("ctx", "doubles", "nondou
 # extension that cimports the generator is rebuilt when they change
 CORE_DECLS = ["fastgen/core/_core.pxd", "fastgen/core/_bits.pxd", "fastgen/core/_dice.pxd", "fastgen/core/_platform.h"]
 # the files fastgen/sim/_play.pyx includes (one job each; see its docstring)
-PLAY_PARTS = [f"fastgen/sim/_{name}.pxi" for name in ("games", "duel")]
+PLAY_PARTS = [f"fastgen/sim/_{name}.pxi" for name in ("games", "pool")] + ["fastgen/sim/_loop.pxd"]
 # the compiled networks' kernel (fastgen.nets), plain C: run by the forward pass and the
 # trainer's self-play; it reads the contact features of fastgen/core/_contact.h
 MLP_KERNEL = ["fastgen/nets/_mlp.h", "fastgen/nets/_mlp_simd.h", "fastgen/nets/_mlp.pxd", "fastgen/core/_contact.h",
@@ -114,9 +114,10 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
-    # the simulations' game loops (native games, the rollout pool, duels): plain C loops
-    # over the generator's generate(), which it cimports from fastgen/core/_core.pxd,
-    # playing pubeval (fastgen/players/_pubeval.pxd) or another extension's policy
+    # the simulations' game loops (whole games of rollouts and duels over the one game
+    # loop of fastgen/sim/_loop.pxd, the rollout pool's turn): plain C loops over the
+    # generator's generate(), which it cimports from fastgen/core/_core.pxd, playing
+    # pubeval (fastgen/players/_pubeval.pxd) or another extension's policy
     # (fastgen/core/_chooser.pxd) with no Python a turn; no numpy C API
     Extension(
         "fastgen.sim._play",
@@ -167,14 +168,15 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
-    # the trainer's self-play (fastgen.train): nogil games over the core's generate(),
-    # choosing with the compiled networks' kernel (fastgen/nets/_mlp.h), learning with
-    # the arithmetic of fastgen/train/_td.h
+    # the trainer's self-play (fastgen.train): nogil games played by the one game loop
+    # (fastgen/sim/_loop.pxd), the learner a seat choosing with the compiled networks'
+    # kernel (fastgen/nets/_mlp.h), learning with the arithmetic of fastgen/train/_td.h
     Extension(
         "fastgen.train._selfplay",
         ["fastgen/train/_selfplay.pyx"],
         include_dirs=["fastgen/core", "fastgen/nets", "fastgen/train"],
-        depends=CORE_DECLS + MLP_KERNEL + ["fastgen/train/_td.h", "fastgen/train/_td_loops.h"],
+        depends=CORE_DECLS + MLP_KERNEL + ["fastgen/train/_td.h", "fastgen/train/_td_loops.h", "fastgen/sim/_loop.pxd",
+                                           "fastgen/core/_chooser.pxd", "fastgen/players/_pubeval.pxd"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

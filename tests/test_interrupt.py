@@ -22,7 +22,7 @@ import pytest
 
 import fastgen
 from fastgen.errors import DeadPositionError, EndlessGameError
-from fastgen.sim.rollout.pool import dead_positions
+from fastgen.sim.pool import dead_positions
 from fastgen.sim.rollout.front import rollout
 
 CHILD = Path(__file__).with_name("_interrupt_child.py")
@@ -194,7 +194,7 @@ def test_rollout_turn_limit_is_a_clear_error(monkeypatch, engine, policy):
     """The last-resort turn cap raises a fastgen error naming the game and its start."""
     from fastgen.errors import TurnLimitError
 
-    monkeypatch.setattr(sys.modules["fastgen.sim.rollout.pool"], "MAX_TURNS", 3)
+    monkeypatch.setattr(sys.modules["fastgen.sim.pool"], "MAX_TURNS", 3)
     with pytest.raises(TurnLimitError, match="game 0 .*4HPwATDgc/ABMA.* 3 turns"):
         rollout(games=4, engine=engine, policy=policy, seed=1)
     board = fastgen.parse_position_id("xhjTwBiUqkgpJQ")  # a start board is named too

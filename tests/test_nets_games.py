@@ -143,8 +143,9 @@ def test_a_stop_flag_and_the_turn_limit_end_the_loop():
     winner, result, turns = (np.zeros(10, np.int8), np.zeros(10, np.int8), np.zeros(10, np.int32))
 
     def play(lo, stop=None, max_turns=1000):
-        return _play.rollout_random_range(start, True, 1, OPENING_DICE, lo, 10, winner, result, turns, stop, False,
-                                          max_turns, net.chooser())
+        chooser = net.chooser()
+        return _play.play_range(start, True, 1, OPENING_DICE, lo, 10, 2, 2, winner, result, turns, stop=stop,
+                                max_turns=max_turns, chooser_a=chooser, chooser_b=chooser)
 
     stop = _core.StopFlag()
     stop.set()

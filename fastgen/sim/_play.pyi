@@ -16,34 +16,21 @@ _I64 = npt.NDArray[np.int64]
 
 MAX_ROLLOUT_TURNS: int
 
-def rollout_random_range(
+def play_range(
     start: _I8,
     from_opening: bool,
     seed: int,
     opening_rolls: _I8,
     lo: int,
     hi: int,
+    code_a: int,
+    code_b: int,
     winner: _I8,
     result: _I8,
     turns: _I32,
-    stop: Optional[StopFlag] = ...,
-    pubeval: bool = ...,
-    max_turns: int = ...,
-    chooser: Optional[Chooser] = ...,
-) -> int: ...
-def duel_range(
-    start: _I8,
-    from_opening: bool,
-    seed: int,
-    opening_rolls: _I8,
-    lo: int,
-    hi: int,
-    pol_a: int,
-    pol_b: int,
-    mirrored: bool,
-    winner: _I8,
-    result: _I8,
-    turns: _I32,
+    *,
+    alternate: bool = ...,
+    mirrored: bool = ...,
     stop: Optional[StopFlag] = ...,
     max_turns: int = ...,
     chooser_a: Optional[Chooser] = ...,

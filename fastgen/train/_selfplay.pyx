@@ -35,11 +35,8 @@ from libc.stdint cimport int8_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 
-from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, StopFlag, ctx_new, ctx_free, generate, win_of
-from fastgen.core._dice cimport PURPOSE_DICE, PURPOSE_OPENING, purpose_key, roll_of
-
-cdef extern from "_platform.h":
-    int fg_stopped(const int* flag) noexcept nogil
+from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, StopFlag, ctx_new, ctx_free, win_of
+from fastgen.sim._loop cimport SEAT_CHOOSER, Keys, Outcome, Seat, fg_stopped, keys_of, play_game
 
 from fastgen.nets._mlp cimport (FG_CONTACT_WIDTH, FG_MLP_PAD, fg_mlp, fg_mlp_init, fg_mlp_scratch, fg_mlp_choose,
                                 fg_mlp_select)
@@ -123,6 +120,53 @@ cdef int grow(Game* gm, int64_t need) noexcept nogil:
         return -1
     gm.cap = cap
     return 0
+
+
+ctypedef struct Turns:         # what the learner's choice of a turn reads and writes (the learner's own memory)
+    fg_mlp* mlp
+    fg_td_net* net
+    double** values
+    int64_t* vcap
+    float* scratch
+    float* h
+    Game* gm
+
+
+cdef int learn_turn(void* state, const int8_t* board, int d1, int d2, const int8_t* cands, int k,
+                    uint64_t game, uint64_t turn) noexcept nogil:
+    """The learner as a seat of the one game loop (a chooser, fastgen/core/_chooser.pxd):
+    the candidate of highest cubeless equity (the only one when k is 1); its afterstate,
+    seen by the side that rolls next, kept as turn *turn* of the game with its value
+    (unless the play wins: the result is its value). -1 when memory runs out."""
+    cdef Turns* s = <Turns*> state
+    cdef int64_t t = <int64_t> turn, choice = 0
+    cdef int64_t offsets[2]
+    cdef double* grown
+    cdef const int8_t* after
+    cdef int8_t seen[50]
+    cdef int* ix
+    cdef float* vx
+    if k > 1:
+        if k > s.vcap[0]:
+            grown = <double*> realloc(s.values[0], k * sizeof(double))
+            if grown == NULL:
+                return -1
+            s.values[0] = grown
+            s.vcap[0] = k
+        offsets[0] = 0
+        offsets[1] = k
+        fg_mlp_choose(s.mlp, cands, offsets, 0, 1, &choice, s.values[0], s.scratch)
+    after = cands + choice * BOARD_BYTES
+    if grow(s.gm, t + 1) < 0:
+        return -1
+    memcpy(seen, after + OWN, 25)    # the next position: the side that rolls next on roll (row 1)
+    memcpy(seen + OWN, after, 25)
+    ix = s.gm.idx + t * FG_TD_MAX_NNZ
+    vx = s.gm.val + t * FG_TD_MAX_NNZ
+    s.gm.nnz[t] = fg_td_encode(seen, s.net.contact, ix, vx)
+    if not win_of(after):
+        fg_td_forward(s.net, ix, vx, s.gm.nnz[t], s.h, s.gm.values + t * 5)
+    return <int> choice
 
 
 cdef class Learner:
@@ -254,60 +298,34 @@ cdef class Learner:
                    const int8_t* opening_rolls, int64_t max_turns, const int* stop, int64_t* done,
                    int64_t* positions, double* loss, int64_t* gammons, int64_t* backgammons,
                    int64_t* long_games) noexcept nogil:
-        cdef uint64_t kd = purpose_key(seed, PURPOSE_DICE)
-        cdef uint64_t ko = purpose_key(seed, PURPOSE_OPENING)
+        cdef Keys keys = keys_of(seed)
+        cdef Outcome out
+        cdef Seat seats[2]
+        cdef Turns turns
         cdef int8_t board[50]
-        cdef int8_t dice[2]
-        cdef const int8_t* after
-        cdef int64_t g, t, n, choice
-        cdef int64_t offsets[2]
-        cdef int k, res, i
+        cdef int64_t g, t, n
+        cdef int res, i, r
         cdef int* ix
         cdef float* vx
         cdef float y[8]
         cdef float flipped[5]
         cdef float* gt
         cdef Game* gm = &self.game
-        cdef double* grown
+        turns.mlp, turns.net, turns.values, turns.vcap = &self.mlp, &self.net, &self.values, &self.vcap
+        turns.scratch, turns.h, turns.gm = self.scratch, self.h, gm
+        seats[0].code, seats[0].fn, seats[0].state = SEAT_CHOOSER, learn_turn, &turns
+        seats[1] = seats[0]              # the network against itself
         for g in range(g0, g1):
             if fg_stopped(stop):
                 return 0
             fg_td_table(&self.net, self.table, self.bias0, self.acc)
             memcpy(board, start, BOARD_BYTES)
-            t = 0
-            res = 0
-            while True:
-                roll_of(dice, kd, ko, <uint64_t> g, <uint64_t> t, t == 0, opening_rolls)
-                c.n = 0
-                k = generate(c, board, dice[0], dice[1])
-                if k < 0:
-                    return -1
-                choice = 0
-                if k > 1:
-                    if k > self.vcap:
-                        grown = <double*> realloc(self.values, k * sizeof(double))
-                        if grown == NULL:
-                            return -1
-                        self.values = grown
-                        self.vcap = k
-                    offsets[0] = 0
-                    offsets[1] = k
-                    fg_mlp_choose(&self.mlp, c.boards, offsets, 0, 1, &choice, self.values, self.scratch)
-                after = c.boards + choice * BOARD_BYTES
-                if grow(gm, t + 1) < 0:
-                    return -1
-                memcpy(board, after + OWN, 25)    # the next position: the side that rolls next on roll (row 1)
-                memcpy(board + OWN, after, 25)
-                res = win_of(after)
-                ix = gm.idx + t * FG_TD_MAX_NNZ
-                vx = gm.val + t * FG_TD_MAX_NNZ
-                gm.nnz[t] = fg_td_encode(board, self.net.contact, ix, vx)
-                if res:
-                    break
-                fg_td_forward(&self.net, ix, vx, gm.nnz[t], self.h, gm.values + t * 5)
-                t += 1
-                if t >= max_turns:
-                    break
+            # the one game loop, not stopped within a game (a stop ends self-play between games)
+            r = play_game(c, board, &keys, g, g, True, opening_rolls, seats, 0, &_never, max_turns, &out)
+            if r == -1:
+                return -1
+            res = out.result if r == 0 else 0
+            t = out.turns - 1
             if not res:
                 long_games[0] += 1
                 continue

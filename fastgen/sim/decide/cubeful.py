@@ -57,7 +57,7 @@ from fastgen.games.game import result_types
 from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, may_double, play_phase
 from fastgen.sim.decide.dice import dice_at
 from fastgen.sim.options import TrialOptions, merge_options
-from fastgen.sim.rollout.pool import MAX_TURNS, _raise_turn_limit
+from fastgen.sim.pool import MAX_TURNS, raise_turn_limit
 from fastgen._util import check_int
 
 __all__ = ["CubeRollout", "rollout_cube"]
@@ -234,7 +234,7 @@ def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state
             if not live.size:
                 break
         if turn >= MAX_TURNS:
-            _raise_turn_limit(int(k[live[0]]), arr, MAX_TURNS)
+            raise_turn_limit(int(k[live[0]]), arr, MAX_TURNS)
         dice = dice_at(seed, t.dice_ids[live], turn, bool(quasi_random))
         if variance_reduction:
             sign = np.where(t.on_roll[live] == me, 1.0, -1.0)

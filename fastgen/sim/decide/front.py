@@ -66,7 +66,7 @@ from fastgen.sim.decide.trials import MAX_HALF_MOVES, block_size, simulate
 from fastgen.sim.decide.cubeful import rollout_cube
 from fastgen.sim.options import ClusterOptions, TrialOptions, merge_options
 from fastgen.sim.store import RESUME_MODES, evaluator_identity
-from fastgen.sim.rollout.pool import dead_positions
+from fastgen.sim.pool import dead_positions
 from fastgen.sim.decide.table import RolloutTable, build_rows
 from fastgen._typing import ArrayLike, DiceLike
 

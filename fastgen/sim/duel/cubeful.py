@@ -31,7 +31,7 @@ import numpy as np
 from fastgen.core.hashing import roll_dice
 from fastgen.players.policies import step_policy
 from fastgen.sim.cubeplay import CubeTable, cube_phase, may_double, play_phase
-from fastgen.sim.rollout.pool import MAX_TURNS, _raise_turn_limit
+from fastgen.sim.pool import MAX_TURNS, raise_turn_limit
 
 __all__ = ["play_cube_games", "play_matches", "MAX_GAMES_A_MATCH"]
 
@@ -44,7 +44,7 @@ def _dice(t: CubeTable, live: np.ndarray, seed: int, from_opening: bool) -> np.n
     long_games = live[t.turn[live] >= MAX_TURNS]
     if long_games.size:
         g0 = int(long_games[0])
-        _raise_turn_limit(g0, t.start[t.dice_ids[g0] % t.start.shape[0]], MAX_TURNS)
+        raise_turn_limit(g0, t.start[t.dice_ids[g0] % t.start.shape[0]], MAX_TURNS)
     opening = np.full(live.size, from_opening) & (t.turn[live] == 0)
     return roll_dice(seed, t.dice_ids[live], t.turn[live], opening)
 

@@ -49,7 +49,7 @@ from fastgen.sim.duel.chunks import cube_duel_chunked, duel_chunked
 from fastgen.sim.duel.cubeful import play_cube_games, play_matches
 from fastgen.sim.duel.play import native_player, play_duel_games
 from fastgen.sim.options import ClusterOptions, GameOptions, merge_options
-from fastgen.sim.rollout.pool import check_start
+from fastgen.sim.pool import check_start
 from fastgen._typing import ArrayLike
 from fastgen._util import check_int
 

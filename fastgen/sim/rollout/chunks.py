@@ -42,7 +42,8 @@ from fastgen.sim.cluster import GAME_CHUNKS, as_finished, default_chunk_size, du
 from fastgen.sim.cluster import task_memory, worker_count
 from fastgen.sim.options import ClusterOptions, GameOptions
 from fastgen.errors import InvalidArgumentError
-from fastgen.sim.rollout.pool import MAX_TURNS, check_start, play_in_process
+from fastgen.sim.pool import MAX_TURNS, check_start
+from fastgen.sim.rollout.pool import play_in_process
 from fastgen.players.specs import policy as policy_of
 from fastgen.sim.rollout.results import RolloutResult
 from fastgen.sim.store import RESUME_MODES, ChunkStore, bad_values, evaluator_identity

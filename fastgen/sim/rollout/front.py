@@ -120,7 +120,7 @@ def rollout(
     -----
     Ctrl-C stops either engine within a turn (KeyboardInterrupt). A start position
     where no game can end raises :class:`fastgen.errors.DeadPositionError` before any
-    game is played (see :func:`fastgen.sim.rollout.pool.dead_positions`); a game reaching MAX_TURNS raises
+    game is played (see :func:`fastgen.sim.pool.dead_positions`); a game reaching MAX_TURNS raises
     :class:`fastgen.errors.TurnLimitError`.
     """
     options = merge_options(GameOptions, options, seed=seed, batch_size=batch_size, threads=threads, engine=engine)
