@@ -1,5 +1,6 @@
 """Small shared helpers: argument checks, writing files whole, running work in threads,
-child processes tied to this one, and the command that installs an optional extra.
+child processes tied to this one, the command that installs an optional extra, and the
+names a package imports on first use (:func:`lazy_attributes`).
 
 Install hints: fastgen is distributed as ``fastgen-backgammon`` (``fastgen`` on PyPI is
 an unrelated project); the import name and the command stay ``fastgen``.
@@ -36,6 +37,7 @@ stopped as Ctrl-C stops it: engines closed, workers cancelled, a prompt exit.
 from __future__ import annotations
 
 import contextlib
+import importlib
 from functools import lru_cache
 from importlib import metadata
 import math
@@ -47,7 +49,8 @@ import sys
 import tempfile
 import threading
 import weakref
-from typing import IO, Any, Iterator, Sequence
+from types import ModuleType
+from typing import IO, Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -106,6 +109,33 @@ def as_list(items: Any, error: type[ValueError], expected: str) -> list[Any]:
         return list(items)
     except TypeError:
         raise error(f"{expected}, got {items!r}") from None
+
+
+def lazy_attributes(package: str, table: Mapping[str, str], *,
+                    load: Callable[[str, str], ModuleType] | None = None
+                    ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The module-level ``__getattr__`` and ``__dir__`` (PEP 562) of the package named
+    *package*, for the public names it imports on first use: *table* maps each name to
+    the module that defines it, and a name whose module is the package's own submodule
+    of that name (``"fibs": "fastgen.formats.fibs"``) is that submodule. *load(name,
+    module)* imports the module (:func:`importlib.import_module` when None), for a
+    package that explains a missing extra. A name once loaded is kept in the package, so
+    later uses are plain attributes; ``dir()`` lists the names before they load; any
+    other name raises :class:`AttributeError`, as for any module."""
+
+    def __getattr__(name: str) -> Any:
+        module = table.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        loaded = importlib.import_module(module) if load is None else load(name, module)
+        value = loaded if module == f"{package}.{name}" else getattr(loaded, name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(vars(sys.modules[package])) | set(table))
+
+    return __getattr__, __dir__
 
 
 def _umask() -> int:

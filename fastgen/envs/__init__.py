@@ -18,8 +18,9 @@ plays, at most :data:`MAX_PLAYS`). An option an environment does not accept rais
 """
 
 import importlib
+from types import ModuleType
 
-from fastgen._util import install_hint
+from fastgen._util import install_hint, lazy_attributes
 from fastgen.errors import InvalidEnvOptionError
 
 from fastgen.envs.micro import NUM_MICRO_ACTIONS, PASS, action_of, micro_mask, step_of
@@ -38,13 +39,10 @@ __all__ = [
     "InvalidEnvOptionError",
 ]
 
-_LAZY = {"BackgammonEnv": "fastgen.envs.single", "VectorBackgammon": "fastgen.envs.vector"}
-
-
 _RL_PACKAGES = ("gymnasium", "pettingzoo")
 
 
-def _load(name: str, module: str):
+def _load(name: str, module: str) -> ModuleType:
     """Import *module*; a missing gymnasium or pettingzoo is reported with the command
     that installs the ``rl`` extra (still a :class:`ModuleNotFoundError`)."""
     try:
@@ -59,10 +57,7 @@ def _load(name: str, module: str):
         ) from exc
 
 
-def __getattr__(name):
-    """Load the gymnasium-based classes on first use (they need the ``rl`` extra)."""
-    if name in _LAZY:
-        return getattr(_load(name, _LAZY[name]), name)
-    if name == "backgammon_v0":
-        return _load(name, "fastgen.envs.backgammon_v0")
-    raise AttributeError(f"module 'fastgen.envs' has no attribute {name!r}")
+#: The gymnasium-based environments, loaded on first use (they need the ``rl`` extra).
+__getattr__, __dir__ = lazy_attributes(__name__, {"BackgammonEnv": "fastgen.envs.single",
+                                                  "VectorBackgammon": "fastgen.envs.vector",
+                                                  "backgammon_v0": "fastgen.envs.backgammon_v0"}, load=_load)

@@ -12,9 +12,9 @@ the modules ``fibs`` and ``svg`` (``fastgen.formats.fibs.parse_board``); the err
 match files, FIBS lines and pictures are importable here.
 """
 
-from importlib import import_module as _import_module
 from typing import TYPE_CHECKING
 
+from fastgen._util import lazy_attributes
 from fastgen.errors import (
     InvalidFibsBoardError,
     InvalidSVGOptionError,
@@ -44,20 +44,8 @@ if TYPE_CHECKING:
     from fastgen.formats.sgf import read_sgf, write_sgf
     from fastgen.formats.xg import XgPosition, read_xg, read_xg_position
 else:
-
-    def __getattr__(name: str) -> object:
-        """Import a reader, a writer or a module on first use (PEP 562)."""
-        if name in _LAZY_NAMES:
-            value = getattr(_import_module(_LAZY_NAMES[name]), name)
-        elif name in _LAZY_MODULES:
-            value = _import_module(f"{__name__}.{name}")
-        else:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted(set(globals()) | set(__all__))
+    __getattr__, __dir__ = lazy_attributes(
+        __name__, {**_LAZY_NAMES, **{name: f"{__name__}.{name}" for name in _LAZY_MODULES}})
 
 __all__ = [
     "read_match",

@@ -6,9 +6,9 @@ record (``Game``, in ``game``), and matches (``Match``, in ``match``).
 are importable here.
 """
 
-from importlib import import_module as _import_module
 from typing import TYPE_CHECKING
 
+from fastgen._util import lazy_attributes
 from fastgen.errors import (
     CrawfordDoubleError,
     CubeCapError,
@@ -35,17 +35,7 @@ if TYPE_CHECKING:
     from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, GameAction, result_type
     from fastgen.games.match import Match
 else:
-
-    def __getattr__(name: str) -> object:
-        """Import a name of a game or a match on first use (PEP 562)."""
-        if name not in _LAZY_NAMES:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(_import_module(_LAZY_NAMES[name]), name)
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted(set(globals()) | set(__all__))
+    __getattr__, __dir__ = lazy_attributes(__name__, _LAZY_NAMES)
 
 __all__ = [
     "Board",

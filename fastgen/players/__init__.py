@@ -13,16 +13,11 @@ The submodules are imported on first use; the errors of a spec and of an externa
 are importable here.
 """
 
-import importlib
-
+from fastgen._util import lazy_attributes
 from fastgen.errors import EngineError, InvalidSpecError
 
 _SUBMODULES = ["base", "specs", "evaluators", "policies", "engines", "pubeval"]
 __all__ = [*_SUBMODULES, "InvalidSpecError", "EngineError"]
 
-
-def __getattr__(name: str) -> object:
-    """Load a submodule on first use (``fastgen.players.evaluators``)."""
-    if name in _SUBMODULES:
-        return importlib.import_module(f"fastgen.players.{name}")
-    raise AttributeError(f"module 'fastgen.players' has no attribute {name!r}")
+#: The submodules, loaded on first use (``fastgen.players.evaluators``, PEP 562).
+__getattr__, __dir__ = lazy_attributes(__name__, {name: f"{__name__}.{name}" for name in _SUBMODULES})

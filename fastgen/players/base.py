@@ -238,18 +238,19 @@ class FunctionPolicy(Policy):
         return (FunctionPolicy, (self.fn, self.name))
 
 
-def _signature_binds(fn: Any, args: tuple[str, ...]) -> str | None:
-    """None when *fn* can be called with *args* positional arguments (or says nothing of
-    its signature), else its signature as text."""
+def signature_binds(fn: Any, args: tuple[str, ...], *, unknown: bool) -> bool:
+    """Whether the callable *fn* can be called with *args* positional arguments (their
+    names only say what they are), by its signature; *unknown* when it has none to read
+    (some builtins and compiled functions)."""
     try:
         sig = inspect.signature(fn)
-    except (TypeError, ValueError):  # some builtins have none: trust them
-        return None
+    except (TypeError, ValueError):
+        return unknown
     try:
         sig.bind(*args)
     except TypeError:
-        return str(sig)
-    return None
+        return False
+    return True
 
 
 def _kind(obj: Any) -> str:
@@ -275,11 +276,10 @@ def as_evaluator(obj: Any, what: str | None = None, error: type[Exception] = Inv
                     f"f(boards) -> (N, 5) probabilities)")
     if not callable(obj):
         raise error(f"{what} must be a callable f(boards) -> (N, 5) probabilities")
-    sig = _signature_binds(obj, ("boards",))
-    if sig is not None:
-        looks = "; it looks like a policy, f(candidates, offsets)" if _signature_binds(
-            obj, ("candidates", "offsets")) is None else ""
-        raise error(f"{what} cannot be called as f(boards): its signature is {sig}{looks}")
+    if not signature_binds(obj, ("boards",), unknown=True):  # a callable without a signature is trusted
+        looks = "; it looks like a policy, f(candidates, offsets)" if signature_binds(
+            obj, ("candidates", "offsets"), unknown=True) else ""
+        raise error(f"{what} cannot be called as f(boards): its signature is {inspect.signature(obj)}{looks}")
     return FunctionEvaluator(obj)
 
 
@@ -301,9 +301,9 @@ def as_policy(obj: Any, what: str | None = None, error: type[Exception] = Invali
     args: tuple[str, ...] = ("candidates", "offsets")
     if getattr(obj, "wants_position", False):
         args = args + ("boards", "dice")
-    sig = _signature_binds(obj, args)
-    if sig is not None:
+    if not signature_binds(obj, args, unknown=True):  # a callable without a signature is trusted
         looks = ("; it looks like an evaluator, f(boards): its greedy player is "
-                 "fastgen.players.evaluators.greedy(f)") if _signature_binds(obj, ("boards",)) is None else ""
-        raise error(f"{what} cannot be called as f({', '.join(args)}): its signature is {sig}{looks}")
+                 "fastgen.players.evaluators.greedy(f)") if signature_binds(obj, ("boards",), unknown=True) else ""
+        raise error(f"{what} cannot be called as f({', '.join(args)}): its signature is {inspect.signature(obj)}"
+                    f"{looks}")
     return FunctionPolicy(obj)

@@ -64,7 +64,6 @@ fastgen.errors.InvalidArgumentError: evaluator <policy baseline> is a policy (it
 from __future__ import annotations
 
 import importlib
-import inspect
 import os
 import re
 import sys
@@ -75,7 +74,7 @@ from fastgen.players import evaluators, policies
 from fastgen.formats.checked import open_regular
 from fastgen.players.engines import GnubgEngine
 from fastgen.errors import FastgenError, InvalidArgumentError, InvalidSpecError, NetworkFileError
-from fastgen.players.base import CubePlayer, Evaluator, Policy, as_evaluator, as_policy
+from fastgen.players.base import CubePlayer, Evaluator, Policy, as_evaluator, as_policy, signature_binds
 from fastgen.players.evaluators import Network, greedy
 from fastgen.nets.network import Network as CompiledNetwork
 
@@ -215,7 +214,7 @@ def _load(spec: str, role: str) -> Any:
             raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {obj!r} has no attribute {part!r}") from None
     if not callable(obj):
         raise InvalidSpecError(f"{role} {spec!r} is not callable: {obj!r}")
-    if _takes_no_arguments(obj):
+    if signature_binds(obj, (), unknown=False):  # a factory (a callable without a signature is not one)
         try:
             obj = obj()
         except Exception as exc:
@@ -247,25 +246,6 @@ def _import(module: str, spec: str, role: str) -> Any:
     finally:
         if added and sys.path and sys.path[0] == cwd:
             del sys.path[0]
-
-
-def _signature(obj: Any) -> inspect.Signature | None:
-    try:
-        return inspect.signature(obj)
-    except (TypeError, ValueError):  # some builtins have none: trust them
-        return None
-
-
-def _takes_no_arguments(obj: Any) -> bool:
-    """True for a callable that can be called with no arguments (a factory)."""
-    sig = _signature(obj)
-    if sig is None:
-        return False
-    try:
-        sig.bind()
-    except TypeError:
-        return False
-    return True
 
 
 def _is_compiled_layout(path: str) -> bool:

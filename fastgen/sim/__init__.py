@@ -11,9 +11,9 @@ here on first use (``fastgen.sim.RolloutResult``), and the errors of games that 
 end and of work sent to a cluster are importable here.
 """
 
-from importlib import import_module as _import_module
 from typing import TYPE_CHECKING
 
+from fastgen._util import lazy_attributes
 from fastgen.errors import DeadPositionError, EndlessGameError, NotPicklableError, RolloutStoreError, TurnLimitError
 
 #: The public names imported on first use (PEP 562), each from the module that defines it.
@@ -34,17 +34,7 @@ if TYPE_CHECKING:
     from fastgen.sim.options import ClusterOptions, GameOptions, TrialOptions
     from fastgen.sim.rollout.results import RolloutResult, RolloutSummary, summarize
 else:
-
-    def __getattr__(name: str) -> object:
-        """Import a result type or helper on first use (PEP 562)."""
-        if name not in _LAZY_NAMES:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        value = getattr(_import_module(_LAZY_NAMES[name]), name)
-        globals()[name] = value
-        return value
-
-    def __dir__() -> list[str]:
-        return sorted(set(globals()) | set(__all__))
+    __getattr__, __dir__ = lazy_attributes(__name__, _LAZY_NAMES)
 
 __all__ = [
     "GameOptions",
