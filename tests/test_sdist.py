@@ -35,7 +35,7 @@ SHIPPED = [
     "fastgen/nets/_mlp.h",
     "fastgen/nets/_mlp.pxd",
     "fastgen/core/_bits.pxd",
-    "fastgen/sim/_duel.pxi",
+    "fastgen/sim/_loop.pxd",
     "fastgen/core/_platform.h",
     # the job files _core.pyx and sim/_play.pyx include: without them the sdist does not build
     *sorted(p.relative_to(ROOT).as_posix() for d in ("core", "sim") for p in (ROOT / "fastgen" / d).glob("_*.pxi")),

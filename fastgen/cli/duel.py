@@ -29,7 +29,7 @@ from fastgen._util import MAX_THREADS
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
 from fastgen.formats.matfile import write_mat
-from fastgen.sim.duel.front import duel, duel_matches
+from fastgen.sim.duel.front import DuelResult, MatchDuelResult, duel, duel_matches
 
 __all__ = ["add_parser", "run_duel"]
 
@@ -92,7 +92,7 @@ def run_duel(args: argparse.Namespace) -> int:
             if args.games is not None:
                 print("fastgen duel: error: give --games or --matches, not both", file=sys.stderr)
                 return 2
-            result = duel_matches(args.a, args.b, args.matches, args.match_length, seed=args.seed,
+            result: DuelResult | MatchDuelResult = duel_matches(args.a, args.b, args.matches, args.match_length, seed=args.seed,
                                   mirrored=not args.unmirrored, threads=args.threads, workers=args.workers,
                                   scheduler=args.scheduler, max_cube=args.max_cube, records=args.mat is not None)
         else:
