@@ -203,8 +203,9 @@ def run_in_chunks(call, n: int, chunk: int, threads: int, stop) -> None:
     """``call(lo, hi)`` over ``range(n)`` in chunks of at most *chunk* items (a few ms of
     compiled work each). With one thread the chunks run in the calling thread, so Python
     runs its signal handlers between them; with more, ``range(n)`` is cut into *threads*
-    equal parts run by :func:`run_threads` with *stop* (a ``StopFlag``), each part checking
-    it between its chunks, so Ctrl-C stops them promptly."""
+    equal parts run by :func:`run_threads` with *stop* (a ``StopFlag``), the first in the
+    calling thread, each part checking it between its chunks, so Ctrl-C stops them
+    promptly."""
     if threads == 1:
         for lo in range(0, n, chunk):
             call(lo, min(lo + chunk, n))
@@ -217,10 +218,10 @@ def run_in_chunks(call, n: int, chunk: int, threads: int, stop) -> None:
                 return
             call(lo, min(lo + chunk, bounds[k + 1]))
 
-    run_threads(work, threads, stop=stop)
+    run_threads(work, threads, stop=stop, caller_works=True)
 
 
-def run_threads(work, count: int, stop=None) -> None:
+def run_threads(work, count: int, stop=None, caller_works: bool = False) -> None:
     """Run ``work(k)`` for k in range(count) in parallel (the work releases the GIL in the
     core). Re-raises the first exception in the caller's thread once all have finished.
 
@@ -231,6 +232,11 @@ def run_threads(work, count: int, stop=None) -> None:
     exception there) it sets *stop*, waits for the workers (the core polls the flag
     between positions or turns) and re-raises, so a long call stops promptly. Either way
     no thread is left running when this returns or raises.
+
+    With *stop* and *caller_works*, ``work(0)`` runs in the calling thread too (work that
+    returns to Python between short compiled steps, so signals are handled there: one
+    thread fewer to start); an exception in it, KeyboardInterrupt included, sets *stop*
+    and waits for the others before it is re-raised.
 
     Signals can interrupt the calling thread anywhere, even inside Thread.start(), so
     each worker reports itself: `entered` when it runs, `finished` when it is done.
@@ -249,7 +255,7 @@ def run_threads(work, count: int, stop=None) -> None:
         except BaseException as exc:  # re-raised below
             errors.append(exc)
 
-    first = 0 if stop is not None else 1  # without a flag, work(0) runs here
+    first = 0 if stop is not None and not caller_works else 1  # else work(0) runs here
     entered = {k: threading.Event() for k in range(first, count)}
     finished = {k: threading.Event() for k in range(first, count)}
     lock = threading.Lock()
@@ -276,7 +282,10 @@ def run_threads(work, count: int, stop=None) -> None:
             asked.append(k)
             t.start()
         if first:
-            guarded(0)
+            if stop is None:
+                guarded(0)
+            else:
+                work(0)  # an exception here sets stop below
         while not all_done.wait(POLL_SECONDS):
             pass
     except BaseException:

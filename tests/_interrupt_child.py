@@ -22,6 +22,7 @@ import numpy as np
 import fastgen
 from fastgen.sim.rollout.front import rollout
 from fastgen.cli.workload import vector_workload
+from fastgen.players import evaluators
 
 VB, VD = vector_workload()  # 42,000 positions
 REPEAT = 150  # 6.3M positions
@@ -48,6 +49,7 @@ def _slice_seconds():
 
 
 HEAVY = SLICE * min(200, max(50, int(2.5 / max(_slice_seconds(), 1e-6))))
+NET = evaluators.baseline()  # the compiled network: its threads run parts of each call
 HEAVY_B, HEAVY_D = _heavy(HEAVY)
 
 
@@ -132,6 +134,12 @@ CASES = {
         500,
     ),
     "pubeval_best-1": (lambda: fastgen.pubeval_best(BIG_B, BIG_D), lambda: fastgen.pubeval_best(VB, VD), REPEAT),
+    "network-1": (lambda: NET.evaluate(BIG_B), lambda: NET.evaluate(VB), REPEAT),
+    "network-2": (  # the calling thread runs one part, a new thread the other
+        lambda: NET.evaluate(BIG_B, threads=2),
+        lambda: NET.evaluate(VB, threads=2),
+        REPEAT,
+    ),
 }
 
 
