@@ -202,21 +202,26 @@ POLL_SECONDS = 0.05
 def run_in_chunks(call, n: int, chunk: int, threads: int, stop) -> None:
     """``call(lo, hi)`` over ``range(n)`` in chunks of at most *chunk* items (a few ms of
     compiled work each). With one thread the chunks run in the calling thread, so Python
-    runs its signal handlers between them; with more, ``range(n)`` is cut into *threads*
-    equal parts run by :func:`run_threads` with *stop* (a ``StopFlag``), the first in the
-    calling thread, each part checking it between its chunks, so Ctrl-C stops them
-    promptly."""
+    runs its signal handlers between them; with more, :func:`run_threads` runs *threads*
+    workers with *stop* (a ``StopFlag``), the first in the calling thread, each taking the
+    next chunk as it comes free (about four chunks a thread, so an uneven chunk leaves
+    no thread idle for long) and checking *stop* between chunks, so Ctrl-C stops them
+    promptly. Items are independent: the order the chunks run in changes nothing."""
     if threads == 1:
         for lo in range(0, n, chunk):
             call(lo, min(lo + chunk, n))
         return
-    bounds = [n * k // threads for k in range(threads + 1)]
+    size = max(1, min(chunk, -(-n // (4 * threads))))
+    starts = iter(range(0, n, size))
+    lock = threading.Lock()
 
-    def work(k: int) -> None:
-        for lo in range(bounds[k], bounds[k + 1], chunk):
-            if stop.is_set():  # Ctrl-C in the calling thread
+    def work(_: int) -> None:
+        while not stop.is_set():  # Ctrl-C in the calling thread
+            with lock:
+                lo = next(starts, None)
+            if lo is None:
                 return
-            call(lo, min(lo + chunk, bounds[k + 1]))
+            call(lo, min(lo + size, n))
 
     run_threads(work, threads, stop=stop, caller_works=True)
 
