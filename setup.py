@@ -94,12 +94,13 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
-    # the rollout hash's dice (fastgen.core.hashing.roll_dice): the inline C of
+    # the rollout hash's dice (fastgen.core.hashing.roll_dice) and the random policy's native
+    # chooser (a fastgen/core/_chooser.pxd Chooser): the inline C of
     # fastgen/core/_dice.pxd over a batch; no numpy C API
     Extension(
         "fastgen.core._roll",
         ["fastgen/core/_roll.pyx"],
-        depends=["fastgen/core/_dice.pxd"],
+        depends=["fastgen/core/_dice.pxd", "fastgen/core/_chooser.pxd"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
@@ -110,7 +111,7 @@ extensions = [
         "fastgen.players._pubeval",
         ["fastgen/players/_pubeval.pyx"],
         include_dirs=["fastgen/core"],
-        depends=CORE_DECLS + ["fastgen/players/_pubeval.pxd"],
+        depends=CORE_DECLS + ["fastgen/players/_pubeval.pxd", "fastgen/core/_chooser.pxd"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

@@ -338,16 +338,17 @@ def test_no_cimport_runs_back_up_the_floors():
 
 
 def test_the_compiled_imports_are_read():
-    # The reader sees the arrows the layering rests on: the one game loop cimports
-    # pubeval's choice and the core's Chooser, and the simulations' loops and the
-    # trainer's self-play cimport it; the forward pass that Chooser and the networks'
-    # kernel; the trainer reads the kernel's header, which lives in fastgen/nets.
+    # The reader sees the arrows the layering rests on: the one game loop cimports the
+    # core's Chooser, and the simulations' loops and the trainer's self-play cimport it;
+    # pubeval's chooser, the random one and the forward pass subclass that Chooser; the
+    # trainer reads the kernel's header, which lives in fastgen/nets.
     def targets(name, suffix=".pyx"):
         path = SOURCE_PACKAGE.parent / (name.replace(".", "/") + suffix)
         return {t for t, _ in _compiled_imports(name, path)}
 
-    assert {"fastgen.core._core", "fastgen.core._dice", "fastgen.core._chooser", "fastgen.players._pubeval",
+    assert {"fastgen.core._core", "fastgen.core._dice", "fastgen.core._chooser",
             "fastgen.core"} <= targets("fastgen.sim._loop", ".pxd")  # _platform.h
+    assert "fastgen.core._chooser" in targets("fastgen.players._pubeval") & targets("fastgen.core._roll")
     assert {"fastgen.core._core", "fastgen.core._dice", "fastgen.core._chooser", "fastgen.sim._loop",
             "fastgen.sim"} <= targets("fastgen.sim._play")  # its own .pxi files
     assert {"fastgen.core._chooser", "fastgen.nets._mlp"} <= targets("fastgen.nets._forward")

@@ -144,8 +144,8 @@ def test_a_stop_flag_and_the_turn_limit_end_the_loop():
 
     def play(lo, stop=None, max_turns=1000):
         chooser = net.chooser()
-        return _play.play_range(start, True, 1, OPENING_DICE, lo, 10, 2, 2, winner, result, turns, stop=stop,
-                                max_turns=max_turns, chooser_a=chooser, chooser_b=chooser)
+        return _play.play_range(start, True, 1, OPENING_DICE, lo, 10, chooser, chooser, winner, result, turns,
+                                stop=stop, max_turns=max_turns)
 
     stop = _core.StopFlag()
     stop.set()

@@ -6,13 +6,16 @@ it), an extension of its own built on the move generator: it cimports the genera
 declarations (fastgen/core/_core.pxd: the context, generate(), the board check, the stop
 flag) and the shared bit helpers (fastgen/core/_bits.pxd). Tesauro's published weights
 are compiled in and its tables filled when this module loads, so nothing has to be
-imported first. Its choice, pub_choose, is declared in _pubeval.pxd: the game loops of
-fastgen.sim._play cimport it and play pubeval natively, with no Python a turn. The
-Python layers check the inputs; everything here trusts them and runs without the GIL.
+imported first. Its choice, pub_choose, is declared in _pubeval.pxd, and
+:class:`PubevalChooser` hands it to the game loops as a native policy
+(fastgen/core/_chooser.pxd), so they play pubeval with no Python a turn. The Python
+layers check the inputs; everything here trusts them and runs without the GIL.
 """
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.string cimport memcmp, memcpy
+
+from fastgen.core._chooser cimport Chooser
 
 from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, StopFlag, ctx_new, ctx_free, generate, board_check
 from fastgen.core._bits cimport fg_load8, fg_rev8, fg_nonzero8, fg_bytesum8
@@ -424,3 +427,17 @@ def pubeval_egg_first(const int8_t[:, ::1] board, int d0, int d1, const int8_t[:
     """For tests: which of cands[tied] GNU Backgammon's generator lists first for a
     non-double played with both dice (see egg_first), or -1."""
     return egg_first(&board[0, 0], d0, d1, &cands[0, 0, 0], <const int*> &tied[0], tied.shape[0])
+
+
+cdef int pub_chooser_fn(void* state, const int8_t* board, int d1, int d2, const int8_t* cands, int k,
+                        uint64_t game, uint64_t turn) noexcept nogil:
+    return pub_choose(board, d1, d2, cands, k)
+
+
+cdef class PubevalChooser(Chooser):
+    """Pubeval's choice for the game loops (pub_choose). It keeps no scratch memory: any
+    number of threads may share it."""
+
+    def __cinit__(self):
+        self.fn = pub_chooser_fn
+        self.state = NULL

@@ -142,10 +142,19 @@ class Policy(_Named, abc.ABC):
 
     @property
     def native(self) -> Any:
-        """What the compiled game loops play with no Python a turn: a compiled
-        :class:`fastgen.nets.Network` (its greedy play), ``"random"`` or ``"pubeval"``;
-        None when every turn calls :meth:`choose`."""
+        """Whether, and as what, the compiled game loops play it with no Python a turn: a
+        compiled :class:`fastgen.nets.Network` (its greedy play), ``"random"`` or
+        ``"pubeval"`` (the built-in policies' names); None when every turn calls
+        :meth:`choose`. The loops call its :meth:`chooser`."""
         return None
+
+    def chooser(self, seed: int) -> Any:
+        """The native chooser the compiled game loops call for the games of *seed* (a
+        ``fastgen.core._chooser.Chooser``: a C function and its state, one a thread), or
+        None when only :meth:`choose` plays it. By default, a compiled network's greedy
+        play when :attr:`native` is one."""
+        native = self.native
+        return native.chooser() if isinstance(native, CompiledNetwork) else None
 
     def close(self) -> None:
         """Release what the policy holds (a process, a socket); nothing by default."""

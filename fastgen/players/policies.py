@@ -23,6 +23,7 @@ from typing import Any, Callable, NoReturn
 
 import numpy as np
 
+from fastgen.core import _roll
 from fastgen.players import _pubeval, evaluators
 from fastgen._util import check_int, check_threads, install_hint
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
@@ -207,6 +208,10 @@ class RandomPolicy(Policy):
     def native(self) -> Any:
         return "random"
 
+    def chooser(self, seed: int) -> Any:
+        """The same choice in compiled code (:class:`fastgen.core._roll.RandomChooser`)."""
+        return _roll.RandomChooser(seed)
+
 
 class PubevalPolicy(Policy):
     """Tesauro's pubeval, as GNU Backgammon's pubeval player chooses (see
@@ -224,6 +229,10 @@ class PubevalPolicy(Policy):
     @property
     def native(self) -> Any:
         return "pubeval"
+
+    def chooser(self, seed: int) -> Any:
+        """The same choice in compiled code (:class:`fastgen.players._pubeval.PubevalChooser`)."""
+        return _pubeval.PubevalChooser()
 
 
 #: The policies named by one word, played inside the core.

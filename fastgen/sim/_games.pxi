@@ -3,8 +3,8 @@
 #
 # Whole games in compiled code, a range of them a call, each played by the one game loop
 # (_loop.pxd's play_game) between two seats: a rollout's policy against itself, or a
-# duel's two players. Each seat is the uniform-random choice (0), pubeval's (1) or a
-# chooser of another extension (2: a compiled network's greedy play).
+# duel's two players. Each seat is a native policy's chooser (fastgen/core/_chooser.pxd):
+# the random policy's, pubeval's, a compiled network's greedy play.
 #
 # Game g of a rollout: its dice are game g's, its first mover is seat 0, and the winner
 # recorded is the seat that won, so 0 when the side that moved first won. Game g of a
@@ -48,13 +48,13 @@ cdef int play_games(Ctx* c, const int8_t[:, :, ::1] start, int from_opening, uin
 
 
 def play_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
-               const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi, int code_a, int code_b,
-               int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns, *, bint alternate=False,
-               bint mirrored=False, StopFlag stop=None, int64_t max_turns=MAX_TURNS, Chooser chooser_a=None,
-               Chooser chooser_b=None):
-    """Play games lo..hi-1 without the GIL between seat a (code_a: 0 random, 1 pubeval, 2
-    chooser_a: a policy of another extension, see fastgen/core/_chooser.pxd) and seat b;
-    a rollout plays one policy in both seats (*alternate* False: seat a always first), a
+               const int8_t[:, ::1] opening_rolls, int64_t lo, int64_t hi, Chooser chooser_a not None,
+               Chooser chooser_b not None, int8_t[::1] winner, int8_t[::1] result, int32_t[::1] turns, *,
+               bint alternate=False, bint mirrored=False, StopFlag stop=None, int64_t max_turns=MAX_TURNS):
+    """Play games lo..hi-1 without the GIL between seat a (chooser_a: a native policy, see
+    fastgen/core/_chooser.pxd) and seat b (chooser_b; the same object for a policy that
+    keeps no scratch memory, or one a seat); a rollout plays one policy in both seats
+    (*alternate* False: seat a always first), a
     duel alternates the first mover (and *mirrored* pairs the games). Game g's winning
     seat, result and turns go to index g - lo of the outputs (each at least hi - lo
     long). Returns -1, or the index of a game that reached max_turns (the rest of the
@@ -64,16 +64,14 @@ def play_range(const int8_t[:, :, ::1] start, bint from_opening, uint64_t seed,
     cdef int64_t long_game = -1
     cdef const int* sp = flag_of(stop)
     cdef Seat seats[2]
-    if code_a not in (0, 1, 2) or code_b not in (0, 1, 2):
-        raise ValueError(f"fastgen: seats must be 0 (random), 1 (pubeval) or 2, got {code_a!r}, {code_b!r}")
-    if (code_a == 2) != (chooser_a is not None) or (code_b == 2) != (chooser_b is not None):
-        raise ValueError("fastgen: a seat of code 2 needs its chooser, and only it")
+    if chooser_a.fn == NULL or chooser_b.fn == NULL:
+        raise ValueError("fastgen: a seat's chooser has no function (a bare Chooser)")
     if lo < 0 or hi < lo or min(winner.shape[0], result.shape[0], turns.shape[0]) < hi - lo:
         raise ValueError(f"fastgen: games {lo!r}..{hi!r} do not fit outputs of length {winner.shape[0]!r}")
     if start.shape[0] == 0 or opening_rolls.shape[0] != 15 or opening_rolls.shape[1] != 2:
         raise ValueError("fastgen: play_range needs start boards and the 15 opening rolls")
-    seats[0].code, seats[0].fn, seats[0].state = code_a, fn_of(chooser_a), state_of(chooser_a)
-    seats[1].code, seats[1].fn, seats[1].state = code_b, fn_of(chooser_b), state_of(chooser_b)
+    seats[0].fn, seats[0].state = chooser_a.fn, chooser_a.state
+    seats[1].fn, seats[1].state = chooser_b.fn, chooser_b.state
     c = ctx_new(0, 4096)
     if c == NULL:
         raise MemoryError("fastgen: cannot allocate the generator context")

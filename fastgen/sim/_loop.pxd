@@ -1,38 +1,32 @@
-# The one compiled game loop: a game played to its end between two seats, each the
-# uniform-random choice, pubeval's, or a native policy's (fastgen/core/_chooser.pxd).
+# The one compiled game loop: a game played to its end between two seats, each a native
+# policy's choice (fastgen/core/_chooser.pxd): the random policy's, pubeval's, a
+# compiled network's greedy play, the trainer's learner.
 # Inline, so that each extension that plays whole games compiles it into its own loops:
 # the simulations' rollouts and duels (fastgen/sim/_play.pyx) and the trainer's
 # self-play (fastgen/train/_selfplay.pyx, whose learner is a seat's chooser).
 #
 # Dice come from the rollout hash (fastgen/core/_dice.pxd) of the game's dice id and the
-# turn, random choices from the hash of the game id and the turn, so a game is the same
-# in any thread, batch or order, and the batched Python loops play the same games.
+# turn (a chooser is told the game id and the turn: the random policy hashes them), so a
+# game is the same in any thread, batch or order, and the batched Python loops play the
+# same games.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 from libc.string cimport memcpy
 
 from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, generate, win_of
-from fastgen.core._dice cimport PURPOSE_CHOICE, PURPOSE_DICE, PURPOSE_OPENING, game_hash, purpose_key, roll_of, uniform_index
+from fastgen.core._dice cimport PURPOSE_DICE, PURPOSE_OPENING, purpose_key, roll_of
 from fastgen.core._chooser cimport choose_fn
-from fastgen.players._pubeval cimport pub_choose
 
 cdef extern from "_platform.h":
     int fg_stopped(const int* flag) noexcept nogil   # the stop flag's poll (see _platform.h)
 
-cdef enum:
-    SEAT_RANDOM = 0      # the uniform-random choice among the distinct plays
-    SEAT_PUBEVAL = 1     # pubeval's play
-    SEAT_CHOOSER = 2     # fn(state, ...): a native policy (a compiled network, the learner)
-
-ctypedef struct Seat:    # who plays a side: its code, and for SEAT_CHOOSER its function and state
-    int code
+ctypedef struct Seat:    # who plays a side: a native policy's function and its state
     choose_fn fn
     void* state
 
-ctypedef struct Keys:    # the hash's per-seed constants of the dice, the opening roll and the choices
+ctypedef struct Keys:    # the hash's per-seed constants of the dice and the opening roll
     uint64_t dice
     uint64_t opening
-    uint64_t choice
 
 ctypedef struct Outcome: # how a game ended: the seat that bore off last, its result (R17), the turns played
     int8_t winner
@@ -44,7 +38,6 @@ cdef inline Keys keys_of(uint64_t seed) noexcept nogil:
     cdef Keys k
     k.dice = purpose_key(seed, PURPOSE_DICE)
     k.opening = purpose_key(seed, PURPOSE_OPENING)
-    k.choice = purpose_key(seed, PURPOSE_CHOICE)
     return k
 
 
@@ -53,8 +46,8 @@ cdef inline int play_game(Ctx* c, int8_t* board, const Keys* keys, int64_t game,
                           const int* stop, int64_t max_turns, Outcome* out) noexcept nogil:
     """Play *game* from *board* (50 bytes, side on roll in row 1; overwritten as the game
     goes) to its end: seat *first* (0 or 1) rolls first, then the seats alternate. Turn
-    t rolls roll_of(dice_id, t) (an opening roll at turn 0 when *from_opening*); a random
-    choice hashes (game, t); a chooser is called with (game, t). Returns 0 with *out
+    t rolls roll_of(dice_id, t) (an opening roll at turn 0 when *from_opening*); the
+    seat's chooser is called with (game, t). Returns 0 with *out
     filled, -1 when memory is short or a chooser fails (or answers out of range), -2 when
     the game reaches *max_turns* turns, -3 when *stop is set (polled every turn)."""
     cdef int8_t dice[2]
@@ -74,14 +67,9 @@ cdef inline int play_game(Ctx* c, int8_t* board, const Keys* keys, int64_t game,
             return -1
         seat = first ^ <int> (t & 1)
         s = &seats[seat]
-        if s.code == SEAT_CHOOSER:
-            j = s.fn(s.state, board, dice[0], dice[1], c.boards, k, <uint64_t> game, <uint64_t> t)
-            if j < 0 or j >= k:
-                return -1
-        elif s.code == SEAT_PUBEVAL:
-            j = pub_choose(board, dice[0], dice[1], c.boards, k)
-        else:
-            j = <int> uniform_index(game_hash(keys.choice, <uint64_t> game, <uint64_t> t), <uint64_t> k)
+        j = s.fn(s.state, board, dice[0], dice[1], c.boards, k, <uint64_t> game, <uint64_t> t)
+        if j < 0 or j >= k:
+            return -1
         after = c.boards + j * BOARD_BYTES
         res = win_of(after)
         if res:  # R17: the mover bore off its last checker

@@ -23,8 +23,8 @@ def play_range(
     opening_rolls: _I8,
     lo: int,
     hi: int,
-    code_a: int,
-    code_b: int,
+    chooser_a: Chooser,
+    chooser_b: Chooser,
     winner: _I8,
     result: _I8,
     turns: _I32,
@@ -33,8 +33,6 @@ def play_range(
     mirrored: bool = ...,
     stop: Optional[StopFlag] = ...,
     max_turns: int = ...,
-    chooser_a: Optional[Chooser] = ...,
-    chooser_b: Optional[Chooser] = ...,
 ) -> int: ...
 def pool_turn(
     src: _I8,

@@ -5,10 +5,10 @@ batched Python loop's turn.
 Private module, an extension of its own built on the move generator: it cimports the
 generator's declarations (fastgen/core/_core.pxd: the context, generate(), the stop
 flag), the rollout hash (fastgen/core/_dice.pxd), a native policy's ABI
-(fastgen/core/_chooser.pxd) and the one game loop (fastgen/sim/_loop.pxd, which plays
-pubeval through fastgen/players/_pubeval.pxd), so every play it makes comes from the one
-generator, called once per turn through Cython's table of the core's C functions, and
-pubeval and a compiled network play with no Python a turn. The Python layers
+(fastgen/core/_chooser.pxd) and the one game loop (fastgen/sim/_loop.pxd), so every play
+it makes comes from the one generator, called once per turn through Cython's table of
+the core's C functions, and the random policy, pubeval and a compiled network play with
+no Python a turn. The Python layers
 (fastgen.sim.rollout, fastgen.sim.duel) check the inputs; everything here trusts them
 and runs without the GIL.
 
@@ -35,14 +35,6 @@ cdef int _never = 0      # the flag of calls made without a StopFlag: never set
 
 cdef inline const int* flag_of(StopFlag stop):
     return &_never if stop is None else &stop.flag
-
-
-cdef inline choose_fn fn_of(Chooser ch):
-    return NULL if ch is None else ch.fn
-
-
-cdef inline void* state_of(Chooser ch):
-    return NULL if ch is None else ch.state
 
 
 include "_games.pxi"

@@ -9,8 +9,8 @@ their slots with new games and rolls the next dice. A rollout is one seat (one p
 plays both sides); a duel is two (player *a* moves first in the even games), optionally
 mirrored (games 2k and 2k + 1 share the dice and start of pair k, seats swapped).
 
-Built-in policies (``"random"``, ``"pubeval"``) and compiled networks' greedy play skip
-the table: :func:`play_native` plays whole games in the one compiled game loop
+Policies with a native chooser (``"random"``, ``"pubeval"``, compiled networks' greedy
+play) skip the table: :func:`play_native` plays whole games in the one compiled game loop
 (``fastgen/sim/_loop.pxd``), a range of games per call, in threads. Both give the same
 games: each game's dice and random choices depend only on ``(seed, game, turn)`` (the
 counter-based hash of :mod:`fastgen.core.hashing`), never on the batch, the threads or
@@ -38,23 +38,16 @@ from fastgen.errors import DeadPositionError, InvalidBoardError, TurnLimitError
 from fastgen.players.policies import as_picks, raise_bad_pick
 from fastgen.sim import _play
 
-__all__ = ["MAX_TURNS", "BUILTIN", "WATCH_GAMES", "play_pool", "play_native", "raise_turn_limit", "check_start",
+__all__ = ["MAX_TURNS", "WATCH_GAMES", "play_pool", "play_native", "raise_turn_limit", "check_start",
            "dead_positions"]
 
 #: A game reaching this many turns stops the run with TurnLimitError (every loop).
 #: Random games end within a few hundred turns.
 MAX_TURNS = 1_000_000
 
-#: The built-in policies the core plays, and their seat codes in the compiled game loop.
-BUILTIN = {"random": 0, "pubeval": 1}
-
 #: Native runs of at least this many games play in worker threads while the calling
 #: thread waits for Ctrl-C (fastgen._util.run_threads).
 WATCH_GAMES = 64
-
-#: The seat code of a native policy's chooser (a compiled network's greedy play).
-_CHOOSER = 2
-
 
 def raise_turn_limit(game: int, board: np.ndarray, limit: int) -> None:
     """Raise :class:`fastgen.errors.TurnLimitError` naming *game* and its start *board*."""
@@ -126,8 +119,9 @@ def play_native(games: int, first: int, seats: Sequence[Any], start: np.ndarray,
                 *, alternate: bool, mirrored: bool, threads: int, batch_size: int,
                 progress: Callable[[int], object] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Games first..first+games-1 played whole in the compiled game loop: (winner, result,
-    turns). *seats* (two): each a built-in code (:data:`BUILTIN`) or a compiled network
-    (its greedy play, one chooser a range, so one a thread). The winner is the seat that
+    turns). *seats* (two policies): each with a native chooser
+    (:meth:`fastgen.players.base.Policy.chooser`; one a range, so one a thread, and one
+    for both seats when they are the same policy). The winner is the seat that
     won; *alternate*: seat 0 moves first in the even games (else always); *mirrored*:
     pairs share their dice and start. Ranges of at most *batch_size* games over
     *threads* threads."""
@@ -136,16 +130,13 @@ def play_native(games: int, first: int, seats: Sequence[Any], start: np.ndarray,
     result = np.zeros(games, dtype=np.int8)
     turns = np.zeros(games, dtype=np.int32)
     start = np.ascontiguousarray(start, dtype=np.int8)
-    codes = [s if isinstance(s, int) else _CHOOSER for s in seats]
-
     def play_range(lo: int, hi: int) -> int:  # lo, hi relative to first
-        ch = [None if isinstance(s, int) else s.chooser() for s in seats]
-        if seats[0] is seats[1]:  # one policy in both seats: one chooser
-            ch[1] = ch[0]
+        a = seats[0].chooser(seed)
+        b = a if seats[1] is seats[0] else seats[1].chooser(seed)
         return _play.play_range(
-            start, from_opening, seed, OPENING_DICE, first + lo, first + hi, codes[0], codes[1],
+            start, from_opening, seed, OPENING_DICE, first + lo, first + hi, a, b,
             winner[lo:hi], result[lo:hi], turns[lo:hi], alternate=alternate, mirrored=mirrored, stop=stop,
-            max_turns=MAX_TURNS, chooser_a=ch[0], chooser_b=ch[1],
+            max_turns=MAX_TURNS,
         )
 
     long_games = run_game_ranges(games, threads, batch_size, play_range, progress, stop)

@@ -36,7 +36,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 
 from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, StopFlag, ctx_new, ctx_free, win_of
-from fastgen.sim._loop cimport SEAT_CHOOSER, Keys, Outcome, Seat, fg_stopped, keys_of, play_game
+from fastgen.sim._loop cimport Keys, Outcome, Seat, fg_stopped, keys_of, play_game
 
 from fastgen.nets._mlp cimport (FG_CONTACT_WIDTH, FG_MLP_PAD, fg_mlp, fg_mlp_init, fg_mlp_scratch, fg_mlp_choose,
                                 fg_mlp_select)
@@ -313,7 +313,7 @@ cdef class Learner:
         cdef Game* gm = &self.game
         turns.mlp, turns.net, turns.values, turns.vcap = &self.mlp, &self.net, &self.values, &self.vcap
         turns.scratch, turns.h, turns.gm = self.scratch, self.h, gm
-        seats[0].code, seats[0].fn, seats[0].state = SEAT_CHOOSER, learn_turn, &turns
+        seats[0].fn, seats[0].state = learn_turn, &turns
         seats[1] = seats[0]              # the network against itself
         for g in range(g0, g1):
             if fg_stopped(stop):

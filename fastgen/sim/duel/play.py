@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fastgen.players.specs import policy as policy_of, resolve_policy
 from fastgen.sim.options import GameOptions
-from fastgen.sim.pool import BUILTIN, play_native, play_pool
+from fastgen.sim.pool import play_native, play_pool
 
 __all__ = ["native_player", "play_duel_games"]
 
@@ -34,8 +34,8 @@ def play_duel_games(a, b, games, first, start, from_opening, mirrored, options: 
 
 
 def native_player(policy):
-    """How the core plays *policy* (a resolved spec): its built-in code (``"random"``,
-    ``"pubeval"``), the compiled network whose greedy play it is, or None when only the
-    batched table can."""
-    native = policy_of(policy).native
-    return BUILTIN[native] if isinstance(native, str) else native
+    """*policy* (a resolved spec) as the compiled game loop plays it: the typed policy,
+    whose native chooser the loop calls (the random policy, pubeval, a compiled
+    network's greedy play), or None when only the batched table can."""
+    found = policy_of(policy)
+    return found if found.native is not None else None

@@ -20,22 +20,21 @@ from fastgen.errors import InvalidArgumentError
 from fastgen.players.policies import step_function
 from fastgen.players.specs import policy as policy_of
 from fastgen.sim.options import GameOptions
-from fastgen.sim.pool import BUILTIN, check_start, play_native, play_pool
+from fastgen.sim.pool import check_start, play_native, play_pool
 from fastgen.sim.rollout.results import RolloutResult
 
 
 def rollout_native(games, start_boards, from_opening, first, policy, options: GameOptions, progress,
-                   network=None, name=None) -> RolloutResult:
-    """Games first..first+games-1 played in the compiled game loop ("random" or "pubeval"
-    policy, or the greedy play of a compiled *network*), ``options.batch_size`` games per
-    call, in ``options.threads`` threads."""
-    seat = network if network is not None else BUILTIN[policy]
+                   name: str) -> RolloutResult:
+    """Games first..first+games-1 played in the compiled game loop by *policy*'s native
+    chooser (the random policy, pubeval, a compiled network's greedy play),
+    ``options.batch_size`` games per call, in ``options.threads`` threads."""
     t0 = time.perf_counter()
-    winner, result, turns = play_native(games, first, (seat, seat), start_boards, from_opening, options.seed,
+    winner, result, turns = play_native(games, first, (policy, policy), start_boards, from_opening, options.seed,
                                         alternate=False, mirrored=False, threads=options.threads,
                                         batch_size=options.batch_size, progress=progress)
     seconds = time.perf_counter() - t0
-    return RolloutResult.cubeless(winner, result, turns, options.seed, name or policy, seconds, {"native": seconds})
+    return RolloutResult.cubeless(winner, result, turns, options.seed, name, seconds, {"native": seconds})
 
 
 def play_in_process(games: int | None, policy, start, first_game: int, options: GameOptions, progress) -> RolloutResult:
@@ -54,20 +53,16 @@ def play_in_process(games: int | None, policy, start, first_game: int, options: 
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
     found = policy_of(policy)
-    native = found.native
-    if options.engine != "python" and isinstance(native, str):
-        return rollout_native(games, start_boards, from_opening, first_game, native, options, progress)
-    seed, batch_size, threads = options.seed, options.batch_size, options.threads
     name = policy if isinstance(policy, str) else found.name
-    choose = step_function(found, seed, threads)
-    network = None if isinstance(native, str) else native  # a compiled network's greedy play
-    if options.engine == "native" and native is None:
+    if options.engine == "native" and found.native is None:
         raise InvalidArgumentError(
             "the native engine plays the 'random' and 'pubeval' policies and compiled networks "
             f"(fastgen.nets.Network) only, got policy {policy!r}"
         )
-    if options.engine != "python" and network is not None:
-        return rollout_native(games, start_boards, from_opening, first_game, None, options, progress, network, name)
+    if options.engine != "python" and found.native is not None:
+        return rollout_native(games, start_boards, from_opening, first_game, found, options, progress, name)
+    seed, batch_size, threads = options.seed, options.batch_size, options.threads
+    choose = step_function(found, seed, threads)
     t0 = time.perf_counter()
     winner, result, turns, timings = play_pool([choose], games, first_game, start_boards, from_opening, seed,
                                                mirrored=False, batch_size=batch_size, threads=threads,
