@@ -25,7 +25,8 @@ import numpy as np
 import pytest
 
 import fastgen
-from fastgen.core.ids import MatchState, match_id, position_id
+from fastgen.core.ids import match_id, position_id
+from fastgen.core.state import MatchState
 from fastgen.cube import cube_decisions
 from fastgen.sim.decide.cubeful import rollout_cube
 

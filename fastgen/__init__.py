@@ -53,9 +53,6 @@ from fastgen.errors import (
 from fastgen.core.features import encode
 from fastgen.core.generate import count_plays_batch, iter_plays_batch, legal_plays, plays_batch, release_memory
 from fastgen.core.ids import (
-    GameState,
-    MatchState,
-    Resignation,
     gnubg_id,
     match_id,
     parse_gnubg_id,
@@ -65,6 +62,7 @@ from fastgen.core.ids import (
     position_id,
     xgid,
 )
+from fastgen.core.state import GameState, MatchState, Resignation
 from fastgen.core.notation import Play, format_play
 from fastgen.core.plays import PlayBatch, Plays
 from fastgen.core.validate import check_play, legal_steps, parse_play

@@ -122,7 +122,7 @@ class InvalidMatchIDError(FastgenError, ValueError):
 
 
 class InvalidMatchStateError(FastgenError, ValueError):
-    """A :class:`fastgen.core.ids.MatchState` field holds a value the formats cannot express."""
+    """A :class:`fastgen.core.state.MatchState` field holds a value the formats cannot express."""
 
 
 class InvalidXGIDError(FastgenError, ValueError):

@@ -40,7 +40,8 @@ import numpy as np
 
 import fastgen
 from fastgen.players import evaluators
-from fastgen.core.ids import MatchState, match_id, parse_match_id, position_id, parse_position_id
+from fastgen.core.ids import match_id, parse_match_id, position_id, parse_position_id
+from fastgen.core.state import MatchState
 
 GNUBG = os.environ.get("FASTGEN_GNUBG", "/usr/games/gnubg")
 

@@ -18,7 +18,7 @@ import fastgen
 from fastgen.players import evaluators
 from fastgen.analysis import analyse
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
-from fastgen.core.ids import MatchState
+from fastgen.core.state import MatchState
 from fastgen.cube import cube_decisions, default_met
 from fastgen.cube.match import Score
 from fastgen.errors import InvalidArgumentError

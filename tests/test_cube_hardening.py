@@ -13,7 +13,8 @@ import pytest
 
 import fastgen
 from fastgen.cli.main import main
-from fastgen.core.ids import GameState, match_id
+from fastgen.core.ids import match_id
+from fastgen.core.state import GameState
 from fastgen.cube import CubeAction, MatchEquityTable, cube_action, cube_decisions, default_met, read_met
 from fastgen.cube.lookahead import one_ply_batch
 from fastgen.cube.met_files import METFile, check_table, parse_met

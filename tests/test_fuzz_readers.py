@@ -33,7 +33,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import fastgen
-from fastgen.core.ids import MatchState
+from fastgen.core.state import MatchState
 from fastgen.cube import cube_action
 from fastgen.errors import FastgenError
 from fastgen.nets import Network

@@ -17,9 +17,6 @@ from fastgen.errors import (
     InvalidXGIDError,
 )
 from fastgen.core.ids import (
-    GameState,
-    MatchState,
-    Resignation,
     parse_position_id,
     gnubg_id,
     match_id,
@@ -29,6 +26,7 @@ from fastgen.core.ids import (
     position_id,
     xgid,
 )
+from fastgen.core.state import GameState, MatchState, Resignation
 
 from _positions import random_board
 

@@ -31,7 +31,8 @@ import fastgen
 import _xg_writer as W
 from _matches import random_match, written_record
 from fastgen.core.generate import legal_plays
-from fastgen.core.ids import MatchState, xgid
+from fastgen.core.ids import xgid
+from fastgen.core.state import MatchState
 from fastgen.core.notation import Play
 from fastgen.errors import MatFileError, XgFileError
 from fastgen.formats import xgrecords as xr

@@ -45,7 +45,7 @@ import numpy as np
 
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
-from fastgen.core.ids import MatchState
+from fastgen.core.state import MatchState
 from fastgen.bearoff.build import build_two_sided
 from fastgen.cube.decision import cube_decisions, proper_action
 from fastgen.cube.efficiency import BEAROFF, position_class

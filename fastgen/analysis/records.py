@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from fastgen.core.ids import MatchState
+from fastgen.core.state import MatchState
 from fastgen.cube.decision import CubeAction
 
 __all__ = ["MoveRecord", "CubeRecord", "SKILL_THRESHOLDS", "LUCK_THRESHOLDS", "skill_mark", "luck_mark", "mat_numbers"]

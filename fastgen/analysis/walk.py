@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fastgen.core.ids import MatchState
+from fastgen.core.state import MatchState
 from fastgen.games.game import Game
 from fastgen.games.match import Match
 

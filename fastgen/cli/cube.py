@@ -71,7 +71,8 @@ MAX_CUBE = GNUBG_MAX_CUBE
 
 
 def _state(args: argparse.Namespace) -> Any:
-    from fastgen.core.ids import MatchState, parse_match_id  # lazy: loaded when this subcommand runs
+    from fastgen.core.ids import parse_match_id  # lazy: loaded when this subcommand runs
+    from fastgen.core.state import MatchState  # lazy: as above
 
     if args.match_id is not None:
         state = parse_match_id(args.match_id)

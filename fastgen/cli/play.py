@@ -96,7 +96,7 @@ class PlaySession:
     # ----------------------------------------------------------------- views
 
     def _state(self, on_roll: int) -> Any:
-        from fastgen.core.ids import MatchState  # lazy: loaded for a game
+        from fastgen.core.state import MatchState  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None

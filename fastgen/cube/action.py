@@ -14,7 +14,7 @@ import numpy as np
 
 from fastgen._typing import ArrayLike
 from fastgen.core.boards import as_board
-from fastgen.core.ids import MatchState
+from fastgen.core.state import MatchState
 from fastgen.cube.decision import CubeAction, CubeDecision, as_numbers, check_state, cube_decisions, proper_action
 from fastgen.cube.lookahead import one_ply_values
 from fastgen.cube.match import Score

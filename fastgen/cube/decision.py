@@ -53,7 +53,7 @@ from fastgen._typing import ArrayLike
 from fastgen.core.boards import as_boards
 from fastgen.bearoff.database import TwoSidedDatabase
 from fastgen.bearoff.index import side_index_trusted
-from fastgen.core.ids import GameState, MatchState
+from fastgen.core.state import GameState, MatchState
 from fastgen.cube.efficiency import CLASS_NAMES, cube_life, position_class
 from fastgen.cube.match import Score, dead_mwc, match_decision
 from fastgen.cube.met import MAX_AWAY, MatchEquityTable, default_met

@@ -22,7 +22,7 @@ import numpy as np
 
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
-from fastgen.core.ids import MatchState
+from fastgen.core.state import MatchState
 from fastgen.cube.decision import check_state, cube_decisions, may_double
 from fastgen.cube.efficiency import position_class
 from fastgen.cube.match import Score

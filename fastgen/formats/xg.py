@@ -93,7 +93,8 @@ import numpy as np
 
 from fastgen.core.boards import STARTING_BOARD
 from fastgen.core.generate import legal_plays
-from fastgen.core.ids import MatchState, position_id, xgid
+from fastgen.core.ids import position_id, xgid
+from fastgen.core.state import MatchState
 from fastgen.core.notation import Play
 from fastgen.errors import FastgenError, MatFileWarning, XgFileError
 from fastgen.formats import xgrecords as xr
@@ -825,7 +826,7 @@ class XgPosition:
 
     @property
     def state(self) -> MatchState:
-        """The position's :class:`~fastgen.core.ids.MatchState`."""
+        """The position's :class:`~fastgen.core.state.MatchState`."""
         return MatchState(cube_value=self.cube_value, cube_owner=self.cube_owner, on_roll=self.turn,
                           crawford=self.crawford, dice=self.dice or (0, 0), match_length=self.match_length,
                           score=self.score, jacoby=self.jacoby, beaver=self.info.get("beaver") == "On",

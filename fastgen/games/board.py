@@ -27,13 +27,8 @@ import numpy as np
 from fastgen.core.boards import STARTING_BOARD, as_board, as_dice, swap_sides
 from fastgen.core.generate import legal_plays
 from fastgen.errors import InvalidDiceError, InvalidMatchStateError
-from fastgen.core.ids import (
-    MatchState,
-    parse_position_id,
-    parse_xgid,
-    position_id,
-    xgid,
-)
+from fastgen.core.ids import parse_position_id, parse_xgid, position_id, xgid
+from fastgen.core.state import MatchState
 from fastgen.core.notation import Play, draw_board
 from fastgen.core.validate import check_play
 from typing import TYPE_CHECKING
@@ -50,7 +45,7 @@ class Board:
 
     ``Board()`` is the starting position (R3); ``Board(array)`` any valid (2, 25) board;
     :meth:`from_position_id` and :meth:`from_xgid` read the interchange IDs.
-    ``state`` is an optional :class:`~fastgen.core.ids.MatchState` (cube, score, dice) kept
+    ``state`` is an optional :class:`~fastgen.core.state.MatchState` (cube, score, dice) kept
     for :meth:`xgid`; pushing a play hands the turn over in it too.
     """
 
@@ -63,7 +58,7 @@ class Board:
 
     @property
     def state(self) -> MatchState | None:
-        """The :class:`~fastgen.core.ids.MatchState` kept with the board, or None."""
+        """The :class:`~fastgen.core.state.MatchState` kept with the board, or None."""
         return self._state
 
     @state.setter

@@ -29,7 +29,7 @@ from fastgen._util import check_int, check_threads, install_hint
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.core.notation import Play
-from fastgen.core.ids import MatchState
+from fastgen.core.state import MatchState
 from fastgen.cube.decision import cube_decisions
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
 from fastgen.players.engines import _index_of

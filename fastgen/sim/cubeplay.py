@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from fastgen.core.generate import plays_batch
-from fastgen.core.ids import MatchState
+from fastgen.core.state import MatchState
 from fastgen.cube.decision import may_double_rule
 from fastgen.games.game import GameAction, result_types
 from fastgen.players.policies import as_picks, raise_bad_pick

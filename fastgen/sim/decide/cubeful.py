@@ -44,7 +44,8 @@ import numpy as np
 
 from fastgen.players import specs
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES, as_board
-from fastgen.core.ids import MatchState, position_id
+from fastgen.core.ids import position_id
+from fastgen.core.state import MatchState
 from fastgen.core.generate import plays_batch
 from fastgen.cube.decision import CubeAction, cube_decisions, proper_action
 from fastgen.cube.match import Score

@@ -34,7 +34,7 @@ from typing import Any, Callable, TextIO
 
 import numpy as np
 
-from fastgen.core.ids import MatchState
+from fastgen.core.state import MatchState
 from fastgen.errors import FastgenError, InvalidArgumentError
 from fastgen.formats.fibs import FibsBoard, parse_board
 from fastgen.formats.matfile import GNUBG_MAX_CUBE
