@@ -8,7 +8,8 @@
 #   Costs are zeroed at the timed call's dice check, so the warm-up call before it (and
 #   counting's one-time bear-off table, filled then) is left out.
 # pubeval: instructions per turn of N (default 300) pubeval self-play games played in the
-#   game loops of fastgen.sim._play (rollout(policy="pubeval"), one thread), and the share
+#   one compiled game loop (fastgen.sim._play.play_range: rollout(policy="pubeval"), one
+#   thread), and the share
 #   of it in the core's generate() and in choosing the play (pub_choose, in
 #   fastgen.players._pubeval).
 set -euo pipefail
@@ -42,7 +43,7 @@ count() {  # inclusive instructions of function $3 of extension fastgen.$1.$2 (0
 gen=$(count core _core generate)
 if [ "$mode" = pubeval ]; then
   turns=$(grep -E "^turns" "$out/log" | awk '{print $2}')
-  games=$(count sim _play rollout_random_range)
+  games=$(count sim _play play_range)
   choose=$(count players _pubeval pub_choose)
   echo "mode=pubeval games=$n turns=$turns per_turn=$((games / turns)) generate=$((gen / turns)) pub_choose=$((choose / turns))"
 else
