@@ -7,7 +7,7 @@ the last bit (a thread count changes the speed, never the answer):
 
 - ``decision``: :func:`fastgen.rollout_plays` of the opening 3-1's four best plays, 648
   trials each, variance reduction on (the evaluator is over 98% of its work);
-- ``cubeful``: :func:`fastgen.rollout_position` of a cube decision (the opening position
+- ``cubeful``: :func:`fastgen.rollout_cube` of a cube decision (the opening position
   after 6-5, money), 648 trials a line;
 - ``analyse``: :func:`fastgen.analysis.analyse` of the 7-point example match
   (``docs/_data/example-7pt.mat``) at 1 ply, what ``fastgen analyse FILE --plies 1
