@@ -220,5 +220,6 @@ print(after[0, 1, :8].tolist(), sorted(m for m in sys.modules if m.startswith("f
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=package.parent)
     assert done.returncode == 0, done.stderr
-    loaded = "['fastgen', 'fastgen.core', 'fastgen.core._core', 'fastgen.players', 'fastgen.players._pubeval']"
+    loaded = ("['fastgen', 'fastgen.core', 'fastgen.core._chooser', 'fastgen.core._core', 'fastgen.players', "
+              "'fastgen.players._pubeval']")  # its chooser subclasses the core's native-policy ABI
     assert done.stdout.split() == f"[0, 0, 0, 0, 2, 4, 0, 2] {loaded}".split()

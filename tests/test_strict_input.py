@@ -319,6 +319,7 @@ VALID_CALLS = [
     (fastgen.encode, (START, "raw")),
     (fastgen.pubeval_best, (START[None], [(3, 1)])),
     (fastgen.duel, ("pubeval", "random", 10)),
+    (fastgen.duel_matches, ("baseline", "baseline", 2, 1)),
     (fastgen.perft, (START, 1)),
     (fastgen.perft_weighted, (START, 1)),
     (fastgen.position_id, (START,)),
@@ -341,6 +342,7 @@ VALID_CALLS = [
     (fastgen.sim.rollout_dice, (1, 3, 2)),
     (fastgen.rollout_plays, (START, (3, 1), fastgen.players.evaluators.constant())),  # never run as is
     (fastgen.rollout_position, (START, fastgen.players.evaluators.constant())),
+    (fastgen.rollout_cube, (START, fastgen.players.evaluators.constant())),  # never run as is
     (fastgen.cube_action, (START, [0.55, 0.15, 0.01, 0.12, 0.005], MatchState())),
     (fastgen.Play, (START, (3, 1), [(8, 5), (6, 5)], fastgen.parse_play(START, (3, 1), "8/5 6/5").board_after)),
     (Board, (START,)),

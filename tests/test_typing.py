@@ -68,9 +68,11 @@ def _pyx_source(pyx: Path) -> str:
 
 
 def _pyx_parameters(text: str) -> list[str]:
-    """Parameter names of a Cython signature: the last word of each, types and defaults dropped."""
+    """Parameter names of a Cython signature: the last word of each, types, defaults and
+    ``not None`` dropped; a bare ``*`` (keyword-only parameters follow) is no parameter."""
     text = re.sub(r"\[[^\]]*\]", "", text)  # memoryview dimensions hold commas
-    return [re.findall(r"\w+", part.split("=")[0])[-1] for part in text.split(",") if part.strip()]
+    parts = [re.sub(r"\s+not\s+None\s*$", "", part.split("=")[0]) for part in text.split(",")]
+    return [re.findall(r"\w+", part)[-1] for part in parts if part.strip() and part.strip() != "*"]
 
 
 @pytest.mark.parametrize(

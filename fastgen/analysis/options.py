@@ -9,7 +9,7 @@ every :class:`fastgen.analysis.MatchAnalysis` it returns (``analysis.options``).
 >>> AnalysisOptions(plies=3)
 Traceback (most recent call last):
 ...
-fastgen.errors.InvalidArgumentError: plies must be an integer from 0 to 1, got 3
+fastgen.errors.InvalidArgumentError: plies must be a non-negative integer at most 1, got 3
 """
 
 from __future__ import annotations
