@@ -26,7 +26,7 @@ import numpy as np
 from fastgen.core.ids import position_id
 from fastgen.errors import InvalidOutputError
 
-__all__ = ["make_consistent", "check_probs", "checked_answer", "PROB_RULES", "PROB_TOLERANCE"]
+__all__ = ["make_consistent", "check_probs", "check_answer", "checked_answer", "PROB_RULES", "PROB_TOLERANCE"]
 
 
 def make_consistent(out: np.ndarray) -> np.ndarray:
@@ -105,14 +105,19 @@ def checked_answer(evaluator: Any, boards: np.ndarray, threads: int = 1) -> np.n
     got = method(boards, threads=threads) if callable(method) else evaluator(boards)
     if getattr(evaluator, "trusted", False):
         return np.asarray(got, dtype=np.float64)
+    return check_answer(got, boards, evaluator_name(evaluator), bool(getattr(evaluator, "ordered", True)))
+
+
+def check_answer(got: Any, boards: np.ndarray, name: str, ordered: bool = True) -> np.ndarray:
+    """An evaluator's answer *got* for the (N, 2, 25) *boards* as (N, 5) float64, checked
+    by :func:`check_probs`; :class:`~fastgen.errors.InvalidOutputError` naming the
+    evaluator *name* and quoting the answer when it is not (N, 5) numbers."""
     try:
         arr = np.asarray(got, dtype=np.float64)
     except (TypeError, ValueError):
         arr = None
     if arr is None or arr.shape != (boards.shape[0], 5):
         shown = " ".join(repr(got).split())[:200]  # the answer quoted on one line
-        raise InvalidOutputError(
-            f"evaluator {evaluator_name(evaluator)!r} must return ({boards.shape[0]}, 5) finite floats, got {shown}"
-        )
-    check_probs(arr, boards, evaluator_name(evaluator), bool(getattr(evaluator, "ordered", True)))
+        raise InvalidOutputError(f"evaluator {name!r} must return ({boards.shape[0]}, 5) finite floats, got {shown}")
+    check_probs(arr, boards, name, ordered)
     return arr

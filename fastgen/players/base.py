@@ -33,9 +33,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from fastgen.errors import InvalidArgumentError, InvalidOutputError
+from fastgen.errors import InvalidArgumentError
 from fastgen.nets.network import Network as CompiledNetwork
-from fastgen.nets.probs import check_probs
+from fastgen.nets.probs import check_answer
 
 __all__ = ["Evaluator", "Policy", "CubePlayer", "Turn", "FunctionEvaluator", "FunctionPolicy", "ALL_CLASSES",
            "read_only", "as_evaluator", "as_policy"]
@@ -202,17 +202,7 @@ class FunctionEvaluator(Evaluator):
             self.covers = covers
 
     def evaluate(self, boards: np.ndarray, *, threads: int = 1) -> np.ndarray:
-        got = self.fn(read_only(boards))
-        try:
-            arr = np.asarray(got, dtype=np.float64)
-        except (TypeError, ValueError):
-            arr = None
-        if arr is None or arr.shape != (boards.shape[0], 5):
-            shown = " ".join(repr(got).split())[:200]  # the answer quoted on one line
-            raise InvalidOutputError(f"evaluator {self.name!r} must return ({boards.shape[0]}, 5) finite floats, "
-                                     f"got {shown}")
-        check_probs(arr, boards, self.name, self.ordered)
-        return arr
+        return check_answer(self.fn(read_only(boards)), boards, self.name, self.ordered)
 
     def digest(self) -> str | None:
         d = getattr(self.fn, "digest", None)
