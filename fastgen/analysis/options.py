@@ -14,7 +14,6 @@ fastgen.errors.InvalidArgumentError: plies must be a non-negative integer at mos
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +22,7 @@ import numpy as np
 from fastgen._util import check_int, check_threads
 from fastgen.cube.met import MatchEquityTable
 from fastgen.errors import InvalidArgumentError
+from fastgen.sim.options import Options
 
 __all__ = ["AnalysisOptions", "MAX_PLIES"]
 
@@ -31,7 +31,7 @@ MAX_PLIES = 1
 
 
 @dataclass(frozen=True)
-class AnalysisOptions:
+class AnalysisOptions(Options):
     """How :func:`fastgen.analysis.analyse` judges a match.
 
     ``plies`` (0 or 1), ``cube`` (judge the cube decisions too), ``met`` (None: GNU
@@ -58,7 +58,3 @@ class AnalysisOptions:
         if isinstance(self.database, str) and self.database != "auto":
             raise InvalidArgumentError(f"database must be 'auto', None or a cubeful two-sided bear-off database, "
                                        f"got {self.database!r}")
-
-    def replace(self, **changes: Any) -> "AnalysisOptions":
-        """A copy with *changes* (field names), checked as a new object is."""
-        return dataclasses.replace(self, **changes)

@@ -37,7 +37,7 @@ from fastgen._util import check_int, check_threads
 from fastgen.errors import InvalidArgumentError
 from fastgen.sim.cluster import connect
 
-__all__ = ["GameOptions", "TrialOptions", "ClusterOptions", "merge_options", "MAX_SEED", "MAX_TRIALS", "ENGINES"]
+__all__ = ["Options", "GameOptions", "TrialOptions", "ClusterOptions", "merge_options", "MAX_SEED", "MAX_TRIALS", "ENGINES"]
 
 #: Seeds are non-negative ints below 2**64.
 MAX_SEED = 2**64 - 1
@@ -89,7 +89,9 @@ batch_size=4096, threads=1, engine='auto'), seed=4
     return options
 
 
-class _Replace:
+class Options:
+    """The base of the frozen options objects: :meth:`replace`."""
+
     def replace(self: Any, **changes: Any) -> Any:
         """A copy with *changes* (field names), checked as a new object is."""
         return dataclasses.replace(self, **changes)
@@ -115,7 +117,7 @@ def _check_positive(value: Any, name: str) -> float | None:
 
 
 @dataclass(frozen=True)
-class GameOptions(_Replace):
+class GameOptions(Options):
     """How the games of :func:`fastgen.rollout` and :func:`fastgen.duel` are played.
 
     ``seed`` (int, 0 .. 2**64 - 1), ``batch_size`` (games side by side in the batched
@@ -137,7 +139,7 @@ class GameOptions(_Replace):
 
 
 @dataclass(frozen=True)
-class TrialOptions(_Replace):
+class TrialOptions(Options):
     """How the trials of :func:`fastgen.rollout_plays` and :func:`fastgen.rollout_position`
     are played and when they stop (the arguments of the same names there).
 
@@ -183,7 +185,7 @@ class TrialOptions(_Replace):
 
 
 @dataclass(frozen=True)
-class ClusterOptions(_Replace):
+class ClusterOptions(Options):
     """Where the work runs and what is kept of it.
 
     At most one of ``workers`` (a new local Dask cluster of that many processes, >= 1),
