@@ -3,14 +3,15 @@
 ``fastgen.__all__`` holds what a user reaches for first; every name that left it is
 reached from its subpackage, and the old spelling (``fastgen.read_sgf``, the renamed ID
 functions, the modules ``fastgen.svg``, ``fastgen.fibs``, ``fastgen.board`` and the
-players' old modules) still gives the same object with a DeprecationWarning that names
-the new place.
+players' old modules, the numpy network's old name ``fastgen.players.evaluators.Network``)
+still gives the same object with a DeprecationWarning that names the new place.
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import pickle
 import re
 import sys
 import warnings
@@ -154,6 +155,35 @@ def test_the_oracle_is_a_package_with_the_same_names():
     assert len(reference.legal_plays(fastgen.STARTING_BOARD, (3, 1))) == 16
 
 
+#: The warning of the numpy network's old name.
+OLD_NETWORK = (r"fastgen\.players\.evaluators\.Network is deprecated and will be removed in fastgen 0\.3: use "
+               r"fastgen\.players\.evaluators\.ReferenceNetwork \(the numpy reference\) or fastgen\.nets\.Network "
+               r"\(the compiled network\)$")
+
+
+def test_the_numpy_network_is_the_reference_network_and_its_old_name_warns():
+    from fastgen.players import evaluators
+
+    with pytest.warns(DeprecationWarning, match=OLD_NETWORK) as record:
+        old = evaluators.Network
+    assert record[0].filename == __file__  # the warning points at the user's line
+    assert old is evaluators.ReferenceNetwork
+    with pytest.warns(DeprecationWarning, match=OLD_NETWORK):  # not kept in the module: each use warns
+        exec("from fastgen.players.evaluators import Network", {})  # noqa: S102 - a fixed import
+    assert "Network" not in evaluators.__all__ and "ReferenceNetwork" in evaluators.__all__
+    assert "Network" not in vars(evaluators)
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        evaluators.Nope  # noqa: B018 - the module's __getattr__ answers only the old name
+    # A network pickled under the old name (protocol 0 names the class in plain text)
+    # still loads, as the same network, with the warning.
+    net = evaluators.random_network(hidden=3, seed=2)
+    blob = pickle.dumps(net, protocol=0)
+    assert b"\nReferenceNetwork\n" in blob
+    with pytest.warns(DeprecationWarning, match=OLD_NETWORK):
+        back = pickle.loads(blob.replace(b"\nReferenceNetwork\n", b"\nNetwork\n"))
+    assert isinstance(back, evaluators.ReferenceNetwork) and back.digest() == net.digest()
+
+
 def test_no_warning_from_the_new_names():
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
@@ -164,3 +194,5 @@ def test_no_warning_from_the_new_names():
         fastgen.parse_position_id("4HPwATDgc/ABMA")
         from fastgen.formats import fibs, svg  # noqa: F401
         from fastgen.games.board import Board  # noqa: F401
+        from fastgen.players.evaluators import ReferenceNetwork, convert_network_file, random_network  # noqa: F401
+        random_network(hidden=2).compiled()

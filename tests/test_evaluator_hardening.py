@@ -70,7 +70,7 @@ def one_line_error(capsys, command):
 
 def _truncated(tmp_path, layout):
     """A network file fastgen wrote (*layout*: the one hidden layer layout of
-    fastgen.players.evaluators.Network or fastgen.nets' layout), cut in half."""
+    fastgen.players.evaluators.ReferenceNetwork or fastgen.nets' layout), cut in half."""
     whole = tmp_path / f"whole-{layout}.npz"
     if layout == "one-hidden-layer":
         evaluators.random_network(hidden=4, seed=1).save(whole)
@@ -114,29 +114,29 @@ def test_truncated_npz_spec_in_python(tmp_path):
             load(str(cut))
         assert repr(str(cut)) in str(info.value) and "\n" not in str(info.value)
     with pytest.raises(InvalidArgumentError, match="truncated"):
-        evaluators.Network.load(cut)
+        evaluators.ReferenceNetwork.load(cut)
     with pytest.raises(InvalidArgumentError, match="truncated"):
-        evaluators.Network.load(open(cut, "rb"))
+        evaluators.ReferenceNetwork.load(open(cut, "rb"))
 
 
 def test_network_load_refuses_a_pickle_and_a_missing_array(tmp_path):
     pickled = tmp_path / "pickled.npz"
     np.savez(pickled, w1=np.array([object()], dtype=object), b1=np.zeros(2), w2=np.zeros((2, 5)), b2=np.zeros(5))
     with pytest.raises(InvalidArgumentError, match="pickles") as info:
-        evaluators.Network.load(pickled)
+        evaluators.ReferenceNetwork.load(pickled)
     assert repr(str(pickled)) in str(info.value)
     partial = tmp_path / "partial.npz"
     np.savez(partial, w1=np.zeros((198, 2)), b1=np.zeros(2))
     with pytest.raises(InvalidArgumentError, match="no array w2, b2"):
-        evaluators.Network.load(partial)
+        evaluators.ReferenceNetwork.load(partial)
     scalar = tmp_path / "scalar-schemes.npz"
     net = evaluators.random_network(hidden=2)
     np.savez(scalar, w1=net.w1, b1=net.b1, w2=net.w2, b2=net.b2, schemes=np.array("tesauro198"))
-    assert evaluators.Network.load(scalar).schemes == ("tesauro198",)  # one text reads as a row of one
+    assert evaluators.ReferenceNetwork.load(scalar).schemes == ("tesauro198",)  # one text reads as a row of one
     bad = tmp_path / "bad-schemes.npz"
     np.savez(bad, w1=net.w1, b1=net.b1, w2=net.w2, b2=net.b2, schemes=np.zeros(1))
     with pytest.raises(InvalidArgumentError, match="'schemes' array must be a row of texts"):
-        evaluators.Network.load(bad)
+        evaluators.ReferenceNetwork.load(bad)
 
 
 # --------------------------------------------------------------------------- FIFOs
@@ -151,7 +151,7 @@ def test_fifo_spec_fails_at_once(tmp_path, capsys):
         with pytest.raises(InvalidSpecError, match="FIFO"):
             specs.check(str(path), "evaluator")
         with pytest.raises(InvalidArgumentError, match="FIFO"):
-            evaluators.Network.load(path)
+            evaluators.ReferenceNetwork.load(path)
         assert main(["duel", str(path), "pubeval", "--games", "2"]) == 2
     assert "FIFO" in one_line_error(capsys, "duel")
 

@@ -130,7 +130,7 @@ def test_numpy_network_with_the_same_weights_agrees():
     w1, b1 = rng.normal(0, 0.07, (198, 40)), rng.normal(0, 0.1, 40)
     w2, b2 = rng.normal(0, 0.3, (40, 5)), rng.normal(0, 0.1, 5)
     compiled = Network([w1, w2], [b1, b2])
-    numpy_net = ev.Network(w1, b1, w2, b2)
+    numpy_net = ev.ReferenceNetwork(w1, b1, w2, b2)
     assert np.abs(compiled(POSITIONS) - numpy_net(POSITIONS)).max() < TOL
 
 

@@ -39,7 +39,7 @@ def test_network_digest_is_its_weights_not_its_name():
     b.__name__ = "another name"
     assert a.digest() == b.digest() and len(a.digest()) == 64
     assert a.__name__ == _net(1).__name__ and a.digest() != _net(1).digest()
-    three = evaluators.Network(a.w1, a.b1, a.w2[:, :3], a.b2[:3])
+    three = evaluators.ReferenceNetwork(a.w1, a.b1, a.w2[:, :3], a.b2[:3])
     assert three.digest() != a.digest()
 
 
@@ -151,7 +151,7 @@ def test_network_save_keeps_numpy_naming(tmp_path):
     net.save(tmp_path / "w")  # numpy appends .npz
     net.save(str(tmp_path / "v.npz"))
     assert sorted(os.listdir(tmp_path)) == ["v.npz", "w.npz"]
-    assert evaluators.Network.load(tmp_path / "w.npz").digest() == net.digest()
+    assert evaluators.ReferenceNetwork.load(tmp_path / "w.npz").digest() == net.digest()
 
 
 def test_out_equals_the_plain_run_as_documented(tmp_path):

@@ -14,7 +14,7 @@ from fastgen.players import evaluators, policies, specs
 from fastgen.players.engines import GnubgEngine, find_gnubg
 from fastgen.errors import EngineError, FastgenError, InvalidArgumentError, InvalidSpecError
 from fastgen.players.base import CubePlayer, Evaluator, Policy
-from fastgen.players.evaluators import Network
+from fastgen.players.evaluators import ReferenceNetwork
 from fastgen.nets import Network as CompiledNetwork
 
 from _positions import random_play_positions
@@ -166,7 +166,7 @@ def test_network_seed_and_weights_file(tmp_path):
     path = tmp_path / "small.npz"
     small.save(path)
     loaded = specs.evaluator(str(path))
-    assert isinstance(loaded, Network) and np.array_equal(loaded.w2, small.w2) and loaded.__name__ == "small.npz"
+    assert isinstance(loaded, ReferenceNetwork) and np.array_equal(loaded.w2, small.w2) and loaded.__name__ == "small.npz"
     a = fastgen.duel(str(path), "pubeval", 20, seed=3)
     b = fastgen.duel(evaluators.greedy(small), "pubeval", 20, seed=3)
     assert np.array_equal(a.winner, b.winner) and a.a == str(path)
@@ -196,7 +196,7 @@ def test_a_callable_taking_no_arguments_is_a_factory(bot_folder):
     want = fastgen.duel(evaluators.greedy(evaluators.random_network(hidden=4, seed=7)), "random", 20, seed=4)
     assert np.array_equal(fastgen.duel(f"{name}:make", "random", 20, seed=4).winner, want.winner)
     assert specs.policy(f"{name}:Bot").__name__ == "Bot"  # a class whose constructor needs nothing
-    assert isinstance(specs.evaluator(f"{name}:network"), Network)
+    assert isinstance(specs.evaluator(f"{name}:network"), ReferenceNetwork)
     # a factory that returns a network is a policy too: the network plays greedily
     assert np.array_equal(fastgen.duel(f"{name}:network", "random", 20, seed=4).winner, want.winner)
 
@@ -325,7 +325,7 @@ def test_sigmoid_clips_instead_of_overflowing():
 
 def test_network_checks_its_weights():
     with pytest.raises(InvalidArgumentError, match="network weights must be"):
-        Network(np.zeros((198, 4)), np.zeros(4), np.zeros((4, 4)), np.zeros(4))
+        ReferenceNetwork(np.zeros((198, 4)), np.zeros(4), np.zeros((4, 4)), np.zeros(4))
     with pytest.raises(InvalidArgumentError, match="outputs must be 5 or 3"):
         evaluators.random_network(hidden=2, outputs=2)
 

@@ -8,7 +8,7 @@ import pytest
 
 import fastgen
 from fastgen.players import specs
-from fastgen.players.evaluators import Network
+from fastgen.players.evaluators import ReferenceNetwork
 from fastgen.errors import InvalidArgumentError
 
 from _examples import load_example
@@ -46,14 +46,14 @@ def test_network_policy_and_weights_round_trip(tmp_path):
     net = _example().untrained(8, seed=1)
     path = tmp_path / "w.npz"
     net.save(path)
-    again = Network.load(path)
+    again = ReferenceNetwork.load(path)
     assert np.array_equal(again.w1, net.w1) and again.outputs == 3 and again.schemes == ("tesauro198",)
     r1, r2 = fastgen.duel(net, "pubeval", 20, seed=2), fastgen.duel(again, "pubeval", 20, seed=2)
     assert np.array_equal(r1.winner, r2.winner)
     r3 = fastgen.duel(str(path), "pubeval", 20, seed=2)  # the weights file as a spec
     assert np.array_equal(r1.winner, r3.winner)
     with pytest.raises(InvalidArgumentError, match="network weights"):
-        Network(np.zeros((10, 4)), np.zeros(4), np.zeros((4, 3)), np.zeros(3))
+        ReferenceNetwork(np.zeros((10, 4)), np.zeros(4), np.zeros((4, 3)), np.zeros(3))
 
 
 def test_distil_example_fits_its_teacher(tmp_path):

@@ -18,9 +18,11 @@ array             meaning
 The layers are ``w0, b0`` to ``wK, bK`` with no gap; the last has 5 outputs (GNU
 Backgammon's five probabilities) or 3 (P(win), P(win gammon), P(lose gammon)).
 
-:func:`read` also takes the one hidden layer files fastgen wrote before this layout
-(arrays ``w1, b1, w2, b2`` and optionally ``schemes``; sigmoid), such as the shipped
-baseline network (``fastgen/data/baseline.npz``).
+:func:`read` also takes the older one hidden layer layout (arrays ``w1, b1, w2, b2`` and
+optionally ``schemes``; sigmoid) that
+:meth:`fastgen.players.evaluators.ReferenceNetwork.save` writes;
+:func:`fastgen.players.evaluators.convert_network_file` rewrites such a file in this
+layout.
 """
 
 from __future__ import annotations

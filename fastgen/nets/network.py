@@ -111,7 +111,9 @@ class Network:
     bad ones raise :class:`~fastgen.errors.InvalidNetworkError` quoting the fault.
 
     ``Network([w1, w2], [b1, b2])`` computes ``sigmoid(sigmoid(x @ w1 + b1) @ w2 + b2)``,
-    what :class:`fastgen.players.evaluators.Network` (numpy) computes with the same weights.
+    what :class:`fastgen.players.evaluators.ReferenceNetwork` (the numpy reference) computes
+    with the same weights, to float32 rounding (its :meth:`~fastgen.players.evaluators.ReferenceNetwork.compiled`
+    gives this network).
 
     - ``net(boards)`` / :meth:`evaluate`: (N, 5) float32 probabilities for the side on
       roll, made consistent (:func:`fastgen.nets.probs.make_consistent`); ``threads=``.
@@ -300,7 +302,7 @@ class Network:
         opponent, on roll next, ties to the first. A play that bears off the mover's last
         checker is scored exactly. A five-output network scores the others by cubeless
         equity (float64) of its consistent probabilities, a three-output network by its
-        own outputs' equity in float32 (as :class:`fastgen.players.evaluators.Network` plays).
+        own outputs' equity in float32 (as :class:`fastgen.players.evaluators.ReferenceNetwork` plays).
         The first layer of each candidate after a game's first is updated from the
         previous candidate's. (G,) int64; the same for any *threads*."""
         cand, offs = _check_candidates(candidates, offsets)
@@ -341,7 +343,7 @@ class Network:
     @classmethod
     def load(cls, source: Any, *, name: str | None = None) -> "Network":
         """The network of a file :meth:`save` wrote (or a one hidden layer file of
-        :class:`fastgen.players.evaluators.Network`); :class:`~fastgen.errors.NetworkFileError`
+        :class:`fastgen.players.evaluators.ReferenceNetwork`); :class:`~fastgen.errors.NetworkFileError`
         naming the file when it cannot be read, InvalidNetworkError when its weights are
         bad."""
         weights, biases, inputs, activation, about = files.read(source)

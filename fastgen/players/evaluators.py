@@ -25,8 +25,13 @@ Built in:
   a two-sided one covers the position.
 * :func:`chain` -- exact evaluators where they apply (anything with a ``covers(boards)``
   mask, such as :func:`bearoff`), another evaluator elsewhere.
-* :class:`Network` / :func:`random_network` -- a one hidden layer network in numpy over
-  :func:`fastgen.encode` features; :func:`baseline` is the one shipped with fastgen.
+* :func:`baseline` -- the network shipped with fastgen, a compiled
+  :class:`fastgen.nets.Network` (the network fastgen's players use).
+* :class:`ReferenceNetwork` / :func:`random_network` -- the reference implementation of
+  a one hidden layer network's forward pass in plain numpy over :func:`fastgen.encode`
+  features, kept for tests, the docs and comparing against;
+  :meth:`ReferenceNetwork.compiled` gives the same network compiled and
+  :func:`convert_network_file` converts its older weights files.
 * :func:`constant` -- the same probabilities for every position (a zero-cost evaluator
   for timing the machinery around it).
 
@@ -51,20 +56,21 @@ import math
 import os
 import time
 from importlib import resources
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
 from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.core.ids import position_id
-from fastgen.errors import EngineError, InvalidArgumentError, InvalidOutputError
+from fastgen.errors import EngineError, InvalidArgumentError, InvalidNetworkError, InvalidOutputError
 from fastgen.nets import files as network_files
 from fastgen.nets.onnx_io import OnnxEvaluator
 from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.nets.probs import PROB_RULES, PROB_TOLERANCE, check_probs, make_consistent
 from fastgen.players.base import ALL_CLASSES, Evaluator, FunctionEvaluator, Policy, Turn, as_evaluator
 from fastgen._typing import ArrayLike
+from fastgen._compat import deprecated
 from fastgen._util import atomic_write, check_int, install_hint
 from fastgen.formats.checked import read_npz
 
@@ -81,8 +87,9 @@ __all__ = [
     "chain",
     "bearoff",
     "constant",
-    "Network",
+    "ReferenceNetwork",
     "random_network",
+    "convert_network_file",
     "baseline",
     "sigmoid",
     "greedy",
@@ -96,6 +103,18 @@ __all__ = [
     "PROB_TOLERANCE",
     "PROB_RULES",
 ]
+
+if not TYPE_CHECKING:  # (type checkers see no old name: code of fastgen's own uses the new one)
+
+    def __getattr__(name: str) -> Any:
+        """The old name of :class:`ReferenceNetwork`, ``Network``, for one release (PEP
+        562), with a DeprecationWarning naming both networks."""
+        if name == "Network":
+            deprecated(f"{__name__}.Network", f"{__name__}.ReferenceNetwork (the numpy reference) or "
+                       "fastgen.nets.Network (the compiled network)")
+            return ReferenceNetwork
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: Positions per evaluator call at most (larger requests are cut into chunks this size).
 EVAL_CHUNK = 65536
@@ -452,8 +471,11 @@ def sigmoid(x: np.ndarray) -> np.ndarray:
 _OUTPUT_COLUMNS = {5: [0, 1, 2, 3, 4], 3: [0, 1, 3]}
 
 
-class Network(Evaluator):
-    """A one hidden layer network in numpy, as an evaluator.
+class ReferenceNetwork(Evaluator):
+    """The reference implementation of a one hidden layer network's forward pass, in
+    plain numpy, as an evaluator: kept for tests, the docs and comparing against.
+    fastgen's players use the compiled :class:`fastgen.nets.Network`, which computes the
+    same forward pass to float32 rounding; :meth:`compiled` gives it.
 
     Inputs: :func:`fastgen.encode` of each board under every scheme of *schemes*, side by
     side (``("tesauro198",)`` gives 198 inputs; ``("tesauro198", "raw")`` 250, the size
@@ -464,9 +486,11 @@ class Network(Evaluator):
     a three-output network answers 0 for both backgammons.
 
     A network is an evaluator: ``net(boards) -> (N, 5)``; :func:`greedy` of it is its
-    player. :meth:`save` and :meth:`load` write and read its weights (an ``.npz`` file,
-    which the spec grammar of :mod:`fastgen.players.specs` takes as a path); :func:`baseline`
-    is the network shipped with fastgen.
+    player. :meth:`save` and :meth:`load` write and read its weights in an older ``.npz``
+    layout (arrays ``w1, b1, w2, b2, schemes``); :func:`convert_network_file` turns such a
+    file into the compiled network's layout (:mod:`fastgen.nets.files`), the one the spec
+    grammar of :mod:`fastgen.players.specs` reads. :func:`baseline` is the network shipped
+    with fastgen (a compiled one).
 
     >>> import fastgen
     >>> net = random_network(hidden=8, seed=0)
@@ -555,6 +579,19 @@ class Network(Evaluator):
         opponent = self.equity(self.forward(self.features(cand[:, ::-1]))[1])
         return group_best(-opponent, offsets) - offsets[:-1]
 
+    def compiled(self) -> CompiledNetwork:
+        """The same network as a compiled :class:`fastgen.nets.Network`: the same weights,
+        input schemes, outputs (5 or 3) and name, sigmoid hidden units. Its forward pass
+        equals this one to float32 rounding (its answers are not bit for bit these, and
+        its :meth:`~fastgen.nets.Network.digest` is its own). Weights the compiled network
+        cannot run (``"contact"`` twice among the input schemes, a hidden layer wider than
+        its limit, weights that are not finite) raise :class:`~fastgen.errors.InvalidNetworkError`
+        (an :class:`~fastgen.errors.InvalidArgumentError`) naming the fault."""
+        try:
+            return CompiledNetwork([self.w1, self.w2], [self.b1, self.b2], inputs=self.schemes, name=self.name)
+        except InvalidNetworkError as exc:
+            raise InvalidNetworkError(f"{self.name} has no compiled equivalent: {exc}") from None
+
     def digest(self) -> str:
         """The SHA-256 (hex) of what the network computes: its input schemes and its
         float32 weights (shapes and bytes); the name is left out. Two networks with the
@@ -586,7 +623,7 @@ class Network(Evaluator):
             f.write(buf.getvalue())
 
     @classmethod
-    def load(cls, source: Any, name: str | None = None) -> "Network":
+    def load(cls, source: Any, name: str | None = None) -> "ReferenceNetwork":
         """The network of an ``.npz`` file (a path or a binary file object) written by
         :meth:`save` (a file without ``schemes`` reads Tesauro's 198 inputs). A file that is
         not such a file (missing, not a regular file, larger than 512 MiB, truncated,
@@ -604,6 +641,9 @@ class Network(Evaluator):
             if text.startswith(f"{prefix}{shown}: "):  # the file is named once, in front
                 text = text[len(prefix) + len(shown) + 2:]
             raise InvalidArgumentError(f"{what}: {text}") from None
+        if "format" in z:  # fastgen.nets.files' layout: not this class's
+            raise InvalidArgumentError(f"{shown} is a compiled network's file (fastgen.nets.files' layout), not one of "
+                                       "the one hidden layer layout: read it with fastgen.nets.Network.load")
         missing = [k for k in ("w1", "b1", "w2", "b2") if k not in z]
         if missing:
             raise InvalidArgumentError(f"{what}: it has no array {', '.join(missing)} (it holds {sorted(z)[:12]!r})")
@@ -622,12 +662,12 @@ class Network(Evaluator):
             raise InvalidArgumentError(f"{what}: {exc}") from None
 
     def __repr__(self) -> str:
-        return f"<Network {self.name}>"
+        return f"<ReferenceNetwork {self.name}>"
 
 
 def random_network(hidden: int = 128, schemes: Sequence[str] = ("tesauro198",), seed: int = 0,
-                   outputs: int = 5) -> Network:
-    """A :class:`Network` with random weights (normal, scaled by 1/sqrt(fan-in)) and
+                   outputs: int = 5) -> ReferenceNetwork:
+    """A :class:`ReferenceNetwork` with random weights (normal, scaled by 1/sqrt(fan-in)) and
     *outputs* outputs (5 or 3)."""
     hidden = check_int(hidden, "hidden", 1)
     seed = check_int(seed, "seed", 0)
@@ -635,10 +675,25 @@ def random_network(hidden: int = 128, schemes: Sequence[str] = ("tesauro198",), 
         raise InvalidArgumentError(f"outputs must be 5 or 3, got {outputs!r}")
     width = sum(scheme_width(s) for s in schemes)
     rng = np.random.default_rng(seed)
-    return Network(
+    return ReferenceNetwork(
         rng.normal(0, 1 / np.sqrt(width), (width, hidden)), rng.normal(0, 0.1, hidden),
         rng.normal(0, 1 / np.sqrt(hidden), (hidden, outputs)), rng.normal(0, 0.1, outputs), schemes,
     )
+
+
+def convert_network_file(src: Any, dst: Any) -> CompiledNetwork:
+    """Convert the weights file *src*, in the older layout :meth:`ReferenceNetwork.save`
+    writes (arrays ``w1, b1, w2, b2, schemes``), to the compiled network's layout
+    (:mod:`fastgen.nets.files`) in *dst*, and return that network
+    (:meth:`ReferenceNetwork.compiled`). *src* is read by :meth:`ReferenceNetwork.load`
+    and *dst* written by :meth:`fastgen.nets.Network.save` (a path, given the ``.npz``
+    suffix when it has none and written whole or not at all, or a binary file object).
+    The command line does the same: ``fastgen convert-network OLD.npz NEW.npz``. A file
+    that cannot be read, or weights the compiled network cannot run, raise
+    :class:`~fastgen.errors.InvalidArgumentError` naming the fault."""
+    net = ReferenceNetwork.load(src).compiled()
+    net.save(dst)
+    return net
 
 
 def baseline() -> CompiledNetwork:
@@ -693,7 +748,7 @@ class GreedyPolicy(Policy):
         ev = self.evaluator
         if isinstance(ev, CompiledNetwork):
             return ev.choose(candidates, offsets, threads=threads)
-        if isinstance(ev, Network):
+        if isinstance(ev, ReferenceNetwork):
             return ev.choose(candidates, offsets)
         return _greedy_choose(ev, candidates, offsets, threads)
 
@@ -721,9 +776,10 @@ def greedy(evaluator: Any) -> GreedyPolicy:
 
     The result is a :class:`~fastgen.players.base.Policy`; called as a function,
     ``f(candidate_boards (M, 2, 25), offsets (G+1,)) -> (G,)`` indices relative to each
-    game's range, as :func:`fastgen.rollout` takes. Of a :class:`Network` (or a compiled
-    :class:`fastgen.nets.Network`) it is the network's own player, its ``choose``. A
-    policy given for *evaluator* raises :class:`~fastgen.errors.InvalidArgumentError`.
+    game's range, as :func:`fastgen.rollout` takes. Of a compiled
+    :class:`fastgen.nets.Network` (or a :class:`ReferenceNetwork`) it is the network's own
+    player, its ``choose``. A policy given for *evaluator* raises
+    :class:`~fastgen.errors.InvalidArgumentError`.
 
     >>> import fastgen
     >>> r = fastgen.rollout(games=4, policy=greedy(random_network(hidden=4)), seed=1)

@@ -16,15 +16,15 @@ spec                     as a policy                                            
 ``gnubg`` / ``gnubg:N``  :func:`fastgen.players.policies.gnubg` at N plies       :func:`fastgen.players.evaluators.gnubg` at N plies
 ``gnubg-engine[:N]``     :class:`fastgen.players.engines.GnubgEngine` (N plies)  --
 ``network:SEED``         greedy of the random network below                      :func:`fastgen.players.evaluators.random_network`
-``PATH.npz``             greedy of the network below                             :meth:`fastgen.players.evaluators.Network.load`
+``PATH.npz``             greedy of the network below                             :meth:`fastgen.players.evaluators.ReferenceNetwork.load`
 ``module:callable``      the callable (or what its factory returns)              the callable (or what its factory returns)
 =======================  ======================================================  ===================================================
 
 A network is an evaluator, and :func:`fastgen.players.evaluators.greedy` of it its policy: a
-:class:`~fastgen.players.evaluators.Network` or a compiled :class:`fastgen.nets.Network` (or a
+:class:`~fastgen.players.evaluators.ReferenceNetwork` or a compiled :class:`fastgen.nets.Network` (or a
 spec naming one) given where a policy is wanted plays greedily. A ``PATH.npz`` in
 :mod:`fastgen.nets.files`' layout loads as a compiled network; one in the older one
-hidden layer layout as :class:`~fastgen.players.evaluators.Network`.
+hidden layer layout as :class:`~fastgen.players.evaluators.ReferenceNetwork`.
 
 ``module:callable`` imports *module* (dotted names allowed, ``pkg.mod:obj.attr``) with
 the current directory importable, as ``python -m`` has it (the directory is put first on
@@ -75,7 +75,7 @@ from fastgen.formats.checked import open_regular
 from fastgen.players.engines import GnubgEngine
 from fastgen.errors import FastgenError, InvalidArgumentError, InvalidSpecError, NetworkFileError
 from fastgen.players.base import CubePlayer, Evaluator, Policy, as_evaluator, as_policy, signature_binds
-from fastgen.players.evaluators import Network, greedy
+from fastgen.players.evaluators import ReferenceNetwork, greedy
 from fastgen.nets.network import Network as CompiledNetwork
 
 __all__ = ["policy", "evaluator", "cube_player", "check", "resolve_policy", "GRAMMAR"]
@@ -189,7 +189,7 @@ def _load(spec: str, role: str) -> Any:
         try:
             if _is_compiled_layout(spec):
                 return CompiledNetwork.load(spec, name=os.path.basename(spec))
-            return Network.load(spec, name=os.path.basename(spec))
+            return ReferenceNetwork.load(spec, name=os.path.basename(spec))
         except FastgenError as exc:  # a file missing, truncated, damaged, of bad weights ...: one line
             raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {exc}") from None
         except (ValueError, TypeError, OSError) as exc:  # weights numpy itself refuses
@@ -251,7 +251,7 @@ def _import(module: str, spec: str, role: str) -> Any:
 def _is_compiled_layout(path: str) -> bool:
     """Whether the ``.npz`` file *path* is in :mod:`fastgen.nets.files`' layout (it has a
     ``format`` array), read by :class:`fastgen.nets.Network`; else the one hidden layer
-    layout of :class:`fastgen.players.evaluators.Network` (or no network file at all: its loader
+    layout of :class:`fastgen.players.evaluators.ReferenceNetwork` (or no network file at all: its loader
     then says what is wrong). Opened by :func:`fastgen.formats.checked.open_regular` (a FIFO or a
     device is refused, never waited on); only the archive's directory is read."""
     with open_regular(path, "network file", NetworkFileError) as f:

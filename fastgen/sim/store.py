@@ -51,7 +51,8 @@ def run_digest(fields: dict) -> str:
 def evaluator_identity(evaluator: Any, key: Any, what: str) -> str | None:
     """What identifies the content of *evaluator* (an evaluator or a policy) in a run's
     digest: *key* when the caller gives one (a non-empty text); else the evaluator's own
-    ``digest()`` (:meth:`fastgen.players.evaluators.Network.digest`: its weights and input
+    ``digest()`` (:meth:`fastgen.nets.Network.digest`,
+    :meth:`fastgen.players.evaluators.ReferenceNetwork.digest`: its weights and input
     schemes); GNU Backgammon's evaluation by its name (plies) and gnubg-nn's version;
     None for an opaque callable (a run that cannot be resumed)."""
     if key is not None:

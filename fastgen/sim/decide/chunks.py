@@ -14,7 +14,8 @@ With ``out=DIR`` (in process or on a cluster) every finished chunk is written to
 absent) next to ``DIR/manifest.json``, which records the run (position, dice,
 candidates, evaluator name, trials, seed, options, chunk size) and the run's
 identity: the SHA-256 of those fields and of the evaluator's content (a
-:class:`fastgen.players.evaluators.Network`'s weights and input schemes, ``gnubg:N`` by its plies
+network's weights and input schemes, a compiled one or a
+:class:`fastgen.players.evaluators.ReferenceNetwork`; ``gnubg:N`` by its plies
 and gnubg-nn's version, or the caller's ``key=`` for any other callable: without one,
 ``out`` is refused for such an evaluator). Every part carries the identity too. Running
 again with the same arguments loads the finished parts and plays only the missing

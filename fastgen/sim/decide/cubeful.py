@@ -52,7 +52,7 @@ from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidArgumentError, InvalidCubeStateError
 from fastgen.nets.network import Network as CompiledNetwork
-from fastgen.players.evaluators import Network, evaluate
+from fastgen.players.evaluators import ReferenceNetwork, evaluate
 from fastgen.players.policies import cube_policy, step_policy
 from fastgen.games.game import result_types
 from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, may_double, play_phase
@@ -138,7 +138,7 @@ def _luck(evaluator: Any, boards: np.ndarray, dice: np.ndarray, threads: int) ->
                         threads=threads)
     after = np.asarray(batch.boards)
     offsets = np.asarray(batch.offsets, dtype=np.int64)
-    if isinstance(evaluator, (CompiledNetwork, Network)):
+    if isinstance(evaluator, (CompiledNetwork, ReferenceNetwork)):
         picks = evaluator.choose(after, offsets, threads=threads) if isinstance(evaluator, CompiledNetwork) \
             else evaluator.choose(after, offsets)
         chosen = after[offsets[:-1] + np.asarray(picks, dtype=np.int64)]

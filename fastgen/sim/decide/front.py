@@ -28,7 +28,7 @@ Trials run in blocks of whole trials (all candidates together). Trial k's dice a
 do not depend on the block size, the threads or the order of blocks, so with an
 evaluator that computes each position on its own in float64 neither do the results, to
 the last bit (in process, with ``out=`` and on a cluster alike). A float32
-:class:`fastgen.players.evaluators.Network` rounds its matrix products according to how many
+:class:`fastgen.players.evaluators.ReferenceNetwork` rounds its matrix products according to how many
 positions one call holds, so a run cut into other blocks (``out=``, a cluster) can
 differ from the plain run in the last float32 bits of a value (the test
 ``tests/test_run_identity.py::test_out_equals_the_plain_run_as_documented`` checks that
@@ -408,10 +408,11 @@ def rollout_plays(
         *out* or a cluster, once per chunk).
     key:
         With *out*: a text identifying an evaluator that is neither a
-        :class:`fastgen.players.evaluators.Network` (identified by its weights) nor
+        network (a compiled :class:`fastgen.nets.Network` or a
+        :class:`fastgen.players.evaluators.ReferenceNetwork`, identified by its weights) nor
         ``gnubg:N``; it must change whenever the evaluator's results would. *out* with
         such an evaluator and no key raises InvalidArgumentError. Given for a
-        Network, it replaces the weights' digest.
+        network, it replaces the weights' digest.
     resume:
         ``"check"`` (default): a stored part that does not fit the run raises
         RolloutStoreError; ``"recompute"``: such a part is played again and

@@ -351,7 +351,8 @@ def duel(
         ``"baseline"``, ``"gnubg:1"``, ``"mybot:policy"`` ...) or a batch policy callable
         (see the module docstring): e.g. :func:`fastgen.players.policies.gnubg`, a
         :class:`fastgen.players.engines.GnubgEngine`, :func:`fastgen.players.policies.baseline`, a
-        :class:`fastgen.players.evaluators.Network` (it plays greedily). An engine a spec starts
+        network (a compiled :class:`fastgen.nets.Network` or a
+        :class:`fastgen.players.evaluators.ReferenceNetwork`: it plays greedily). An engine a spec starts
         is closed when the duel ends.
     games:
         Number of games (at most MAX_GAMES; 10,000 when not given); even when

@@ -90,7 +90,7 @@ def play_chunk(blob: bytes, lo: int, hi: int):
 def policy_identity(policy, key: str | None) -> str | None:
     """What identifies *policy* (as given to :func:`fastgen.rollout`) in an ``out`` run's
     digest: *key* when given; a spec of the grammar by its text, a ``PATH.npz`` spec by
-    the SHA-256 of the file too; a :class:`fastgen.players.evaluators.Network` by its digest;
+    the SHA-256 of the file too; a network (compiled or a :class:`fastgen.players.evaluators.ReferenceNetwork`) by its digest;
     None for a ``module:callable`` spec or any other callable (opaque)."""
     if key is not None or not isinstance(policy, str):
         return evaluator_identity(policy, key, "policy")

@@ -65,7 +65,7 @@ def rollout(
         ``"random"`` (uniform over the distinct plays), ``"pubeval"`` (Tesauro's
         evaluation), any other spec of :mod:`fastgen.players.specs` (``"baseline"``,
         ``"gnubg:0"``, ``"mybot:policy"``, a weights file ...), a
-        :class:`fastgen.players.evaluators.Network` (it plays greedily) or a callable ``f(candidate_boards (M, 2, 25), offsets (G+1,)) ->
+        network (a compiled :class:`fastgen.nets.Network` or a :class:`fastgen.players.evaluators.ReferenceNetwork`: it plays greedily) or a callable ``f(candidate_boards (M, 2, 25), offsets (G+1,)) ->
         (G,) indices`` relative to each game's range, called once per turn for all games
         (``f(candidates, offsets, boards, dice)`` when it has ``wants_position = True``:
         the positions before the play and their dice too).
@@ -101,7 +101,7 @@ def rollout(
         :class:`fastgen.errors.RolloutStoreError` naming it.
     key, resume:
         With *out*: *key* is a text identifying a callable policy (other than a
-        :class:`fastgen.players.evaluators.Network`) or a ``module:callable`` spec, which must
+        network, compiled or :class:`fastgen.players.evaluators.ReferenceNetwork`) or a ``module:callable`` spec, which must
         change whenever its choices would; *out* with such a policy and no key raises
         InvalidArgumentError. *resume* ``"recompute"`` plays a stored chunk that does
         not fit the run again instead of raising (default ``"check"``).
