@@ -3,8 +3,8 @@
 :class:`fastgen.players.evaluators.ReferenceNetwork` is the forward pass in plain numpy;
 :meth:`~fastgen.players.evaluators.ReferenceNetwork.compiled` gives the same network as a
 :class:`fastgen.nets.Network`, which computes the same to float32 rounding;
-:func:`~fastgen.players.evaluators.convert_network_file` rewrites a weights file of the
-reference's layout in the compiled one.
+:func:`~fastgen.players.evaluators.convert_network_file` and ``fastgen convert-network``
+rewrite a weights file of the reference's layout in the compiled one.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 import pytest
 
+from fastgen.cli.main import main
 from fastgen.errors import InvalidArgumentError
 from fastgen.nets import Network as CompiledNetwork
 from fastgen.players import evaluators, specs
@@ -90,6 +91,19 @@ def test_convert_network_file_refuses_what_is_not_the_old_layout(tmp_path):
     with pytest.raises(InvalidArgumentError, match="does not exist"):
         convert_network_file(tmp_path / "missing.npz", tmp_path / "out.npz")
     assert not (tmp_path / "out.npz").exists()
+
+
+def test_the_command_line_converts_a_file(tmp_path, capsys):
+    assert main(["convert-network", str(TD40_PATH), str(tmp_path / "new")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    target = tmp_path / "new.npz"
+    assert out == [f"wrote {target}: 198-40-3 sigmoid network over tesauro198, in the compiled layout "
+                   f"(fastgen.nets.Network.load, or {target} as a spec)"]
+    assert CompiledNetwork.load(target).digest() == td40().compiled().digest()
+    assert main(["convert-network", str(target), str(tmp_path / "again.npz")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"fastgen convert-network: error: {str(target)!r} is a compiled network's file")
 
 
 def test_the_reference_network_is_still_an_evaluator_and_a_player():

@@ -1,6 +1,6 @@
 """The ``fastgen`` command line: ``fastgen bench`` (the main job), ``rollout``, ``perft``,
 ``bearoff``, ``rollout-plays``, ``duel``, ``serve-external``, ``train``, ``cube``,
-``analyse`` and ``play``."""
+``analyse``, ``play`` and ``convert-network``."""
 
 from __future__ import annotations
 
@@ -105,6 +105,7 @@ SUBCOMMANDS = {
     "cube": "fastgen.cli.cube",
     "analyse": "fastgen.cli.analyse",
     "play": "fastgen.cli.play",
+    "convert-network": "fastgen.cli.convert",
 }
 
 #: The exit status after the reader of the output went away (``fastgen ... | head``):
