@@ -5,7 +5,9 @@ after the module moved to :mod:`fastgen.players.evaluators`: a finder on ``sys.m
 answers the old name with a small module that forwards every attribute to the new one and
 warns once, when it is imported. Names: :func:`deprecated` is the one warning that a
 renamed function or a name moved off the top level gives (``fastgen.read_sgf`` is now
-``fastgen.formats.read_sgf``). Nothing here is imported by user code directly.
+``fastgen.formats.read_sgf``); :func:`deprecated_use` the warning of a deprecated way of
+using something (a weights file in an old layout). Nothing here is imported by user code
+directly.
 """
 
 from __future__ import annotations
@@ -67,6 +69,19 @@ def deprecated(old: str, new: str, stacklevel: int = 3) -> None:
     """Warn that the name *old* is deprecated for *new* (both in full: ``fastgen.read_sgf``)."""
     warnings.warn(f"{old} is deprecated and will be removed in fastgen {REMOVED_IN}: use {new}",
                   DeprecationWarning, stacklevel=stacklevel)
+
+
+def deprecated_use(message: str) -> None:
+    """Warn that a use is deprecated (*message*, a DeprecationWarning) at the first caller
+    outside fastgen: a use reached through several of fastgen's functions (a spec loaded by
+    a duel) is reported at the user's line, which Python's default filters show for a
+    script (they show a DeprecationWarning only when it points into ``__main__``)."""
+    frame = sys._getframe(1)  # the caller: warnings.warn's stacklevel 2
+    level = 2
+    while frame.f_back is not None and str(frame.f_globals.get("__name__", "")).partition(".")[0] == "fastgen":
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, DeprecationWarning, stacklevel=level)
 
 
 def warn_moved(old: str, stacklevel: int = 3) -> None:

@@ -213,7 +213,7 @@ def test_rollout_and_rollout_plays_take_the_baseline(capsys, tmp_path):
     table = json.loads(capsys.readouterr().out)
     api = fastgen.rollout_plays(fastgen.STARTING_BOARD, (3, 1), "baseline", plays=2, trials=36)
     assert table["evaluator"] == "baseline" and [r["equity"] for r in table["rows"]] == [r.equity for r in api.rows]
-    net = fastgen.players.evaluators.random_network(hidden=4, seed=1)
+    net = fastgen.players.evaluators.random_network(hidden=4, seed=1).compiled()
     net.save(tmp_path / "net.npz")
     assert main(argv + ["--evaluator", str(tmp_path / "net.npz")]) == 0
     assert json.loads(capsys.readouterr().out)["evaluator"] == "net.npz"

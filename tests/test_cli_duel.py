@@ -100,7 +100,7 @@ def test_duel_finds_a_module_of_the_current_directory(tmp_path):
 
 
 def test_duel_weights_file_and_baseline(tmp_path, capsys):
-    net = fastgen.players.evaluators.random_network(hidden=4, seed=2)
+    net = fastgen.players.evaluators.random_network(hidden=4, seed=2).compiled()
     path = tmp_path / "net.npz"
     net.save(path)
     assert main(["duel", str(path), "baseline", "--games", "20", "--json"]) == 0

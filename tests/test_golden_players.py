@@ -56,8 +56,11 @@ from _child import run_python
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-#: A trained three-output numpy network (40 hidden units), named by its path as a spec.
+#: A trained three-output numpy network (40 hidden units), named by its path as a spec: a
+#: file of the old one hidden layer layout, still read (as a ReferenceNetwork, the same
+#: games) with a DeprecationWarning.
 TD40 = os.path.join(HERE, "data", "td40.npz")
+OLD_LAYOUT = "old one hidden layer layout"
 #: Two short real matches with doubles, takes and drops: a 5-point match of 2 games and
 #: a 3-point match of 2 games.
 MATCHES = {
@@ -246,7 +249,8 @@ def test_duel_lookahead():
 def test_duel_with_the_cube(threads):
     """Money games with the cube (cube players: the baseline and the numpy td40 network),
     and the actions of the first four games."""
-    d = fastgen.duel("baseline", TD40, 200, seed=25, cube=True, records=True, threads=threads)
+    with pytest.warns(DeprecationWarning, match=OLD_LAYOUT):
+        d = fastgen.duel("baseline", TD40, 200, seed=25, cube=True, records=True, threads=threads)
     games = repr([list(d.game(i).record) for i in range(4)])
     assert _digest(d.winner, d.result, d.turns, d.cube, _text(games)) == "540659738239580a"
 
@@ -255,7 +259,8 @@ def test_duel_with_the_cube(threads):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_duel_matches(threads):
     """5-point matches, and the first two written as .mat text."""
-    r = fastgen.duel_matches("baseline", TD40, 40, 5, seed=26, records=True, threads=threads)
+    with pytest.warns(DeprecationWarning, match=OLD_LAYOUT):
+        r = fastgen.duel_matches("baseline", TD40, 40, 5, seed=26, records=True, threads=threads)
     mats = "".join(fastgen.write_mat(r.match(i, names=("baseline", "td40"))) for i in range(2))
     assert _digest(r.winner, r.score, r.games, _text(mats)) == "f98738f59d20f211"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import textwrap
 import uuid
+import warnings
 
 import numpy as np
 import pytest
@@ -159,22 +160,49 @@ def test_gnubg_engine_spec_starts_the_program_and_a_duel_closes_it():
     assert fastgen.duel("gnubg-engine", "pubeval", 2, seed=1).games == 2
 
 
+#: The DeprecationWarning of a weights file in the old one hidden layer layout given as a spec.
+OLD_LAYOUT = r"old one hidden layer layout .* deprecated and will be removed in fastgen 0\.3.* `fastgen convert-network "
+
+
 def test_network_seed_and_weights_file(tmp_path):
     net = specs.evaluator("network:3")
-    assert np.array_equal(net.w1, evaluators.random_network(seed=3).w1)
+    assert isinstance(net, ReferenceNetwork) and np.array_equal(net.w1, evaluators.random_network(seed=3).w1)
+    small = evaluators.random_network(hidden=4, seed=1)
+    path = tmp_path / "small.npz"
+    small.compiled().save(path)  # the compiled layout: a compiled network, no warning
+    loaded = specs.evaluator(str(path))
+    assert isinstance(loaded, CompiledNetwork) and np.array_equal(loaded.weights[1], small.w2)
+    assert loaded.__name__ == "small.npz"
+    a = fastgen.duel(str(path), "pubeval", 20, seed=3)
+    b = fastgen.duel(loaded, "pubeval", 20, seed=3)
+    assert np.array_equal(a.winner, b.winner) and a.a == str(path)
+
+
+def test_a_weights_file_in_the_old_layout_loads_as_before_with_a_warning(tmp_path):
     small = evaluators.random_network(hidden=4, seed=1)
     path = tmp_path / "small.npz"
     small.save(path)
-    loaded = specs.evaluator(str(path))
-    assert isinstance(loaded, ReferenceNetwork) and np.array_equal(loaded.w2, small.w2) and loaded.__name__ == "small.npz"
-    a = fastgen.duel(str(path), "pubeval", 20, seed=3)
+    with pytest.warns(DeprecationWarning, match=OLD_LAYOUT) as record:
+        loaded = specs.evaluator(str(path))
+    assert record[0].filename == __file__  # at the user's line, where Python's default filters show it
+    assert f"fastgen convert-network {path} NEW.npz" in str(record[0].message)
+    assert isinstance(loaded, ReferenceNetwork) and loaded.digest() == small.digest() and loaded.__name__ == "small.npz"
+    with pytest.warns(DeprecationWarning, match=OLD_LAYOUT) as record:
+        a = fastgen.duel(str(path), "pubeval", 20, seed=3)  # through the duel's resolver too
+    assert record[0].filename == __file__
     b = fastgen.duel(evaluators.greedy(small), "pubeval", 20, seed=3)
     assert np.array_equal(a.winner, b.winner) and a.a == str(path)
     two = evaluators.random_network(hidden=3, schemes=("tesauro198", "raw"), seed=2, outputs=3)
     two.save(tmp_path / "two.npz")
-    again = specs.evaluator(str(tmp_path / "two.npz"))
+    with pytest.warns(DeprecationWarning, match=OLD_LAYOUT):
+        again = specs.evaluator(str(tmp_path / "two.npz"))
     assert again.schemes == ("tesauro198", "raw") and again.outputs == 3
     assert np.array_equal(again(BOARD[None]), two(BOARD[None]))
+    evaluators.convert_network_file(tmp_path / "two.npz", tmp_path / "two-compiled.npz")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)  # converted: read with no warning
+        converted = specs.evaluator(str(tmp_path / "two-compiled.npz"))
+    assert isinstance(converted, CompiledNetwork) and converted.inputs == two.schemes and converted.n_outputs == 3
 
 
 def test_module_callable_from_the_current_directory(bot_folder):
@@ -223,15 +251,16 @@ def test_errors_are_invalid_spec_errors_quoting_the_spec(bot_folder, tmp_path):
         ("policy", f"{name}:broken", "its factory raised RuntimeError: no weights here"),
         ("policy", f"{name}:not_a_bot", "its factory returned 42"),
         ("policy", "missing.npz", "no such weights file"),
-        ("policy", str(tmp_path / "junk.npz"), "is not a network weights file"),
-        ("evaluator", str(tmp_path / "shapes.npz"), "network weights must be"),
+        ("policy", str(tmp_path / "junk.npz"), "not an .npz archive"),
+        ("evaluator", str(tmp_path / "shapes.npz"), "network weights must be"),  # the old layout (it warns)
         ("evaluator", "random", "is a policy, not an evaluator"),
         ("evaluator", "gnubg-engine:0", "is a policy"),
         ("evaluator", f"{name}:policy", "cannot be called as f(boards)"),
     ]
     for role, spec, words in cases:
         load = specs.policy if role == "policy" else specs.evaluator
-        with pytest.raises(InvalidSpecError) as info:
+        with pytest.raises(InvalidSpecError) as info, warnings.catch_warnings():
+            warnings.filterwarnings("ignore", ".*" + OLD_LAYOUT, DeprecationWarning)
             load(spec)
         assert words in str(info.value), (spec, str(info.value))
         if spec:

@@ -50,7 +50,8 @@ def test_network_policy_and_weights_round_trip(tmp_path):
     assert np.array_equal(again.w1, net.w1) and again.outputs == 3 and again.schemes == ("tesauro198",)
     r1, r2 = fastgen.duel(net, "pubeval", 20, seed=2), fastgen.duel(again, "pubeval", 20, seed=2)
     assert np.array_equal(r1.winner, r2.winner)
-    r3 = fastgen.duel(str(path), "pubeval", 20, seed=2)  # the weights file as a spec
+    with pytest.warns(DeprecationWarning, match="convert-network"):  # the old layout as a spec: still read, deprecated
+        r3 = fastgen.duel(str(path), "pubeval", 20, seed=2)
     assert np.array_equal(r1.winner, r3.winner)
     with pytest.raises(InvalidArgumentError, match="network weights"):
         ReferenceNetwork(np.zeros((10, 4)), np.zeros(4), np.zeros((4, 3)), np.zeros(3))

@@ -15,16 +15,25 @@ spec                     as a policy                                            
 ``baseline``             :func:`fastgen.players.policies.baseline`               :func:`fastgen.players.evaluators.baseline`
 ``gnubg`` / ``gnubg:N``  :func:`fastgen.players.policies.gnubg` at N plies       :func:`fastgen.players.evaluators.gnubg` at N plies
 ``gnubg-engine[:N]``     :class:`fastgen.players.engines.GnubgEngine` (N plies)  --
-``network:SEED``         greedy of the random network below                      :func:`fastgen.players.evaluators.random_network`
-``PATH.npz``             greedy of the network below                             :meth:`fastgen.players.evaluators.ReferenceNetwork.load`
+``network:SEED``         greedy of the reference network below                   :func:`fastgen.players.evaluators.random_network`
+``PATH.npz``             greedy of the network below                             :meth:`fastgen.nets.Network.load`
 ``module:callable``      the callable (or what its factory returns)              the callable (or what its factory returns)
 =======================  ======================================================  ===================================================
 
 A network is an evaluator, and :func:`fastgen.players.evaluators.greedy` of it its policy: a
-:class:`~fastgen.players.evaluators.ReferenceNetwork` or a compiled :class:`fastgen.nets.Network` (or a
-spec naming one) given where a policy is wanted plays greedily. A ``PATH.npz`` in
-:mod:`fastgen.nets.files`' layout loads as a compiled network; one in the older one
-hidden layer layout as :class:`~fastgen.players.evaluators.ReferenceNetwork`.
+compiled :class:`fastgen.nets.Network` (or a spec naming one) given where a policy is
+wanted plays greedily. A ``PATH.npz`` is a weights file in :mod:`fastgen.nets.files`'
+layout (what :meth:`fastgen.nets.Network.save` writes) and loads as that network.
+``network:SEED`` is a :class:`~fastgen.players.evaluators.ReferenceNetwork` with random
+weights (:func:`~fastgen.players.evaluators.random_network`, 128 hidden units): the
+numpy reference network, for tests.
+
+A ``PATH.npz`` in the older one hidden layer layout (arrays ``w1, b1, w2, b2``, what
+:meth:`ReferenceNetwork.save <fastgen.players.evaluators.ReferenceNetwork.save>` writes)
+still loads, as that :class:`~fastgen.players.evaluators.ReferenceNetwork`, with a
+DeprecationWarning: later releases read only the compiled layout, so convert such a file
+once, ``fastgen convert-network OLD.npz NEW.npz`` or
+:func:`fastgen.players.evaluators.convert_network_file`.
 
 ``module:callable`` imports *module* (dotted names allowed, ``pkg.mod:obj.attr``) with
 the current directory importable, as ``python -m`` has it (the directory is put first on
@@ -70,6 +79,7 @@ import sys
 import zipfile
 from typing import Any, Callable
 
+from fastgen._compat import REMOVED_IN, deprecated_use
 from fastgen.players import evaluators, policies
 from fastgen.formats.checked import open_regular
 from fastgen.players.engines import GnubgEngine
@@ -187,9 +197,15 @@ def _load(spec: str, role: str) -> Any:
         return policies.baseline() if role == "policy" else evaluators.baseline()
     if spec.lower().endswith(".npz"):
         try:
-            if _is_compiled_layout(spec):
-                return CompiledNetwork.load(spec, name=os.path.basename(spec))
-            return ReferenceNetwork.load(spec, name=os.path.basename(spec))
+            if _in_deprecated_layout(spec):
+                deprecated_use(
+                    f"{role} {spec!r} is a weights file in the old one hidden layer layout (w1, b1, w2, b2): reading "
+                    f"it as a spec is deprecated and will be removed in fastgen {REMOVED_IN}, which reads only the "
+                    f"compiled layout: convert it once with `fastgen convert-network {spec} NEW.npz` (or "
+                    "fastgen.players.evaluators.convert_network_file)"
+                )
+                return ReferenceNetwork.load(spec, name=os.path.basename(spec))
+            return CompiledNetwork.load(spec, name=os.path.basename(spec))
         except FastgenError as exc:  # a file missing, truncated, damaged, of bad weights ...: one line
             raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {exc}") from None
         except (ValueError, TypeError, OSError) as exc:  # weights numpy itself refuses
@@ -248,18 +264,22 @@ def _import(module: str, spec: str, role: str) -> Any:
             del sys.path[0]
 
 
-def _is_compiled_layout(path: str) -> bool:
-    """Whether the ``.npz`` file *path* is in :mod:`fastgen.nets.files`' layout (it has a
-    ``format`` array), read by :class:`fastgen.nets.Network`; else the one hidden layer
-    layout of :class:`fastgen.players.evaluators.ReferenceNetwork` (or no network file at all: its loader
-    then says what is wrong). Opened by :func:`fastgen.formats.checked.open_regular` (a FIFO or a
-    device is refused, never waited on); only the archive's directory is read."""
+def _in_deprecated_layout(path: str) -> bool:
+    """Whether the ``.npz`` file *path* is in the deprecated one hidden layer layout of
+    :class:`~fastgen.players.evaluators.ReferenceNetwork` (arrays ``w1, b1, w2, b2`` and no
+    ``format`` array), read for one more release as that network, with a warning; any
+    other file (:mod:`fastgen.nets.files`' layout, or no network file at all) goes to
+    :meth:`fastgen.nets.Network.load`, which says what is wrong with it. The spec
+    grammar's one test of the old layout; it goes when that layout does. Opened by
+    :func:`fastgen.formats.checked.open_regular` (a FIFO or a device is refused, never
+    waited on); only the archive's directory is read."""
     with open_regular(path, "network file", NetworkFileError) as f:
         try:
             with zipfile.ZipFile(f) as z:
-                return "format.npy" in z.namelist()
+                names = set(z.namelist())
         except Exception:  # not a zip archive, or a damaged one: read and reported by the loader
             return False
+    return "format.npy" not in names and {"w1.npy", "b1.npy", "w2.npy", "b2.npy"} <= names
 
 
 def _as_policy(obj: Any, spec: str | None) -> Policy:
