@@ -3,8 +3,8 @@
     OPENBLAS_NUM_THREADS=1 nice python -m pytest bench/test_nets.py -s
 
 Every figure is a ratio to a baseline timed in the same run: numpy's network
-(:class:`fastgen.players.evaluators.Network`: fastgen's encoder, numpy float32 matrix products
-and sigmoids, the best way a user calls numpy) with the same weights, on the same
+(:class:`fastgen.players.evaluators.ReferenceNetwork`, the numpy reference: fastgen's
+encoder, numpy float32 matrix products and sigmoids, the best way a user calls numpy) with the same weights, on the same
 10,000 positions of random play (contact, bar, race, bear-off), warm memory (each call
 timed after a first one). ``OPENBLAS_NUM_THREADS=1`` keeps numpy on one core, as the
 compiled network is. Reported (``benchmark.extra_info`` and printed):
@@ -75,7 +75,7 @@ def _pair(inputs, hidden, seed=1):
     rng = np.random.default_rng(seed)
     w1, b1 = rng.normal(0, 1 / np.sqrt(width), (width, hidden)).astype(np.float32), np.zeros(hidden, np.float32)
     w2, b2 = rng.normal(0, 0.3, (hidden, 5)).astype(np.float32), np.zeros(5, np.float32)
-    return Network([w1, w2], [b1, b2], inputs=inputs), evaluators.Network(w1, b1, w2, b2, inputs)
+    return Network([w1, w2], [b1, b2], inputs=inputs), evaluators.ReferenceNetwork(w1, b1, w2, b2, inputs)
 
 
 @pytest.mark.benchmark(group="nets")

@@ -1,8 +1,9 @@
 """A backgammon bot from scratch: TD(lambda) self-play with numpy only.
 
-The network (fastgen.players.evaluators.Network with three outputs) reads Tesauro's 198 inputs
-of a position from the side to roll's view and has one hidden layer and three sigmoid
-outputs: the chances that side wins, wins a gammon, loses a gammon. It plays greedily:
+The network (fastgen.players.evaluators.ReferenceNetwork, the numpy reference network,
+with three outputs) reads Tesauro's 198 inputs of a position from the side to roll's
+view and has one hidden layer and three sigmoid outputs: the chances that side wins,
+wins a gammon, loses a gammon. It plays greedily:
 the play whose resulting position (an afterstate) is worst for the opponent, who rolls
 next (``fastgen.players.evaluators.greedy(net)``, which is what ``fastgen.duel(net, ...)`` plays).
 
@@ -18,8 +19,10 @@ on the cross-entropy between the outputs and those targets.
     python examples/td_bot.py --minutes 15 --out td_bot.npz
     python examples/td_bot.py --minutes 1 --duel-games 2000   # a quick run
 
-Then ``fastgen.duel(Network.load("td_bot.npz"), "pubeval", 10000)``, or from the command
-line ``fastgen duel td_bot.npz pubeval --games 10000``.
+The weights are saved as the same network compiled (``net.compiled()``, a
+fastgen.nets.Network, in its file layout), so
+``fastgen.duel(fastgen.nets.Network.load("td_bot.npz"), "pubeval", 10000)`` plays it, or
+from the command line ``fastgen duel td_bot.npz pubeval --games 10000``.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ import time
 import numpy as np
 
 import fastgen
-from fastgen.players.evaluators import Network, group_best
+from fastgen.players.evaluators import ReferenceNetwork, group_best
 
 OPENING = np.array(fastgen.games.OPENING_ROLLS, dtype=np.int8)
 
@@ -41,11 +44,11 @@ def flip(y: np.ndarray) -> np.ndarray:
     return np.stack([1.0 - y[..., 0], y[..., 2], y[..., 1]], axis=-1)
 
 
-def untrained(hidden: int = 40, seed: int = 0, name: str = "td_bot") -> Network:
+def untrained(hidden: int = 40, seed: int = 0, name: str = "td_bot") -> ReferenceNetwork:
     """A three-output network with small random weights (normal, 0.1) and zero biases."""
     rng = np.random.default_rng(seed)
-    return Network(rng.normal(0, 0.1, (198, hidden)), np.zeros(hidden), rng.normal(0, 0.1, (hidden, 3)), np.zeros(3),
-                   name=name)
+    return ReferenceNetwork(rng.normal(0, 0.1, (198, hidden)), np.zeros(hidden), rng.normal(0, 0.1, (hidden, 3)),
+                            np.zeros(3), name=name)
 
 
 class Adam:
@@ -67,7 +70,7 @@ class Adam:
             p -= (self.lr * (m / c1) / (np.sqrt(v / c2) + self.eps)).astype(p.dtype)
 
 
-def train_step(net: Network, opt: Adam, x: np.ndarray, target: np.ndarray) -> float:
+def train_step(net: ReferenceNetwork, opt: Adam, x: np.ndarray, target: np.ndarray) -> float:
     """One minibatch step on cross-entropy(sigmoid outputs, targets); returns the loss."""
     h, y = net.forward(x)
     d2 = (y - target) / x.shape[0]  # d loss / d output pre-activation
@@ -96,7 +99,7 @@ def lambda_returns(ys: np.ndarray, final: np.ndarray, lam: float) -> np.ndarray:
     return out
 
 
-def self_play(net: Network, seconds: float, *, pool=256, lam=0.7, lr=1e-3, batch=256, buffer=8192, seed=0,
+def self_play(net: ReferenceNetwork, seconds: float, *, pool=256, lam=0.7, lr=1e-3, batch=256, buffer=8192, seed=0,
               report=None, report_every=60.0, max_games=None):
     """Train *net* in place by self-play for *seconds* (or until *max_games* games have
     finished); returns (games, afterstates)."""
@@ -164,7 +167,7 @@ def main(argv=None) -> int:
     p.add_argument("--lam", type=float, default=0.7, help="lambda of the lambda-returns")
     p.add_argument("--lr", type=float, default=1e-3, help="Adam step size")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default="td_bot.npz", help="where the weights go")
+    p.add_argument("--out", default="td_bot.npz", help="where the weights go (as a compiled fastgen.nets.Network)")
     p.add_argument("--curve-every", type=float, default=60.0, help="seconds between duels of the training curve")
     p.add_argument("--curve-games", type=int, default=1000, help="games of each curve duel against pubeval")
     p.add_argument("--duel-games", type=int, default=10000, help="games of the final duel against pubeval")
@@ -186,7 +189,7 @@ def main(argv=None) -> int:
     games, states = self_play(net, args.minutes * 60, pool=args.pool, lam=args.lam, lr=args.lr, seed=args.seed,
                               report=report, report_every=args.curve_every)
     seconds = time.perf_counter() - t0 - spent[0]
-    net.save(args.out)
+    net.compiled().save(args.out)
     final = fastgen.duel(net, "pubeval", args.duel_games, seed=1, mirrored=True)
     print(f"trained {games:,} self-play games ({states:,} afterstates) in {seconds:.0f} s: {games / seconds:,.0f} games/s")
     print(final)
