@@ -111,3 +111,9 @@ def test_the_reference_network_is_still_an_evaluator_and_a_player():
     assert isinstance(net, evaluators.Evaluator) and repr(net) == "<ReferenceNetwork network(tesauro198, 8 hidden)>"
     policy = evaluators.greedy(net)
     assert policy.network is None  # not compiled: the game loops call its choose
+
+
+def test_the_compiled_loader_reads_the_old_layout_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match=r"old one hidden layer layout .*`fastgen convert-network"):
+        net = CompiledNetwork.load(TD40_PATH)
+    assert net.digest() == td40().compiled().digest()  # the same network the converter writes

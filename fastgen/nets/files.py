@@ -18,8 +18,8 @@ array             meaning
 The layers are ``w0, b0`` to ``wK, bK`` with no gap; the last has 5 outputs (GNU
 Backgammon's five probabilities) or 3 (P(win), P(win gammon), P(lose gammon)).
 
-:func:`read` also takes the older one hidden layer layout (arrays ``w1, b1, w2, b2`` and
-optionally ``schemes``; sigmoid) that
+:func:`read` also takes, for one more release and with a DeprecationWarning, the older
+one hidden layer layout (arrays ``w1, b1, w2, b2`` and optionally ``schemes``; sigmoid) that
 :meth:`fastgen.players.evaluators.ReferenceNetwork.save` writes;
 :func:`fastgen.players.evaluators.convert_network_file` rewrites such a file in this
 layout.
@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from fastgen.formats.checked import MiB, parse_json, read_npz
+from fastgen._compat import REMOVED_IN, deprecated_use
 from fastgen._util import atomic_write
 from fastgen.errors import NetworkFileError
 
@@ -97,7 +98,12 @@ def layout(z: dict[str, np.ndarray], name: str) -> tuple[list, list, tuple, str,
     already read (:func:`read`'s checks of the layout; *name* names the file in its
     errors): for a reader of a file that holds a network among other arrays."""
     if "format" not in z:
-        if {"w1", "b1", "w2", "b2"} <= z.keys():  # the one hidden layer layout
+        if {"w1", "b1", "w2", "b2"} <= z.keys():  # the one hidden layer layout, for one more release
+            deprecated_use(
+                f"{name} is a weights file in the old one hidden layer layout (w1, b1, w2, b2): reading it is "
+                f"deprecated and will be removed in fastgen {REMOVED_IN}: convert it once with "
+                "`fastgen convert-network OLD.npz NEW.npz` (or fastgen.players.evaluators.convert_network_file)"
+            )
             inputs = _texts(z["schemes"], "schemes", name) if "schemes" in z else ("tesauro198",)
             return [z["w1"], z["w2"]], [z["b1"], z["b2"]], inputs, "sigmoid", {}
         raise NetworkFileError(f"{name} is not a fastgen network file: no 'format' array (it holds {sorted(z)!r})")
