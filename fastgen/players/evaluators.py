@@ -125,9 +125,16 @@ EQUITY_WEIGHTS = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 
 def equity(probs: ArrayLike) -> np.ndarray:
     """Cubeless money equity of probabilities (..., 5): ``2 P(win) - 1 + P(wg) - P(lg) +
-    P(wbg) - P(lbg)``."""
+    P(wbg) - P(lbg)``. Summed term by term in that order for each position on its own,
+    so a position's equity is the same to the last bit in any batch (a matrix product's
+    rounding can depend on the row's place in the batch and on the machine)."""
     p = np.asarray(probs, dtype=np.float64)
-    return p @ EQUITY_WEIGHTS - 1.0
+    return _weighted(p) - 1.0
+
+
+def _weighted(p: np.ndarray) -> np.ndarray:
+    """``p @ EQUITY_WEIGHTS`` for probabilities (..., 5), term by term in a fixed order."""
+    return 2.0 * p[..., 0] + p[..., 1] + p[..., 2] - p[..., 3] - p[..., 4]
 
 
 def flip(probs: np.ndarray) -> np.ndarray:
@@ -270,8 +277,8 @@ class Afterstates:
         for lo in range(0, n, chunk):
             arr = evaluate(evaluator, live_boards[lo : lo + chunk], stats, chunk, threads=threads, turned=True)
             self.parts.append(arr)
-            np.matmul(arr, -EQUITY_WEIGHTS, out=eq[lo : lo + arr.shape[0]])
-        eq += 1.0  # the mover's equity is minus the opponent's
+            eq[lo : lo + arr.shape[0]] = _weighted(arr)
+        np.subtract(1.0, eq, out=eq)  # the mover's equity is minus the opponent's
         if self.done is None:
             self.equity = eq
         else:
