@@ -9,6 +9,12 @@ from its first trial on (its attribute ``finished_trials``).
 
 Trial ``k``'s dice depend only on ``(seed, k, turn)`` (:mod:`fastgen.sim.decide.dice`), so a
 trial's result does not depend on which block, chunk or worker played it.
+
+With ``threads`` > 1 and a compiled network (its kernel keeps no state and runs without
+the GIL), :func:`simulate` cuts its trials into that many consecutive groups and plays
+them side by side, one thread each: one group's Python bookkeeping runs while another's
+network and generator run, and no network call is too small to share. Each group is
+played as it would be alone, so the values are the same for any thread count.
 """
 
 from __future__ import annotations
@@ -18,15 +24,21 @@ import time
 import numpy as np
 
 from fastgen.players.evaluators import Afterstates, evaluate, flip, flip_diff, group_best
+from fastgen.core._core import StopFlag
 from fastgen.core.generate import plays_batch
+from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.errors import InvalidArgumentError, TurnLimitError
 from fastgen.core.ids import position_id
 from fastgen.sim.decide.dice import dice_at
+from fastgen._util import run_threads
 
 __all__ = ["simulate", "play_range", "block_size", "MAX_HALF_MOVES", "ROLLS", "WEIGHTS"]
 
 #: A trial still running after this many half-moves stops the rollout (TurnLimitError).
 MAX_HALF_MOVES = 100_000
+
+#: Trials a group of trials played side by side gets at least (see :func:`simulate`).
+MIN_GROUP = 8
 
 #: The 21 distinct rolls (larger die first) and their weights out of 36.
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(1, a + 1)], dtype=np.int8)
@@ -63,9 +75,17 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
     alive = np.arange(games)
     stats = {} if stats is None else stats
     finished = np.zeros(games, dtype=bool)  # set once a game's outcome and luck are final
+
+    def play(which: np.ndarray, threads: int, stats: dict, stop: StopFlag | None = None) -> None:
+        _play(board, trial, outcome, luck, finished, which, self_first, evaluator, seed, variance_reduction,
+              quasi_random, truncate, threads, stats, truncate_bearoff, stop)
+
+    groups = min(threads, n // MIN_GROUP) if isinstance(evaluator, CompiledNetwork) else 1
     try:
-        _play(board, trial, outcome, luck, finished, alive, self_first, evaluator, seed, variance_reduction,
-              quasi_random, truncate, threads, stats, truncate_bearoff)
+        if groups <= 1:
+            play(alive, threads, stats)
+        else:
+            _side_by_side(play, groups, n_start, n, stats)
     except KeyboardInterrupt as exc:
         whole = finished.reshape(n_start, n).all(axis=0)
         k = n if whole.all() else int(np.argmin(whole))
@@ -76,13 +96,43 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
     return raw, (outcome - luck).reshape(n_start, n, 5)
 
 
+def _side_by_side(play, groups: int, n_start: int, n: int, stats: dict) -> None:
+    """``play(games, threads, stats, stop)`` (:func:`_play` of some games, start-major:
+    game ``s * n + j`` is trial ``j`` from start position ``s``) of *groups* consecutive
+    groups of the *n* trials, one thread each (the first in the calling thread, where
+    Ctrl-C arrives; it stops the others between two half-moves). Each group fills its own
+    games of the shared arrays; its statistics are added to *stats* at the end."""
+    bounds = [n * k // groups for k in range(groups + 1)]
+    games = np.arange(n_start * n, dtype=np.int64).reshape(n_start, n)
+    parts: list[dict] = [{} for _ in range(groups)]
+    stop = StopFlag()
+
+    def work(k: int) -> None:
+        alive = np.ascontiguousarray(games[:, bounds[k] : bounds[k + 1]]).reshape(-1)
+        try:
+            play(alive, 1, parts[k], stop)
+        except BaseException:
+            stop.set()  # the other groups stop too: the call fails as a whole
+            raise
+
+    try:
+        run_threads(work, groups, stop=stop, caller_works=True)
+    finally:
+        for part in parts:
+            for key, value in part.items():
+                stats[key] = stats.get(key, 0) + value
+
+
 def _play(board, trial, outcome, luck, finished, alive, self_first, evaluator, seed, variance_reduction, quasi_random,
-          truncate, threads, stats, truncate_bearoff) -> None:
+          truncate, threads, stats, truncate_bearoff, stop: StopFlag | None = None) -> None:
     """The half-moves of :func:`simulate`: fills *outcome* and *luck* of each game and sets
-    its *finished* flag once they are final."""
+    its *finished* flag once they are final. Returns early, unfinished, once *stop* is set
+    (a group played side by side whose call is failing)."""
     may_not = np.zeros(0, dtype=bool)  # no play can end the game
     t = 0
     while alive.size:
+        if stop is not None and stop.is_set():
+            return
         if t >= MAX_HALF_MOVES:
             raise TurnLimitError(
                 f"a trial from position ID {position_id(board[alive[0]])!r} reached {MAX_HALF_MOVES:,} "
