@@ -31,11 +31,17 @@ most of what makes games differ, a much smaller spread. It costs the 21 rolls' p
 and evaluations at every turn.
 The proper action is then decided from the three values by the rules of
 :mod:`fastgen.cube.decision`.
+
+With *threads* > 1 and a compiled network, the trials are played in blocks side by side,
+one thread a block: one block's Python bookkeeping runs while another's network and move
+generator run. Every value is computed for each game on its own (no sum whose rounding
+depends on the batch), so the answer is the same to the last bit for any thread count.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -43,23 +49,24 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen.players import specs
-from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES, as_board
+from fastgen.core.boards import DISTINCT_ROLLS, as_board
 from fastgen.core.ids import position_id
 from fastgen.core.state import MatchState
+from fastgen.core._core import StopFlag
 from fastgen.core.generate import plays_batch
 from fastgen.cube.decision import CubeAction, cube_decisions, proper_action
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidArgumentError, InvalidCubeStateError
 from fastgen.nets.network import Network as CompiledNetwork
-from fastgen.players.evaluators import ReferenceNetwork, evaluate
+from fastgen.players.evaluators import ReferenceNetwork, equity, evaluate
 from fastgen.players.policies import cube_policy, step_policy
 from fastgen.games.game import result_types
 from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, may_double, play_phase
 from fastgen.sim.decide.dice import dice_at
 from fastgen.sim.options import TrialOptions, merge_options
 from fastgen.sim.pool import MAX_TURNS, raise_turn_limit
-from fastgen._util import check_int
+from fastgen._util import check_int, run_threads
 
 __all__ = ["CubeRollout", "rollout_cube"]
 
@@ -121,8 +128,8 @@ class CubeRollout:
         ])
 
 
-#: Cubeless equity + 1 of five probabilities: 2 p + wg + wb - lg - lb.
-_EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
+#: Each distinct roll's chances out of 36 (1 for a double, 2 for the others).
+_ROLL_WEIGHTS = [1.0 if a == b else 2.0 for a, b in DISTINCT_ROLLS.tolist()]
 #: The index in DISTINCT_ROLLS of each ordered roll (d1 - 1, d2 - 1).
 _ROLL_INDEX = np.zeros((6, 6), dtype=np.int64)
 for _i, (_a, _b) in enumerate(DISTINCT_ROLLS):
@@ -147,18 +154,139 @@ def _luck(evaluator: Any, boards: np.ndarray, dice: np.ndarray, threads: int) ->
         going = np.flatnonzero(res == 0)
         if going.size:
             probs = evaluate(evaluator, np.ascontiguousarray(chosen[going][:, ::-1]), threads=threads)
-            best[going] = -(probs @ _EQUITY - 1.0)
+            best[going] = -equity(probs)
     else:
         res = result_types(after)
         values = res.astype(np.float64)
         going = np.flatnonzero(res == 0)
         if going.size:
             probs = evaluate(evaluator, np.ascontiguousarray(after[going][:, ::-1]), threads=threads)
-            values[going] = -(probs @ _EQUITY - 1.0)
+            values[going] = -equity(probs)
         best = np.maximum.reduceat(values, offsets[:-1])
     best = best.reshape(n, len(DISTINCT_ROLLS))
     actual = best[np.arange(n), _ROLL_INDEX[dice[:, 0] - 1, dice[:, 1] - 1]]
-    return actual - best @ ROLL_CHANCES
+    total = best[:, 0] * _ROLL_WEIGHTS[0]
+    for r in range(1, len(DISTINCT_ROLLS)):  # roll by roll, each position on its own: the same in any batch
+        total = total + best[:, r] * _ROLL_WEIGHTS[r]
+    return actual - total / 36.0  # exact when every roll has the same value
+
+
+#: Trials a block of trials played side by side gets at least, and at most (a turn of
+#: a block is a fraction of a second: Ctrl-C stops the other threads that soon); see
+#: :func:`_side_by_side`.
+MIN_GROUP = 8
+BLOCK_TRIALS = 512
+
+
+@dataclass
+class _Games:
+    """The games of one cubeful rollout (both lines, slot ``i`` and ``i + trials`` on
+    trial ``i``'s dice) and what playing them needs; :meth:`play` plays a set of slots
+    to their end, filling ``points`` and ``luck``."""
+
+    ev: Any
+    st: MatchState
+    score: Score | None
+    arr: np.ndarray
+    t: CubeTable
+    k: np.ndarray
+    points: np.ndarray
+    luck: np.ndarray
+    max_cube: int
+    seed: int
+    quasi_random: bool
+    variance_reduction: bool
+
+    def play(self, live: np.ndarray, threads: int, progress: Callable[[int], object] | None = None,
+             stop: StopFlag | None = None) -> int:
+        """Play the slots *live* to their end with *threads* threads a step; returns the
+        turns played. *progress* is called with the trials of *live* finished after each
+        turn; *stop*, once set, makes it return early (a group side by side whose call is
+        failing)."""
+        ev, st, score, t, k = self.ev, self.st, self.score, self.t, self.k
+        me, c = st.on_roll, st.cube_value
+        player = cube_policy(ev, threads=threads)
+        players, choose = (player, player), [step_policy(player.chequer, threads=threads)] * 2
+        trials = int(np.unique(k[live]).size)
+        turn = 0
+
+        def states(i: int) -> MatchState:
+            return t.match_state(i, st.match_length, st.score, st.crawford)
+
+        while live.size:
+            if stop is not None and stop.is_set():
+                return turn
+            if turn:
+                may = may_double(t, live, self.max_cube, st.match_length,
+                                 np.broadcast_to(np.array(st.score), (live.size, 2)), np.full(live.size, st.crawford))
+                passed, doublers = cube_phase(players, t, live, may, states if st.match_length else None)
+                self.points[passed] = np.where(doublers == me, 1, -1) * t.cube[passed]
+                live = np.setdiff1d(live, passed, assume_unique=True)
+                if not live.size:
+                    break
+            if turn >= MAX_TURNS:
+                raise_turn_limit(int(k[live[0]]), self.arr, MAX_TURNS)
+            dice = dice_at(self.seed, t.dice_ids[live], turn, self.quasi_random)
+            if self.variance_reduction:
+                sign = np.where(t.on_roll[live] == me, 1.0, -1.0)
+                cubes = t.cube[live]
+                if score is None:
+                    scale = cubes / c
+                else:
+                    scale = np.array([(score.win(int(v)) - score.lose(int(v))) / 2.0 for v in cubes])
+                self.luck[live] += sign * scale * _luck(ev, t.boards[live], dice, threads)
+            ended, res = play_phase(players, choose, t, live, dice, threads)
+            self.points[ended] = np.where(t.on_roll[ended] == me, 1, -1) * res.astype(np.int64) * t.cube[ended]
+            live = np.setdiff1d(live, ended, assume_unique=True)
+            turn += 1
+            if progress is not None:
+                progress(int(trials - np.unique(k[live]).size))
+        return turn
+
+
+def _side_by_side(games: _Games, threads: int, trials: int, progress: Callable[[int], object] | None) -> int:
+    """:meth:`_Games.play` of the trials (both lines of each) in blocks of consecutive
+    trials (as many for each thread, of at most :data:`BLOCK_TRIALS`), *threads*
+    threads each taking the next block as one comes free; the first
+    thread is the calling one (where Ctrl-C arrives, stopping the others between two
+    turns of a block, and where *progress* is called with the trials finished in every
+    block). A compiled network keeps no state and runs without the GIL, so one block's
+    Python work runs while another's network does. Each slot's values are computed for
+    it alone (row by row), so they are the same as one thread's. Returns the turns
+    played (the longest block's)."""
+    per_thread = -(-trials // (threads * -(-trials // (threads * BLOCK_TRIALS))))  # as many blocks each
+    size = max(MIN_GROUP, per_thread)
+    blocks = iter(range(0, trials, size))
+    lock = threading.Lock()
+    done: dict[int, int] = {}
+    turns = [0]
+    stop = StopFlag()
+
+    def work(k: int) -> None:
+        while not stop.is_set():
+            with lock:
+                lo = next(blocks, None)
+            if lo is None:
+                return
+            hi = min(trials, lo + size)
+
+            def count(finished: int, lo: int = lo) -> None:
+                done[lo] = finished
+                if progress is not None and k == 0:
+                    progress(sum(done.values()))
+
+            try:
+                got = games.play(np.r_[lo:hi, trials + lo : trials + hi], 1, count, stop)
+            except BaseException:
+                stop.set()  # the other blocks stop too: the call fails as a whole
+                raise
+            with lock:
+                turns[0] = max(turns[0], got)
+
+    run_threads(work, threads, stop=stop, caller_works=True)
+    if progress is not None:
+        progress(trials)
+    return turns[0]
 
 
 def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state: MatchState | None = None, *,
@@ -207,8 +335,6 @@ def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state
         assert met is not None
         score = Score(met, st.match_length - st.score[me], st.match_length - st.score[1 - me], crawford=st.crawford,
                       player=me)
-    player = cube_policy(ev, threads=threads)
-    players, choose = (player, player), [step_policy(player.chequer, threads=threads)] * 2
     n = 2 * trials
     k = np.tile(np.arange(trials, dtype=np.int64), 2)
     t = CubeTable(n, np.ascontiguousarray(arr[None]), np.full(n, me, dtype=np.int8), k * 0)
@@ -218,39 +344,13 @@ def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state
     t.owner[trials:], t.cube[trials:] = 1 - me, 2 * c
     points = np.zeros(n, dtype=np.int64)   # the side on roll's points, signed
     luck = np.zeros(n)                      # the luck of its games, in its values' units
-    live = np.arange(n)
-    turn = 0
+    games = _Games(ev, st, score, arr, t, k, points, luck, max_cube, seed, bool(quasi_random),
+                   bool(variance_reduction))
     t0 = time.perf_counter()
-
-    def states(i: int) -> MatchState:
-        return t.match_state(i, st.match_length, st.score, st.crawford)
-
-    while live.size:
-        if turn:
-            may = may_double(t, live, max_cube, st.match_length, np.broadcast_to(np.array(st.score), (live.size, 2)),
-                             np.full(live.size, st.crawford))
-            passed, doublers = cube_phase(players, t, live, may, states if st.match_length else None)
-            points[passed] = np.where(doublers == me, 1, -1) * t.cube[passed]
-            live = np.setdiff1d(live, passed, assume_unique=True)
-            if not live.size:
-                break
-        if turn >= MAX_TURNS:
-            raise_turn_limit(int(k[live[0]]), arr, MAX_TURNS)
-        dice = dice_at(seed, t.dice_ids[live], turn, bool(quasi_random))
-        if variance_reduction:
-            sign = np.where(t.on_roll[live] == me, 1.0, -1.0)
-            cubes = t.cube[live]
-            if score is None:
-                scale = cubes / c
-            else:
-                scale = np.array([(score.win(int(v)) - score.lose(int(v))) / 2.0 for v in cubes])
-            luck[live] += sign * scale * _luck(ev, t.boards[live], dice, threads)
-        ended, res = play_phase(players, choose, t, live, dice, threads)
-        points[ended] = np.where(t.on_roll[ended] == me, 1, -1) * res.astype(np.int64) * t.cube[ended]
-        live = np.setdiff1d(live, ended, assume_unique=True)
-        turn += 1
-        if progress is not None:
-            progress(int(trials - np.unique(k[live]).size))
+    if threads > 1 and trials >= 2 * MIN_GROUP and isinstance(ev, CompiledNetwork):
+        turn = _side_by_side(games, threads, trials, progress)
+    else:
+        turn = games.play(np.arange(n), threads, progress)
     if score is None:
         values = points / c
         dp = 1.0
