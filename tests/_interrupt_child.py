@@ -70,6 +70,17 @@ def user_policy(candidates, offsets):
     return [int(offsets[i + 1] - offsets[i] - 1) for i in range(len(offsets) - 1)]
 
 
+def decide(trials, threads):
+    """A decision rollout, whose Ctrl-C ends it with the trials finished (its table says
+    so): raised again here, as the other calls raise it."""
+    table = fastgen.rollout_plays(fastgen.STARTING_BOARD, (3, 1), NET, plays=2, trials=trials, threads=threads)
+    if table.interrupted:
+        raise KeyboardInterrupt
+    return table
+
+
+OPENING_31 = fastgen.swap_sides(fastgen.legal_plays(fastgen.STARTING_BOARD, (3, 1))[0].board_after)
+
 PASSES = 5  # chunks are dropped as they come, so several passes cost no memory
 
 
@@ -139,6 +150,12 @@ CASES = {
         lambda: NET.evaluate(BIG_B, threads=2),
         lambda: NET.evaluate(VB, threads=2),
         REPEAT,
+    ),
+    "decision-2": (lambda: decide(36_000, 2), lambda: decide(72, 2), 500),  # trials in groups side by side
+    "cubeful-2": (
+        lambda: fastgen.rollout_cube(OPENING_31, NET, trials=50_000, threads=2),
+        lambda: fastgen.rollout_cube(OPENING_31, NET, trials=100, threads=2),
+        500,
     ),
 }
 

@@ -44,6 +44,8 @@ CASES = [
     "pubeval_best-1",
     "network-1",
     "network-2",
+    "decision-2",
+    "cubeful-2",
 ]
 RUN_BEFORE_SIGINT = 0.2  # seconds the call runs before the signal (short: a quiet machine runs the 4.2M-position batches in about a second)
 PROMPT = 1.5  # generous bound on the delay to KeyboardInterrupt (the target is 0.5 s)

@@ -86,6 +86,26 @@ def test_answers_are_the_same_for_any_thread_count():
     assert np.array_equal(d1.winner, d2.winner) and np.array_equal(d1.result, d2.result)
 
 
+@pytest.mark.parametrize("state", [None, fastgen.MatchState(match_length=7, score=(2, 4), on_roll=1)],
+                         ids=["money", "match"])
+def test_trials_side_by_side_give_the_one_thread_answer_to_the_last_bit(monkeypatch, state):
+    """With a compiled network and threads > 1, trials are played in blocks side by side
+    (one thread a block); every value is computed per game, so the answer equals one
+    thread's exactly, with more blocks than threads (small blocks) as with one each."""
+    from fastgen.sim.decide import cubeful
+
+    net = evaluators.baseline()
+    one = fastgen.rollout_cube(OPENING_31, net, state, trials=72, seed=4, threads=1)
+    assert _same(one, fastgen.rollout_cube(OPENING_31, net, state, trials=72, seed=4, threads=3))
+    monkeypatch.setattr(cubeful, "BLOCK_TRIALS", 10)  # 8 blocks of 9 trials for 2 threads
+    seen: list[int] = []
+    two = fastgen.rollout_cube(OPENING_31, net, state, trials=72, seed=4, threads=2, progress=seen.append)
+    assert _same(one, two) and seen[-1] == 72 and seen == sorted(seen)
+    plays = [fastgen.rollout_plays(fastgen.STARTING_BOARD, (6, 2), net, plays=2, trials=50, seed=4, threads=t,
+                                   variance_reduction=False) for t in (1, 3)]
+    assert all(np.array_equal(a.samples, b.samples) for a, b in zip(plays[0].rows, plays[1].rows))
+
+
 def test_a_compiled_network_reads_turned_boards_as_the_turned_copy():
     """``evaluate(turned=True)`` (the positions after the plays, valued for the side on roll
     next) equals the evaluation of the copies with their rows swapped, to the last bit."""
