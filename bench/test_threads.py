@@ -6,12 +6,15 @@ generator's memory reused by a first, untimed call), and the two results must be
 the last bit (a thread count changes the speed, never the answer):
 
 - ``decision``: :func:`fastgen.rollout_plays` of the opening 3-1's four best plays, 648
-  trials each, variance reduction on (the evaluator is over 98% of its work);
+  trials each, variance reduction on; with two threads the trials of each block are
+  played in two groups side by side;
 - ``cubeful``: :func:`fastgen.rollout_cube` of a cube decision (the opening position
-  after 6-5, money), 648 trials a line;
+  after 6-5, money), 648 trials a line, in blocks side by side;
 - ``analyse``: :func:`fastgen.analysis.analyse` of the 7-point example match
   (``docs/_data/example-7pt.mat``) at 1 ply, what ``fastgen analyse FILE --plies 1
-  --threads N`` runs; and at 0 ply.
+  --threads N`` runs; and at 0 ply. Only its network calls are shared between the
+  threads: about a quarter of its time at 1 ply, the rest being the cube arithmetic in
+  Python, so two threads gain little here.
 
 The summary prints each workload's speed-up (one thread's median time over two threads')
 and keeps it in ``benchmark.extra_info``. The speed-up needs two free cores: on a machine
