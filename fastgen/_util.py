@@ -199,6 +199,48 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "wb", **open_args: An
 POLL_SECONDS = 0.05
 
 
+class Stopped(BaseException):
+    """Raised inside one of :func:`side_by_side`'s works, between two chunks of compiled
+    work, once the call's stop flag is set (Ctrl-C, or another work failing): that work
+    ends there, quietly. A BaseException, so that no ``except Exception`` of the work
+    swallows it."""
+
+
+_GROUP = threading.local()  # .stop: the stop flag of the side_by_side work this thread runs
+
+
+def check_stopped() -> None:
+    """Raise :class:`Stopped` when the calling thread runs a :func:`side_by_side` work
+    whose stop flag is set; else nothing (the check costs a thread-local lookup)."""
+    stop = getattr(_GROUP, "stop", None)
+    if stop is not None and stop.is_set():
+        raise Stopped
+
+
+def side_by_side(work, count: int, stop) -> None:
+    """Run ``work(k)`` for k in range(count) in parallel, ``work(0)`` in the calling thread
+    (:func:`run_threads` with *caller_works*), each a share of one call (groups of trials
+    played side by side). Ctrl-C in the calling thread, or an exception in any work, sets
+    *stop* (a ``StopFlag``); every other work then ends at its next chunk of compiled
+    work (:func:`run_in_chunks` and one-thread ``plays_batch`` call
+    :func:`check_stopped` between chunks), not at the end of its share, and the
+    exception is re-raised once all have ended."""
+
+    def guarded(k: int) -> None:
+        _GROUP.stop = stop
+        try:
+            work(k)
+        except Stopped:
+            return
+        except BaseException:
+            stop.set()  # the others stop too: the call fails as a whole
+            raise
+        finally:
+            _GROUP.stop = None
+
+    run_threads(guarded, count, stop=stop, caller_works=True)
+
+
 def run_in_chunks(call, n: int, chunk: int, threads: int, stop) -> None:
     """``call(lo, hi)`` over ``range(n)`` in chunks of at most *chunk* items (a few ms of
     compiled work each). With one thread the chunks run in the calling thread, so Python
@@ -206,9 +248,12 @@ def run_in_chunks(call, n: int, chunk: int, threads: int, stop) -> None:
     workers with *stop* (a ``StopFlag``), the first in the calling thread, each taking the
     next chunk as it comes free (about four chunks a thread, so an uneven chunk leaves
     no thread idle for long) and checking *stop* between chunks, so Ctrl-C stops them
-    promptly. Items are independent: the order the chunks run in changes nothing."""
+    promptly; in a :func:`side_by_side` work, one thread checks its call's flag between
+    chunks (:func:`check_stopped`). Items are independent: the order the chunks run in
+    changes nothing."""
     if threads == 1:
         for lo in range(0, n, chunk):
+            check_stopped()
             call(lo, min(lo + chunk, n))
         return
     size = max(1, min(chunk, -(-n // (4 * threads))))

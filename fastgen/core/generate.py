@@ -10,7 +10,7 @@ import threading
 import numpy as np
 
 from fastgen.core import _core
-from fastgen._util import check_int, check_threads, run_threads
+from fastgen._util import check_int, check_stopped, check_threads, run_threads
 from fastgen.core.boards import as_board, as_boards, as_dice, as_dice_batch
 from fastgen.core.features import encode_trusted, release_spare, scheme_width
 from fastgen.core.plays import PlayBatch, Plays
@@ -116,6 +116,7 @@ def _mapped(boards: np.ndarray, dice: np.ndarray, threads: int):
             job.run(0)  # an empty range
             n = boards.shape[0]
             for lo in range(0, max(n, 1), PLAYS_RANGE):
+                check_stopped()  # a share of a call side by side whose other shares stopped
                 if not job.run_upper(min(lo + PLAYS_RANGE, n)):
                     break
         else:

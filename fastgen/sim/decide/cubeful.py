@@ -66,7 +66,7 @@ from fastgen.sim.cubeplay import CENTRED, CubeTable, cube_phase, may_double, pla
 from fastgen.sim.decide.dice import dice_at
 from fastgen.sim.options import TrialOptions, merge_options
 from fastgen.sim.pool import MAX_TURNS, raise_turn_limit
-from fastgen._util import check_int, run_threads
+from fastgen._util import check_int, check_stopped, side_by_side
 
 __all__ = ["CubeRollout", "rollout_cube"]
 
@@ -197,12 +197,11 @@ class _Games:
     quasi_random: bool
     variance_reduction: bool
 
-    def play(self, live: np.ndarray, threads: int, progress: Callable[[int], object] | None = None,
-             stop: StopFlag | None = None) -> int:
+    def play(self, live: np.ndarray, threads: int, progress: Callable[[int], object] | None = None) -> int:
         """Play the slots *live* to their end with *threads* threads a step; returns the
         turns played. *progress* is called with the trials of *live* finished after each
-        turn; *stop*, once set, makes it return early (a group side by side whose call is
-        failing)."""
+        turn. In a block played side by side whose call is stopping,
+        :class:`fastgen._util.Stopped` ends it between two steps."""
         ev, st, score, t, k = self.ev, self.st, self.score, self.t, self.k
         me, c = st.on_roll, st.cube_value
         player = cube_policy(ev, threads=threads)
@@ -214,8 +213,7 @@ class _Games:
             return t.match_state(i, st.match_length, st.score, st.crawford)
 
         while live.size:
-            if stop is not None and stop.is_set():
-                return turn
+            check_stopped()
             if turn:
                 may = may_double(t, live, self.max_cube, st.match_length,
                                  np.broadcast_to(np.array(st.score), (live.size, 2)), np.full(live.size, st.crawford))
@@ -248,10 +246,11 @@ def _side_by_side(games: _Games, threads: int, trials: int, progress: Callable[[
     """:meth:`_Games.play` of the trials (both lines of each) in blocks of consecutive
     trials (as many for each thread, of at most :data:`BLOCK_TRIALS`), *threads*
     threads each taking the next block as one comes free; the first
-    thread is the calling one (where Ctrl-C arrives, stopping the others between two
-    turns of a block, and where *progress* is called with the trials finished in every
-    block). A compiled network keeps no state and runs without the GIL, so one block's
-    Python work runs while another's network does. Each slot's values are computed for
+    thread is the calling one (where Ctrl-C arrives, stopping the others at their next
+    chunk of compiled work: :func:`fastgen._util.side_by_side`; and where *progress* is
+    called with the trials finished in every block). A compiled network keeps no state
+    and runs without the GIL, so one block's Python work runs while another's network
+    does. Each slot's values are computed for
     it alone (row by row), so they are the same as one thread's. Returns the turns
     played (the longest block's)."""
     per_thread = -(-trials // (threads * -(-trials // (threads * BLOCK_TRIALS))))  # as many blocks each
@@ -275,15 +274,11 @@ def _side_by_side(games: _Games, threads: int, trials: int, progress: Callable[[
                 if progress is not None and k == 0:
                     progress(sum(done.values()))
 
-            try:
-                got = games.play(np.r_[lo:hi, trials + lo : trials + hi], 1, count, stop)
-            except BaseException:
-                stop.set()  # the other blocks stop too: the call fails as a whole
-                raise
+            got = games.play(np.r_[lo:hi, trials + lo : trials + hi], 1, count)
             with lock:
                 turns[0] = max(turns[0], got)
 
-    run_threads(work, threads, stop=stop, caller_works=True)
+    side_by_side(work, threads, stop)
     if progress is not None:
         progress(trials)
     return turns[0]

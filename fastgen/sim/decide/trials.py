@@ -30,7 +30,7 @@ from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.errors import InvalidArgumentError, TurnLimitError
 from fastgen.core.ids import position_id
 from fastgen.sim.decide.dice import dice_at
-from fastgen._util import run_threads
+from fastgen._util import check_stopped, side_by_side
 
 __all__ = ["simulate", "play_range", "block_size", "MAX_HALF_MOVES", "ROLLS", "WEIGHTS"]
 
@@ -76,9 +76,9 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
     stats = {} if stats is None else stats
     finished = np.zeros(games, dtype=bool)  # set once a game's outcome and luck are final
 
-    def play(which: np.ndarray, threads: int, stats: dict, stop: StopFlag | None = None) -> None:
+    def play(which: np.ndarray, threads: int, stats: dict) -> None:
         _play(board, trial, outcome, luck, finished, which, self_first, evaluator, seed, variance_reduction,
-              quasi_random, truncate, threads, stats, truncate_bearoff, stop)
+              quasi_random, truncate, threads, stats, truncate_bearoff)
 
     groups = min(threads, n // MIN_GROUP) if isinstance(evaluator, CompiledNetwork) else 1
     try:
@@ -97,26 +97,21 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
 
 
 def _side_by_side(play, groups: int, n_start: int, n: int, stats: dict) -> None:
-    """``play(games, threads, stats, stop)`` (:func:`_play` of some games, start-major:
-    game ``s * n + j`` is trial ``j`` from start position ``s``) of *groups* consecutive
-    groups of the *n* trials, one thread each (the first in the calling thread, where
-    Ctrl-C arrives; it stops the others between two half-moves). Each group fills its own
-    games of the shared arrays; its statistics are added to *stats* at the end."""
+    """``play(games, threads, stats)`` (:func:`_play` of some games, start-major: game
+    ``s * n + j`` is trial ``j`` from start position ``s``) of *groups* consecutive groups
+    of the *n* trials, one thread each (:func:`fastgen._util.side_by_side`: the first in
+    the calling thread, where Ctrl-C arrives; the others stop at their next chunk of
+    compiled work). Each group fills its own games of the shared arrays; its statistics
+    are added to *stats* at the end."""
     bounds = [n * k // groups for k in range(groups + 1)]
     games = np.arange(n_start * n, dtype=np.int64).reshape(n_start, n)
     parts: list[dict] = [{} for _ in range(groups)]
-    stop = StopFlag()
 
     def work(k: int) -> None:
-        alive = np.ascontiguousarray(games[:, bounds[k] : bounds[k + 1]]).reshape(-1)
-        try:
-            play(alive, 1, parts[k], stop)
-        except BaseException:
-            stop.set()  # the other groups stop too: the call fails as a whole
-            raise
+        play(np.ascontiguousarray(games[:, bounds[k] : bounds[k + 1]]).reshape(-1), 1, parts[k])
 
     try:
-        run_threads(work, groups, stop=stop, caller_works=True)
+        side_by_side(work, groups, StopFlag())
     finally:
         for part in parts:
             for key, value in part.items():
@@ -124,15 +119,14 @@ def _side_by_side(play, groups: int, n_start: int, n: int, stats: dict) -> None:
 
 
 def _play(board, trial, outcome, luck, finished, alive, self_first, evaluator, seed, variance_reduction, quasi_random,
-          truncate, threads, stats, truncate_bearoff, stop: StopFlag | None = None) -> None:
+          truncate, threads, stats, truncate_bearoff) -> None:
     """The half-moves of :func:`simulate`: fills *outcome* and *luck* of each game and sets
-    its *finished* flag once they are final. Returns early, unfinished, once *stop* is set
-    (a group played side by side whose call is failing)."""
+    its *finished* flag once they are final. In a group played side by side whose call
+    is stopping, :class:`fastgen._util.Stopped` ends it between two steps."""
     may_not = np.zeros(0, dtype=bool)  # no play can end the game
     t = 0
     while alive.size:
-        if stop is not None and stop.is_set():
-            return
+        check_stopped()
         if t >= MAX_HALF_MOVES:
             raise TurnLimitError(
                 f"a trial from position ID {position_id(board[alive[0]])!r} reached {MAX_HALF_MOVES:,} "
