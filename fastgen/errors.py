@@ -263,6 +263,13 @@ class NetworkFileError(FastgenError, ValueError):
     not run. The message names the file and the fault."""
 
 
+class GnubgWeightsNotFoundError(NetworkFileError):
+    """No GNU Backgammon weights file was found where
+    :func:`fastgen.nets.gnubg_weights.find_weights` looks (fastgen never ships gnubg's
+    weights): the message lists every place looked at, or names the path given that
+    holds no file."""
+
+
 class CheckpointError(FastgenError, ValueError):
     """A training checkpoint that cannot be resumed: missing, not a checkpoint fastgen's
     trainer wrote, or written for other settings than the ones asked for. The message

@@ -12,8 +12,12 @@
   side's gammons), as GNU Backgammon does with its own nets.
 - :mod:`fastgen.nets.onnx_io`: multilayer perceptrons in and out of ONNX files (the
   ``onnx`` extra) and any ONNX graph run through onnxruntime.
+- :mod:`fastgen.nets.gnubg_weights`: GNU Backgammon's own nets, read from the user's
+  install (:func:`~fastgen.nets.gnubg_weights.find_weights`,
+  :func:`~fastgen.nets.gnubg_weights.read_weights`); fastgen never ships them.
 - Errors: :class:`InvalidNetworkError` (weights fastgen cannot run),
-  :class:`NetworkFileError` (a network file that cannot be read).
+  :class:`NetworkFileError` (a network file that cannot be read),
+  :class:`GnubgWeightsNotFoundError` (no GNU Backgammon weights file found).
 
 >>> import numpy as np, fastgen
 >>> rng = np.random.default_rng(0)
@@ -23,8 +27,8 @@
 ((4, 5), 'float32', True)
 """
 
-from fastgen.errors import InvalidNetworkError, NetworkFileError
+from fastgen.errors import GnubgWeightsNotFoundError, InvalidNetworkError, NetworkFileError
 from fastgen.nets.network import Network
 from fastgen.nets.sets import NetworkSet, classify
 
-__all__ = ["Network", "NetworkSet", "classify", "InvalidNetworkError", "NetworkFileError"]
+__all__ = ["Network", "NetworkSet", "classify", "InvalidNetworkError", "NetworkFileError", "GnubgWeightsNotFoundError"]
