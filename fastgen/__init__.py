@@ -120,7 +120,7 @@ _MOVED_NAMES: dict[str, tuple[str, str]] = {
     **_to("fastgen.players", "EngineError"),
     **_to("fastgen.envs", "InvalidEnvOptionError"),
     **_to("fastgen.bearoff", "BearoffFileError", "OutsideDatabaseError"),
-    **_to("fastgen.nets", "InvalidNetworkError", "NetworkFileError", "GnubgWeightsNotFoundError"),
+    **_to("fastgen.nets", "InvalidNetworkError", "NetworkFileError"),
     **_to("fastgen.cube", "METFileError", "InvalidCubeStateError"),
     **_to("fastgen.train", "CheckpointError"),
 }
