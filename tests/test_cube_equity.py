@@ -14,11 +14,12 @@ import fastgen
 from fastgen.cli.main import main
 from fastgen.cube import CubeAction, cube_action, cube_decisions, default_met, read_met
 from fastgen.cube.decision import check_state, may_double, may_double_rule
-from fastgen.cube.efficiency import BEAROFF, BEAROFF2, CONTACT, RACE, cube_life, position_class
+from fastgen.cube.efficiency import (BEAROFF, BEAROFF2, CONTACT, GNUBG_1_07, RACE, CubeEfficiency, cube_life,
+                                    gnubg_efficiency, position_class)
 from fastgen.cube.match import Score, cash_points, dead_mwc
 from fastgen.cube.met import MAX_AWAY
 from fastgen.cube.met_files import parse_met
-from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, live_equity
+from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, live_equity, money_decision
 from fastgen.errors import InvalidCubeStateError, METFileError
 from fastgen.sim.cubeplay import CubeTable, may_double as table_may_double
 
@@ -125,6 +126,41 @@ def test_position_classes_and_cube_life():
     short[1] = 0
     short[1, 6] = 2   # 14 pips: the floor
     assert cube_life(short[None])[0] == pytest.approx(0.6)
+
+
+def test_gnubg_108_cube_life_at_0_and_1_ply_and_107_from_2():
+    race = np.zeros((2, 25), np.int8)
+    race[1, 8], race[1, 2], race[1, 3], race[0, 3] = 1, 9, 5, 15  # 9 + 27 + 20 = 56 pips for the side on roll
+    long_race = np.zeros((2, 25), np.int8)
+    long_race[1, 19], long_race[0, 3] = 15, 15  # 300 pips: the ceiling
+    home = np.zeros((2, 25), np.int8)
+    home[1, 0], home[0, 5] = 15, 15
+    boards = np.stack([fastgen.STARTING_BOARD, race, long_race, home])
+    new = gnubg_efficiency("1.08", plies=1)
+    assert cube_life(boards, efficiency=new).tolist() == pytest.approx([0.76, 0.60 + 0.0025 * 56, 0.80, 0.60])
+    for plies in (2, 3):  # 1.08 keeps 1.07's constants from 2 plies on
+        assert gnubg_efficiency("1.08", plies=plies) is GNUBG_1_07
+    assert gnubg_efficiency("1.07", plies=0) is GNUBG_1_07 and gnubg_efficiency() is GNUBG_1_07
+    assert cube_life(boards).tolist() == cube_life(boards, efficiency=GNUBG_1_07).tolist()
+
+
+def test_cube_decisions_use_the_efficiency_given():
+    probs = np.array([[0.70, 0.20, 0.01, 0.08, 0.005]])
+    board = fastgen.STARTING_BOARD[None]
+    for eff, x in ((None, 0.68), (gnubg_efficiency("1.08", plies=0), 0.76),
+                   (CubeEfficiency("mine", 0.5, 0.0, 0.5, 0.5, 0.5, 0.5), 0.5)):
+        d = cube_decisions(board, probs, efficiency=eff).decision(0)
+        nd, dt, dp = money_decision(probs, x, CENTRED)  # the money formulas at that cube life
+        assert d.cube_life == pytest.approx(x)
+        assert (d.no_double, d.double_take, d.double_pass) == pytest.approx((nd[0], dt[0], dp[0]))
+
+
+@pytest.mark.parametrize("bad", [{"version": "1.09"}, {"plies": -1}, {"plies": 1.5}, {"plies": True}])
+def test_gnubg_efficiency_refuses_what_it_does_not_know(bad):
+    with pytest.raises(InvalidCubeStateError, match=repr(next(iter(bad.values()))).replace(".", r"\.")):
+        gnubg_efficiency(**bad)
+    with pytest.raises(InvalidCubeStateError, match="efficiency must be .*got 0.76"):
+        cube_decisions(fastgen.STARTING_BOARD[None], np.array([[0.5, 0.1, 0.0, 0.1, 0.0]]), efficiency=0.76)
 
 
 def test_money_live_cube_passes_through_take_and_cash_points():

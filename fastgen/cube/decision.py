@@ -54,7 +54,7 @@ from fastgen.core.boards import as_boards
 from fastgen.bearoff.database import TwoSidedDatabase
 from fastgen.bearoff.index import side_index_trusted
 from fastgen.core.state import GameState, MatchState
-from fastgen.cube.efficiency import CLASS_NAMES, cube_life, position_class
+from fastgen.cube.efficiency import CLASS_NAMES, CubeEfficiency, check_efficiency, cube_life, position_class
 from fastgen.cube.match import Score, dead_mwc, match_decision
 from fastgen.cube.met import MAX_AWAY, MatchEquityTable, default_met
 from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, money_decision
@@ -379,7 +379,7 @@ def _bearoff_values(arr: np.ndarray, database: Any) -> tuple[np.ndarray, np.ndar
 
 def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None = None, *,
                    met: MatchEquityTable | None = None, beavers: bool = True, database: Any = None,
-                   classes: np.ndarray | None = None) -> CubeDecisions:
+                   classes: np.ndarray | None = None, efficiency: CubeEfficiency | None = None) -> CubeDecisions:
     """The cube decisions of (N, 2, 25) *boards* (side on roll in row 1, before its
     roll) with their (N, 5) cubeless *probs*, all at one *state* (a
     :class:`fastgen.MatchState`: its match length, score, cube value and owner, the
@@ -388,10 +388,13 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
     :func:`~fastgen.cube.default_met`); *beavers*: money play allows beavers; *database*:
     a two-sided cubeful bear-off database (module docstring); *classes*: the boards'
     :func:`~fastgen.cube.efficiency.position_class` if already known (the same whichever
-    side is on roll). Module docstring for the rules; bad input raises :class:`~fastgen.errors.InvalidCubeStateError` quoting it."""
+    side is on roll); *efficiency*: the cube-life constants
+    (:func:`~fastgen.cube.efficiency.gnubg_efficiency`; default GNU Backgammon 1.07's).
+    Module docstring for the rules; bad input raises :class:`~fastgen.errors.InvalidCubeStateError` quoting it."""
     arr = as_boards(boards)
     n = arr.shape[0]
     st = check_state(state)
+    eff = check_efficiency(efficiency)
     pr = _check_probs(probs, n)
     # gammons that can no longer happen count nothing (an evaluator may give them a trace)
     pr[arr[:, 0].sum(axis=1, dtype=np.int16) < 15, 1:3] = 0.0
@@ -409,7 +412,7 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
             i = int(out_of_range[0])
             raise InvalidCubeStateError(f"classes[{i}] is {int(cls[i])}, not a position class code (0 to "
                                         f"{len(CLASS_NAMES) - 1}: {', '.join(CLASS_NAMES)})")
-    x = cube_life(arr, cls)
+    x = cube_life(arr, cls, eff)
     x_double = x.copy()
     exact = np.zeros(n, dtype=bool)
     db_values = np.zeros((0, 4))

@@ -24,6 +24,21 @@ The race's x grows with its length: 0.60 up to 40 pips, 0.70 from 120. The progr
 also marks as *crashed* some contact positions (a side with few checkers left off its
 lowest points); their x is the contact one, so the class is not needed here.
 
+These are the values of GNU Backgammon 1.07, what Debian installs (:data:`GNUBG_1_07`,
+the default). GNU Backgammon 1.08 changed them for evaluations at 0 and 1 ply (its
+commit 4975982b of 2023-12-20, which its ChangeLog says roughly halves the cube error
+rate there), keeping 1.07's at 2 plies and more; :func:`gnubg_efficiency` gives either
+set, and :func:`cube_life` and :func:`fastgen.cube.cube_decisions` take one as
+*efficiency*:
+
+- contact (and crashed): 0.68 in 1.07, 0.76 in 1.08 at 0 and 1 ply;
+- race: 0.55 + 0.00125 x pips kept in [0.60, 0.70] in 1.07, 0.60 + 0.0025 x pips kept
+  in [0.60, 0.80] in 1.08 at 0 and 1 ply;
+- bear-off: 0.60 in both.
+
+The bear-off value 0.60 is 1.07's, checked against the program; 1.08 keeps the race's
+lower bound at 0.60 at every ply, and it is taken to keep the bear-off value too.
+
 >>> import numpy as np, fastgen
 >>> cube_life(np.stack([fastgen.STARTING_BOARD])).tolist()
 [0.68]
@@ -31,13 +46,16 @@ lowest points); their x is the contact one, so the class is not needed here.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from fastgen._typing import ArrayLike
 from fastgen.core.boards import as_boards
+from fastgen.errors import InvalidCubeStateError
 
 __all__ = ["cube_life", "position_class", "CONTACT", "RACE", "BEAROFF", "CLASS_NAMES", "CONTACT_LIFE",
-           "BEAROFF_LIFE", "BEAROFF2"]
+           "BEAROFF_LIFE", "BEAROFF2", "CubeEfficiency", "GNUBG_1_07", "gnubg_efficiency", "check_efficiency"]
 
 #: Class codes of :func:`position_class`.
 CONTACT, RACE, BEAROFF, BEAROFF2 = 0, 1, 2, 3
@@ -45,6 +63,45 @@ CONTACT, RACE, BEAROFF, BEAROFF2 = 0, 1, 2, 3
 CLASS_NAMES = ("contact", "race", "bearoff", "bearoff2")
 CONTACT_LIFE = 0.68
 BEAROFF_LIFE = 0.60
+
+
+@dataclass(frozen=True)
+class CubeEfficiency:
+    """One set of cube-life constants (module docstring): *contact* (GNU Backgammon's
+    crashed positions take the same value in every set so far), the race's
+    ``race_coefficient + race_factor x pips`` kept in ``[race_min, race_max]``, and
+    *bearoff*; *name* says whose they are."""
+
+    name: str
+    contact: float
+    race_factor: float
+    race_coefficient: float
+    race_min: float
+    race_max: float
+    bearoff: float
+
+
+#: GNU Backgammon 1.07's constants, at every ply: fastgen's default.
+GNUBG_1_07 = CubeEfficiency("gnubg 1.07", CONTACT_LIFE, 0.00125, 0.55, 0.60, 0.70, BEAROFF_LIFE)
+#: GNU Backgammon 1.08's constants for 0- and 1-ply evaluations.
+_GNUBG_1_08_LOW = CubeEfficiency("gnubg 1.08, 0 and 1 ply", 0.76, 0.0025, 0.60, 0.60, 0.80, BEAROFF_LIFE)
+
+
+def gnubg_efficiency(version: str = "1.07", plies: int = 0) -> CubeEfficiency:
+    """GNU Backgammon's cube-life constants of *version* (``"1.07"``, or ``"1.08"`` for
+    1.08 and later) for evaluations at *plies* (module docstring): 1.07's at every ply,
+    1.08's own at 0 and 1 ply and 1.07's from 2 plies on. Anything else raises
+    :class:`~fastgen.errors.InvalidCubeStateError` quoting it.
+
+    >>> gnubg_efficiency("1.08", plies=0).contact, gnubg_efficiency("1.08", plies=2).contact
+    (0.76, 0.68)
+    """
+    if version not in ("1.07", "1.08"):
+        raise InvalidCubeStateError(f"version must be '1.07' or '1.08' (GNU Backgammon's cube-life sets), got "
+                                    f"{version!r}")
+    if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or plies < 0:
+        raise InvalidCubeStateError(f"plies must be an int >= 0, got {plies!r}")
+    return _GNUBG_1_08_LOW if version == "1.08" and plies <= 1 else GNUBG_1_07
 _POINTS = np.arange(1, 26, dtype=np.uint8)
 
 
@@ -73,13 +130,28 @@ def position_class(boards: ArrayLike) -> np.ndarray:
     return out
 
 
-def cube_life(boards: ArrayLike, classes: np.ndarray | None = None) -> np.ndarray:
+def cube_life(boards: ArrayLike, classes: np.ndarray | None = None,
+              efficiency: CubeEfficiency | None = None) -> np.ndarray:
     """(N,) float64 cube life x of (N, 2, 25) *boards* (module docstring); *classes*:
-    their :func:`position_class` if already known."""
+    their :func:`position_class` if already known; *efficiency*: the constants
+    (:class:`CubeEfficiency`, default :data:`GNUBG_1_07`)."""
+    eff = check_efficiency(efficiency)
     arr = as_boards(boards)
     cls = position_class(arr) if classes is None else classes
-    x = np.where(cls == CONTACT, CONTACT_LIFE, BEAROFF_LIFE)
+    x = np.where(cls == CONTACT, eff.contact, eff.bearoff)
     race = np.nonzero(cls == RACE)[0]
     pips = arr[race, 1].astype(np.int32) @ _POINTS.astype(np.int32)
-    x[race] = np.clip(0.55 + 0.00125 * pips, 0.60, 0.70)
+    x[race] = np.clip(eff.race_coefficient + eff.race_factor * pips, eff.race_min, eff.race_max)
     return x
+
+
+def check_efficiency(efficiency: object) -> CubeEfficiency:
+    """*efficiency* itself, or :data:`GNUBG_1_07` for None; anything but a
+    :class:`CubeEfficiency` raises :class:`~fastgen.errors.InvalidCubeStateError`
+    quoting it."""
+    if efficiency is None:
+        return GNUBG_1_07
+    if not isinstance(efficiency, CubeEfficiency):
+        raise InvalidCubeStateError(f"efficiency must be a fastgen.cube.efficiency.CubeEfficiency (e.g. "
+                                    f"gnubg_efficiency('1.08', plies=0)) or None, got {efficiency!r}")
+    return efficiency
