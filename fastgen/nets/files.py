@@ -93,17 +93,35 @@ def read(source: Any) -> tuple[list, list, tuple, str, dict]:
     return layout(read_npz(source, "network file", NetworkFileError, LIMIT), _describe(source))
 
 
+#: The arrays of the older one hidden layer layout (with no ``format`` array).
+OLD_LAYOUT = frozenset({"w1", "b1", "w2", "b2"})
+
+
+def is_old_layout(names: Any) -> bool:
+    """Whether a file holding the arrays named *names* is in the older one hidden layer
+    layout (``w1, b1, w2, b2`` and no ``format`` array), deprecated."""
+    names = set(names)
+    return "format" not in names and OLD_LAYOUT <= names
+
+
+def warn_old_layout(what: str, path: str = "OLD.npz") -> None:
+    """The DeprecationWarning of reading *what* (the file, as the message names it), a
+    weights file in the older layout, at the user's line: it names the converter, given
+    *path* as the file to convert."""
+    deprecated_use(
+        f"{what} is a weights file in the old one hidden layer layout (w1, b1, w2, b2): reading it is deprecated "
+        f"and will be removed in fastgen {REMOVED_IN}, which reads only the compiled layout: convert it once with "
+        f"`fastgen convert-network {path} NEW.npz` (or fastgen.players.evaluators.convert_network_file)"
+    )
+
+
 def layout(z: dict[str, np.ndarray], name: str) -> tuple[list, list, tuple, str, dict]:
     """(weights, biases, inputs, activation, about) of the arrays *z* of a network file
     already read (:func:`read`'s checks of the layout; *name* names the file in its
     errors): for a reader of a file that holds a network among other arrays."""
     if "format" not in z:
-        if {"w1", "b1", "w2", "b2"} <= z.keys():  # the one hidden layer layout, for one more release
-            deprecated_use(
-                f"{name} is a weights file in the old one hidden layer layout (w1, b1, w2, b2): reading it is "
-                f"deprecated and will be removed in fastgen {REMOVED_IN}: convert it once with "
-                "`fastgen convert-network OLD.npz NEW.npz` (or fastgen.players.evaluators.convert_network_file)"
-            )
+        if is_old_layout(z.keys()):  # read for one more release
+            warn_old_layout(name)
             inputs = _texts(z["schemes"], "schemes", name) if "schemes" in z else ("tesauro198",)
             return [z["w1"], z["w2"]], [z["b1"], z["b2"]], inputs, "sigmoid", {}
         raise NetworkFileError(f"{name} is not a fastgen network file: no 'format' array (it holds {sorted(z)!r})")

@@ -79,13 +79,13 @@ import sys
 import zipfile
 from typing import Any, Callable
 
-from fastgen._compat import REMOVED_IN, deprecated_use
 from fastgen.players import evaluators, policies
 from fastgen.formats.checked import open_regular
 from fastgen.players.engines import GnubgEngine
 from fastgen.errors import FastgenError, InvalidArgumentError, InvalidSpecError, NetworkFileError
 from fastgen.players.base import CubePlayer, Evaluator, Policy, as_evaluator, as_policy, signature_binds
 from fastgen.players.evaluators import ReferenceNetwork, greedy
+from fastgen.nets import files as network_files
 from fastgen.nets.network import Network as CompiledNetwork
 
 __all__ = ["policy", "evaluator", "cube_player", "check", "resolve_policy", "GRAMMAR"]
@@ -198,12 +198,7 @@ def _load(spec: str, role: str) -> Any:
     if spec.lower().endswith(".npz"):
         try:
             if _in_deprecated_layout(spec):
-                deprecated_use(
-                    f"{role} {spec!r} is a weights file in the old one hidden layer layout (w1, b1, w2, b2): reading "
-                    f"it as a spec is deprecated and will be removed in fastgen {REMOVED_IN}, which reads only the "
-                    f"compiled layout: convert it once with `fastgen convert-network {spec} NEW.npz` (or "
-                    "fastgen.players.evaluators.convert_network_file)"
-                )
+                network_files.warn_old_layout(f"{role} {spec!r}", spec)
                 return ReferenceNetwork.load(spec, name=os.path.basename(spec))
             return CompiledNetwork.load(spec, name=os.path.basename(spec))
         except FastgenError as exc:  # a file missing, truncated, damaged, of bad weights ...: one line
@@ -279,7 +274,7 @@ def _in_deprecated_layout(path: str) -> bool:
                 names = set(z.namelist())
         except Exception:  # not a zip archive, or a damaged one: read and reported by the loader
             return False
-    return "format.npy" not in names and {"w1.npy", "b1.npy", "w2.npy", "b2.npy"} <= names
+    return network_files.is_old_layout(n[: -len(".npy")] for n in names if n.endswith(".npy"))
 
 
 def _as_policy(obj: Any, spec: str | None) -> Policy:
