@@ -145,14 +145,15 @@ def test_network_file_round_trip_is_unchanged(tmp_path):
 def test_fifo_is_refused_at_once_by_every_reader(tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)  # no writer: a reader that opened it the usual way would block forever
-    code = (f"import fastgen, fastgen.nets as n, fastgen.cube.met_files as c\n"
+    code = (f"import fastgen, fastgen.nets as n, fastgen.cube.met_files as c, fastgen.nets.gnubg_weights as g\n"
             f"for call in (lambda: n.Network.load({str(fifo)!r}), lambda: fastgen.formats.read_mat({str(fifo)!r}),"
-            f" lambda: c.read_met_file({str(fifo)!r})):\n"
+            f" lambda: c.read_met_file({str(fifo)!r}), lambda: g.read_weights({str(fifo)!r})):\n"
             f"    try: call()\n"
-            f"    except fastgen.FastgenError as e: print(type(e).__name__, 'FIFO' in str(e))\n")
+            f"    except fastgen.FastgenError as e: print(type(e).__name__, 'FIFO' in str(e), {str(fifo)!r} in str(e))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split("\n")[:3] == ["NetworkFileError True", "MatFileError True", "METFileError True"]
+    assert out.stdout.split("\n")[:4] == ["NetworkFileError True True", "MatFileError True True",
+                                          "METFileError True True", "NetworkFileError True True"]
 
 
 @pytest.mark.parametrize("special", ["/dev/zero", "/dev/null"])

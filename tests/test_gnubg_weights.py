@@ -10,7 +10,8 @@
 - A binary file written here (a small writer of the layout, below) from the text file's
   arrays reads back equal, in either byte order.
 - Small hand-made files for each fault: truncated, foreign, unknown version, a wrong
-  count, a non-finite number, a FIFO; each refused with NetworkFileError naming the file.
+  count, a non-finite number; each refused with NetworkFileError naming the file (a FIFO:
+  tests/test_file_hardening.py checks every reader at once).
 - The search order of find_weights, with the environment variable and the candidate
   lists replaced.
 """
@@ -21,7 +22,6 @@ import importlib.util
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -289,30 +289,13 @@ def test_gnubg_nn_name_faults(tmp_path, nets):
     refused(write_text(tmp_path / "c.weights", lines[:second]), "ends before the name line of its net 2")
 
 
-def test_a_fifo_a_folder_a_missing_and_an_oversized_file_are_refused(tmp_path, monkeypatch, good):
+def test_a_folder_a_missing_and_an_oversized_file_are_refused(tmp_path, monkeypatch, good):
+    # (a FIFO: tests/test_file_hardening.py's check of every reader)
     refused(tmp_path / "nothing.wd", "does not exist")
     refused(tmp_path, "a folder")
     (tmp_path / "good.wd").write_bytes(good)
     monkeypatch.setattr(gw, "LIMIT", 1000)
     refused(tmp_path / "good.wd", "408,016 bytes, more than the 1,000 bytes")
-    if not hasattr(os, "mkfifo"):
-        pytest.skip("this platform has no FIFOs (os.mkfifo)")
-    fifo = tmp_path / "pipe.wd"
-    os.mkfifo(fifo)
-    caught: list[BaseException] = []
-
-    def read() -> None:
-        try:
-            read_weights(fifo)
-        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
-            caught.append(exc)
-
-    worker = threading.Thread(target=read, daemon=True)
-    worker.start()
-    worker.join(30)
-    assert not worker.is_alive(), "reading a FIFO blocked"
-    assert len(caught) == 1 and isinstance(caught[0], NetworkFileError), caught
-    assert "pipe.wd" in str(caught[0]) and "FIFO" in str(caught[0])
 
 
 # --------------------------------------------------------------------------- find_weights
