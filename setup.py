@@ -169,6 +169,16 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
+    # GNU Backgammon's network inputs, classes and sigmoid (fastgen.nets._gnubg): plain C
+    # loops over fastgen/nets/_gnubg_inputs.h, no numpy C API
+    Extension(
+        "fastgen.nets._gnubg",
+        ["fastgen/nets/_gnubg.pyx"],
+        include_dirs=["fastgen/nets"],
+        depends=["fastgen/nets/_gnubg_inputs.h"],
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
+    ),
     # the trainer's self-play (fastgen.train): nogil games played by the one game loop
     # (fastgen/sim/_loop.pxd), the learner a seat choosing with the compiled networks'
     # kernel (fastgen/nets/_mlp.h), learning with the arithmetic of fastgen/train/_td.h

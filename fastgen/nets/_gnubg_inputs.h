@@ -1,0 +1,599 @@
+/* GNU Backgammon's network inputs, its position classes and its sigmoid, plain C.
+ *
+ * Written for fastgen from published definitions (the input descriptions of the enum
+ * comments in gnubg's eval.c, the gnubg manual, gnubg's ChangeLog on PIPLOSS), with the
+ * details they leave open settled by probing gnubg-nn as a black box; no gnubg code was
+ * copied. Found by probing, and kept because gnubg's nets were trained with them: the
+ * entering checker's indirect shot looks for a second blot two points past its first
+ * landing point; BACKBONE does not count the 1-point; BACKRESCAPES is 0 when nothing
+ * blocks; CONTAIN never looks at the bar; ACONTAIN and CONTAIN are rounded once.
+ * fastgen/nets/_gnubg.pyx runs these functions over batches; tests/test_gnubg_inputs.py
+ * holds them to gnubg-nn's 0-ply probabilities and to each input alone.
+ *
+ * A board is `const int8_t b[2][25]`, gnubg's layout and fastgen's: row 1 the side on
+ * roll, row 0 the other side, each row in its own numbering (index 0..23 its points 1..24,
+ * 24 its bar). The counts are trusted (0..15, at most 15 a side): the caller checks them.
+ *
+ * The encodings:
+ *   race (214)      two blocks of 107, row 0's first: points 1..23 as four units each,
+ *                   checkers off as 14 one-hot units, the pips to cross to home / 10.
+ *   contact (250)   the 200 base units (row 0 then row 1, 25 points of four units each),
+ *                   then two blocks of 25: the checkers off (3 units) of row 0 followed by
+ *                   row 1's 22 hand-made inputs, then row 1's checkers off and row 0's
+ *                   hand-made inputs (gnubg's nets were trained with the off units of the
+ *                   two blocks exchanged, and keep it).
+ *   crashed (250)   the same, with each block's off units its own side's (scaled by 5
+ *                   rather than 3).
+ */
+#ifndef FASTGEN_GNUBG_INPUTS_H
+#define FASTGEN_GNUBG_INPUTS_H
+
+#include <math.h>
+#include <stdint.h>
+
+/* position classes (our own numbering, in the order gnubg checks them) */
+#define FGG_OVER 0     /* a side has no checker left: the game is over */
+#define FGG_BEAROFF 1  /* no contact, both sides with every checker on their six home points */
+#define FGG_RACE 2     /* no contact, not bear-off */
+#define FGG_CRASHED 3  /* contact, and a side has collapsed its board (see fgg_crashed_side) */
+#define FGG_CONTACT 4  /* contact otherwise */
+
+#define FGG_RACE_WIDTH 214
+#define FGG_CONTACT_WIDTH 250
+
+/* PIPLOSS versions: what counts as a made home point when deciding which blots are
+ * targets (1.00: any occupied point, an old quirk; 1.01: two or more checkers). */
+#define FGG_V100 100
+#define FGG_V101 101
+
+/* ------------------------------------------------------------------ the tables */
+
+/* exp(k / 10) / 10 for k = 0..99, and a copy of the last one at 100 */
+static float fgg_exp10[101];
+/* Escape counts over 12-bit masks of blocked points (see fgg_escapes) */
+static int fgg_esc[4096];
+static int fgg_esc1[4096];
+
+/* The 39 ways a roll can move one checker to a hit: each die alone (6), two different
+ * dice one after the other (15), and a double's die taken 2, 3 or 4 times (18). */
+typedef struct {
+    int dist;    /* pips covered */
+    int faces;   /* dice used: 1 a direct shot, more an indirect one */
+    int all;     /* 1: every intermediate landing point must be open (doubles);
+                    0: either one of two will do (two different dice) */
+    int nmid;    /* intermediate landing points, as pips from the hitter */
+    int mid[3];
+} fgg_shot;
+
+static fgg_shot fgg_shots[39];
+/* For each of the 21 rolls its ways in order: a non-double (smaller die, larger die,
+ * both: the order matters with a checker on the bar, see fgg_shots_inputs), a double
+ * (1, 2, 3, 4 steps); -1 pads. fgg_roll_w: 1 a double, 2 otherwise. */
+static int fgg_roll_ways[21][4];
+static int fgg_roll_w[21];
+static int fgg_roll_double[21];
+/* For each distance 1..24 the ways covering it, -1 terminated */
+static int fgg_by_dist[25][8];
+
+static int fgg_lowest_bit(int m) {
+    int k = 0;
+    while (k < 12 && !(m & (1 << k))) k++;
+    return k;
+}
+
+static void fgg_init(void) {
+    for (int k = 0; k < 100; k++) fgg_exp10[k] = (float)(exp(k / 10.0) / 10.0);
+    fgg_exp10[100] = fgg_exp10[99];
+
+    /* A mask's bit k: the point k + 1 pips in front of a checker is blocked (two or
+     * more of the other side). A roll (dice a > b or a double, 0-based faces) lets it
+     * escape when the landing point of both dice (bit a + b + 1) is open and at least one
+     * of the two single-die points is open; esc1 also asks the landing point to lie
+     * beyond the first blocked one, and is 0 when none is blocked. */
+    for (int m = 0; m < 4096; m++) {
+        int e = 0, e1 = 0;
+        const int low = fgg_lowest_bit(m); /* 12 when none: esc1 is then 0 (gnubg's count) */
+        for (int a = 0; a < 6; a++)
+            for (int b = 0; b <= a; b++) {
+                int w = a == b ? 1 : 2;
+                if (m & (1 << (a + b + 1))) continue;
+                if ((m & (1 << a)) && (m & (1 << b))) continue;
+                e += w;
+                if (a + b + 1 > low) e1 += w;
+            }
+        fgg_esc[m] = e;
+        fgg_esc1[m] = e1;
+    }
+
+    int n = 0;
+    for (int d = 1; d <= 6; d++) {
+        fgg_shot s = {d, 1, 1, 0, {0, 0, 0}};
+        fgg_shots[n++] = s;
+    }
+    int sum_id[7][7], dbl_id[7][5];
+    for (int a = 1; a <= 6; a++)
+        for (int b = a + 1; b <= 6; b++) {
+            fgg_shot s = {a + b, 2, 0, 2, {a, b, 0}};
+            sum_id[a][b] = sum_id[b][a] = n;
+            fgg_shots[n++] = s;
+        }
+    for (int d = 1; d <= 6; d++)
+        for (int k = 2; k <= 4; k++) {
+            fgg_shot s = {k * d, k, 1, k - 1, {d, 2 * d, 3 * d}};
+            if (k < 4) s.mid[2] = 0;
+            if (k < 3) s.mid[1] = 0;
+            dbl_id[d][k] = n;
+            fgg_shots[n++] = s;
+        }
+    int r = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = 1; b <= a; b++) {
+            if (a == b) {
+                fgg_roll_ways[r][0] = a - 1;
+                fgg_roll_ways[r][1] = dbl_id[a][2];
+                fgg_roll_ways[r][2] = dbl_id[a][3];
+                fgg_roll_ways[r][3] = dbl_id[a][4];
+            } else {
+                fgg_roll_ways[r][0] = b - 1;
+                fgg_roll_ways[r][1] = a - 1;
+                fgg_roll_ways[r][2] = sum_id[a][b];
+                fgg_roll_ways[r][3] = -1;
+            }
+            fgg_roll_double[r] = a == b;
+            fgg_roll_w[r] = a == b ? 1 : 2;
+            r++;
+        }
+    for (int d = 0; d <= 24; d++) {
+        int c = 0;
+        for (int s = 0; s < 39; s++)
+            if (fgg_shots[s].dist == d) fgg_by_dist[d][c++] = s;
+        fgg_by_dist[d][c] = -1;
+    }
+}
+
+/* ------------------------------------------------------------------ the sigmoid */
+
+/* gnubg's sigmoid: 1 / (1 + e^x) (note the sign: a unit's activation is of minus its
+ * sum), with e^x taken from the table of e^(k/10) and straight lines between its entries
+ * (so slightly discontinuous at each tenth), and constant beyond |x| >= 10. */
+static inline float fgg_sigmoid(float x) {
+    if (!signbit(x)) {
+        if (x < 10.0f) {
+            const float x1 = 10.0f * x;
+            const int i = (int)x1;
+            return 1.0f / (1.0f + fgg_exp10[i] * ((float)(10 - i) + x1));
+        }
+        return 1.0f / 19931.370438230298f;
+    }
+    if (x > -10.0f) {
+        const float x1 = -10.0f * x;
+        const int i = (int)x1;
+        return 1.0f - 1.0f / (1.0f + fgg_exp10[i] * ((float)(10 - i) + x1));
+    }
+    return 19930.370438230298f / 19931.370438230298f;
+}
+
+/* ------------------------------------------------------------------ classes */
+
+/* the highest index holding a checker of the row, -1 when it has none */
+static inline int fgg_rear(const int8_t* row) {
+    for (int i = 24; i >= 0; i--)
+        if (row[i]) return i;
+    return -1;
+}
+
+static inline int fgg_on_board(const int8_t* row) {
+    int t = 0;
+    for (int i = 0; i < 25; i++) t += row[i];
+    return t;
+}
+
+/* A side has "crashed" when few of its checkers are left outside its lowest points: at
+ * most 6 on the board; or its 1-point holds two or more and at most 6 others are on the
+ * board (or at most 6 beyond its 1- and 2-points, counting one of the 2-point's, when the
+ * 2-point holds two or more too); or its 1-point holds at most one and at most 6 are
+ * on the board beyond the 2-point's first checker. */
+static inline int fgg_crashed_side(const int8_t* row) {
+    const int tot = fgg_on_board(row);
+    if (tot <= 6) return 1;
+    if (row[0] > 1) {
+        if (tot <= 6 + row[0]) return 1;
+        if (row[1] > 1 && 1 + tot - row[0] - row[1] <= 6) return 1;
+        return 0;
+    }
+    return tot <= 6 + (row[1] - 1);
+}
+
+/* The class of a position: over; contact when the two rearmost checkers can still meet
+ * (their indices summing to more than 22), crashed if either side crashed; otherwise
+ * bear-off when both sides are within gnubg's one-sided database (every checker on the
+ * six home points, at most 15 of them: always so), else race. */
+static inline int fgg_classify(const int8_t b[2][25]) {
+    const int back = fgg_rear(b[1]), oback = fgg_rear(b[0]);
+    if (back < 0 || oback < 0) return FGG_OVER;
+    if (back + oback > 22) return fgg_crashed_side(b[0]) || fgg_crashed_side(b[1]) ? FGG_CRASHED : FGG_CONTACT;
+    if (back < 6 && oback < 6) return FGG_BEAROFF;
+    return FGG_RACE;
+}
+
+/* ------------------------------------------------------------------ base units */
+
+/* a point's four units by its count n: one-hot for 1, 2, 3; 3 and more also (n - 3) / 2 */
+static inline void fgg_point_units(int n, float* u) {
+    u[0] = n == 1 ? 1.0f : 0.0f;
+    u[1] = n == 2 ? 1.0f : 0.0f;
+    u[2] = n >= 3 ? 1.0f : 0.0f;
+    u[3] = n > 3 ? (n - 3) / 2.0f : 0.0f;
+}
+
+/* the bar's four units, cumulative: at least 1, 2, 3 there, and (n - 3) / 2 beyond 3 */
+static inline void fgg_bar_units(int n, float* u) {
+    u[0] = n >= 1 ? 1.0f : 0.0f;
+    u[1] = n >= 2 ? 1.0f : 0.0f;
+    u[2] = n >= 3 ? 1.0f : 0.0f;
+    u[3] = n > 3 ? (n - 3) / 2.0f : 0.0f;
+}
+
+/* the 200 base units: row 0's 24 points and bar, then row 1's */
+static inline void fgg_base_units(const int8_t b[2][25], float* out) {
+    for (int s = 0; s < 2; s++) {
+        float* o = out + 100 * s;
+        for (int i = 0; i < 24; i++) fgg_point_units(b[s][i], o + 4 * i);
+        fgg_bar_units(b[s][24], o + 96);
+    }
+}
+
+/* ------------------------------------------------------------------ race */
+
+static inline void fgg_race_inputs(const int8_t b[2][25], float* out) {
+    for (int s = 0; s < 2; s++) {
+        const int8_t* row = b[s];
+        float* o = out + 107 * s;
+        /* points 1..23 (a race has no checker further back) */
+        for (int i = 0; i < 23; i++) fgg_point_units(row[i], o + 4 * i);
+        /* checkers borne off: unit k is 1 when exactly k + 1 are off */
+        const int off = 15 - fgg_on_board(row);
+        for (int k = 0; k < 14; k++) o[92 + k] = off == k + 1 ? 1.0f : 0.0f;
+        /* crossovers still to make: each checker counts the quarters of the board
+         * (6 points each) it must cross to reach the home board */
+        int cross = 0;
+        for (int q = 1; q < 4; q++)
+            for (int i = 6 * q; i < 6 * q + 6; i++) cross += q * row[i];
+        o[106] = cross / 10.0f;
+    }
+}
+
+/* ------------------------------------------------------------------ contact and crashed */
+
+/* half-input indices within a 25-unit block (0..2 are the off units) */
+enum {
+    FGG_BREAK_CONTACT = 3, FGG_BACK_CHEQUER, FGG_BACK_ANCHOR, FGG_FORWARD_ANCHOR, FGG_PIPLOSS,
+    FGG_P1, FGG_P2, FGG_BACKESCAPES, FGG_ACONTAIN, FGG_ACONTAIN2, FGG_CONTAIN, FGG_CONTAIN2,
+    FGG_MOBILITY, FGG_MOMENT2, FGG_ENTER, FGG_ENTER2, FGG_TIMING, FGG_BACKBONE, FGG_BACKG,
+    FGG_BACKG1, FGG_FREEPIP, FGG_BACKRESCAPES
+};
+
+/* the off units of a non-crashed position: thirds of the first 9 checkers off */
+static inline void fgg_off_contact(int off, float* u) {
+    if (off <= 2) { u[0] = off / 3.0f; u[1] = 0.0f; u[2] = 0.0f; }
+    else if (off <= 5) { u[0] = 1.0f; u[1] = (off - 3) / 3.0f; u[2] = 0.0f; }
+    else { u[0] = 1.0f; u[1] = 1.0f; u[2] = (off - 6) / 3.0f; }
+}
+
+/* the off units of a crashed position: fifths of the 15 */
+static inline void fgg_off_crashed(int off, float* u) {
+    if (off <= 5) { u[0] = off / 5.0f; u[1] = 0.0f; u[2] = 0.0f; }
+    else if (off <= 10) { u[0] = 1.0f; u[1] = (off - 5) / 5.0f; u[2] = 0.0f; }
+    else { u[0] = 1.0f; u[1] = 1.0f; u[2] = (off - 10) / 5.0f; }
+}
+
+/* Rolls (of 36) on which a checker of the other side, n pips in that side's numbering
+ * (0..24), gets past `row`'s points in the 12 pips in front of it (see the table);
+ * `first`: it must also land beyond the first of them. */
+static inline int fgg_escapes(const int8_t* row, int n, int first) {
+    int m = 0;
+    const int lim = n < 12 ? n : 12;
+    for (int k = 0; k < lim; k++)
+        if (row[24 + k - n] >= 2) m |= 1 << k;
+    return first ? fgg_esc1[m] : fgg_esc[m];
+}
+
+/* Shots at the other side's blots: expected pips it loses (PIPLOSS) and rolls hitting at
+ * least one (P1) or two (P2) checkers, by gnubg's rule of thumb: a roll's
+ * hits and pips counted way by way (die by die), not by searching its plays. */
+static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, int version, float* h) {
+    /* home points made: which blots are worth hitting (the far ones only behind a
+     * board of three points or more) */
+    int made = 0;
+    for (int i = 0; i < 6; i++) made += version >= FGG_V101 ? me[i] >= 2 : me[i] >= 1;
+    /* hitters[w]: own indices from which way w hits some target */
+    uint32_t hitters[39] = {0};
+    for (int i = made > 2 ? 23 : 21; i >= 0; i--) {
+        if (opp[i] != 1) continue;
+        for (int j = 24 - i; j < 25; j++) {
+            /* a hitter; a home point of exactly two is not broken to hit */
+            if (!me[j] || (j < 6 && me[j] == 2)) continue;
+            const int dist = i + j - 23;
+            for (const int* w = fgg_by_dist[dist]; *w >= 0; w++) {
+                const fgg_shot* s = &fgg_shots[*w];
+                int open = 0;
+                for (int k = 0; k < s->nmid; k++) open += opp[23 - j + s->mid[k]] < 2;
+                if (s->all ? open == s->nmid : open > 0) hitters[*w] |= 1u << j;
+            }
+        }
+    }
+    int pips_total = 0, one = 0, two = 0;
+    for (int r = 0; r < 21; r++) {
+        int count = 0, pips = 0;
+        const int* ways = fgg_roll_ways[r];
+        if (me[24] == 0) {
+            int last = -1; /* the hitter of the last direct shot */
+            for (int wi = 0; wi < 4 && ways[wi] >= 0; wi++) {
+                const uint32_t m = hitters[ways[wi]];
+                if (!m) continue;
+                const fgg_shot* s = &fgg_shots[ways[wi]];
+                int k = 23;
+                while (k > 0 && !(m & (1u << k))) k--;
+                if (s->faces == 1) {
+                    /* the most advanced hitter; a second checker hit unless it is the
+                     * last shot's hitter without a spare */
+                    if (k != last || me[k] > 1) count++;
+                    last = k;
+                    if (k - s->dist + 1 > pips) pips = k - s->dist + 1;
+                    /* a double with direct shots from two hitters */
+                    if (fgg_roll_double[r] && (m & ~(1u << k))) count++;
+                } else {
+                    if (!count) count = 1;
+                    if (k - s->dist + 1 > pips) pips = k - s->dist + 1;
+                    /* a blot on the way is hit too */
+                    for (int q = 0; q < s->nmid; q++)
+                        if (opp[23 - k + s->mid[q]] == 1) { count++; break; }
+                }
+            }
+        } else if (me[24] == 1) {
+            int other_used = 0; /* the other die entered for a hit elsewhere */
+            for (int wi = 0; wi < 4 && ways[wi] >= 0; wi++) {
+                const uint32_t m = hitters[ways[wi]];
+                if (!m) continue;
+                const fgg_shot* s = &fgg_shots[ways[wi]];
+                if (s->faces == 1) {
+                    for (int k = 24; k > 0; k--) {
+                        if (!(m & (1u << k))) continue;
+                        if (k != 24) {
+                            /* a hit off the bar needs the roll's other way (the other
+                             * die; for a double its two-step way, as gnubg has it) to
+                             * enter first, and only one such hit a roll counts */
+                            if (other_used) break;
+                            const int enter = fgg_shots[ways[1 - wi]].dist;
+                            if (opp[enter - 1] >= 2) break;
+                            other_used = 1;
+                        }
+                        count++;
+                        if (k - s->dist + 1 > pips) pips = k - s->dist + 1;
+                    }
+                } else {
+                    /* indirect shots only by the checker entering */
+                    if (!(m & (1u << 24))) continue;
+                    if (!count) count = 1;
+                    if (25 - s->dist > pips) pips = 25 - s->dist;
+                    /* a blot near the way is hit too: gnubg looks at the other side's
+                     * index mid + 1, two points past the landing point of the entering
+                     * checker's first step (mid - 1); the nets learnt it so */
+                    for (int q = 0; q < s->nmid; q++)
+                        if (opp[s->mid[q] + 1] == 1) { count++; break; }
+                }
+            }
+        } else {
+            /* two or more on the bar: direct shots entering */
+            for (int wi = 0; wi < 2; wi++) {
+                const fgg_shot* s = &fgg_shots[ways[wi]];
+                if (s->faces != 1 || !(hitters[ways[wi]] & (1u << 24))) continue;
+                count++;
+                if (25 - s->dist > pips) pips = 25 - s->dist;
+            }
+        }
+        pips_total += fgg_roll_w[r] * pips;
+        if (count >= 1) one += fgg_roll_w[r];
+        if (count >= 2) two += fgg_roll_w[r];
+    }
+    h[FGG_PIPLOSS] = pips_total / (12.0f * 36.0f);
+    h[FGG_P1] = one / 36.0f;
+    h[FGG_P2] = two / 36.0f;
+}
+
+/* The 22 hand-made inputs of the side `me` against `opp` (each row in its own
+ * numbering), into h[3..24]. */
+static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, int version, float* h) {
+    const int ob = fgg_rear(opp);  /* the other side's rearmost checker, its numbering */
+    const int front = 23 - ob;     /* the same point in ours (-1: the other side's bar) */
+
+    /* BREAK_CONTACT: pips of our checkers still to pass the other's rearmost one */
+    int n = 0;
+    for (int i = front + 1; i < 25; i++) n += (i + 1 - front) * me[i];
+    h[FGG_BREAK_CONTACT] = n / 167.0f;
+
+    /* FREEPIP: pips of our checkers already past it */
+    n = 0;
+    for (int i = 0; i < front; i++) n += (i + 1) * me[i];
+    h[FGG_FREEPIP] = n / 100.0f;
+
+    /* TIMING: pips we can play before breaking the home board: the bar's and the far
+     * checkers (a point's spares, or a lone blot), all checkers from the midpoint (or the
+     * contact point) down to our 7-point, less the checkers still needed to fill the
+     * home points below two */
+    {
+        int t = 24 * me[24], no = me[24];
+        const int m = front > 11 ? front : 11;
+        for (int i = 23; i > m; i--) {
+            const int c = me[i];
+            if (c && c != 2) {
+                const int spare = c > 2 ? c - 2 : 1;
+                no += spare;
+                t += i * spare;
+            }
+        }
+        for (int i = m; i >= 6; i--) {
+            no += me[i];
+            t += i * me[i];
+        }
+        for (int i = 5; i >= 0; i--) {
+            const int c = me[i];
+            if (c > 2) {
+                t += i * (c - 2);
+                no += c - 2;
+            } else if (c < 2 && no >= 2 - c) {
+                t -= i * (2 - c);
+                no -= 2 - c;
+            }
+        }
+        h[FGG_TIMING] = t / 100.0f;
+    }
+
+    /* BACK_CHEQUER: our rearmost checker / 24 */
+    const int back = fgg_rear(me);
+    h[FGG_BACK_CHEQUER] = back / 24.0f;
+
+    /* BACK_ANCHOR: our rearmost point of two or more / 24 (-1 / 24 when none) */
+    int anchor = back == 24 ? 23 : back;
+    while (anchor >= 0 && me[anchor] < 2) anchor--;
+    h[FGG_BACK_ANCHOR] = anchor / 24.0f;
+
+    /* FORWARD_ANCHOR: our most forward point in the other's home board (or else the
+     * highest of our 13..18 points) as its distance / 6 from the far end; 2 when none */
+    {
+        int f = 0;
+        for (int j = 18; j <= anchor; j++)
+            if (me[j] >= 2) { f = 24 - j; break; }
+        if (!f)
+            for (int j = 17; j >= 12; j--)
+                if (me[j] >= 2) { f = 24 - j; break; }
+        h[FGG_FORWARD_ANCHOR] = f ? f / 6.0f : 2.0f;
+    }
+
+    fgg_shots_inputs(me, opp, version, h);
+
+    /* BACKESCAPES, BACKRESCAPES: the other's rearmost checker's escaping rolls / 36 */
+    h[FGG_BACKESCAPES] = fgg_escapes(me, ob, 0) / 36.0f;
+    h[FGG_BACKRESCAPES] = fgg_escapes(me, ob, 1) / 36.0f;
+
+    /* ACONTAIN: 1 - the fewest escapes (of 36) of a checker of the other side standing
+     * anywhere from its 16-point back to its rearmost checker (its bar included);
+     * CONTAIN: the same from its 16-point to its 24-point, whatever its rearmost checker
+     * (never the bar); both squared too */
+    {
+        int fewest = 36;
+        for (int k = 15; k <= ob; k++) {
+            const int e = fgg_escapes(me, k, 0);
+            if (e < fewest) fewest = e;
+        }
+        h[FGG_ACONTAIN] = (36 - fewest) / 36.0f; /* (rounded once, as gnubg's) */
+        h[FGG_ACONTAIN2] = h[FGG_ACONTAIN] * h[FGG_ACONTAIN];
+        fewest = 36;
+        for (int k = 15; k < 24; k++) {
+            const int e = fgg_escapes(me, k, 0);
+            if (e < fewest) fewest = e;
+        }
+        h[FGG_CONTAIN] = (36 - fewest) / 36.0f; /* (rounded once, as gnubg's) */
+        h[FGG_CONTAIN2] = h[FGG_CONTAIN] * h[FGG_CONTAIN];
+    }
+
+    /* MOBILITY: our checkers outside our home board weighted by their distance from it
+     * and by their escapes past the other's points */
+    n = 0;
+    for (int i = 6; i < 25; i++)
+        if (me[i]) n += (i - 5) * me[i] * fgg_escapes(opp, i, 0);
+    h[FGG_MOBILITY] = n / 3600.0f;
+
+    /* MOMENT2: the spread of our checkers behind their mean point (rounded up): the
+     * mean square of their distances from it, rounded up, / 400 */
+    {
+        int cnt = 0, sum = 0;
+        for (int i = 0; i < 25; i++) { cnt += me[i]; sum += i * me[i]; }
+        const int c = cnt ? (sum + cnt - 1) / cnt : 0;
+        int k = 0, j = 0;
+        for (int i = c + 1; i < 25; i++)
+            if (me[i]) { j += me[i]; k += me[i] * (i - c) * (i - c); }
+        if (j) k = (k + j - 1) / j;
+        h[FGG_MOMENT2] = k / 400.0f;
+    }
+
+    /* ENTER: with a checker on our bar, the pips we expect to lose to rolls that do not
+     * enter (doubles and pairs of the other's made home points; more with two on the
+     * bar, when one die enters and the other does not) */
+    {
+        int loss = 0;
+        if (me[24] > 0) {
+            const int two = me[24] > 1;
+            for (int i = 0; i < 6; i++) {
+                const int mi = opp[i] >= 2;
+                if (mi) loss += 4 * (i + 1);
+                for (int j = i + 1; j < 6; j++) {
+                    const int mj = opp[j] >= 2;
+                    if (mi && mj) loss += 2 * (i + j + 2);
+                    else if (two && mi) loss += 2 * (i + 1);
+                    else if (two && mj) loss += 2 * (j + 1);
+                }
+            }
+        }
+        h[FGG_ENTER] = loss / (36.0f * (49.0f / 6.0f));
+    }
+
+    /* ENTER2: how closed the other's home board is: (36 - (open points)^2) / 36 */
+    {
+        int closed = 0;
+        for (int i = 0; i < 6; i++) closed += opp[i] >= 2;
+        h[FGG_ENTER2] = (36 - (closed - 6) * (closed - 6)) / 36.0f;
+    }
+
+    /* BACKBONE: how well our points behind the rearmost one are spaced to support it
+     * (11 within 6 pips, less from 7 to 11), as 1 - the mean support / 11 */
+    {
+        int pa = -1, w = 0, tot = 0;
+        for (int p = 23; p > 0; p--) { /* (our 1-point is not counted) */
+            if (me[p] < 2) continue;
+            if (pa < 0) { pa = p; continue; }
+            const int d = pa - p;
+            const int c = d <= 6 ? 11 : d <= 11 ? 13 - d : 0;
+            w += c * me[pa];
+            tot += me[pa];
+        }
+        h[FGG_BACKBONE] = tot ? (float)(1.0 - w / (11.0 * tot)) : 0.0f; /* (in double) */
+    }
+
+    /* BACKG, BACKG1: a back game: with two or more of our points in the other's home
+     * board, (our checkers there and on the bar - 3) / 4; with one, their count / 8 */
+    {
+        int anchors = 0, tot = 0;
+        for (int i = 18; i < 24; i++) anchors += me[i] >= 2;
+        for (int i = 18; i < 25; i++) tot += me[i];
+        h[FGG_BACKG] = anchors > 1 ? (tot - 3) / 4.0f : 0.0f;
+        h[FGG_BACKG1] = anchors == 1 ? tot / 8.0f : 0.0f;
+    }
+}
+
+/* the 250 inputs of the contact net (crashed = 0) or of the crashed net (crashed = 1) */
+static inline void fgg_contact_inputs(const int8_t b[2][25], int version, int crashed, float* out) {
+    fgg_base_units(b, out);
+    float* first = out + 200;   /* the side on roll's hand-made inputs */
+    float* second = out + 225;  /* the other side's */
+    fgg_half_inputs(b[1], b[0], version, first);
+    fgg_half_inputs(b[0], b[1], version, second);
+    const int off0 = 15 - fgg_on_board(b[0]), off1 = 15 - fgg_on_board(b[1]);
+    if (crashed) {
+        fgg_off_crashed(off1, first);
+        fgg_off_crashed(off0, second);
+    } else {
+        /* the contact net's blocks carry each other's off units */
+        fgg_off_contact(off0, first);
+        fgg_off_contact(off1, second);
+    }
+}
+
+/* the same over a flat pointer to the 50 counts (rows 0 then 1), for Cython */
+static inline int fgg_classify_flat(const int8_t* p) { return fgg_classify((const int8_t(*)[25])p); }
+static inline void fgg_race_flat(const int8_t* p, float* out) { fgg_race_inputs((const int8_t(*)[25])p, out); }
+static inline void fgg_contact_flat(const int8_t* p, int version, int crashed, float* out) {
+    fgg_contact_inputs((const int8_t(*)[25])p, version, crashed, out);
+}
+
+#endif
