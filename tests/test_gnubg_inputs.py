@@ -6,7 +6,8 @@ inputs go through gnubg's forward pass written below with numpy in float32, in g
 summation order (each hidden sum starts at its threshold and adds the inputs one by one;
 each output adds the hidden units one by one), with OUR compiled sigmoid; the result must
 equal gnubg-nn's probabilities within 1e-6 on thousands of positions of each class from
-self-play games (pubeval's plays, some or all of them replaced by random plays).
+self-play games (pubeval's plays, some or all of them replaced by random plays, and
+gnubg-nn's own 0-ply plays).
 
 What gnubg changes after its net at 0 ply is left out of the comparison:
 
@@ -138,9 +139,31 @@ def self_play_positions(seed: int, games: int, random_share: float) -> np.ndarra
     return np.concatenate(seen)
 
 
+def gnubg_play_positions(seed: int, games: int) -> np.ndarray:
+    """Every position on roll of *games* games of gnubg-nn's 0-ply plays (its best_move:
+    checker moves as (from, to) points of the side on roll, 25 the bar, 0 off)."""
+    rng = np.random.default_rng(seed)
+    seen = []
+    for _ in range(games):
+        b = fastgen.STARTING_BOARD.copy()
+        while b[0].sum() and b[1].sum():
+            seen.append(b.copy())
+            d1, d2 = (int(d) for d in rng.integers(1, 7, 2))
+            for f, t in gnubg.best_move(b.tolist(), d1, d2):
+                b[1, f - 1] -= 1
+                if t > 0:
+                    if b[0, 24 - t] == 1:  # a hit
+                        b[0, 24 - t] = 0
+                        b[0, 24] += 1
+                    b[1, t - 1] += 1
+            b = fastgen.swap_sides(b)
+    return np.stack(seen)
+
+
 @pytest.fixture(scope="module")
 def positions():
-    boards = np.concatenate([self_play_positions(s, 250, share) for s, share in ((1, 0.0), (2, 0.3), (3, 1.0))])
+    boards = np.concatenate([self_play_positions(s, 250, share) for s, share in ((1, 0.0), (2, 0.3), (3, 1.0))]
+                            + [gnubg_play_positions(4, 150)])
     boards = np.unique(boards, axis=0)
     probs = np.array([gnubg.probabilities(b.tolist(), 0) for b in boards])
     classes = np.array([gnubg.classify(b.tolist()) for b in boards])
