@@ -1,7 +1,7 @@
 """GNU Backgammon's network inputs, classes and sigmoid (fastgen.nets._gnubg) against gnubg-nn.
 
 gnubg-nn is used as a black box: its ``probabilities(board, 0)`` (0 ply, gnubg 1.01's
-weights), its ``classify(board)``, and its weights file read by a small loader here. Our
+weights), its ``classify(board)``, and its weights file (read by :mod:`fastgen.nets.gnubg_weights`). Our
 inputs go through gnubg's forward pass written below with numpy in float32, in gnubg's
 summation order (each hidden sum starts at its threshold and adds the inputs one by one;
 each output adds the hidden units one by one), with OUR compiled sigmoid; the result must
@@ -38,50 +38,41 @@ import pytest
 import fastgen
 from fastgen.errors import InvalidBoardError
 from fastgen.nets import _gnubg
+from fastgen.nets.gnubg_weights import read_weights
 
 gnubg = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
 
 WEIGHTS = Path(gnubg.__file__).parent / "data" / "gnubg.weights"
-NET_NAMES = ("race", "prune race", "crashed", "prune crashed", "contact contact250", "prune contact")
 TOL = 1e-6
 
 
 # ------------------------------------------------------------------ gnubg-nn's weights file
 
-
-def read_weights(path: Path = WEIGHTS) -> tuple[list[str], dict[str, dict]]:
-    """gnubg-nn's text weights (test-only reader): a version line, then per net a name line,
-    a header ``cInput cHidden cOutput <ignored> betaHidden betaOutput`` and its floats one a
-    line: hidden weights (input-major), output weights (output-major), hidden thresholds,
-    output thresholds. Returns the file's lines and the nets by name, with where each
-    net's floats start (for the probe files)."""
-    lines = path.read_text().split("\n")
-    assert lines[0].startswith("GNU Backgammon "), lines[0]
-    nets: dict[str, dict] = {}
-    pos = 1
-    while pos < len(lines) and lines[pos].strip():
-        name = lines[pos].strip()
-        head = lines[pos + 1].split()
-        n_in, n_hid, n_out = map(int, head[:3])
-        count = n_in * n_hid + n_out * n_hid + n_hid + n_out
-        values = np.array(lines[pos + 2 : pos + 2 + count], dtype=np.float32)
-        assert len(values) == count
-        a, b = n_in * n_hid, n_in * n_hid + n_out * n_hid
-        nets[name] = {
-            "W": values[:a].reshape(n_in, n_hid),
-            "Wo": values[a:b].reshape(n_out, n_hid),
-            "th": values[b : b + n_hid],
-            "to": values[b + n_hid :],
-            "bh": np.float32(head[4]),
-            "bo": np.float32(head[5]),
-            "start": pos + 2,
-        }
-        pos += 2 + count
-    assert all(not line.strip() for line in lines[pos:]), "trailing data after the last net"
-    return lines, nets
+#: gnubg-nn's name line for each net, in its file's order.
+NN_NAMES = {"race": "race", "prune race": "prune race", "crashed": "crashed",
+            "prune crashed": "prune crashed", "contact": "contact contact250", "prune contact": "prune contact"}
+WEIGHTS_FILE = read_weights(WEIGHTS)
 
 
-LINES, NETS = read_weights()
+def as_dict(net) -> dict:
+    return {"W": net.hidden_weights, "Wo": net.output_weights, "th": net.hidden_bias, "to": net.output_bias,
+            "bh": np.float32(net.beta_hidden), "bo": np.float32(net.beta_output)}
+
+
+NETS = {name: as_dict(net) for name, net in WEIGHTS_FILE.nets.items()}
+
+
+def write_nn_text(nets: dict[str, dict], path: Path) -> None:
+    """*nets* (by our names) in gnubg-nn's text layout, every float written so it reads back
+    to the same float32."""
+    out = ["GNU Backgammon " + WEIGHTS_FILE.version]
+    for name, nn_name in NN_NAMES.items():
+        net = nets[name]
+        n_in, n_hid = net["W"].shape
+        out += [nn_name, f"{n_in} {n_hid} {net['Wo'].shape[0]} 0 {float(net['bh']):.7f} {float(net['bo']):.7f}"]
+        values = np.concatenate([net["W"].ravel(), net["Wo"].ravel(), net["th"], net["to"]]).astype(np.float32)
+        out += ["%.9g" % v for v in values.tolist()]
+    path.write_text("\n".join(out) + "\n")
 
 
 def forward(net: dict, x: np.ndarray) -> np.ndarray:
@@ -107,10 +98,10 @@ def clamp(p: np.ndarray) -> np.ndarray:
 
 
 def test_the_weights_file_holds_six_nets_of_the_documented_shapes():
-    assert tuple(NETS) == NET_NAMES
+    assert WEIGHTS_FILE.layout == "gnubg-nn text" and WEIGHTS_FILE.version == "1.01"
     shapes = {name: (net["W"].shape, net["Wo"].shape) for name, net in NETS.items()}
     assert shapes["race"] == ((214, 128), (5, 128))
-    assert shapes["crashed"] == shapes["contact contact250"] == ((250, 128), (5, 128))
+    assert shapes["crashed"] == shapes["contact"] == ((250, 128), (5, 128))
     assert all(net["bh"] == np.float32(0.1) and net["bo"] == 1 for net in NETS.values())
 
 
@@ -189,7 +180,7 @@ def test_classify_agrees_with_gnubg_nn(positions):
         # race: the backgammon outputs are gnubg's race estimate, not the net's
         (_gnubg.RACE, "race", _gnubg.race_inputs, [0, 1, 3]),
         (_gnubg.CRASHED, "crashed", _gnubg.crashed_inputs, [0, 1, 2, 3, 4]),
-        (_gnubg.CONTACT, "contact contact250", _gnubg.contact_inputs, [0, 1, 2, 3, 4]),
+        (_gnubg.CONTACT, "contact", _gnubg.contact_inputs, [0, 1, 2, 3, 4]),
     ],
     ids=["race", "crashed", "contact"],
 )
@@ -243,14 +234,8 @@ def test_each_hand_made_input_alone_matches_gnubg_nn(positions, tmp_path):
             }
             probe["W"][i, 0] = -10
             probe["Wo"][0, 0] = -6
-            values = np.concatenate([probe["W"].ravel(), probe["Wo"].ravel(), probe["th"], probe["to"]])
-            text = ["%.7f" % v for v in values]
-            lines = list(LINES)
-            for name in ("crashed", "contact contact250"):
-                start = NETS[name]["start"]
-                lines[start : start + len(text)] = text
             path = tmp_path / f"probe{i}.weights"
-            path.write_text("\n".join(lines))
+            write_nn_text({**NETS, "crashed": probe, "contact": probe}, path)
             gnubg.net_use(gnubg.net_load(str(path)))
             theirs = np.array([gnubg.probabilities(b.tolist(), 0)[0] for b in sample])
             diff = np.abs(forward(probe, ours)[:, 0] - theirs)
