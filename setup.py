@@ -179,6 +179,16 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
+    # GNU Backgammon's 0-ply nets (fastgen.nets._gnubg_eval): its classes, inputs and
+    # forward pass in plain C (fastgen/nets/_gnubg_net.h), no numpy C API
+    Extension(
+        "fastgen.nets._gnubg_eval",
+        ["fastgen/nets/_gnubg_eval.pyx"],
+        include_dirs=["fastgen/nets"],
+        depends=["fastgen/nets/_gnubg_inputs.h", "fastgen/nets/_gnubg_net.h"],
+        extra_compile_args=compile_args,
+        define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
+    ),
     # the trainer's self-play (fastgen.train): nogil games played by the one game loop
     # (fastgen/sim/_loop.pxd), the learner a seat choosing with the compiled networks'
     # kernel (fastgen/nets/_mlp.h), learning with the arithmetic of fastgen/train/_td.h

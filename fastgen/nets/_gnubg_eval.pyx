@@ -1,0 +1,101 @@
+# cython: language_level=3
+"""GNU Backgammon's 0-ply nets evaluated in nogil loops over the plain C of
+fastgen/nets/_gnubg_net.h (classes and inputs: fastgen/nets/_gnubg_inputs.h).
+
+Private module. fastgen.nets.gnubg reads the weights (fastgen.nets.gnubg_weights checks
+their shapes) and the boards once (fastgen.core.boards); a ``GnubgKernel`` holds the
+float32 arrays of the race, crashed and contact nets and trusts them, and its loops trust
+the boards. Bear-off and finished positions are left to the caller (their class is
+returned): they are looked up in bear-off databases, not evaluated by a net.
+"""
+
+from libc.stdint cimport int8_t
+from libc.string cimport memcpy
+from libc.stdlib cimport malloc, free
+
+cdef extern from "_gnubg_net.h":
+    int FGG_MAX_HIDDEN, FGG_MAX_INPUTS
+    ctypedef struct fgg_net:
+        int n_in, n_hid, n_out
+        const float* w
+        const float* wo
+        const float* th
+        const float* to
+        float beta_h, beta_o
+    ctypedef struct fgg_nets:
+        fgg_net race, crashed, contact
+        int version
+    void fgg_init() noexcept nogil
+    int fgg_net_outputs(const fgg_nets* nets, const int8_t* b, float* out, float* scratch) noexcept nogil
+
+fgg_init()
+
+#: The largest net the kernel takes (gnubg's have 250 inputs and 128 hidden units).
+MAX_INPUTS = FGG_MAX_INPUTS
+MAX_HIDDEN = FGG_MAX_HIDDEN
+
+
+cdef int _point(fgg_net* net, spec, int width, list keep) except -1:
+    arrays, beta_h, beta_o = spec
+    cdef const float[:, ::1] w = arrays[0]
+    cdef const float[:, ::1] wo = arrays[1]
+    cdef const float[::1] th = arrays[2]
+    cdef const float[::1] to = arrays[3]
+    if w.shape[0] != width or not 0 < w.shape[1] <= FGG_MAX_HIDDEN or wo.shape[0] != 5 or wo.shape[1] != w.shape[1] \
+            or th.shape[0] != w.shape[1] or to.shape[0] != 5:
+        raise ValueError("GnubgKernel: a net out of the compiled limits (checked by the caller)")
+    keep.extend(arrays)
+    net.n_in = w.shape[0]
+    net.n_hid = w.shape[1]
+    net.n_out = wo.shape[0]
+    net.w = &w[0, 0]
+    net.wo = &wo[0, 0]
+    net.th = &th[0]
+    net.to = &to[0]
+    net.beta_h = beta_h
+    net.beta_o = beta_o
+    return 0
+
+
+cdef class GnubgKernel:
+    """The race, crashed and contact nets' float32 arrays as the kernel reads them."""
+
+    cdef fgg_nets nets
+    cdef list keep
+
+    def __init__(self, race, crashed, contact, int version):
+        """*race*, *crashed*, *contact*: each ``(arrays, beta_hidden, beta_output)`` with
+        arrays the C-contiguous float32 (hidden weights (inputs, hidden), output weights
+        (5, hidden), hidden thresholds, output thresholds) of a net of 214 (race) or 250
+        inputs, at most MAX_HIDDEN hidden units and 5 outputs (checked by the caller);
+        *version* 100 or 101, the inputs' PIPLOSS rule."""
+        self.keep = []
+        _point(&self.nets.race, race, 214, self.keep)
+        _point(&self.nets.crashed, crashed, 250, self.keep)
+        _point(&self.nets.contact, contact, 250, self.keep)
+        if version not in (100, 101):
+            raise ValueError("GnubgKernel: version must be 100 or 101 (checked by the caller)")
+        self.nets.version = version
+
+    def rows(self, const int8_t[:, :, ::1] boards, bint swap, float[:, ::1] out, int8_t[::1] classes,
+             Py_ssize_t lo, Py_ssize_t hi):
+        """For boards lo..hi-1 without the GIL: classes[i] their class, and out[i] the five
+        outputs of the class's net for a race, crashed or contact position (row 1 on roll,
+        or row 0 with *swap*); other rows of out are left alone."""
+        if hi <= lo:
+            return
+        cdef float* scratch = <float*> malloc((FGG_MAX_INPUTS + FGG_MAX_HIDDEN) * sizeof(float))
+        if scratch == NULL:
+            raise MemoryError()
+        cdef int8_t turned[50]
+        cdef Py_ssize_t i
+        cdef const int8_t* b
+        with nogil:
+            for i in range(lo, hi):
+                b = &boards[i, 0, 0]
+                if swap:
+                    memcpy(&turned[0], b + 25, 25)
+                    memcpy(&turned[25], b, 25)
+                    b = &turned[0]
+                classes[i] = <int8_t> fgg_net_outputs(&self.nets, b, &out[i, 0], scratch)
+        free(scratch)
