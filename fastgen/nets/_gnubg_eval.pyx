@@ -14,7 +14,7 @@ from libc.string cimport memcpy
 from libc.stdlib cimport malloc, free
 
 cdef extern from "_gnubg_net.h":
-    int FGG_MAX_HIDDEN, FGG_MAX_INPUTS
+    int FGG_MAX_HIDDEN, FGG_MAX_INPUTS, FGG_SCRATCH
     ctypedef struct fgg_net:
         int n_in, n_hid, n_out
         const float* w
@@ -26,13 +26,24 @@ cdef extern from "_gnubg_net.h":
         fgg_net race, crashed, contact
         int version
     void fgg_init() noexcept nogil
+    int fgg_select(int best) noexcept nogil
     int fgg_net_outputs(const fgg_nets* nets, const int8_t* b, float* out, float* scratch) noexcept nogil
 
 fgg_init()
+fgg_select(2)
 
 #: The largest net the kernel takes (gnubg's have 250 inputs and 128 hidden units).
 MAX_INPUTS = FGG_MAX_INPUTS
 MAX_HIDDEN = FGG_MAX_HIDDEN
+
+
+def select_kernels(level=None):
+    """Use the loops of *level*: 0 the plain C ones, 1 AVX2, 2 AVX-512F, None the best the
+    CPU has (what import chooses); a level the CPU lacks falls back to the best below it.
+    Returns the level in use. Every level gives the same results to the bit (each vector
+    lane does the plain loop's arithmetic in its order). Not thread-safe: call it while
+    nothing evaluates."""
+    return int(fgg_select(-1 if level is None else int(level)))
 
 
 cdef int _point(fgg_net* net, spec, int width, list keep) except -1:
@@ -84,7 +95,7 @@ cdef class GnubgKernel:
         or row 0 with *swap*); other rows of out are left alone."""
         if hi <= lo:
             return
-        cdef float* scratch = <float*> malloc((FGG_MAX_INPUTS + FGG_MAX_HIDDEN) * sizeof(float))
+        cdef float* scratch = <float*> malloc(FGG_SCRATCH * sizeof(float))
         if scratch == NULL:
             raise MemoryError()
         cdef int8_t turned[50]

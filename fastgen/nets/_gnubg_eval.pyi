@@ -1,0 +1,16 @@
+"""Type stubs of GNU Backgammon's nets evaluated compiled (fastgen/nets/_gnubg_eval.pyx)."""
+
+import numpy as np
+import numpy.typing as npt
+
+MAX_INPUTS: int
+MAX_HIDDEN: int
+
+_NetSpec = tuple[tuple[npt.NDArray[np.float32], ...], float, float]
+
+def select_kernels(level: int | None = ...) -> int: ...
+
+class GnubgKernel:
+    def __init__(self, race: _NetSpec, crashed: _NetSpec, contact: _NetSpec, version: int) -> None: ...
+    def rows(self, boards: npt.NDArray[np.int8], swap: bool, out: npt.NDArray[np.float32],
+             classes: npt.NDArray[np.int8], lo: int, hi: int) -> None: ...
