@@ -128,6 +128,9 @@ class Network:
 
     #: Its answers keep every rule of an evaluator's (see :mod:`fastgen.nets.probs`).
     ordered = True
+    #: Its evaluation runs compiled without the GIL (threads run batches side by side) and
+    #: reads turned boards (``evaluate(..., turned=True)``).
+    nogil = True
 
     def __init__(self, weights: Sequence[ArrayLike], biases: Sequence[ArrayLike], *,
                  inputs: str | Sequence[str] = "tesauro198", activation: str = "sigmoid",

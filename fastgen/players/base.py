@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from fastgen.errors import InvalidArgumentError
+from fastgen.nets.gnubg import GnubgNetworks
 from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.nets.probs import check_answer
 
@@ -87,6 +88,10 @@ class Evaluator(_Named, abc.ABC):
     trusted: ClassVar[bool] = False
     #: The classes of position it answers for (of :data:`ALL_CLASSES`).
     classes: tuple[str, ...] = ALL_CLASSES
+    #: Whether :meth:`evaluate` runs compiled without the GIL (so threads can play
+    #: batches side by side) and takes ``turned=True`` (boards read with their rows
+    #: swapped): a compiled :class:`fastgen.nets.Network`, GNU Backgammon's compiled nets.
+    nogil: ClassVar[bool] = False
 
     @abc.abstractmethod
     def evaluate(self, boards: np.ndarray, *, threads: int = 1) -> np.ndarray:
@@ -104,6 +109,13 @@ class Evaluator(_Named, abc.ABC):
 
 
 Evaluator.register(CompiledNetwork)
+Evaluator.register(GnubgNetworks)
+
+
+def runs_without_gil(evaluator: Any) -> bool:
+    """Whether *evaluator* evaluates compiled without the GIL and reads turned boards
+    (its ``nogil`` attribute)."""
+    return bool(getattr(evaluator, "nogil", False))
 
 
 class Turn:

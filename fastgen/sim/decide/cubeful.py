@@ -59,6 +59,7 @@ from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidArgumentError, InvalidCubeStateError
 from fastgen.nets.network import Network as CompiledNetwork
+from fastgen.players.base import runs_without_gil
 from fastgen.players.evaluators import ReferenceNetwork, equity, evaluate
 from fastgen.players.policies import cube_policy, step_policy
 from fastgen.games.game import result_types
@@ -342,7 +343,7 @@ def rollout_cube(board: Any, evaluator: Callable[[np.ndarray], Any] | str, state
     games = _Games(ev, st, score, arr, t, k, points, luck, max_cube, seed, bool(quasi_random),
                    bool(variance_reduction))
     t0 = time.perf_counter()
-    if threads > 1 and trials >= 2 * MIN_GROUP and isinstance(ev, CompiledNetwork):
+    if threads > 1 and trials >= 2 * MIN_GROUP and runs_without_gil(ev):
         turn = _side_by_side(games, threads, trials, progress)
     else:
         turn = games.play(np.arange(n), threads, progress)

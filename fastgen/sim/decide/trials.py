@@ -26,7 +26,7 @@ import numpy as np
 from fastgen.players.evaluators import Afterstates, evaluate, flip, flip_diff, group_best
 from fastgen.core._core import StopFlag
 from fastgen.core.generate import plays_batch
-from fastgen.nets.network import Network as CompiledNetwork
+from fastgen.players.base import runs_without_gil
 from fastgen.errors import InvalidArgumentError, TurnLimitError
 from fastgen.core.ids import position_id
 from fastgen.sim.decide.dice import dice_at
@@ -80,7 +80,7 @@ def simulate(starts: np.ndarray, self_first: bool, evaluator, trials: np.ndarray
         _play(board, trial, outcome, luck, finished, which, self_first, evaluator, seed, variance_reduction,
               quasi_random, truncate, threads, stats, truncate_bearoff)
 
-    groups = min(threads, n // MIN_GROUP) if isinstance(evaluator, CompiledNetwork) else 1
+    groups = min(threads, n // MIN_GROUP) if runs_without_gil(evaluator) else 1
     try:
         if groups <= 1:
             play(alive, threads, stats)

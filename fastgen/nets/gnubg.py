@@ -1,0 +1,258 @@
+"""GNU Backgammon's 0-ply evaluation, compiled: its nets, read from the user's install.
+
+:func:`load` finds GNU Backgammon's weights file (:func:`fastgen.nets.gnubg_weights.find_weights`:
+an explicit path, ``FASTGEN_GNUBG_WEIGHTS``, the ``gnubg-nn`` or ``gnubg`` package data,
+the usual places of an installed gnubg) and its one-sided and two-sided bear-off
+databases (``gnubg_os0.bd``, ``gnubg_ts0.bd``), and gives a :class:`GnubgNetworks`: an
+evaluator computing what gnubg computes at 0 ply, for the side on roll (row 1):
+
+1. the position's class (:func:`classify`): over, bear-off, race, crashed, contact;
+2. bear-off: the two-sided database where it holds both sides, else the one-sided one
+   (:mod:`fastgen.bearoff`);
+3. race, crashed, contact: that class's net over its inputs, the forward pass in gnubg's
+   float32 arithmetic and order with its table sigmoid, compiled and without the GIL
+   (``threads=`` shares a batch among threads);
+4. gnubg's corrections of a net's outputs (each gammon at most its side's wins, each
+   backgammon at most its gammons).
+
+The inputs' definitions depend on the weights' version: 1.00 (gnubg 1.07, what Debian
+installs) or 1.01 (gnubg 1.08 and later, and the PyPI packages); the version the file
+states decides. fastgen ships none of gnubg's files: it reads the user's.
+
+>>> import fastgen
+>>> from fastgen.nets import gnubg
+>>> nets = gnubg.load()                                   # doctest: +SKIP
+>>> nets.evaluate(fastgen.STARTING_BOARD[None]).round(3)  # doctest: +SKIP
+array([[0.52 , 0.152, 0.007, 0.128, 0.005]])
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+import numpy as np
+
+from fastgen._util import check_threads, run_in_chunks
+from fastgen.bearoff.evaluate import evaluate as bearoff_evaluate
+from fastgen.bearoff.build import build_one_sided
+from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
+from fastgen.bearoff.files import read_gnubg
+from fastgen.core._core import StopFlag
+from fastgen.core.boards import as_boards
+from fastgen.errors import NetworkFileError
+from fastgen.nets import _gnubg, _gnubg_eval
+from fastgen.nets.gnubg_weights import GnubgWeights, find_weights, read_weights
+
+__all__ = ["GnubgNetworks", "load", "classify", "find_bearoff", "CLASSES"]
+
+#: The position classes, by the number :func:`classify` gives them.
+CLASSES = ("over", "bearoff", "race", "crashed", "contact")
+
+#: Positions a thread takes at a time (a few ms of work).
+CHUNK_ROWS = 4096
+
+#: The bear-off database files gnubg reads, one-sided then two-sided.
+BEAROFF_FILES = ("gnubg_os0.bd", "gnubg_ts0.bd")
+
+
+def classify(boards: Any) -> np.ndarray:
+    """(N,) int8: each position's class as gnubg sorts them, an index of :data:`CLASSES`:
+    0 over (a side has borne off every checker); 1 bear-off (no contact, every checker of
+    both sides on its home board); 2 race (no contact otherwise); 3 crashed (contact, and
+    a side has few checkers left above its lowest points); 4 contact."""
+    return _gnubg.classify(boards)
+
+
+def _bearoff_folders(weights_path: str) -> list[str]:
+    """Where gnubg's bear-off files may be, for a weights file at *weights_path*: its
+    folder, then the data folders of an installed gnubg (Debian keeps the weights in
+    ``/usr/lib/gnubg`` and the databases in ``/usr/share/gnubg``)."""
+    here = os.path.dirname(os.path.abspath(weights_path))
+    folders = [here, os.path.join(os.path.dirname(here), "share", "gnubg"),
+               "/usr/share/gnubg", "/usr/local/share/gnubg", "/opt/homebrew/share/gnubg"]
+    seen: list[str] = []
+    for f in folders:
+        if f not in seen:
+            seen.append(f)
+    return seen
+
+
+def find_bearoff(weights_path: str) -> tuple[str | None, str | None]:
+    """The paths of gnubg's one-sided and two-sided bear-off files (``gnubg_os0.bd``,
+    ``gnubg_ts0.bd``) beside the weights file *weights_path* or in gnubg's data folders;
+    None for one not found."""
+    found: list[str | None] = []
+    for name in BEAROFF_FILES:
+        path = next((os.path.join(f, name) for f in _bearoff_folders(weights_path)
+                     if os.path.isfile(os.path.join(f, name))), None)
+        found.append(path)
+    return found[0], found[1]
+
+
+def _net_spec(weights: GnubgWeights, name: str) -> tuple[tuple[np.ndarray, ...], float, float]:
+    net = weights.nets[name]
+    arrays = tuple(np.ascontiguousarray(a, dtype=np.float32) for a in net.arrays)
+    return arrays, float(net.beta_hidden), float(net.beta_output)
+
+
+class GnubgNetworks:
+    """GNU Backgammon's 0-ply evaluation with its nets compiled (see the module's
+    docstring): an evaluator, ``nets(boards)`` / :meth:`evaluate` giving (N, 5) float64
+    probabilities for the side on roll. Made by :func:`load`; pickles as the paths it was
+    read from (each process reads them again).
+
+    *weights*: a :class:`~fastgen.nets.gnubg_weights.GnubgWeights`; *one_sided*: the
+    one-sided bear-off database (gnubg's ``gnubg_os0.bd``: 6 points, 15 checkers);
+    *two_sided*: the two-sided one (``gnubg_ts0.bd``) or None."""
+
+    #: The answers keep every rule of an evaluator's; fastgen trusts them; the
+    #: evaluation runs compiled, without the GIL, and reads turned boards.
+    ordered = True
+    trusted = True
+    nogil = True
+    classes = ("bearoff", "race", "contact")
+
+    def __init__(self, weights: GnubgWeights, one_sided: OneSidedDatabase,
+                 two_sided: TwoSidedDatabase | None = None, *, name: str = "gnubg:0",
+                 sources: tuple[str | None, str | None, str | None] | None = None) -> None:
+        if not isinstance(one_sided, OneSidedDatabase) or one_sided.points != 6 or one_sided.checkers != 15:
+            raise NetworkFileError(f"gnubg's nets need the one-sided bear-off database of 6 points and 15 "
+                                   f"checkers (gnubg_os0.bd), got {one_sided!r}")
+        if two_sided is not None and not isinstance(two_sided, TwoSidedDatabase):
+            raise NetworkFileError(f"expected a two-sided bear-off database (gnubg_ts0.bd) or None, got {two_sided!r}")
+        self.weights = weights
+        self.version = weights.version
+        self.one_sided = one_sided
+        self.two_sided = two_sided
+        self.name = name
+        self._sources = sources
+        self._databases: tuple = (two_sided, one_sided) if two_sided is not None else (one_sided,)
+        self._kernel = _gnubg_eval.GnubgKernel(_net_spec(weights, "race"), _net_spec(weights, "crashed"),
+                                               _net_spec(weights, "contact"), 100 if weights.version == "1.00" else 101)
+
+    @property
+    def __name__(self) -> str:
+        """The name (``gnubg:0``), as functions have one (what messages quote)."""
+        return self.name
+
+    def __repr__(self) -> str:
+        two = "" if self.two_sided is None else " and a two-sided bear-off database"
+        return f"<GNU Backgammon's nets {self.version} from {self.weights.path!r}{two}>"
+
+    def digest(self) -> str:
+        """What identifies its answers: the weights' digest
+        (:attr:`~fastgen.nets.gnubg_weights.GnubgWeights.digest`, the same for the same
+        weights in any layout) and whether a two-sided database is used."""
+        return f"gnubg-nets/1:{self.weights.digest}:{'two-sided' if self.two_sided is not None else 'one-sided'}"
+
+    def about(self) -> dict:
+        """What is evaluating: the weights' version, file and digest, the bear-off files."""
+        return {"name": self.name, "weights": self.weights.path, "version": self.version,
+                "digest": self.weights.digest, "layout": self.weights.layout,
+                "two_sided": self.two_sided is not None}
+
+    def __reduce__(self) -> Any:
+        if self._sources is None:
+            raise TypeError("GnubgNetworks made from objects in memory cannot be pickled; make them with load()")
+        return (_reload, (self._sources, self.name))
+
+    def classify(self, boards: Any) -> np.ndarray:
+        """(N,) int8 classes of *boards* (:func:`classify`)."""
+        return classify(boards)
+
+    def __call__(self, boards: Any, *, threads: int = 1) -> np.ndarray:
+        return self.evaluate(boards, threads=threads)
+
+    def evaluate(self, boards: Any, *, threads: int = 1, turned: bool = False) -> np.ndarray:
+        """(N, 5) float64 probabilities of (N, 2, 25) *boards* for the side on roll (row
+        1), gnubg's 0-ply evaluation: P(win), P(win gammon), P(win backgammon), P(lose
+        gammon), P(lose backgammon). With *turned*, each board is read with its rows
+        swapped (row 0 on roll: the positions after the plays of ``plays_batch``, valued
+        for the opponent, with no copy). The boards are checked once
+        (:class:`~fastgen.errors.InvalidBoardError`); the same answers for any
+        *threads*."""
+        threads = check_threads(threads)
+        arr = as_boards(boards)
+        n = arr.shape[0]
+        raw = np.zeros((n, 5), dtype=np.float32)
+        cls = np.empty(n, dtype=np.int8)
+        kernel = self._kernel
+        swap = bool(turned)
+        run_in_chunks(lambda lo, hi: kernel.rows(arr, swap, raw, cls, lo, hi),
+                      n, CHUNK_ROWS, max(1, min(threads, n // 1024 or 1)), StopFlag())
+        out = raw.astype(np.float64)
+        rest = np.flatnonzero(cls <= _gnubg.BEAROFF)
+        if rest.size:
+            sub = arr[rest][:, ::-1] if swap else arr[rest]
+            sub = np.ascontiguousarray(sub)
+            over = cls[rest] == _gnubg.OVER
+            if over.any():
+                out[rest[over]] = _finished(sub[over])
+            off = ~over
+            if off.any():
+                out[rest[off]] = bearoff_evaluate(sub[off], *self._databases)
+        return out
+
+
+def _finished(boards: np.ndarray) -> np.ndarray:
+    """(n, 5): the exact result of finished games for the side on roll (row 1): a side
+    with no checker left has won, a gammon when the other has borne off none, a
+    backgammon when it also has one on the bar or in the winner's home board."""
+    out = np.zeros((boards.shape[0], 5))
+    for k, b in enumerate(boards.astype(np.int64)):
+        won = b[1].sum() == 0
+        loser = b[0] if won else b[1]
+        gammon = loser.sum() == 15
+        backgammon = gammon and loser[18:25].sum() > 0
+        cols = (0, 1, 2) if won else (3, 4)
+        vals = (1.0, gammon, backgammon) if won else (gammon, backgammon)
+        for c, v in zip(cols, vals):
+            out[k, c] = float(v)
+    return out
+
+
+def _one_sided(path: str | None) -> OneSidedDatabase:
+    if path is None:
+        return build_one_sided(6)  # gnubg's own file, to the byte (built in memory)
+    db = read_gnubg(path)
+    if not isinstance(db, OneSidedDatabase):
+        raise NetworkFileError(f"{path!r} is not a one-sided bear-off database")
+    return db
+
+
+def _two_sided(path: str | None) -> TwoSidedDatabase | None:
+    if path is None:
+        return None
+    db = read_gnubg(path)
+    if not isinstance(db, TwoSidedDatabase):
+        raise NetworkFileError(f"{path!r} is not a two-sided bear-off database")
+    return db
+
+
+def _reload(sources: tuple[str | None, str | None, str | None], name: str) -> GnubgNetworks:
+    weights, one, two = sources
+    return GnubgNetworks(read_weights(weights), _one_sided(one), _two_sided(two), name=name, sources=sources)
+
+
+def load(path: str | os.PathLike[str] | None = None, *,
+         bearoff: Sequence[str | os.PathLike[str] | None] | None = None) -> GnubgNetworks:
+    """GNU Backgammon's nets from the weights file *path* (by default the one
+    :func:`~fastgen.nets.gnubg_weights.find_weights` finds) and its bear-off databases:
+    *bearoff* = (one-sided path, two-sided path), by default the files :func:`find_bearoff`
+    finds. Without a one-sided file, gnubg's (6 points, 15 checkers) is built in memory
+    (fastgen's builder writes gnubg's file to the byte); without a two-sided file the
+    one-sided database values every bear-off, as gnubg does without one.
+
+    Raises :class:`~fastgen.errors.GnubgWeightsNotFoundError` when no weights file is
+    found, :class:`~fastgen.errors.NetworkFileError` or
+    :class:`~fastgen.errors.BearoffFileError` for a file that cannot be read."""
+    weights_path = find_weights(path)
+    if bearoff is None:
+        one, two = find_bearoff(weights_path)
+    else:
+        files = list(bearoff)
+        if len(files) != 2:
+            raise NetworkFileError(f"bearoff must be (one-sided path, two-sided path), got {bearoff!r}")
+        one, two = (None if f is None else os.fspath(f) for f in files)
+    return _reload((weights_path, one, two), "gnubg:0")
