@@ -17,6 +17,7 @@ from fastgen.errors import EngineError, FastgenError, InvalidArgumentError, Inva
 from fastgen.players.base import CubePlayer, Evaluator, Policy
 from fastgen.players.evaluators import ReferenceNetwork
 from fastgen.nets import Network as CompiledNetwork
+from fastgen.nets.gnubg import GnubgNetworks
 
 from _positions import random_play_positions
 
@@ -141,8 +142,11 @@ def test_baseline_plays_the_best_play_of_a_float64_forward_pass():
 
 def test_gnubg_specs_need_the_peers_extra():
     pytest.importorskip("gnubg_nn", reason="needs the peers extra: pip install '.[peers]'")
-    assert specs.policy("gnubg:1").plies == 1 and specs.policy("gnubg").plies == 0
-    assert specs.evaluator("gnubg:0").__name__ == "gnubg:0"
+    assert specs.policy("gnubg:1").plies == 1 and specs.policy("gnubg-nn").plies == 0
+    assert specs.policy("gnubg-nn:2").plies == 2 and specs.evaluator("gnubg-nn:1").name == "gnubg-nn:1"
+    # at 0 ply, gnubg's nets compiled (gnubg-nn's package data holds the weights)
+    assert isinstance(specs.evaluator("gnubg:0"), GnubgNetworks) and specs.evaluator("gnubg:0").__name__ == "gnubg:0"
+    assert specs.policy("gnubg").name == "gnubg:0" and isinstance(specs.policy("gnubg").evaluator, GnubgNetworks)
     t = fastgen.rollout_plays(BOARD, (3, 1), "gnubg:0", plays=2, trials=36, truncate=4)
     assert t.evaluator == "gnubg:0"
 

@@ -55,6 +55,7 @@ import io
 import math
 import os
 import time
+import warnings
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -63,12 +64,15 @@ import numpy as np
 from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
 from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.core.ids import position_id
-from fastgen.errors import EngineError, InvalidArgumentError, InvalidNetworkError, InvalidOutputError
+from fastgen.errors import (
+    EngineError, GnubgWeightsNotFoundError, InvalidArgumentError, InvalidNetworkError, InvalidOutputError,
+)
 from fastgen.nets import files as network_files
+from fastgen.nets import gnubg as gnubg_nets
 from fastgen.nets.onnx_io import OnnxEvaluator
 from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.nets.probs import PROB_RULES, PROB_TOLERANCE, check_probs, make_consistent
-from fastgen.players.base import ALL_CLASSES, Evaluator, FunctionEvaluator, Policy, Turn, as_evaluator
+from fastgen.players.base import ALL_CLASSES, Evaluator, FunctionEvaluator, Policy, Turn, as_evaluator, runs_without_gil
 from fastgen._typing import ArrayLike
 from fastgen._compat import deprecated
 from fastgen._util import atomic_write, check_int, install_hint
@@ -84,6 +88,8 @@ __all__ = [
     "equity",
     "flip",
     "gnubg",
+    "gnubg_nn",
+    "GnubgFallbackWarning",
     "chain",
     "bearoff",
     "constant",
@@ -175,7 +181,7 @@ def evaluate(evaluator: Any, boards: np.ndarray, stats: dict | None = None,
     them so, with no copy). The result may be read-only (a single chunk's answer as the
     evaluator gave it)."""
     ev = evaluator if isinstance(evaluator, Evaluator) else as_evaluator(evaluator)
-    native_turn = turned and isinstance(ev, CompiledNetwork)
+    native_turn = turned and runs_without_gil(ev)
     n = boards.shape[0]
     out = None
     for lo in range(0, n, chunk):
@@ -328,20 +334,45 @@ def group_best(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- evaluators
 
 
-def gnubg(plies: int = 0) -> "GnubgNNEvaluator":
-    """GNU Backgammon's evaluation at *plies* (0 = the neural nets alone) via ``gnubg-nn``.
+class GnubgFallbackWarning(UserWarning):
+    """``gnubg:0`` found no GNU Backgammon weights file to evaluate compiled and runs
+    through gnubg-nn, one Python call a position (the message says where it looked)."""
 
-    Each position is one ``gnubg_nn.probabilities(board, plies)`` call (about 3 us at 0
-    ply); gnubg-nn caches evaluations, so positions seen before cost less. Its race net,
-    contact nets and bear-off databases are used as gnubg classifies the position.
-    Needs the ``peers`` extra (``pip install "fastgen-backgammon[peers]"``).
+
+def gnubg(plies: int = 0) -> "Evaluator":
+    """GNU Backgammon's evaluation at *plies* (0 = the neural nets alone).
+
+    At 0 ply, GNU Backgammon's nets compiled (:func:`fastgen.nets.gnubg.load`: the weights
+    file and bear-off databases of the user's gnubg or gnubg-nn install, evaluated in
+    fastgen's core, equal to gnubg-nn) whenever a weights file is found; otherwise, and
+    at 1 ply or more, gnubg-nn (:func:`gnubg_nn`), with a one-line notice when the
+    weights were not found. Its name is ``gnubg:N`` either way.
+    """
+    plies = check_int(plies, "plies", 0, 4)
+    if plies == 0:
+        try:
+            return gnubg_nets.load()
+        except GnubgWeightsNotFoundError as exc:
+            warnings.warn(f"gnubg:0 runs through gnubg-nn, one call a position: {exc}", GnubgFallbackWarning,
+                          stacklevel=2)
+    ev = gnubg_nn(plies)
+    ev.name = f"gnubg:{plies}"
+    return ev
+
+
+def gnubg_nn(plies: int = 0) -> "GnubgNNEvaluator":
+    """GNU Backgammon's evaluation at *plies* (0 = the neural nets alone) via the
+    ``gnubg-nn`` package, one ``gnubg_nn.probabilities(board, plies)`` call a position
+    (a few us at 0 ply); gnubg-nn caches evaluations, so positions seen before cost less.
+    Its race net, contact nets and bear-off databases are used as gnubg classifies the
+    position. Needs the ``peers`` extra (``pip install "fastgen-backgammon[peers]"``).
     """
     plies = check_int(plies, "plies", 0, 4)
     try:
-        import gnubg_nn  # lazy: the optional peers extra
+        import gnubg_nn as module  # lazy: the optional peers extra
     except ImportError as exc:
-        raise ImportError(f"evaluators.gnubg needs gnubg-nn: {install_hint('peers')}") from exc
-    return GnubgNNEvaluator(plies, gnubg_nn)
+        raise ImportError(f"evaluators.gnubg_nn needs gnubg-nn: {install_hint('peers')}") from exc
+    return GnubgNNEvaluator(plies, module)
 
 
 class GnubgNNEvaluator(Evaluator):
@@ -352,7 +383,7 @@ class GnubgNNEvaluator(Evaluator):
     def __init__(self, plies: int, module: Any) -> None:
         self.plies = plies
         self.module = module
-        self.name = f"gnubg:{plies}"
+        self.name = f"gnubg-nn:{plies}"
 
     def evaluate(self, boards: np.ndarray, *, threads: int = 1) -> np.ndarray:
         probabilities = self.module.probabilities
@@ -360,7 +391,13 @@ class GnubgNNEvaluator(Evaluator):
         return np.array([probabilities(b, plies) for b in boards.tolist()], dtype=np.float64)
 
     def __reduce__(self) -> Any:
-        return (gnubg, (self.plies,))
+        return (_gnubg_nn_named, (self.plies, self.name))
+
+
+def _gnubg_nn_named(plies: int, name: str) -> "GnubgNNEvaluator":
+    ev = gnubg_nn(plies)
+    ev.name = name
+    return ev
 
 
 class BearoffEvaluator(Evaluator):

@@ -37,7 +37,7 @@ from fastgen.errors import EngineError, InvalidArgumentError
 from fastgen.players.base import CubePlayer, Evaluator, Policy, Turn, as_evaluator, as_policy, read_only
 from fastgen.players.evaluators import GreedyPolicy, greedy
 
-__all__ = ["GnubgNN", "gnubg", "baseline", "lookahead", "CubePolicy", "cube_policy"]
+__all__ = ["GnubgNN", "gnubg", "gnubg_nn", "baseline", "lookahead", "CubePolicy", "cube_policy"]
 
 
 class GnubgNN(Policy):
@@ -85,12 +85,26 @@ class GnubgNN(Policy):
         return f"<GnubgNN plies={self.plies}>"
 
 
-def gnubg(plies: int = 0) -> GnubgNN:
-    """GNU Backgammon's neural net (gnubg-nn, the ``peers`` extra) at *plies* as a policy.
+def gnubg(plies: int = 0) -> Policy:
+    """GNU Backgammon's play at *plies*: at 0 ply the greedy player of its compiled nets
+    (:func:`fastgen.players.evaluators.gnubg`, whose ties go to the first play in
+    fastgen's order) whenever a weights file is found, otherwise (with a one-line notice)
+    and at 1 ply or more gnubg-nn's own choice (:func:`gnubg_nn`).
 
     >>> import fastgen
     >>> r = fastgen.duel(gnubg(0), "random", 20, seed=1)  # doctest: +SKIP
     """
+    plies = check_int(plies, "plies", 0, 3)
+    if plies == 0:
+        ev = evaluators.gnubg(0)
+        if not isinstance(ev, evaluators.GnubgNNEvaluator):
+            return GreedyPolicy(ev, name="gnubg:0")
+    return GnubgNN(plies)
+
+
+def gnubg_nn(plies: int = 0) -> GnubgNN:
+    """gnubg-nn's own choice of play (``gnubg_nn.best_move``) at *plies*, one Python call
+    a turn (the ``peers`` extra)."""
     return GnubgNN(plies)
 
 

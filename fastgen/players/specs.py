@@ -14,11 +14,17 @@ spec                     as a policy                                            
 ``pubeval``              Tesauro's pubeval (inside the core)                     --
 ``baseline``             :func:`fastgen.players.policies.baseline`               :func:`fastgen.players.evaluators.baseline`
 ``gnubg`` / ``gnubg:N``  :func:`fastgen.players.policies.gnubg` at N plies       :func:`fastgen.players.evaluators.gnubg` at N plies
+``gnubg-nn[:N]``         :func:`fastgen.players.policies.gnubg_nn` (N plies)     :func:`fastgen.players.evaluators.gnubg_nn` (N plies)
 ``gnubg-engine[:N]``     :class:`fastgen.players.engines.GnubgEngine` (N plies)  --
 ``network:SEED``         greedy of the reference network below                   :func:`fastgen.players.evaluators.random_network`
 ``PATH.npz``             greedy of the network below                             :meth:`fastgen.nets.Network.load`
 ``module:callable``      the callable (or what its factory returns)              the callable (or what its factory returns)
 =======================  ======================================================  ===================================================
+
+``gnubg:0`` is GNU Backgammon's nets evaluated in fastgen's core
+(:mod:`fastgen.nets.gnubg`) whenever its weights are found (installed gnubg or gnubg-nn),
+else gnubg-nn with a notice; ``gnubg:N`` for N >= 1 and ``gnubg-nn[:N]`` always go
+through gnubg-nn, one Python call a position.
 
 A network is an evaluator, and :func:`fastgen.players.evaluators.greedy` of it its policy: a
 compiled :class:`fastgen.nets.Network` (or a spec naming one) given where a policy is
@@ -91,13 +97,15 @@ from fastgen.nets.network import Network as CompiledNetwork
 __all__ = ["policy", "evaluator", "cube_player", "check", "resolve_policy", "GRAMMAR"]
 
 #: The forms of a spec, for error messages.
-GRAMMAR = "random, pubeval, baseline, gnubg[:N], gnubg-engine[:N], network:SEED, PATH.npz or module:callable"
+GRAMMAR = ("random, pubeval, baseline, gnubg[:N], gnubg-nn[:N], gnubg-engine[:N], network:SEED, PATH.npz or "
+           "module:callable")
 
-_NUMBERED = re.compile(r"(gnubg|gnubg-engine|network)(?::([0-9]{1,9}))?")
+_NUMBERED = re.compile(r"(gnubg|gnubg-nn|gnubg-engine|network)(?::([0-9]{1,9}))?")
 
 #: The most plies of each numbered kind, by role (gnubg-nn's best_move, its evaluation,
 #: the GNU Backgammon program).
-_MAX_PLIES = {("gnubg", "policy"): 3, ("gnubg", "evaluator"): 4, ("gnubg-engine", "policy"): 4}
+_MAX_PLIES = {("gnubg", "policy"): 3, ("gnubg", "evaluator"): 4, ("gnubg-nn", "policy"): 3,
+              ("gnubg-nn", "evaluator"): 4, ("gnubg-engine", "policy"): 4}
 
 #: How each role is called, for the signature check and its messages.
 _CALLS = {"policy": ("candidates", "offsets"), "evaluator": ("boards",)}
@@ -213,6 +221,8 @@ def _load(spec: str, role: str) -> Any:
                 return evaluators.random_network(seed=number)
             if kind == "gnubg-engine":
                 return GnubgEngine(plies=number)
+            if kind == "gnubg-nn":
+                return policies.gnubg_nn(number) if role == "policy" else evaluators.gnubg_nn(number)
             return policies.gnubg(number) if role == "policy" else evaluators.gnubg(number)
         except (InvalidArgumentError, ImportError) as exc:
             raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: {exc}") from None

@@ -101,7 +101,7 @@ def policy_identity(policy, key: str | None) -> str | None:
         except OSError:
             return None  # the spec's own check reports the file
     kind = policy.split(":")[0]
-    if kind in ("random", "pubeval", "baseline", "gnubg", "gnubg-engine", "network"):
+    if kind in ("random", "pubeval", "baseline", "gnubg", "gnubg-nn", "gnubg-engine", "network"):
         return f"spec:{policy}"
     return None
 
