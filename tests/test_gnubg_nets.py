@@ -1,0 +1,149 @@
+"""GNU Backgammon's 0-ply evaluation compiled (fastgen.nets.gnubg) against gnubg-nn.
+
+gnubg-nn (the ``peers`` extra, weights 1.01) is the reference: its
+``probabilities(board, 0)`` on at least 20,000 positions of each class (bear-off, race,
+crashed, contact) from games of mixed strength (tests/_gnubg_positions.py) must equal
+fastgen's within 1e-6 on all five outputs; the largest difference per class is printed,
+with every position above 1e-7. The compiled loops of every instruction set give the
+same bits, and so do one and two threads, and turned boards. Skipped, with the reason
+shown, when gnubg-nn is not installed.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen.errors import GnubgWeightsNotFoundError, InvalidBoardError, NetworkFileError
+from fastgen.nets import _gnubg_eval, gnubg
+from fastgen.players import evaluators
+
+from _gnubg_positions import mixed
+
+gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
+
+TOL = 1e-6
+PER_CLASS = 20_000
+
+
+@pytest.fixture(scope="module")
+def nets():
+    return gnubg.load()
+
+
+@pytest.fixture(scope="module")
+def sample(nets):
+    """At least PER_CLASS positions of each class but over (at most 25,000 of each), with
+    their classes and gnubg-nn's probabilities."""
+    boards = mixed(11, 6000, nets)
+    classes = gnubg.classify(boards)
+    rng = np.random.default_rng(0)
+    keep = []
+    for c in range(1, 5):
+        rows = np.flatnonzero(classes == c)
+        assert len(rows) >= PER_CLASS, (gnubg.CLASSES[c], len(rows))
+        keep.append(rng.choice(rows, min(len(rows), 25_000), replace=False))
+    rows = np.sort(np.concatenate(keep))
+    boards, classes = np.ascontiguousarray(boards[rows]), classes[rows]
+    theirs = np.array([gnubg_nn.probabilities(b, 0) for b in boards.tolist()])
+    return boards, classes, theirs
+
+
+def test_every_class_equals_gnubg_nn_within_1e_6(nets, sample):
+    boards, classes, theirs = sample
+    ours = nets.evaluate(boards)
+    assert ours.shape == theirs.shape and ours.dtype == np.float64
+    diff = np.abs(ours - theirs)
+    failures = []
+    for c in range(1, 5):
+        rows = classes == c
+        worst = diff[rows].max(axis=0)
+        above = np.flatnonzero(rows & (diff.max(axis=1) > 1e-7))
+        print(f"{gnubg.CLASSES[c]}: {rows.sum()} positions, largest difference per output "
+              f"{np.array2string(worst, precision=2)}, {len(above)} above 1e-7")
+        for i in above[:20]:
+            print(f"   {gnubg.CLASSES[c]} {boards[i].tolist()} ours {ours[i].tolist()} gnubg-nn {theirs[i].tolist()}")
+        if worst.max() > TOL:
+            i = np.flatnonzero(rows)[np.argmax(diff[rows].max(axis=1))]
+            failures.append((gnubg.CLASSES[c], float(worst.max()), boards[i].tolist(), ours[i].tolist(), theirs[i].tolist()))
+    assert not failures, failures
+
+
+def test_every_instruction_set_threads_and_turned_boards_give_the_same_bits(nets, sample):
+    boards = sample[0][:30_000]
+    best = _gnubg_eval.select_kernels()
+    try:
+        results = []
+        for level in range(best + 1):
+            assert _gnubg_eval.select_kernels(level) == level
+            results.append(nets.evaluate(boards))
+    finally:
+        _gnubg_eval.select_kernels()
+    for r in results[1:]:
+        assert np.array_equal(r.view(np.uint64), results[0].view(np.uint64))
+    assert np.array_equal(nets.evaluate(boards, threads=2), results[0])
+    turned = np.ascontiguousarray(boards[:, ::-1])
+    assert np.array_equal(nets.evaluate(turned, turned=True), results[0])
+
+
+def test_gnubg_0_is_the_compiled_nets_and_plays_as_gnubg_nn(nets, sample):
+    ev = evaluators.gnubg(0)
+    assert isinstance(ev, gnubg.GnubgNetworks) and ev.name == "gnubg:0" and ev.version == "1.01"
+    boards = sample[0][:2000]
+    assert np.array_equal(ev.evaluate(boards), nets.evaluate(boards))
+    # a pickled copy (what a Dask worker gets) reads the same files again
+    again = pickle.loads(pickle.dumps(ev))
+    assert again.digest() == ev.digest() and np.array_equal(again.evaluate(boards), ev.evaluate(boards))
+
+
+def test_gnubg_nn_stays_reachable_by_name():
+    ev = evaluators.gnubg_nn(0)
+    assert ev.name == "gnubg-nn:0"
+    b = fastgen.STARTING_BOARD[None]
+    assert np.allclose(ev.evaluate(b), evaluators.gnubg(0).evaluate(b), atol=TOL)
+
+
+def test_classes_of_hand_built_positions():
+    start = fastgen.STARTING_BOARD
+    race = np.zeros((2, 25), np.int8)
+    race[0, 7], race[0, 0] = 10, 5      # the opponent: 10 on its 8-point, 5 on its ace
+    race[1, 2], race[1, 8] = 8, 7       # the side on roll: 8 on its 3-point, 7 on its 9-point
+    bearoff = np.zeros((2, 25), np.int8)
+    bearoff[0, 0:5] = 3
+    bearoff[1, 0:3] = 5
+    over = bearoff.copy()
+    over[1] = 0
+    crashed = np.zeros((2, 25), np.int8)  # the side on roll has collapsed: 13 on its ace and deuce
+    crashed[1, 0], crashed[1, 1], crashed[1, 23] = 9, 4, 2
+    crashed[0, 5], crashed[0, 7], crashed[0, 12], crashed[0, 18] = 5, 3, 5, 2
+    got = gnubg.classify(np.stack([over, bearoff, race, crashed, start]))
+    assert [gnubg.CLASSES[c] for c in got] == ["over", "bearoff", "race", "crashed", "contact"]
+
+
+def test_finished_and_bearoff_positions_are_exact(nets):
+    won = np.zeros((2, 25), np.int8)
+    won[0, 20] = 15                      # the opponent never left: a backgammon for the side that is off
+    lost = np.zeros((2, 25), np.int8)
+    lost[1, 3] = 15
+    got = nets.evaluate(np.stack([won, lost]))
+    assert got[0].tolist() == [1, 1, 1, 0, 0]
+    assert got[1].tolist() == [0, 0, 0, 1, 0]
+    one = np.zeros((2, 25), np.int8)
+    one[0, 5], one[1, 0] = 1, 1          # the side on roll is off with any roll
+    assert nets.evaluate(one[None])[0, 0] == 1.0
+
+
+def test_bad_input_and_missing_files_raise_fastgen_errors(nets, tmp_path, monkeypatch):
+    with pytest.raises(InvalidBoardError):
+        nets.evaluate(np.zeros((1, 2, 24), np.int8))
+    with pytest.raises(GnubgWeightsNotFoundError, match="no GNU Backgammon weights file at"):
+        gnubg.load(tmp_path / "missing.weights")
+    bad = tmp_path / "gnubg.weights"
+    bad.write_text("GNU Backgammon 1.01\n250 128 5 0 0.1 1\n1.0\n")
+    with pytest.raises(NetworkFileError, match="gnubg.weights"):
+        gnubg.load(bad)
+    with pytest.raises(NetworkFileError, match="bearoff must be"):
+        gnubg.load(bearoff=("only one",))
