@@ -48,7 +48,7 @@ from fastgen.core.generate import plays_batch
 from fastgen.core.state import MatchState
 from fastgen.bearoff.build import build_two_sided
 from fastgen.cube.decision import cube_decisions, proper_action
-from fastgen.cube.efficiency import BEAROFF, position_class
+from fastgen.cube.efficiency import BEAROFF, CubeEfficiency, efficiency_for, position_class
 from fastgen.cube.lookahead import one_ply_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable
@@ -152,7 +152,7 @@ def _flipped(state: MatchState) -> MatchState:
 
 
 def _after_values(after: np.ndarray, probs: np.ndarray, states: list[MatchState], row_state: np.ndarray,
-                  met: MatchEquityTable, database: Any) -> np.ndarray:
+                  met: MatchEquityTable, database: Any, efficiency: CubeEfficiency | None = None) -> np.ndarray:
     """The mover's normalised equity of each board *after* its play (mover in row 1),
     where *probs* are the opponent's cubeless probabilities on roll and
     ``states[row_state[i]]`` the mover's state."""
@@ -175,7 +175,7 @@ def _after_values(after: np.ndarray, probs: np.ndarray, states: list[MatchState]
             out[ended] = points
         if going.size:
             d = cube_decisions(np.ascontiguousarray(after[going][:, ::-1]), probs[going], _flipped(st), met=met,
-                               database=database)
+                               database=database, efficiency=efficiency)
             nd, dt, dp = d.equities.T
             with np.errstate(invalid="ignore"):  # NaN where the opponent cannot double: no double
                 doubles = (dt >= nd) & (dp >= nd)
@@ -227,7 +227,8 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
     probs = opponent_probs(evaluator, after, threads=threads)
     g_turn, g_sign, g_weight, g_state = (np.asarray(col) for col in zip(*groups))
     row_state = np.repeat(g_state.astype(np.int64), counts)
-    equity = _after_values(after, probs, states, row_state, met, database)
+    # GNU Backgammon's nets bring their generation's cube life (1.07's by default)
+    equity = _after_values(after, probs, states, row_state, met, database, efficiency_for(evaluator, 0))
     best_rows = group_best(equity, offsets)
     best_eq = equity[best_rows]
     average = np.bincount(g_turn.astype(np.int64), weights=g_weight * g_sign * best_eq, minlength=n)
@@ -276,6 +277,7 @@ def _one_ply_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offset
     and which rows they are: each play's position valued by the opponent at 1 ply
     (:func:`fastgen.cube.lookahead.one_ply_batch`), its cube action taken as at 0 ply."""
     out, evaluated = eq.copy(), np.zeros(eq.shape[0], dtype=bool)
+    efficiency = efficiency_for(evaluator, 1)
     rows: list[int] = []
     for t in range(len(turns)):
         lo, hi = int(offsets[t]), int(offsets[t + 1])
@@ -300,11 +302,12 @@ def _one_ply_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offset
         if row_state[i] == len(states):
             states.append(st)
     opp = np.ascontiguousarray(boards[going][:, ::-1])
-    nd1, dt1 = one_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads)
+    nd1, dt1 = one_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads,
+                             efficiency=efficiency)
     probs = evaluate(evaluator, opp, threads=threads)
     for k, st in enumerate(states):
         r = np.flatnonzero(row_state == k)
-        d = cube_decisions(opp[r], probs[r], st, met=met, database=database)
+        d = cube_decisions(opp[r], probs[r], st, met=met, database=database, efficiency=efficiency)
         nd, dt, dp = _normalised(nd1[r], st, met), _normalised(dt1[r], st, met), d.equities[:, 2]
         with np.errstate(invalid="ignore"):  # NaN where the opponent cannot double: no double
             doubles = (dt >= nd) & (dp >= nd)
@@ -322,12 +325,13 @@ def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any],
         return CubeValues(equities, actions, np.zeros(0))
     boards = np.stack([p.board for p in points])
     probs = evaluate(evaluator, boards, threads=threads)
+    efficiency = efficiency_for(evaluator, 0)
     groups: dict[MatchState, list[int]] = {}
     for i, p in enumerate(points):
         groups.setdefault(p.state, []).append(i)
     for st, idx in groups.items():
         rows = np.asarray(idx)
-        d = cube_decisions(boards[rows], probs[rows], st, met=met, database=database)
+        d = cube_decisions(boards[rows], probs[rows], st, met=met, database=database, efficiency=efficiency)
         equities[rows] = d.equities
         for k, r in enumerate(rows):
             actions[r] = d.actions[d.action[k]]
@@ -349,7 +353,8 @@ def _one_ply_cubes(boards: np.ndarray, points: list[CubePoint], equities: np.nda
     states = list(dict.fromkeys(points[i].state for i in live))
     index = {st: k for k, st in enumerate(states)}
     row_state = np.array([index[points[i].state] for i in live], dtype=np.int64)
-    nd1, dt1 = one_ply_batch(boards[live], evaluator, states, row_state, met=met, database=database, threads=threads)
+    nd1, dt1 = one_ply_batch(boards[live], evaluator, states, row_state, met=met, database=database, threads=threads,
+                             efficiency=efficiency_for(evaluator, 1))
     for j, i in enumerate(live):
         st = points[i].state
         nd, dt = (float(_normalised(np.array([v]), st, met)[0]) for v in (nd1[j], dt1[j]))

@@ -16,6 +16,7 @@ from fastgen._typing import ArrayLike
 from fastgen.core.boards import as_board
 from fastgen.core.state import MatchState
 from fastgen.cube.decision import CubeAction, CubeDecision, as_numbers, check_state, cube_decisions, proper_action
+from fastgen.cube.efficiency import efficiency_for
 from fastgen.cube.lookahead import one_ply_values
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
@@ -61,7 +62,10 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
     else:
         given = as_numbers(probs)
         probs = given.reshape(1, -1) if given.ndim == 1 else given
-    zero = cube_decisions(arr, probs, st, met=met, beavers=beavers, database=database).decision(0)
+    # GNU Backgammon's nets bring their generation's cube life (1.07's by default)
+    efficiency = None if evaluator is None else efficiency_for(evaluator, plies)
+    zero = cube_decisions(arr, probs, st, met=met, beavers=beavers, database=database,
+                          efficiency=efficiency).decision(0)
     if not plies or zero.action is CubeAction.CANNOT_DOUBLE:
         return zero
     score = None
@@ -70,7 +74,8 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
         score = Score(default_met() if met is None else met, st.match_length - st.score[me],
                       st.match_length - st.score[1 - me], crawford=st.crawford, player=me)
     assert evaluator is not None
-    nd, dt = one_ply_values(arr[0], evaluator, st, met=met, database=database, threads=threads)
+    nd, dt = one_ply_values(arr[0], evaluator, st, met=met, database=database, threads=threads,
+                            efficiency=efficiency)
     dp = zero.double_pass
     c = st.cube_value
     eq = (nd, dt, dp) if score is None else tuple(float(score.equity(v, c)) for v in (nd, dt, dp))

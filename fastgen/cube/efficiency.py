@@ -47,6 +47,7 @@ lower bound at 0.60 at every ply, and it is taken to keep the bear-off value too
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -102,6 +103,18 @@ def gnubg_efficiency(version: str = "1.07", plies: int = 0) -> CubeEfficiency:
     if isinstance(plies, bool) or not isinstance(plies, (int, np.integer)) or plies < 0:
         raise InvalidCubeStateError(f"plies must be an int >= 0, got {plies!r}")
     return _GNUBG_1_08_LOW if version == "1.08" and plies <= 1 else GNUBG_1_07
+
+
+def efficiency_for(evaluator: Any, plies: int = 0) -> CubeEfficiency | None:
+    """The cube-life constants that go with *evaluator*'s probabilities at *plies*:
+    GNU Backgammon's own nets carry their generation (their attribute ``cube_version``:
+    ``"1.07"`` for the weights 1.00 of gnubg 1.07, ``"1.08"`` for the 1.01 ones) and get
+    that version's :func:`gnubg_efficiency`; None (the default, 1.07's) for any other
+    evaluator."""
+    version = getattr(evaluator, "cube_version", None)
+    return None if version is None else gnubg_efficiency(version, plies)
+
+
 _POINTS = np.arange(1, 26, dtype=np.uint8)
 
 

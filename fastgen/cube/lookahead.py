@@ -24,7 +24,7 @@ from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.core.state import MatchState
 from fastgen.cube.decision import check_state, cube_decisions, may_double
-from fastgen.cube.efficiency import position_class
+from fastgen.cube.efficiency import CubeEfficiency, position_class
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.game import result_types
@@ -34,14 +34,16 @@ __all__ = ["one_ply_batch", "one_ply_values"]
 
 def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
                   row_state: np.ndarray, *, met: MatchEquityTable | None = None, database: Any = None,
-                  threads: int = 1) -> tuple[np.ndarray, np.ndarray]:
+                  threads: int = 1, efficiency: CubeEfficiency | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(no double, double take) of each of *boards* ((N, 2, 25), side on roll in row 1,
     before its roll) at 1 ply (module docstring), board i at ``states[row_state[i]]``:
     money per unit of the state's cube, match MWC (double/take NaN where the side on roll
     cannot double: :func:`fastgen.cube.decision.may_double`). All the boards' 21 rolls go
     through the generator and the evaluator at once (its answers checked by
     :func:`fastgen.nets.probs.checked_answer`); a state no cube question can be asked at is
-    refused first (:func:`fastgen.cube.decision.check_state`)."""
+    refused first (:func:`fastgen.cube.decision.check_state`). *efficiency*: the
+    opponent's cube life after each roll (:func:`fastgen.cube.efficiency.gnubg_efficiency`;
+    default GNU Backgammon 1.07's)."""
     states = [check_state(st) for st in states]  # refused here, before any work, as cube_decisions refuses them
     met = default_met() if met is None else met
     n = boards.shape[0]
@@ -92,7 +94,7 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
                                        cube_owner=owner, crawford=state.crawford, jacoby=state.jacoby, on_roll=1 - me,
                                        max_cube=state.max_cube)
                 d = cube_decisions(after[live][:, ::-1], opp_probs[live], opp_state, met=met, database=database,
-                                   classes=classes[live])
+                                   classes=classes[live], efficiency=efficiency)
                 nd, dt, dp = d.no_double, d.double_take, d.double_pass
                 with np.errstate(invalid="ignore"):  # NaN where the opponent cannot double
                     doubles = (dt >= nd) & (dp >= nd)
@@ -105,8 +107,8 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
 
 def one_ply_values(board: np.ndarray, evaluator: Callable[[np.ndarray], Any], state: MatchState,
                    *, met: MatchEquityTable | None = None, database: Any = None,
-                   threads: int = 1) -> tuple[float, float]:
+                   threads: int = 1, efficiency: CubeEfficiency | None = None) -> tuple[float, float]:
     """(no double, double take) of one *board* at 1 ply: :func:`one_ply_batch`."""
     nd, dt = one_ply_batch(board[None], evaluator, [state], np.zeros(1, np.int64), met=met, database=database,
-                           threads=threads)
+                           threads=threads, efficiency=efficiency)
     return float(nd[0]), float(dt[0])

@@ -157,6 +157,13 @@ class GnubgNetworks:
             raise TypeError("GnubgNetworks made from objects in memory cannot be pickled; make them with load()")
         return (_reload, (self._sources, self.name))
 
+    @property
+    def cube_version(self) -> str:
+        """The GNU Backgammon version whose cube life goes with these nets
+        (:func:`fastgen.cube.efficiency.efficiency_for`): ``"1.07"`` for the weights 1.00
+        (gnubg 1.07's), ``"1.08"`` for 1.01 (gnubg 1.08 and later)."""
+        return "1.07" if self.version == "1.00" else "1.08"
+
     def classify(self, boards: Any) -> np.ndarray:
         """(N,) int8 classes of *boards* (:func:`classify`)."""
         return classify(boards)

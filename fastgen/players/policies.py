@@ -31,6 +31,7 @@ from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.core.notation import Play
 from fastgen.core.state import MatchState
 from fastgen.cube.decision import cube_decisions
+from fastgen.cube.efficiency import efficiency_for
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
 from fastgen.players.engines import _index_of
 from fastgen.errors import EngineError, InvalidArgumentError
@@ -366,7 +367,7 @@ class CubePolicy(CubePlayer):
             groups.setdefault(st, []).append(i)
         for st, idx in groups.items():
             rows = np.asarray(idx)
-            d = cube_decisions(boards[rows], probs[rows], st)
+            d = cube_decisions(boards[rows], probs[rows], st, efficiency=efficiency_for(self.evaluator, 0))
             doubles[rows] = d.doubles
             takes[rows] = d.takes
         return doubles, takes
