@@ -11,7 +11,8 @@
 * ``test_compiled_network_against_gnubg``: ``rollout_position`` of the opening position
   and ``rollout_plays`` of the opening 3-1's two best plays with a compiled
   :class:`fastgen.nets.Network` of that size that plays sensible games (taught GNU
-  Backgammon's 0-ply evaluations: bench/data/SOURCE.md), against the gnubg program's own
+  Backgammon's 0-ply evaluations: bench/data/SOURCE.md), and with GNU Backgammon's own
+  nets compiled (``gnubg:0``: :mod:`fastgen.nets.gnubg`), against the gnubg program's own
   rollouts of the same positions (0 ply with pruning nets, variance reduction,
   quasi-random dice; cubeless), timed in the same run, one core each; also the share of
   the time outside the evaluator.
@@ -79,17 +80,20 @@ def _gnubg_run(board, trials):
 
 
 @pytest.mark.benchmark(group="decide")
-def test_compiled_network_against_gnubg(benchmark):
+@pytest.mark.parametrize("which", ["distilled", "gnubg:0"])
+def test_compiled_network_against_gnubg(benchmark, which):
     """rollout_position of the opening position and rollout_plays of the opening 3-1's two
-    best plays with the distilled 250-128-5 compiled network, against the gnubg program
-    rolling out the same positions (for the plays: the two positions after them, the
-    opponent on roll), one core each, in the same run."""
+    best plays with the distilled 250-128-5 compiled network or GNU Backgammon's own nets
+    compiled (``gnubg:0``, weights found), against the gnubg program rolling out the same
+    positions (for the plays: the two positions after them, the opponent on roll), one
+    core each, in the same run."""
     why = available()
     if why:
         pytest.skip(why)
     from fastgen.nets import Network
 
-    net = Network.load(DISTILLED)
+    net = Network.load(DISTILLED) if which == "distilled" else evaluators.gnubg(0)
+    label = "distilled 250-128-5 network" if which == "distilled" else "gnubg's nets compiled (gnubg:0)"
     done, seconds = _gnubg_run(START, GNUBG_TRIALS)
     gnubg_rate = done / seconds
     table = _once(benchmark, lambda: fastgen.rollout_position(START, net, trials=TRIALS))
@@ -108,7 +112,7 @@ def test_compiled_network_against_gnubg(benchmark):
                                 plays_trials_per_s=plays_rate, gnubg_plays_trials_per_s=g_plays,
                                 plays_ratio=plays_rate / g_plays,
                                 plays_outside_evaluator=1 - ps["seconds"] / ps["seconds_total"])
-    print(f"\nopening position, {TRIALS} VR trials, distilled 250-128-5 network: {rate:.1f} trials/s; gnubg "
+    print(f"\nopening position, {TRIALS} VR trials, {label}: {rate:.1f} trials/s; gnubg "
           f"program {gnubg_rate:.1f} trials/s: {rate / gnubg_rate:.2f}x; {100 * outside:.1f}% of the time outside "
           f"the evaluator")
     print(f"opening 3-1, its two best plays ({', '.join(map(str, plays))}), {TRIALS} VR trials each: "

@@ -15,6 +15,9 @@
 - :mod:`fastgen.nets.gnubg_weights`: GNU Backgammon's own nets, read from the user's
   install (:func:`~fastgen.nets.gnubg_weights.find_weights`,
   :func:`~fastgen.nets.gnubg_weights.read_weights`); fastgen never ships them.
+- :mod:`fastgen.nets.gnubg`: GNU Backgammon's 0-ply evaluation compiled over those
+  weights (:func:`fastgen.nets.gnubg.load`), equal to gnubg-nn's; what the ``gnubg:0``
+  spec names when the weights are found.
 - Errors: :class:`InvalidNetworkError` (weights fastgen cannot run),
   :class:`NetworkFileError` (a network file that cannot be read),
   :class:`GnubgWeightsNotFoundError` (no GNU Backgammon weights file found).

@@ -1,0 +1,97 @@
+"""GNU Backgammon's nets compiled against gnubg-nn, in one run.
+
+    OPENBLAS_NUM_THREADS=1 nice python -m pytest bench/test_gnubg_nets.py -s
+
+The baseline is gnubg-nn (the ``peers`` extra, weights 1.01) as its users call it at its
+best: ``gnubg_nn.probabilities(board, 0)`` once a position, the boards already Python
+lists (the conversion is not timed), each position new to its cache (the first pass
+over the positions; a second pass, answered from its cache, is reported too). fastgen is
+:func:`fastgen.nets.gnubg.load`'s evaluator on the same positions as one (N, 2, 25)
+batch, warm memory (the best of several calls after a first). The positions: 100,000 of
+mixed classes from games of mixed strength (tests/_gnubg_positions.py), in game order.
+
+* ``test_evaluation``: microseconds a position, fastgen one thread and two, gnubg-nn
+  fresh and cached; the ratios (goal: 10x gnubg-nn fresh with one thread; two threads
+  1.7x one), and the share of each class.
+* ``test_greedy_play``: a duel's turns: ``fastgen.duel("gnubg:0", "gnubg:0", ...)``
+  against gnubg-nn's own player (``gnubg-nn:0``) in turns a second.
+
+Nothing is asserted: the machine is shared, and its speed varies through the day.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen.nets import gnubg
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+from _gnubg_positions import mixed  # noqa: E402
+
+gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
+
+N = 100_000
+
+
+def _best(fn, reps=5):
+    fn()
+    times = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+@pytest.fixture(scope="module")
+def positions():
+    boards = mixed(21, 2000)
+    rng = np.random.default_rng(1)
+    start = int(rng.integers(0, max(1, len(boards) - N)))
+    return np.ascontiguousarray(boards[start:start + N])
+
+
+@pytest.mark.benchmark(group="gnubg-nets")
+def test_evaluation(benchmark, positions):
+    nets = gnubg.load()
+    n = len(positions)
+    lists = positions.tolist()
+    probabilities = gnubg_nn.probabilities
+    t = time.perf_counter()
+    for b in lists:
+        probabilities(b, 0)
+    fresh = (time.perf_counter() - t) / n * 1e6
+    t = time.perf_counter()
+    for b in lists:
+        probabilities(b, 0)
+    cached = (time.perf_counter() - t) / n * 1e6
+    one = benchmark.pedantic(lambda: _best(lambda: nets.evaluate(positions)), rounds=1, iterations=1) / n * 1e6
+    two = _best(lambda: nets.evaluate(positions, threads=2)) / n * 1e6
+    shares = np.bincount(gnubg.classify(positions), minlength=5) / n
+    benchmark.extra_info.update(positions=n, fastgen_us=one, fastgen_2_threads_us=two, gnubg_nn_fresh_us=fresh,
+                                gnubg_nn_cached_us=cached, ratio=fresh / one, ratio_cached=cached / one,
+                                threads_speedup=one / two,
+                                classes={c: float(s) for c, s in zip(gnubg.CLASSES, shares)})
+    print(f"\n{n:,} positions ({', '.join(f'{c} {100 * s:.0f}%' for c, s in zip(gnubg.CLASSES, shares) if s)}), "
+          f"warm memory:\n  fastgen compiled: {one:.3f} us a position, one thread; {two:.3f} with two "
+          f"({one / two:.2f}x)\n  gnubg-nn, one call a position: {fresh:.3f} us on new positions "
+          f"({fresh / one:.1f}x fastgen's time), {cached:.3f} us from its cache ({cached / one:.1f}x)")
+
+
+@pytest.mark.benchmark(group="gnubg-nets")
+def test_greedy_play(benchmark):
+    games = 200
+    mine = benchmark.pedantic(lambda: fastgen.duel("gnubg:0", "gnubg:0", games, seed=1), rounds=1, iterations=1)
+    t = time.perf_counter()
+    theirs = fastgen.duel("gnubg-nn:0", "gnubg-nn:0", games, seed=1)
+    nn_seconds = time.perf_counter() - t
+    rate, nn_rate = int(mine.turns.sum()) / mine.seconds, int(theirs.turns.sum()) / nn_seconds
+    benchmark.extra_info.update(turns_per_s=rate, gnubg_nn_turns_per_s=nn_rate, ratio=rate / nn_rate)
+    print(f"\n{games} greedy games of gnubg:0 against itself: {rate:,.0f} turns/s; gnubg-nn's own player "
+          f"(gnubg-nn:0): {nn_rate:,.0f} turns/s: {rate / nn_rate:.1f}x")
