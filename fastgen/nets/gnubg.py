@@ -35,7 +35,7 @@ import numpy as np
 
 from fastgen._util import check_threads, run_in_chunks
 from fastgen.bearoff.evaluate import evaluate as bearoff_evaluate
-from fastgen.bearoff.build import build_one_sided
+from fastgen.bearoff.build import build_one_sided, build_two_sided
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
 from fastgen.bearoff.files import read_gnubg
 from fastgen.core._core import StopFlag
@@ -228,9 +228,9 @@ def _one_sided(path: str | None) -> OneSidedDatabase:
     return db
 
 
-def _two_sided(path: str | None) -> TwoSidedDatabase | None:
+def _two_sided(path: str | None) -> TwoSidedDatabase:
     if path is None:
-        return None
+        return build_two_sided(6, 6, cubeful=False)  # what gnubg does without the file (built in memory)
     db = read_gnubg(path)
     if not isinstance(db, TwoSidedDatabase):
         raise NetworkFileError(f"{path!r} is not a two-sided bear-off database")
@@ -247,9 +247,10 @@ def load(path: str | os.PathLike[str] | None = None, *,
     """GNU Backgammon's nets from the weights file *path* (by default the one
     :func:`~fastgen.nets.gnubg_weights.find_weights` finds) and its bear-off databases:
     *bearoff* = (one-sided path, two-sided path), by default the files :func:`find_bearoff`
-    finds. Without a one-sided file, gnubg's (6 points, 15 checkers) is built in memory
-    (fastgen's builder writes gnubg's file to the byte); without a two-sided file the
-    one-sided database values every bear-off, as gnubg does without one.
+    finds. A file not found is built in memory, as gnubg builds its own (fastgen's
+    builders write gnubg's files to the byte): the one-sided database of 6 points and 15
+    checkers, the two-sided one of 6 points and 6 checkers (a quarter of a second; Debian
+    installs only the one-sided file).
 
     Raises :class:`~fastgen.errors.GnubgWeightsNotFoundError` when no weights file is
     found, :class:`~fastgen.errors.NetworkFileError` or
