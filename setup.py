@@ -175,7 +175,7 @@ extensions = [
         "fastgen.nets._gnubg",
         ["fastgen/nets/_gnubg.pyx"],
         include_dirs=["fastgen/nets"],
-        depends=["fastgen/nets/_gnubg_inputs.h"],
+        depends=["fastgen/nets/_gnubg_inputs.h", "fastgen/nets/_gnubg_sanity.h"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

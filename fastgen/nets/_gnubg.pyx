@@ -120,3 +120,103 @@ def sigmoid(x):
         for i in range(v.shape[0]):
             v[i] = fgg_sigmoid(v[i])
     return arr
+
+
+# ------------------------------------------------------------------ after the net
+
+cdef extern from "_gnubg_sanity.h":
+    ctypedef struct fgg_race_tables:
+        const unsigned short *bearoff
+        const float *escape
+    void fgg_correct(const int8_t *b, int cls, float *p, const void *extra) noexcept nogil
+
+
+_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+
+
+def _escape_moves(pos, dice):
+    """Every position the checkers *pos* (on points 1..6, point k+1 being k+1 pips from
+    the edge) can reach with *dice*: any checker moves, a die at least its distance takes
+    it out; all dice are used while a checker is left."""
+    orders = [dice] if len(set(dice)) == 1 else [dice, list(reversed(dice))]
+    found = set()
+    for order in orders:
+        cur = {pos}
+        for d in order:
+            nxt = set()
+            for q in cur:
+                if not any(q):
+                    nxt.add(q)
+                    continue
+                for i in range(6):
+                    if q[i]:
+                        r = list(q)
+                        r[i] -= 1
+                        if i - d >= 0:
+                            r[i - d] += 1
+                        nxt.add(tuple(r))
+            cur = nxt
+        found |= cur
+    return found
+
+
+def escape_table():
+    """(924, 32) float32: for each position of up to 6 checkers on points 1..6 (gnubg's
+    one-sided numbering), the chance they need exactly t turns to all leave the six
+    points when each turn is played to need the fewest turns on average."""
+    from fastgen.bearoff import index_position, position_index
+
+    n = 924
+    mean = np.zeros(n)
+    dist = np.zeros((n, 32))
+    dist[0, 0] = 1
+    for idx in range(1, n):  # fewer checkers come first: every move leads to a smaller index
+        pos = tuple(int(x) for x in index_position(idx, 6))
+        for a, b in _ROLLS:
+            w = (1.0 if a == b else 2.0) / 36.0
+            best = min((int(position_index(list(q))) for q in _escape_moves(pos, [a] * 4 if a == b else [a, b])),
+                       key=lambda j: (mean[j], j))
+            mean[idx] += w * (1 + mean[best])
+            dist[idx, 1:] += w * dist[best, :31]
+    return dist.astype(np.float32)
+
+
+class RaceTables:
+    """What the race backgammon estimate reads: a one-sided bear-off database of 6 points
+    (gnubg_os0.bd, read by fastgen.bearoff.read_gnubg) and the escape table."""
+
+    def __init__(self, bearoff_db):
+        if bearoff_db.points != 6 or bearoff_db.size != 54264:
+            raise ValueError(f"need gnubg's one-sided database of 6 points and 15 checkers, got {bearoff_db!r}")
+        self.bearoff = np.ascontiguousarray(bearoff_db.rolls, dtype=np.uint16)
+        self.escape = np.ascontiguousarray(escape_table(), dtype=np.float32)
+
+
+def correct(boards, probs, classes, tables=None):
+    """gnubg's corrections after the net (see _gnubg_sanity.h) applied to *probs* (N, 5):
+    a corrected float32 copy. *classes* (N,) from ``classify``; rows of other classes than
+    RACE, CRASHED, CONTACT are returned unchanged. *tables* a RaceTables, or None to keep
+    the race net's backgammon outputs."""
+    cdef const int8_t[:, :, ::1] b = as_boards(boards)
+    out = np.array(probs, dtype=np.float32, order="C", copy=True)
+    cls_arr = np.ascontiguousarray(classes, dtype=np.int8)
+    if out.ndim != 2 or out.shape[1] != 5 or out.shape[0] != b.shape[0] or cls_arr.shape != (b.shape[0],):
+        raise ValueError(f"need probs (N, 5) and classes (N,) for {b.shape[0]} boards, got {out.shape} and {cls_arr.shape}")
+    cdef float[:, ::1] o = out
+    cdef const int8_t[::1] c = cls_arr
+    cdef fgg_race_tables tab
+    cdef const unsigned short[:, ::1] bo
+    cdef const float[:, ::1] es
+    cdef const void *extra = NULL
+    if tables is not None:
+        bo = tables.bearoff
+        es = tables.escape
+        tab.bearoff = &bo[0, 0]
+        tab.escape = &es[0, 0]
+        extra = &tab
+    cdef Py_ssize_t i
+    with nogil:
+        for i in range(b.shape[0]):
+            if c[i] == FGG_RACE or c[i] == FGG_CRASHED or c[i] == FGG_CONTACT:
+                fgg_correct(&b[i, 0, 0], c[i], &o[i, 0], extra)
+    return out
