@@ -163,21 +163,26 @@ def _escape_moves(pos, dice):
 def escape_table():
     """(924, 32) float32: for each position of up to 6 checkers on points 1..6 (gnubg's
     one-sided numbering), the chance they need exactly t turns to all leave the six
-    points when each turn is played to need the fewest turns on average."""
-    from fastgen.bearoff import index_position, position_index
+    points when each turn is played to need the fewest turns on average; gnubg counts
+    at most 5 turns (what would need more is taken as 5)."""
+    from fastgen.bearoff import index_position
 
     n = 924
+    positions = [tuple(int(x) for x in index_position(i, 6)) for i in range(n)]
+    number = {pos: i for i, pos in enumerate(positions)}
     mean = np.zeros(n)
     dist = np.zeros((n, 32))
     dist[0, 0] = 1
     for idx in range(1, n):  # fewer checkers come first: every move leads to a smaller index
-        pos = tuple(int(x) for x in index_position(idx, 6))
+        pos = positions[idx]
         for a, b in _ROLLS:
             w = (1.0 if a == b else 2.0) / 36.0
-            best = min((int(position_index(list(q))) for q in _escape_moves(pos, [a] * 4 if a == b else [a, b])),
+            best = min((number[q] for q in _escape_moves(pos, [a] * 4 if a == b else [a, b])),
                        key=lambda j: (mean[j], j))
             mean[idx] += w * (1 + mean[best])
             dist[idx, 1:] += w * dist[best, :31]
+    dist[:, 5] += dist[:, 6:].sum(1)
+    dist[:, 6:] = 0
     return dist.astype(np.float32)
 
 

@@ -25,7 +25,8 @@
  *    the one-sided bear-off database's (gnubg_os0.bd). The stragglers' turns: for at
  *    most 6 of them, a table of their own (escaping needs only a die at least as large
  *    as the distance to the edge, any checker at any time, played to need the fewest
- *    turns on average); for 7 or more gnubg takes them as a bear-off position (a
+ *    turns on average, and counting at most 5 turns: what would take longer is taken
+ *    as out on the 5th); for 7 or more gnubg takes them as a bear-off position (a
  *    checker on the loser's point 19 + k as if on point 1 + k) and reads the bear-off
  *    database.
  * 2. Certain gammons (race only). A side with every checker at home and n checkers
@@ -70,8 +71,9 @@
  *   bearoff: the 54,264 positions of up to 15 checkers, as gnubg_os0.bd stores them:
  *            uint16 counts out of 65535.
  *   escape:  the 924 positions of up to 6 checkers: float probabilities that all of
- *            them are out of the six points, the point k+1 standing for a checker k+1
- *            pips from the edge. */
+ *            them are out of the six points after exactly t turns, the point k+1
+ *            standing for a checker k+1 pips from the edge; nothing beyond t = 5
+ *            (fastgen.nets._gnubg.escape_table builds it). */
 typedef struct {
     const uint16_t *bearoff;
     const float *escape;
