@@ -29,16 +29,18 @@
  *    as out on the 5th); for 7 or more gnubg takes them as a bear-off position (a
  *    checker on the loser's point 19 + k as if on point 1 + k) and reads the bear-off
  *    database.
- * 2. Certain gammons (race only). A side with every checker at home and n checkers
- *    and `pips` pips is taken to need at most T = max(ceil(n / 2), ceil(pips / 3)) turns
- *    to bear off (gnubg's own estimate, not the database's). A loser with all 15
+ * 2. Certain gammons (race only). A side with n checkers and `pips` pips left is taken
+ *    to need at most T = max(ceil(n / 2), ceil(pips / 3)) turns to bear off (two
+ *    checkers or three pips a turn: gnubg's own estimate, not the bear-off database's,
+ *    and used whether or not its checkers are all at home). A loser with all 15
  *    checkers needs one die per crossing (its crossings: each checker counts 1, 2, 3 on
  *    its points 7-12, 13-18, 19-24) and one more to bear off its first checker, at most
- *    4 dice a turn. So when the side on roll is the one at home, and the other side's
- *    crossings are at least 4 (T - 1), the side on roll wins a gammon for certain:
- *    P(win) = P(win gammon) = 1. When the side not on roll is at home and the side on
- *    roll's crossings are at least 4 T, it loses a gammon for certain: P(win) = 0,
- *    P(lose gammon) = 1.
+ *    4 dice a turn. So when the other side has all 15 checkers and at least 4 (T - 1)
+ *    crossings, T the side on roll's, the side on roll wins a gammon for certain:
+ *    P(win) = P(win gammon) = 1. When the side on roll has all 15 and at least 4 T
+ *    crossings, T the other side's, it loses a gammon for certain: P(win) = 0,
+ *    P(lose gammon) = 1. (gnubg's own test may be worded otherwise; this is what its
+ *    outputs follow on every position tried.)
  * 3. Impossible backgammons (race only). A loser with no checker in the winner's home
  *    board can no longer be backgammoned: that backgammon output is 0.
  * 4. Impossible gammons (all three). A side that has borne off a checker cannot be
@@ -141,12 +143,11 @@ static double fgg_race_bg(const int8_t *w, const int8_t *l, int winner_on_roll, 
     return sum;
 }
 
-/* step 2: a side's most turns to bear off by gnubg's estimate, -1 if not all at home */
+/* step 2: a side's most turns to bear off, by gnubg's estimate: two checkers or three
+ * pips a turn, whichever needs more turns */
 static int fgg_max_turns(const int8_t *s) {
     int n = 0, pips = 0;
-    for (int i = 6; i < 25; i++)
-        if (s[i]) return -1;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 25; i++) {
         n += s[i];
         pips += (i + 1) * s[i];
     }
@@ -181,9 +182,9 @@ static void fgg_correct(const int8_t *b, int cls, float *p, const void *extra) {
     int them_on = fgg_side_total(them), me_on = fgg_side_total(me);
     if (race) {
         int t = fgg_max_turns(me);
-        if (t >= 0 && them_on == 15 && fgg_crossings(them) >= 4 * (t - 1)) p[0] = p[1] = 1.0f;
+        if (them_on == 15 && fgg_crossings(them) >= 4 * (t - 1)) p[0] = p[1] = 1.0f;
         t = fgg_max_turns(them);
-        if (t >= 0 && me_on == 15 && fgg_crossings(me) >= 4 * t) {
+        if (me_on == 15 && fgg_crossings(me) >= 4 * t) {
             p[0] = 0.0f;
             p[3] = 1.0f;
         }
