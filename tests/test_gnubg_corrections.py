@@ -1,0 +1,288 @@
+"""GNU Backgammon's corrections after the net (fastgen.nets._gnubg.correct, plain C in
+fastgen/nets/_gnubg_sanity.h) against gnubg-nn, used as a black box.
+
+The raw outputs of gnubg's race, crashed and contact nets over our inputs (the float32
+forward pass of tests/test_gnubg_inputs.py), corrected by ``_gnubg.correct``, must equal
+gnubg-nn's 0-ply ``probabilities`` within 1e-6 on every output of thousands of self-play
+positions of each class, nothing skipped. Then one named test per rule, on positions built
+or picked to show it, each saying what gnubg does.
+
+Skipped, with the reason shown, when gnubg-nn is not installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+gnubg = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
+
+from fastgen.bearoff import index_position, position_index  # noqa: E402
+from fastgen.bearoff.files import read_gnubg  # noqa: E402
+from fastgen.nets import _gnubg  # noqa: E402
+from test_gnubg_inputs import NETS, forward, gnubg_play_positions, self_play_positions  # noqa: E402
+
+TOL = 1e-6
+DATA = Path(gnubg.__file__).parent / "data"
+TABLES = _gnubg.RaceTables(read_gnubg(DATA / "gnubg_os0.bd"))
+ENCODE = {_gnubg.RACE: ("race", _gnubg.race_inputs), _gnubg.CRASHED: ("crashed", _gnubg.crashed_inputs),
+          _gnubg.CONTACT: ("contact", _gnubg.contact_inputs)}
+NAMES = {_gnubg.RACE: "race", _gnubg.CRASHED: "crashed", _gnubg.CONTACT: "contact"}
+
+
+def raw(boards: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Each board's net outputs before any correction (float32, 0 for other classes)."""
+    out = np.zeros((len(boards), 5), np.float32)
+    for cls, (net, encode) in ENCODE.items():
+        rows = classes == cls
+        if rows.any():
+            out[rows] = forward(NETS[net], encode(boards[rows]))
+    return out
+
+
+def evaluate(b: np.ndarray, tables=TABLES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(raw net outputs, ours corrected, gnubg-nn's) for one board."""
+    cls = _gnubg.classify(b[None])
+    r = raw(b[None], cls)
+    ours = _gnubg.correct(b[None], r, cls, tables)[0]
+    theirs = np.array(gnubg.probabilities(b.tolist(), 0))
+    return r[0], ours, theirs
+
+
+def board(me: dict[int, int], other: dict[int, int]) -> np.ndarray:
+    """A board from {index: count} of the side on roll (row 1) and of the other (row 0)."""
+    b = np.zeros((2, 25), np.int8)
+    for i, n in other.items():
+        b[0, i] = n
+    for i, n in me.items():
+        b[1, i] = n
+    return b
+
+
+# ------------------------------------------------------------------ self-play, every output
+
+
+@pytest.fixture(scope="module")
+def positions():
+    boards = np.concatenate([self_play_positions(s, 250, share) for s, share in ((11, 0.0), (12, 0.3), (13, 1.0))]
+                            + [gnubg_play_positions(14, 100)])
+    boards = np.unique(boards, axis=0)
+    classes = _gnubg.classify(boards)
+    keep = classes >= _gnubg.RACE
+    boards, classes = boards[keep], classes[keep]
+    theirs = np.array([gnubg.probabilities(b.tolist(), 0) for b in boards])
+    return boards, classes, raw(boards, classes), theirs
+
+
+def test_gnubg_nn_outputs_are_float32_values(positions):
+    theirs = positions[3]
+    assert np.array_equal(theirs.astype(np.float32).astype(np.float64), theirs)
+
+
+@pytest.mark.parametrize("cls", [_gnubg.RACE, _gnubg.CRASHED, _gnubg.CONTACT], ids=["race", "crashed", "contact"])
+def test_corrected_net_outputs_equal_gnubg_nn_on_every_output(positions, cls):
+    boards, classes, r, theirs = positions
+    rows = np.where(classes == cls)[0]
+    assert len(rows) >= 2000
+    ours = _gnubg.correct(boards[rows], r[rows], classes[rows], TABLES)
+    assert ours.dtype == np.float32 and ours.shape == (len(rows), 5)
+    diff = np.abs(ours.astype(np.float64) - theirs[rows])
+    print(f"{NAMES[cls]}: {len(rows)} positions, largest difference per output "
+          + ", ".join(f"{d:.1e}" for d in diff.max(0)))
+    worst = np.unravel_index(np.argmax(diff), diff.shape)
+    assert diff.max() <= TOL, (worst, boards[rows[worst[0]]].tolist(), ours[worst[0]].tolist(), theirs[rows[worst[0]]].tolist())
+    # the corrections did act: exact 0s and 1s gnubg-nn gives that the net alone does not
+    changed = (np.abs(r[rows].astype(np.float64) - theirs[rows]) > TOL).any(1)
+    assert changed.sum() >= 100, changed.sum()
+
+
+def test_correct_leaves_other_classes_and_checks_shapes(positions):
+    boards, classes, r, _ = positions
+    b = np.stack([board({0: 3}, {0: 2}), board({}, {0: 2})])  # bear-off, game over
+    p = np.full((2, 5), 0.5, np.float32)
+    assert np.array_equal(_gnubg.correct(b, p, _gnubg.classify(b), TABLES), p)
+    with pytest.raises(ValueError):
+        _gnubg.correct(boards[:3], r[:2], classes[:3])
+    with pytest.raises(ValueError):
+        _gnubg.correct(boards[:3], r[:3, :4], classes[:3])
+
+
+# ------------------------------------------------------------------ each rule by hand
+
+
+def test_outputs_below_1e4_become_0_in_every_class():
+    # race: the side on roll's backgammon chance (raw 5e-5) and its gammon and
+    # backgammon wins; crashed and contact: backgammons the net puts below 1e-4
+    for b, k in [
+        (board({0: 9, 10: 2, 15: 1, 18: 2, 19: 1}, {0: 6, 1: 9}), 4),
+        (board({0: 11, 14: 2, 19: 1, 24: 1}, {0: 7, 1: 7, 2: 1}), 2),
+        (board({1: 9, 5: 5, 21: 1}, {0: 2, 3: 2, 5: 1, 19: 4, 23: 6}), 4),
+    ]:
+        r, ours, theirs = evaluate(b)
+        assert 0 < r[k] < 1e-4 and theirs[k] == 0 and ours[k] == 0, (b.tolist(), r, theirs)
+        assert np.abs(ours - theirs).max() <= TOL
+    # P(win) is never floored: gnubg-nn returns the race net's least value, 5.0e-5
+    r, ours, theirs = evaluate(board({0: 9, 10: 2, 15: 1, 18: 2, 19: 1}, {0: 6, 1: 9}))
+    assert 0 < theirs[0] < 1e-4 and ours[0] == theirs[0]
+
+
+def test_a_side_that_has_borne_off_cannot_be_gammoned():
+    # contact; the side on roll has borne off 8 checkers: its gammon losses go to 0
+    b = board({2: 3, 4: 3, 8: 1}, {2: 2, 3: 2, 14: 1, 20: 3, 22: 4, 23: 3})
+    r, ours, theirs = evaluate(b)
+    assert r[3] > 1e-3 and theirs[3] == theirs[4] == 0
+    assert np.abs(ours - theirs).max() <= TOL
+    # and the other way round: the other side has borne off, the mover's gammon wins go
+    r, ours, theirs = evaluate(b[::-1].copy())
+    assert r[1] > 1e-4 and theirs[1] == theirs[2] == 0
+    assert np.abs(ours - theirs).max() <= TOL
+
+
+@pytest.mark.parametrize(
+    "b, k, limit",
+    [
+        # WG <= W (contact)
+        (board({0: 4, 1: 3, 2: 3, 3: 4, 23: 1}, {5: 3, 7: 3, 12: 3, 18: 1, 19: 3, 24: 2}), 1, lambda p: p[0]),
+        # LG <= 1 - W (contact)
+        (board({5: 3, 7: 3, 12: 3, 18: 1, 19: 3, 24: 2}, {0: 4, 1: 3, 2: 3, 3: 4, 23: 1}), 3, lambda p: 1 - p[0]),
+        # WBG <= WG (crashed)
+        (board({1: 1}, {0: 3, 1: 5, 2: 2, 13: 1, 19: 3, 23: 1}), 2, lambda p: p[1]),
+        # LBG <= LG (crashed)
+        (board({1: 2, 3: 3, 4: 2, 5: 2, 10: 1, 23: 5}, {1: 1}), 4, lambda p: p[3]),
+    ],
+    ids=["win-gammon", "lose-gammon", "win-backgammon", "lose-backgammon"],
+)
+def test_clamps(b, k, limit):
+    r, ours, theirs = evaluate(b)
+    assert r[k] > limit(r) + 1e-5  # the net breaks the bound ...
+    assert theirs[k] == pytest.approx(limit(theirs), abs=1e-7)  # ... and gnubg brings it back
+    assert np.abs(ours - theirs).max() <= TOL
+
+
+def test_race_certain_gammon_uses_two_checkers_or_three_pips_a_turn():
+    # the side on roll: 3 checkers on its 1-point, 1 on its 3-point (the bear-off
+    # database says up to 3 turns, gnubg's estimate max(ceil(4/2), ceil(6/3)) = 2);
+    # the other side's crossings: 2 per checker on its 13-point, +1 for its 7-point
+    for crossings in range(1, 12):
+        two, one = divmod(crossings, 2)
+        b = board({0: 3, 2: 1}, {12: two, 6: one, 0: 15 - two - one})
+        r, ours, theirs = evaluate(b)
+        certain = crossings >= 4 * (2 - 1)
+        assert (theirs[0] == 1 and theirs[1] == 1) == certain, (crossings, theirs)
+        assert np.abs(ours - theirs).max() <= TOL
+
+
+@pytest.mark.parametrize("me", [{5: 1}, {0: 5}, {0: 15}, {5: 4}, {0: 1, 1: 1, 2: 1, 3: 1, 4: 1, 5: 1}, {6: 1}, {0: 2, 7: 1}])
+def test_race_certain_gammon_thresholds(me):
+    n = sum(me.values())
+    pips = sum((i + 1) * c for i, c in me.items())
+    turns = max((n + 1) // 2, (pips + 2) // 3)
+    for on_roll in (True, False):
+        need = 4 * (turns - 1) if on_roll else 4 * turns
+        for crossings in range(need - 2, need + 2):
+            two, one = divmod(crossings, 2)
+            if crossings < 0 or two + one > 15:
+                continue
+            b = board(me, {12: two, 6: one, 0: 15 - two - one})
+            if not on_roll:
+                b = b[::-1].copy()
+            if _gnubg.classify(b[None])[0] != _gnubg.RACE:
+                continue
+            r, ours, theirs = evaluate(b)
+            certain = (theirs[0] == 1 and theirs[1] == 1) if on_roll else (theirs[0] == 0 and theirs[3] == 1)
+            assert certain == (crossings >= need), (me, on_roll, crossings, theirs)
+            assert np.abs(ours - theirs).max() <= TOL
+
+
+def test_race_backgammon_impossible_without_stragglers():
+    # the other side has no checker on the mover's home board: no backgammon however
+    # far behind it is (the net says 3.4e-4)
+    b = board({0: 3}, {3: 1, 4: 4, 5: 8, 10: 1, 13: 1})
+    r, ours, theirs = evaluate(b)
+    assert r[2] > 1e-4 and theirs[2] == 0
+    assert np.abs(ours - theirs).max() <= TOL
+
+
+def escape_tail(stragglers: list[int]) -> np.ndarray:
+    dist = TABLES.escape[int(position_index(stragglers))].astype(np.float64)
+    return np.cumsum(dist[::-1])[::-1]
+
+
+def bearoff_dist(points: list[int]) -> np.ndarray:
+    return TABLES.bearoff[int(position_index(points))] / 65535.0
+
+
+@pytest.mark.parametrize(
+    "stragglers, winner",
+    [
+        ([0, 2, 0, 0, 2, 0], [3, 0, 0, 0, 0, 0]),
+        ([2, 0, 0, 1, 0, 0], [2, 1, 0, 0, 0, 0]),
+        ([0, 0, 1, 0, 0, 0], [4, 2, 0, 0, 0, 0]),
+        ([0, 0, 0, 0, 4, 0], [7, 0, 0, 0, 0, 0]),
+    ],
+)
+def test_race_backgammon_is_the_winner_bearing_off_before_the_stragglers_escape(stragglers, winner):
+    """gnubg's P(win backgammon): the one-sided database's turns for the winner against the
+    turns the loser's checkers in the winner's home board need to leave it."""
+    other = {18 + k: n for k, n in enumerate(stragglers) if n}
+    other[0] = 15 - sum(stragglers)
+    b = board({k: n for k, n in enumerate(winner) if n}, other)
+    r, ours, theirs = evaluate(b)
+    pw, tail = bearoff_dist(winner), escape_tail(stragglers)
+    want = sum(pw[t] * tail[t] for t in range(1, 32))
+    assert theirs[2] == pytest.approx(want, abs=TOL) and ours[2] == pytest.approx(want, abs=TOL)
+    assert abs(theirs[2] - r[2]) > 5e-4  # not the net's
+    # the same position with the other side on roll: the loser has one turn more
+    r, ours, theirs = evaluate(b[::-1].copy())
+    want = sum(pw[t] * tail[t + 1] for t in range(1, 31))
+    assert theirs[4] == pytest.approx(want, abs=TOL) and ours[4] == pytest.approx(want, abs=TOL)
+
+
+def test_race_backgammon_counts_at_most_five_turns_of_escape():
+    # 6 checkers 5 pips from the edge may need 6 or 7 turns; gnubg counts them out after 5
+    stragglers = [0, 0, 0, 0, 6, 0]
+    full = escape_tail(stragglers)
+    assert full[6] == 0
+    b = board({0: 12}, {22: 6, 0: 9})
+    r, ours, theirs = evaluate(b)
+    pw = bearoff_dist([12, 0, 0, 0, 0, 0])
+    assert pw[6] > 0.3  # the winner often needs 6 turns: the cut matters here
+    assert abs(ours[2] - theirs[2]) <= TOL
+    assert theirs[2] == pytest.approx(0.394857, abs=1e-6)
+
+
+def test_race_backgammon_with_seven_stragglers_reads_the_bear_off_database():
+    # 7 checkers in the winner's home board: gnubg takes them as a bear-off position
+    # (its points 19..24 as 1..6) and reads the one-sided database for their turns
+    b = board({0: 12}, {22: 7, 0: 8})
+    r, ours, theirs = evaluate(b)
+    pw = bearoff_dist([12, 0, 0, 0, 0, 0])
+    tail = np.cumsum(bearoff_dist([0, 0, 0, 0, 7, 0])[::-1])[::-1]
+    want = sum(pw[t] * tail[t] for t in range(1, 32))
+    assert theirs[2] == pytest.approx(want, abs=TOL) and abs(ours[2] - theirs[2]) <= TOL
+
+
+def test_without_tables_the_race_net_keeps_its_backgammons():
+    b = board({0: 3}, {19: 2, 22: 2, 0: 11})
+    cls = _gnubg.classify(b[None])
+    r = raw(b[None], cls)
+    plain = _gnubg.correct(b[None], r, cls)[0]
+    assert plain[2] == pytest.approx(min(r[0, 2], r[0, 1]))
+
+
+def test_escape_table_rows_are_distributions_over_at_most_five_turns():
+    t = _gnubg.escape_table()
+    assert t.shape == (924, 32) and t.dtype == np.float32
+    assert np.allclose(t.sum(1), 1, atol=1e-6) and not t[:, 6:].any()
+    assert t[0, 0] == 1
+    # one checker 6 pips from the edge escapes in one turn unless the roll moves it less
+    # than 6 pips: 1-1, 2-1, 3-1, 4-1, 3-2
+    one = t[int(position_index([0, 0, 0, 0, 0, 1]))]
+    assert one[1] == pytest.approx(27 / 36) and one[2] == pytest.approx(9 / 36)
+    # unlike a bear-off, a die larger than its distance takes any checker out: checkers
+    # 1 and 6 pips away leave together on 6-1 (a bear-off would have to move the back one)
+    two = t[int(position_index([1, 0, 0, 0, 0, 1]))]
+    assert index_position(int(position_index([1, 0, 0, 0, 0, 1])), 6).tolist() == [1, 0, 0, 0, 0, 1]
+    assert two[1] > bearoff_dist([1, 0, 0, 0, 0, 1])[1] - 1e-4
