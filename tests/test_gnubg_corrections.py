@@ -22,7 +22,8 @@ gnubg = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip inst
 from fastgen.bearoff import index_position, position_index  # noqa: E402
 from fastgen.bearoff.files import read_gnubg  # noqa: E402
 from fastgen.nets import _gnubg  # noqa: E402
-from test_gnubg_inputs import NETS, forward, gnubg_play_positions, self_play_positions  # noqa: E402
+import fastgen  # noqa: E402
+from test_gnubg_inputs import NETS, WEIGHTS, forward, gnubg_play_positions, self_play_positions, write_nn_text  # noqa: E402
 
 TOL = 1e-6
 DATA = Path(gnubg.__file__).parent / "data"
@@ -203,6 +204,40 @@ def test_race_backgammon_impossible_without_stragglers():
     r, ours, theirs = evaluate(b)
     assert r[2] > 1e-4 and theirs[2] == 0
     assert np.abs(ours - theirs).max() <= TOL
+
+
+@pytest.mark.parametrize(
+    "thresholds, want",
+    [
+        # W = 5e-5, WG = 0.5: WG is first clamped to W, then floored to 0 (floor after clamp)
+        ([-10, 0, 0, 0, 0], [5.02e-5, 0, 0, 0.5, 0.5]),
+        # W = 1 - 5e-5: LG <= 1 - W = 5e-5, then floored
+        ([10, 0, 0, 0, 0], [0.99995, 0.5, 0.5, 0, 0]),
+        # W = 0.3, WG = 0.5, WBG = 0.4: WG -> 0.3 first, then WBG <= the clamped WG
+        ([-0.847, 0, -0.4, 0, 0], [0.3002876, 0.3002876, 0.3002876, 0.5, 0.5]),
+        # LG just above 1e-4 stays, and LBG is clamped to it, not floored
+        ([-9.5, 0, 0, -9.2, 0], [7.48e-5, 0, 0, 1.01e-4, 1.01e-4]),
+    ],
+    ids=["floor-after-clamp", "lose-gammon-at-certain-win", "backgammon-after-gammon-clamp", "floor-is-below-1e-4"],
+)
+def test_order_of_clamps_and_floor_with_constant_probe_nets(tmp_path, thresholds, want):
+    """gnubg-nn loads a contact net of constant outputs (output thresholds only): what it
+    returns for the starting position shows the order of its clamps and floor."""
+    probe = dict(NETS["contact"])
+    probe.update(W=np.zeros_like(probe["W"]), Wo=np.zeros_like(probe["Wo"]), th=np.zeros_like(probe["th"]),
+                 to=np.array(thresholds, np.float32))
+    path = tmp_path / "constant.weights"
+    write_nn_text({**NETS, "contact": probe}, path)
+    b = fastgen.STARTING_BOARD.astype(np.int8)
+    try:
+        gnubg.net_use(gnubg.net_load(str(path)))
+        theirs = np.array(gnubg.probabilities(b.tolist(), 0))
+    finally:
+        gnubg.net_use(gnubg.net_load(str(WEIGHTS)))
+    r = forward(probe, _gnubg.contact_inputs(b[None]))
+    ours = _gnubg.correct(b[None], r, _gnubg.classify(b[None]))[0]
+    assert np.abs(ours - theirs).max() <= TOL, (ours, theirs)
+    assert theirs == pytest.approx(want, abs=1e-6)
 
 
 def escape_tail(stragglers: list[int]) -> np.ndarray:
