@@ -186,6 +186,18 @@ def escape_table():
     return dist.astype(np.float32)
 
 
+_ESCAPE = []
+
+
+def _shared_escape_table():
+    """escape_table() made once a process (it takes about half a second), read-only."""
+    if not _ESCAPE:
+        table = np.ascontiguousarray(escape_table(), dtype=np.float32)
+        table.flags.writeable = False
+        _ESCAPE.append(table)
+    return _ESCAPE[0]
+
+
 class RaceTables:
     """What the race backgammon estimate reads: a one-sided bear-off database of 6 points
     (gnubg_os0.bd, read by fastgen.bearoff.read_gnubg) and the escape table."""
@@ -194,7 +206,7 @@ class RaceTables:
         if bearoff_db.points != 6 or bearoff_db.size != 54264:
             raise ValueError(f"need gnubg's one-sided database of 6 points and 15 checkers, got {bearoff_db!r}")
         self.bearoff = np.ascontiguousarray(bearoff_db.rolls, dtype=np.uint16)
-        self.escape = np.ascontiguousarray(escape_table(), dtype=np.float32)
+        self.escape = _shared_escape_table()
 
 
 def correct(boards, probs, classes, tables=None):

@@ -22,9 +22,13 @@ cdef extern from "_gnubg_net.h":
         const float* th
         const float* to
         float beta_h, beta_o
+    ctypedef struct fgg_race_tables:
+        const unsigned short* bearoff
+        const float* escape
     ctypedef struct fgg_nets:
         fgg_net race, crashed, contact
         int version
+        fgg_race_tables tables
     void fgg_init() noexcept nogil
     int fgg_select(int best) noexcept nogil
     int fgg_net_outputs(const fgg_nets* nets, const int8_t* b, float* out, float* scratch) noexcept nogil
@@ -74,12 +78,15 @@ cdef class GnubgKernel:
     cdef fgg_nets nets
     cdef list keep
 
-    def __init__(self, race, crashed, contact, int version):
+    def __init__(self, race, crashed, contact, int version, bearoff, escape):
         """*race*, *crashed*, *contact*: each ``(arrays, beta_hidden, beta_output)`` with
         arrays the C-contiguous float32 (hidden weights (inputs, hidden), output weights
         (5, hidden), hidden thresholds, output thresholds) of a net of 214 (race) or 250
         inputs, at most MAX_HIDDEN hidden units and 5 outputs (checked by the caller);
-        *version* 100 or 101, the inputs' PIPLOSS rule."""
+        *version* 100 or 101, the inputs' PIPLOSS rule; *bearoff* (54264, 32) uint16, the
+        one-sided database's turn distributions (gnubg_os0.bd), and *escape* (924, 32)
+        float32 (``fastgen.nets._gnubg.escape_table()``): the race backgammon estimate's
+        tables."""
         self.keep = []
         _point(&self.nets.race, race, 214, self.keep)
         _point(&self.nets.crashed, crashed, 250, self.keep)
@@ -87,12 +94,19 @@ cdef class GnubgKernel:
         if version not in (100, 101):
             raise ValueError("GnubgKernel: version must be 100 or 101 (checked by the caller)")
         self.nets.version = version
+        cdef const unsigned short[:, ::1] bo = bearoff
+        cdef const float[:, ::1] es = escape
+        if bo.shape[0] != 54264 or bo.shape[1] != 32 or es.shape[0] != 924 or es.shape[1] != 32:
+            raise ValueError("GnubgKernel: race tables of the wrong shape (checked by the caller)")
+        self.keep.extend([bearoff, escape])
+        self.nets.tables.bearoff = &bo[0, 0]
+        self.nets.tables.escape = &es[0, 0]
 
     def rows(self, const int8_t[:, :, ::1] boards, bint swap, float[:, ::1] out, int8_t[::1] classes,
              Py_ssize_t lo, Py_ssize_t hi):
         """For boards lo..hi-1 without the GIL: classes[i] their class, and out[i] the five
         outputs of the class's net for a race, crashed or contact position (row 1 on roll,
-        or row 0 with *swap*); other rows of out are left alone."""
+        or row 0 with *swap*), as gnubg corrects them; other rows of out are left alone."""
         if hi <= lo:
             return
         cdef float* scratch = <float*> malloc(FGG_SCRATCH * sizeof(float))

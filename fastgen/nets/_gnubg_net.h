@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "_gnubg_inputs.h"
+#include "_gnubg_sanity.h"
 
 #define FGG_MAX_HIDDEN 128
 #define FGG_MAX_INPUTS 250
@@ -43,10 +44,12 @@ typedef struct {
     float beta_h, beta_o;
 } fgg_net;
 
-/* the three nets of 0-ply evaluation and the inputs' version (FGG_V100 / FGG_V101) */
+/* the three nets of 0-ply evaluation, the inputs' version (FGG_V100 / FGG_V101) and the
+ * tables of the race backgammon estimate (fastgen/nets/_gnubg_sanity.h) */
 typedef struct {
     fgg_net race, crashed, contact;
     int version;
+    fgg_race_tables tables;
 } fgg_nets;
 
 #if !defined(FG_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
@@ -228,8 +231,10 @@ static void fgg_forward(const fgg_net* net, const float* x, float* h, int* at, f
 }
 
 /* The class of board b (50 int8: row 0 then row 1, row 1 on roll) and, for a race,
- * crashed or contact position, its class's net's five outputs in out[0..4] (out is left
- * alone for the other classes). scratch: FGG_SCRATCH floats. */
+ * crashed or contact position, its class's net's five outputs in out[0..4] as gnubg
+ * corrects them (fgg_correct: certain and impossible gammons, the race backgammon
+ * estimate, clamps, the 1e-4 floor); out is left alone for the other classes.
+ * scratch: FGG_SCRATCH floats. */
 static int fgg_net_outputs(const fgg_nets* nets, const int8_t* b, float* out, float* scratch) {
     const int cls = fgg_classify_flat(b);
     float* x = scratch;
@@ -250,8 +255,9 @@ static int fgg_net_outputs(const fgg_nets* nets, const int8_t* b, float* out, fl
         fgg_forward(&nets->contact, x, h, at, val, out);
         break;
     default:
-        break;
+        return cls;
     }
+    fgg_correct(b, cls, out, &nets->tables);
     return cls;
 }
 

@@ -128,8 +128,10 @@ class GnubgNetworks:
         self.name = name
         self._sources = sources
         self._databases: tuple = (two_sided, one_sided) if two_sided is not None else (one_sided,)
+        tables = _gnubg.RaceTables(one_sided)
         self._kernel = _gnubg_eval.GnubgKernel(_net_spec(weights, "race"), _net_spec(weights, "crashed"),
-                                               _net_spec(weights, "contact"), 100 if weights.version == "1.00" else 101)
+                                               _net_spec(weights, "contact"), 100 if weights.version == "1.00" else 101,
+                                               tables.bearoff, tables.escape)
 
     @property
     def __name__(self) -> str:
