@@ -9,6 +9,9 @@ memory-mapped, and used for exact evaluation of bear-off positions.
 - Files (:mod:`fastgen.bearoff.files`): :func:`write_gnubg`, :func:`read_gnubg`.
 - Evaluation (:mod:`fastgen.bearoff.evaluate`): :func:`evaluate` gives gnubg's five
   outputs for the side on roll, :func:`covered` which boards the databases hold.
+- GNU Backgammon's 0-ply value (:mod:`fastgen.bearoff.gnubg`): :func:`gnubg_bearoff`
+  gives what gnubg-nn's ``probabilities(board, 0)`` gives for bear-off positions, to the
+  bit; :func:`first_checker_distributions` the exact first-checker distributions it uses.
 - Errors: :class:`BearoffFileError` (a file that cannot be read),
   :class:`OutsideDatabaseError` (a position a database does not hold).
 
@@ -25,6 +28,7 @@ from fastgen.bearoff.build import build_one_sided, build_two_sided
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
 from fastgen.bearoff.evaluate import covered, evaluate
 from fastgen.bearoff.files import read_gnubg, write_gnubg
+from fastgen.bearoff.gnubg import first_checker_distributions, gnubg_bearoff
 from fastgen.bearoff.index import in_database, index_position, n_positions, position_index, side_index
 
 __all__ = [
@@ -36,6 +40,8 @@ __all__ = [
     "read_gnubg",
     "evaluate",
     "covered",
+    "gnubg_bearoff",
+    "first_checker_distributions",
     "n_positions",
     "position_index",
     "index_position",
