@@ -176,10 +176,9 @@ def _two_sided_win(values: np.ndarray) -> np.ndarray:
 
 
 def _one_sided(db: OneSidedDatabase, me: np.ndarray, opp: np.ndarray, out: np.ndarray) -> None:
-    a, _ = db.stored(me)
-    b, _ = db.stored(opp)
-    a = a.astype(np.int64)
-    b = b.astype(np.int64)
+    table = db.rolls  # the whole table, decoded once and kept by the database (3.5 MB)
+    a = table[me].astype(np.int64)
+    b = table[opp].astype(np.int64)
     tail = np.cumsum(b[:, ::-1], axis=1)[:, ::-1]  # stored P(B >= i)
     wins = (a * tail).sum(axis=1)  # exact: at most 65535^2
     win = (wins / float(UNIT * UNIT)).astype(np.float32).astype(np.float64)
