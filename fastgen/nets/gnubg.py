@@ -7,13 +7,15 @@ databases (``gnubg_os0.bd``, ``gnubg_ts0.bd``), and gives a :class:`GnubgNetwork
 evaluator computing what gnubg computes at 0 ply, for the side on roll (row 1):
 
 1. the position's class (:func:`classify`): over, bear-off, race, crashed, contact;
-2. bear-off: the two-sided database where it holds both sides, else the one-sided one
-   (:mod:`fastgen.bearoff`);
+2. bear-off: the two-sided database where it holds both sides, else the one-sided one,
+   as gnubg reads them (:func:`fastgen.bearoff.gnubg.gnubg_bearoff`);
 3. race, crashed, contact: that class's net over its inputs, the forward pass in gnubg's
    float32 arithmetic and order with its table sigmoid, compiled and without the GIL
    (``threads=`` shares a batch among threads);
-4. gnubg's corrections of a net's outputs (each gammon at most its side's wins, each
-   backgammon at most its gammons).
+4. gnubg's corrections of a net's outputs: gammons that can no longer happen or can no
+   longer be avoided, the race backgammon estimate from the bear-off database, each
+   gammon at most its side's wins and each backgammon at most its gammons, outputs below
+   1e-4 set to 0 (fastgen/nets/_gnubg_sanity.h).
 
 The inputs' definitions depend on the weights' version: 1.00 (gnubg 1.07, what Debian
 installs) or 1.01 (gnubg 1.08 and later, and the PyPI packages); the version the file
@@ -34,7 +36,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from fastgen._util import check_threads, run_in_chunks
-from fastgen.bearoff.evaluate import evaluate as bearoff_evaluate
+from fastgen.bearoff.gnubg import gnubg_bearoff
 from fastgen.bearoff.build import build_one_sided, build_two_sided
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
 from fastgen.bearoff.files import read_gnubg
@@ -127,7 +129,6 @@ class GnubgNetworks:
         self.two_sided = two_sided
         self.name = name
         self._sources = sources
-        self._databases: tuple = (two_sided, one_sided) if two_sided is not None else (one_sided,)
         tables = _gnubg.RaceTables(one_sided)
         self._kernel = _gnubg_eval.GnubgKernel(_net_spec(weights, "race"), _net_spec(weights, "crashed"),
                                                _net_spec(weights, "contact"), 100 if weights.version == "1.00" else 101,
@@ -200,7 +201,7 @@ class GnubgNetworks:
                 out[rest[over]] = _finished(sub[over])
             off = ~over
             if off.any():
-                out[rest[off]] = bearoff_evaluate(sub[off], *self._databases)
+                out[rest[off]] = gnubg_bearoff(sub[off], self.one_sided, self.two_sided)
         return out
 
 
