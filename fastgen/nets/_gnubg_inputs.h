@@ -287,40 +287,93 @@ static inline void fgg_off_crashed(int off, float* u) {
     else { u[0] = 1.0f; u[1] = 1.0f; u[2] = (off - 10) / 5.0f; }
 }
 
+/* A side's points as bit masks, found once a position and shared by both halves (and,
+ * through made_x and blot_x, read in the other side's numbering by its shot counting). */
+typedef struct {
+    uint32_t occ;     /* bit i: row[i] > 0 (i = 0..24, 24 the bar) */
+    uint32_t made;    /* bit i: row[i] >= 2 (the points 0..23 only) */
+    uint32_t home2;   /* bit i: row[i] == 2, home points only (0..5) */
+    uint32_t made_x;  /* bit 23 - i: row[i] >= 2 (the other side's numbering) */
+    uint32_t blot_x;  /* bit 23 - i: row[i] == 1 */
+    int on_board;     /* checkers on the points and the bar */
+} fgg_side;
+
+static inline void fgg_side_masks(const int8_t* row, fgg_side* s) {
+    uint32_t occ = 0, made = 0, made_x = 0, blot_x = 0, home2 = 0;
+    int t = row[24];
+    for (int i = 0; i < 24; i++) {
+        const int c = row[i];
+        t += c;
+        occ |= (uint32_t)(c > 0) << i;
+        made |= (uint32_t)(c >= 2) << i;
+        made_x |= (uint32_t)(c >= 2) << (23 - i);
+        blot_x |= (uint32_t)(c == 1) << (23 - i);
+    }
+    for (int i = 0; i < 6; i++) home2 |= (uint32_t)(row[i] == 2) << i;
+    s->occ = occ | (uint32_t)(row[24] > 0) << 24;
+    s->made = made;
+    s->home2 = home2;
+    s->made_x = made_x;
+    s->blot_x = blot_x;
+    s->on_board = t;
+}
+
+/* the highest set bit of m (m != 0) */
+static inline int fgg_high_bit(uint32_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return 31 - __builtin_clz(m);
+#else
+    int k = 31;
+    while (!(m & (1u << k))) k--;
+    return k;
+#endif
+}
+
 /* Rolls (of 36) on which a checker of the other side, n pips in that side's numbering
- * (0..24), gets past `row`'s points in the 12 pips in front of it (see the table);
- * `first`: it must also land beyond the first of them. */
-static inline int fgg_escapes(const int8_t* row, int n, int first) {
-    int m = 0;
-    const int lim = n < 12 ? n : 12;
-    for (int k = 0; k < lim; k++)
-        if (row[24 + k - n] >= 2) m |= 1 << k;
+ * (-1..24), gets past the points of `made` (a side's fgg_side.made) in the 12 pips in
+ * front of it (see the table); `first`: it must also land beyond the first of them.
+ * The mask's bit k is the row's index 24 + k - n: made shifted down by 24 - n (made
+ * has no bit beyond 23, so nothing behind the checker comes in). */
+static inline int fgg_escapes(uint32_t made, int n, int first) {
+    const uint32_t m = (made >> (24 - n)) & 0xFFFu;
     return first ? fgg_esc1[m] : fgg_esc[m];
 }
 
 /* Shots at the other side's blots: expected pips it loses (PIPLOSS) and rolls hitting at
  * least one (P1) or two (P2) checkers, by gnubg's rule of thumb: a roll's
  * hits and pips counted way by way (die by die), not by searching its plays. */
-static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, int version, float* h) {
+static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, const fgg_side* sme,
+                                    const fgg_side* sopp, int version, float* h) {
     /* home points made: which blots are worth hitting (the far ones only behind a
      * board of three points or more) */
+    const uint32_t home = (version >= FGG_V101 ? sme->made : sme->occ) & 0x3Fu;
     int made = 0;
-    for (int i = 0; i < 6; i++) made += version >= FGG_V101 ? me[i] >= 2 : me[i] >= 1;
-    /* hitters[w]: own indices from which way w hits some target */
-    uint32_t hitters[39] = {0};
-    for (int i = made > 2 ? 23 : 21; i >= 0; i--) {
-        if (opp[i] != 1) continue;
-        for (int j = 24 - i; j < 25; j++) {
-            /* a hitter; a home point of exactly two is not broken to hit */
-            if (!me[j] || (j < 6 && me[j] == 2)) continue;
-            const int dist = i + j - 23;
-            for (const int* w = fgg_by_dist[dist]; *w >= 0; w++) {
-                const fgg_shot* s = &fgg_shots[*w];
-                int open = 0;
-                for (int k = 0; k < s->nmid; k++) open += opp[23 - j + s->mid[k]] < 2;
-                if (s->all ? open == s->nmid : open > 0) hitters[*w] |= 1u << j;
-            }
-        }
+    for (int i = 0; i < 6; i++) made += (home >> i) & 1;
+    /* In our numbering: the targets (the other side's blots, on its points 1..24, or
+     * 1..22 behind a weak board: our indices 0..23 or 2..23), the hitters (any of our
+     * checkers, the bar's included, but a home point of exactly two is not broken to
+     * hit), and the points open to land on. hitters[w]: the hitters from which way w
+     * reaches a target, its intermediate landing points open (all of them for a
+     * double, either for two different dice). */
+    const uint32_t targets = sopp->blot_x & (made > 2 ? 0xFFFFFFu : 0xFFFFFCu);
+    const uint32_t from = sme->occ & ~sme->home2;
+    const uint32_t open = ~sopp->made_x;
+    uint32_t hitters[39], any = 0;
+    for (int w = 0; w < 39; w++) {
+        const fgg_shot* s = &fgg_shots[w];
+        uint32_t m = from & (targets << s->dist);
+        if (s->all)
+            for (int k = 0; k < s->nmid; k++) m &= open << s->mid[k];
+        else
+            m &= (open << s->mid[0]) | (open << s->mid[1]);
+        hitters[w] = m;
+        any |= m;
+    }
+    if (!any) {
+        h[FGG_PIPLOSS] = 0 / (12.0f * 36.0f);
+        h[FGG_P1] = 0 / 36.0f;
+        h[FGG_P2] = 0 / 36.0f;
+        return;
     }
     int pips_total = 0, one = 0, two = 0;
     for (int r = 0; r < 21; r++) {
@@ -332,8 +385,7 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, int ver
                 const uint32_t m = hitters[ways[wi]];
                 if (!m) continue;
                 const fgg_shot* s = &fgg_shots[ways[wi]];
-                int k = 23;
-                while (k > 0 && !(m & (1u << k))) k--;
+                const int k = fgg_high_bit(m); /* (1..23: nothing on the bar) */
                 if (s->faces == 1) {
                     /* the most advanced hitter; a second checker hit unless it is the
                      * last shot's hitter without a spare */
@@ -347,7 +399,7 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, int ver
                     if (k - s->dist + 1 > pips) pips = k - s->dist + 1;
                     /* a blot on the way is hit too */
                     for (int q = 0; q < s->nmid; q++)
-                        if (opp[23 - k + s->mid[q]] == 1) { count++; break; }
+                        if ((sopp->blot_x >> (k - s->mid[q])) & 1) { count++; break; }
                 }
             }
         } else if (me[24] == 1) {
@@ -357,8 +409,10 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, int ver
                 if (!m) continue;
                 const fgg_shot* s = &fgg_shots[ways[wi]];
                 if (s->faces == 1) {
-                    for (int k = 24; k > 0; k--) {
-                        if (!(m & (1u << k))) continue;
+                    /* the hitters from the bar down */
+                    for (uint32_t left = m & ~1u; left; ) {
+                        const int k = fgg_high_bit(left);
+                        left &= ~(1u << k);
                         if (k != 24) {
                             /* a hit off the bar needs the roll's other way (the other
                              * die; for a double its two-step way, as gnubg has it) to
@@ -403,8 +457,10 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, int ver
 
 /* The 22 hand-made inputs of the side `me` against `opp` (each row in its own
  * numbering), into h[3..24]. */
-static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, int version, float* h) {
-    const int ob = fgg_rear(opp);  /* the other side's rearmost checker, its numbering */
+static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, const fgg_side* sme,
+                                   const fgg_side* sopp, int version, float* h) {
+    /* the other side's rearmost checker, its numbering */
+    const int ob = sopp->occ ? fgg_high_bit(sopp->occ) : -1;
     const int front = 23 - ob;     /* the same point in ours (-1: the other side's bar) */
 
     /* BREAK_CONTACT: pips of our checkers still to pass the other's rearmost one */
@@ -450,7 +506,7 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, int vers
     }
 
     /* BACK_CHEQUER: our rearmost checker / 24 */
-    const int back = fgg_rear(me);
+    const int back = sme->occ ? fgg_high_bit(sme->occ) : -1;
     h[FGG_BACK_CHEQUER] = back / 24.0f;
 
     /* BACK_ANCHOR: our rearmost point of two or more / 24 (-1 / 24 when none) */
@@ -470,11 +526,11 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, int vers
         h[FGG_FORWARD_ANCHOR] = f ? f / 6.0f : 2.0f;
     }
 
-    fgg_shots_inputs(me, opp, version, h);
+    fgg_shots_inputs(me, opp, sme, sopp, version, h);
 
     /* BACKESCAPES, BACKRESCAPES: the other's rearmost checker's escaping rolls / 36 */
-    h[FGG_BACKESCAPES] = fgg_escapes(me, ob, 0) / 36.0f;
-    h[FGG_BACKRESCAPES] = fgg_escapes(me, ob, 1) / 36.0f;
+    h[FGG_BACKESCAPES] = fgg_escapes(sme->made, ob, 0) / 36.0f;
+    h[FGG_BACKRESCAPES] = fgg_escapes(sme->made, ob, 1) / 36.0f;
 
     /* ACONTAIN: 1 - the fewest escapes (of 36) of a checker of the other side standing
      * anywhere from its 16-point back to its rearmost checker (its bar included);
@@ -483,14 +539,14 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, int vers
     {
         int fewest = 36;
         for (int k = 15; k <= ob; k++) {
-            const int e = fgg_escapes(me, k, 0);
+            const int e = fgg_escapes(sme->made, k, 0);
             if (e < fewest) fewest = e;
         }
         h[FGG_ACONTAIN] = (36 - fewest) / 36.0f; /* (rounded once, as gnubg's) */
         h[FGG_ACONTAIN2] = h[FGG_ACONTAIN] * h[FGG_ACONTAIN];
         fewest = 36;
         for (int k = 15; k < 24; k++) {
-            const int e = fgg_escapes(me, k, 0);
+            const int e = fgg_escapes(sme->made, k, 0);
             if (e < fewest) fewest = e;
         }
         h[FGG_CONTAIN] = (36 - fewest) / 36.0f; /* (rounded once, as gnubg's) */
@@ -501,7 +557,7 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, int vers
      * and by their escapes past the other's points */
     n = 0;
     for (int i = 6; i < 25; i++)
-        if (me[i]) n += (i - 5) * me[i] * fgg_escapes(opp, i, 0);
+        if (me[i]) n += (i - 5) * me[i] * fgg_escapes(sopp->made, i, 0);
     h[FGG_MOBILITY] = n / 3600.0f;
 
     /* MOMENT2: the spread of our checkers behind their mean point (rounded up): the
@@ -576,9 +632,12 @@ static inline void fgg_contact_inputs(const int8_t b[2][25], int version, int cr
     fgg_base_units(b, out);
     float* first = out + 200;   /* the side on roll's hand-made inputs */
     float* second = out + 225;  /* the other side's */
-    fgg_half_inputs(b[1], b[0], version, first);
-    fgg_half_inputs(b[0], b[1], version, second);
-    const int off0 = 15 - fgg_on_board(b[0]), off1 = 15 - fgg_on_board(b[1]);
+    fgg_side s0, s1;
+    fgg_side_masks(b[0], &s0);
+    fgg_side_masks(b[1], &s1);
+    fgg_half_inputs(b[1], b[0], &s1, &s0, version, first);
+    fgg_half_inputs(b[0], b[1], &s0, &s1, version, second);
+    const int off0 = 15 - s0.on_board, off1 = 15 - s1.on_board;
     if (crashed) {
         fgg_off_crashed(off1, first);
         fgg_off_crashed(off0, second);
