@@ -30,6 +30,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* position classes (our own numbering, in the order gnubg checks them) */
 #define FGG_OVER 0     /* a side has no checker left: the game is over */
@@ -81,7 +82,31 @@ static int fgg_lowest_bit(int m) {
     return k;
 }
 
+/* a point's four units by its count n: one-hot for 1, 2, 3; 3 and more also (n - 3) / 2 */
+static inline void fgg_point_units(int n, float* u) {
+    u[0] = n == 1 ? 1.0f : 0.0f;
+    u[1] = n == 2 ? 1.0f : 0.0f;
+    u[2] = n >= 3 ? 1.0f : 0.0f;
+    u[3] = n > 3 ? (n - 3) / 2.0f : 0.0f;
+}
+
+/* the bar's four units, cumulative: at least 1, 2, 3 there, and (n - 3) / 2 beyond 3 */
+static inline void fgg_bar_units(int n, float* u) {
+    u[0] = n >= 1 ? 1.0f : 0.0f;
+    u[1] = n >= 2 ? 1.0f : 0.0f;
+    u[2] = n >= 3 ? 1.0f : 0.0f;
+    u[3] = n > 3 ? (n - 3) / 2.0f : 0.0f;
+}
+
+/* the units of a point and of the bar for each count 0..15 (fgg_point_units, fgg_bar_units) */
+static float fgg_point_table[16][4];
+static float fgg_bar_table[16][4];
+
 static void fgg_init(void) {
+    for (int n = 0; n < 16; n++) {
+        fgg_point_units(n, fgg_point_table[n]);
+        fgg_bar_units(n, fgg_bar_table[n]);
+    }
     for (int k = 0; k < 100; k++) fgg_exp10[k] = (float)(exp(k / 10.0) / 10.0);
     fgg_exp10[100] = fgg_exp10[99];
 
@@ -218,28 +243,12 @@ static inline int fgg_classify(const int8_t b[2][25]) {
 
 /* ------------------------------------------------------------------ base units */
 
-/* a point's four units by its count n: one-hot for 1, 2, 3; 3 and more also (n - 3) / 2 */
-static inline void fgg_point_units(int n, float* u) {
-    u[0] = n == 1 ? 1.0f : 0.0f;
-    u[1] = n == 2 ? 1.0f : 0.0f;
-    u[2] = n >= 3 ? 1.0f : 0.0f;
-    u[3] = n > 3 ? (n - 3) / 2.0f : 0.0f;
-}
-
-/* the bar's four units, cumulative: at least 1, 2, 3 there, and (n - 3) / 2 beyond 3 */
-static inline void fgg_bar_units(int n, float* u) {
-    u[0] = n >= 1 ? 1.0f : 0.0f;
-    u[1] = n >= 2 ? 1.0f : 0.0f;
-    u[2] = n >= 3 ? 1.0f : 0.0f;
-    u[3] = n > 3 ? (n - 3) / 2.0f : 0.0f;
-}
-
 /* the 200 base units: row 0's 24 points and bar, then row 1's */
 static inline void fgg_base_units(const int8_t b[2][25], float* out) {
     for (int s = 0; s < 2; s++) {
         float* o = out + 100 * s;
-        for (int i = 0; i < 24; i++) fgg_point_units(b[s][i], o + 4 * i);
-        fgg_bar_units(b[s][24], o + 96);
+        for (int i = 0; i < 24; i++) memcpy(o + 4 * i, fgg_point_table[b[s][i]], sizeof(fgg_point_table[0]));
+        memcpy(o + 96, fgg_bar_table[b[s][24]], sizeof(fgg_bar_table[0]));
     }
 }
 
@@ -250,7 +259,7 @@ static inline void fgg_race_inputs(const int8_t b[2][25], float* out) {
         const int8_t* row = b[s];
         float* o = out + 107 * s;
         /* points 1..23 (a race has no checker further back) */
-        for (int i = 0; i < 23; i++) fgg_point_units(row[i], o + 4 * i);
+        for (int i = 0; i < 23; i++) memcpy(o + 4 * i, fgg_point_table[row[i]], sizeof(fgg_point_table[0]));
         /* checkers borne off: unit k is 1 when exactly k + 1 are off */
         const int off = 15 - fgg_on_board(row);
         for (int k = 0; k < 14; k++) o[92 + k] = off == k + 1 ? 1.0f : 0.0f;
