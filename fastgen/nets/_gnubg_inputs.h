@@ -367,17 +367,22 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, const f
     const uint32_t targets = sopp->blot_x & (made > 2 ? 0xFFFFFFu : 0xFFFFFCu);
     const uint32_t from = sme->occ & ~sme->home2;
     const uint32_t open = ~sopp->made_x;
+    /* (written out in fgg_shots' order: the dice alone, the pairs of different dice,
+     * the doubles' 2, 3 and 4 steps) */
     uint32_t hitters[39], any = 0;
-    for (int w = 0; w < 39; w++) {
-        const fgg_shot* s = &fgg_shots[w];
-        uint32_t m = from & (targets << s->dist);
-        if (s->all)
-            for (int k = 0; k < s->nmid; k++) m &= open << s->mid[k];
-        else
-            m &= (open << s->mid[0]) | (open << s->mid[1]);
-        hitters[w] = m;
-        any |= m;
+    int w = 0;
+    for (int d = 1; d <= 6; d++) hitters[w++] = from & (targets << d);
+    for (int a = 1; a <= 6; a++)
+        for (int b = a + 1; b <= 6; b++) hitters[w++] = from & (targets << (a + b)) & ((open << a) | (open << b));
+    for (int d = 1; d <= 6; d++) {
+        uint32_t path = open << d;
+        hitters[w++] = from & (targets << 2 * d) & path;
+        path &= open << 2 * d;
+        hitters[w++] = from & (targets << 3 * d) & path;
+        path &= open << 3 * d;
+        hitters[w++] = from & (targets << 4 * d) & path;
     }
+    for (w = 0; w < 39; w++) any |= hitters[w];
     if (!any) {
         h[FGG_PIPLOSS] = 0 / (12.0f * 36.0f);
         h[FGG_P1] = 0 / 36.0f;
@@ -385,33 +390,67 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, const f
         return;
     }
     int pips_total = 0, one = 0, two = 0;
+    if (me[24] == 0) {
+        /* Nothing on our bar. Each roll's ways in turn: a way's hitter is its most
+         * advanced one (1..23) and the pips lost are its hitter's index - dist + 1;
+         * a direct shot hits one checker, a second one if it is the other die's and
+         * that die hits from another point or from a point with a spare, or (a double)
+         * if a second checker of ours has the shot; an indirect shot hits one, and
+         * a second when a blot of the other side lies on one of its landing points.
+         * Each way's hitter first (0 when none), whether it has one, its pips (at most
+         * 0 when none: the maxima below ignore them) and its extra hit: for a direct
+         * shot a second hitter, for an indirect one a blot on its way (blots shifted
+         * like the open points above). Then each roll, without branches. */
+        const uint32_t blots = sopp->blot_x;
+        uint32_t on[39];
+        w = 6;
+        for (int a = 1; a <= 6; a++)
+            for (int b = a + 1; b <= 6; b++) on[w++] = (blots << a) | (blots << b);
+        for (int d = 1; d <= 6; d++) {
+            on[w] = blots << d;
+            on[w + 1] = on[w] | blots << 2 * d;
+            on[w + 2] = on[w + 1] | blots << 3 * d;
+            w += 3;
+        }
+        int hit[39], has[39], pip[39], extra[39];
+        for (w = 0; w < 39; w++) {
+            const uint32_t m = hitters[w];
+            hit[w] = fgg_high_bit(m | 1u);
+            has[w] = m != 0;
+            pip[w] = hit[w] - fgg_shots[w].dist + 1;
+            extra[w] = w < 6 ? (m & (m - 1)) != 0 : (int)((on[w] >> hit[w]) & 1u);
+        }
+        for (int r = 0; r < 21; r++) {
+            const int* ways = fgg_roll_ways[r];
+            int count, pips = 0;
+            if (fgg_roll_double[r]) {
+                count = has[ways[0]] + extra[ways[0]];
+                for (int i = 0; i < 4; i++) {
+                    const int wi = ways[i];
+                    if (i) count = (count > has[wi] ? count : has[wi]) + extra[wi];
+                    if (pip[wi] > pips) pips = pip[wi];
+                }
+            } else {
+                const int lo = ways[0], hi = ways[1], both = ways[2];
+                count = has[lo] + (has[hi] & ((hit[hi] != hit[lo]) | (me[hit[hi]] > 1)));
+                count = (count > has[both] ? count : has[both]) + extra[both];
+                if (pip[lo] > pips) pips = pip[lo];
+                if (pip[hi] > pips) pips = pip[hi];
+                if (pip[both] > pips) pips = pip[both];
+            }
+            pips_total += fgg_roll_w[r] * pips;
+            one += (count >= 1) * fgg_roll_w[r];
+            two += (count >= 2) * fgg_roll_w[r];
+        }
+        h[FGG_PIPLOSS] = pips_total / (12.0f * 36.0f);
+        h[FGG_P1] = one / 36.0f;
+        h[FGG_P2] = two / 36.0f;
+        return;
+    }
     for (int r = 0; r < 21; r++) {
         int count = 0, pips = 0;
         const int* ways = fgg_roll_ways[r];
-        if (me[24] == 0) {
-            int last = -1; /* the hitter of the last direct shot */
-            for (int wi = 0; wi < 4 && ways[wi] >= 0; wi++) {
-                const uint32_t m = hitters[ways[wi]];
-                if (!m) continue;
-                const fgg_shot* s = &fgg_shots[ways[wi]];
-                const int k = fgg_high_bit(m); /* (1..23: nothing on the bar) */
-                if (s->faces == 1) {
-                    /* the most advanced hitter; a second checker hit unless it is the
-                     * last shot's hitter without a spare */
-                    if (k != last || me[k] > 1) count++;
-                    last = k;
-                    if (k - s->dist + 1 > pips) pips = k - s->dist + 1;
-                    /* a double with direct shots from two hitters */
-                    if (fgg_roll_double[r] && (m & ~(1u << k))) count++;
-                } else {
-                    if (!count) count = 1;
-                    if (k - s->dist + 1 > pips) pips = k - s->dist + 1;
-                    /* a blot on the way is hit too */
-                    for (int q = 0; q < s->nmid; q++)
-                        if ((sopp->blot_x >> (k - s->mid[q])) & 1) { count++; break; }
-                }
-            }
-        } else if (me[24] == 1) {
+        if (me[24] == 1) {
             int other_used = 0; /* the other die entered for a hit elsewhere */
             for (int wi = 0; wi < 4 && ways[wi] >= 0; wi++) {
                 const uint32_t m = hitters[ways[wi]];
