@@ -451,39 +451,38 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, const f
         int count = 0, pips = 0;
         const int* ways = fgg_roll_ways[r];
         if (me[24] == 1) {
+            /* One checker on our bar. A direct shot: by the entering checker; and, once
+             * a roll, by the most advanced other hitter, when the roll's other way (the
+             * other die; for a double its two-step way, as gnubg has it) lets the bar's
+             * checker enter first. */
+            const int direct = fgg_roll_double[r] ? 1 : 2;
             int other_used = 0; /* the other die entered for a hit elsewhere */
-            for (int wi = 0; wi < 4 && ways[wi] >= 0; wi++) {
+            for (int wi = 0; wi < direct; wi++) {
                 const uint32_t m = hitters[ways[wi]];
-                if (!m) continue;
-                const fgg_shot* s = &fgg_shots[ways[wi]];
-                if (s->faces == 1) {
-                    /* the hitters from the bar down */
-                    for (uint32_t left = m & ~1u; left; ) {
-                        const int k = fgg_high_bit(left);
-                        left &= ~(1u << k);
-                        if (k != 24) {
-                            /* a hit off the bar needs the roll's other way (the other
-                             * die; for a double its two-step way, as gnubg has it) to
-                             * enter first, and only one such hit a roll counts */
-                            if (other_used) break;
-                            const int enter = fgg_shots[ways[1 - wi]].dist;
-                            if (opp[enter - 1] >= 2) break;
-                            other_used = 1;
-                        }
-                        count++;
-                        if (k - s->dist + 1 > pips) pips = k - s->dist + 1;
-                    }
-                } else {
-                    /* indirect shots only by the checker entering */
-                    if (!(m & (1u << 24))) continue;
-                    if (!count) count = 1;
-                    if (25 - s->dist > pips) pips = 25 - s->dist;
-                    /* a blot near the way is hit too: gnubg looks at the other side's
-                     * index mid + 1, two points past the landing point of the entering
-                     * checker's first step (mid - 1); the nets learnt it so */
-                    for (int q = 0; q < s->nmid; q++)
-                        if (opp[s->mid[q] + 1] == 1) { count++; break; }
+                const int dist = fgg_shots[ways[wi]].dist;
+                if (m & (1u << 24)) {
+                    count++;
+                    if (25 - dist > pips) pips = 25 - dist;
                 }
+                const uint32_t rest = m & 0xFFFFFEu;
+                if (rest && !other_used && opp[fgg_shots[ways[1 - wi]].dist - 1] < 2) {
+                    other_used = 1;
+                    count++;
+                    const int k = fgg_high_bit(rest);
+                    if (k - dist + 1 > pips) pips = k - dist + 1;
+                }
+            }
+            for (int wi = direct; wi < 4 && ways[wi] >= 0; wi++) {
+                /* indirect shots only by the checker entering */
+                if (!(hitters[ways[wi]] & (1u << 24))) continue;
+                const fgg_shot* s = &fgg_shots[ways[wi]];
+                if (!count) count = 1;
+                if (25 - s->dist > pips) pips = 25 - s->dist;
+                /* a blot near the way is hit too: gnubg looks at the other side's
+                 * index mid + 1, two points past the landing point of the entering
+                 * checker's first step (mid - 1); the nets learnt it so */
+                for (int q = 0; q < s->nmid; q++)
+                    if (opp[s->mid[q] + 1] == 1) { count++; break; }
             }
         } else {
             /* two or more on the bar: direct shots entering */
