@@ -98,11 +98,32 @@ static inline void fgg_bar_units(int n, float* u) {
     u[3] = n > 3 ? (n - 3) / 2.0f : 0.0f;
 }
 
+/* ENTER's pips lost (of 36 rolls) with one (0) or two or more (1) checkers on the bar,
+ * by the other side's made home points (6 bits): each double of a made point loses
+ * 4 x its pips, each pair of made points 2 x their sum; with two on the bar a pair of
+ * which one is made loses 2 x its pips */
+static int fgg_enter_loss[2][64];
+
 /* the units of a point and of the bar for each count 0..15 (fgg_point_units, fgg_bar_units) */
 static float fgg_point_table[16][4];
 static float fgg_bar_table[16][4];
 
 static void fgg_init(void) {
+    for (int two = 0; two < 2; two++)
+        for (int home = 0; home < 64; home++) {
+            int loss = 0;
+            for (int i = 0; i < 6; i++) {
+                const int mi = (home >> i) & 1;
+                if (mi) loss += 4 * (i + 1);
+                for (int j = i + 1; j < 6; j++) {
+                    const int mj = (home >> j) & 1;
+                    if (mi && mj) loss += 2 * (i + j + 2);
+                    else if (two && mi) loss += 2 * (i + 1);
+                    else if (two && mj) loss += 2 * (j + 1);
+                }
+            }
+            fgg_enter_loss[two][home] = loss;
+        }
     for (int n = 0; n < 16; n++) {
         fgg_point_units(n, fgg_point_table[n]);
         fgg_bar_units(n, fgg_bar_table[n]);
@@ -327,7 +348,7 @@ static inline void fgg_side_masks(const int8_t* row, fgg_side* s) {
     s->on_board = t;
 }
 
-/* the highest set bit of m (m != 0) */
+/* the highest and the lowest set bit of m (m != 0), and the bits set */
 static inline int fgg_high_bit(uint32_t m) {
 #if defined(__GNUC__) || defined(__clang__)
     return 31 - __builtin_clz(m);
@@ -335,6 +356,26 @@ static inline int fgg_high_bit(uint32_t m) {
     int k = 31;
     while (!(m & (1u << k))) k--;
     return k;
+#endif
+}
+
+static inline int fgg_low_bit(uint32_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(m);
+#else
+    int k = 0;
+    while (!(m & (1u << k))) k++;
+    return k;
+#endif
+}
+
+static inline int fgg_popcount(uint32_t m) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcount(m);
+#else
+    int n = 0;
+    for (; m; m &= m - 1) n++;
+    return n;
 #endif
 }
 
@@ -503,22 +544,29 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, const f
 }
 
 /* The 22 hand-made inputs of the side `me` against `opp` (each row in its own
- * numbering), into h[3..24]. */
+ * numbering, sme and sopp their masks), into h[3..24]. */
 static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, const fgg_side* sme,
                                    const fgg_side* sopp, int version, float* h) {
     /* the other side's rearmost checker, its numbering */
     const int ob = sopp->occ ? fgg_high_bit(sopp->occ) : -1;
     const int front = 23 - ob;     /* the same point in ours (-1: the other side's bar) */
 
+    /* One walk over our occupied points (and bar) for the sums of BREAK_CONTACT,
+     * FREEPIP, MOBILITY and MOMENT2's mean (see each below). */
+    int brk = 0, freepip = 0, mob = 0, sum = 0;
+    for (uint32_t left = sme->occ; left; left &= left - 1) {
+        const int i = fgg_low_bit(left), c = me[i];
+        if (i > front) brk += (i + 1 - front) * c;
+        else if (i < front) freepip += (i + 1) * c;
+        if (i >= 6) mob += (i - 5) * c * fgg_escapes(sopp->made, i, 0);
+        sum += i * c;
+    }
+
     /* BREAK_CONTACT: pips of our checkers still to pass the other's rearmost one */
-    int n = 0;
-    for (int i = front + 1; i < 25; i++) n += (i + 1 - front) * me[i];
-    h[FGG_BREAK_CONTACT] = n / 167.0f;
+    h[FGG_BREAK_CONTACT] = brk / 167.0f;
 
     /* FREEPIP: pips of our checkers already past it */
-    n = 0;
-    for (int i = 0; i < front; i++) n += (i + 1) * me[i];
-    h[FGG_FREEPIP] = n / 100.0f;
+    h[FGG_FREEPIP] = freepip / 100.0f;
 
     /* TIMING: pips we can play before breaking the home board: the bar's and the far
      * checkers (a point's spares, or a lone blot), all checkers from the midpoint (or the
@@ -527,15 +575,18 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, const fg
     {
         int t = 24 * me[24], no = me[24];
         const int m = front > 11 ? front : 11;
-        for (int i = 23; i > m; i--) {
-            const int c = me[i];
-            if (c && c != 2) {
+        /* the far points: m + 1 .. 23 */
+        for (uint32_t left = sme->occ & 0xFFFFFFu & (~0u << (m + 1)); left; left &= left - 1) {
+            const int i = fgg_low_bit(left), c = me[i];
+            if (c != 2) {
                 const int spare = c > 2 ? c - 2 : 1;
                 no += spare;
                 t += i * spare;
             }
         }
-        for (int i = m; i >= 6; i--) {
+        /* m .. 6 (the bar too when m is 24: no checker of the other side left) */
+        for (uint32_t left = sme->occ & (0xFFFFFFFFu >> (31 - m)) & ~0x3Fu; left; left &= left - 1) {
+            const int i = fgg_low_bit(left);
             no += me[i];
             t += i * me[i];
         }
@@ -557,19 +608,14 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, const fg
     h[FGG_BACK_CHEQUER] = back / 24.0f;
 
     /* BACK_ANCHOR: our rearmost point of two or more / 24 (-1 / 24 when none) */
-    int anchor = back == 24 ? 23 : back;
-    while (anchor >= 0 && me[anchor] < 2) anchor--;
+    const int anchor = sme->made ? fgg_high_bit(sme->made) : -1;
     h[FGG_BACK_ANCHOR] = anchor / 24.0f;
 
     /* FORWARD_ANCHOR: our most forward point in the other's home board (or else the
      * highest of our 13..18 points) as its distance / 6 from the far end; 2 when none */
     {
-        int f = 0;
-        for (int j = 18; j <= anchor; j++)
-            if (me[j] >= 2) { f = 24 - j; break; }
-        if (!f)
-            for (int j = 17; j >= 12; j--)
-                if (me[j] >= 2) { f = 24 - j; break; }
+        const uint32_t far = sme->made & (0x3Fu << 18), mid = sme->made & (0x3Fu << 12);
+        const int f = far ? 24 - fgg_low_bit(far) : mid ? 24 - fgg_high_bit(mid) : 0;
         h[FGG_FORWARD_ANCHOR] = f ? f / 6.0f : 2.0f;
     }
 
@@ -584,81 +630,64 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, const fg
      * CONTAIN: the same from its 16-point to its 24-point, whatever its rearmost checker
      * (never the bar); both squared too */
     {
-        int fewest = 36;
-        for (int k = 15; k <= ob; k++) {
+        int fewest = 36, fewest_a = 36;
+        for (int k = 15; k < 25; k++) {
             const int e = fgg_escapes(sme->made, k, 0);
-            if (e < fewest) fewest = e;
+            if (k <= ob && e < fewest_a) fewest_a = e;
+            if (k < 24 && e < fewest) fewest = e;
         }
-        h[FGG_ACONTAIN] = (36 - fewest) / 36.0f; /* (rounded once, as gnubg's) */
+        h[FGG_ACONTAIN] = (36 - fewest_a) / 36.0f; /* (rounded once, as gnubg's) */
         h[FGG_ACONTAIN2] = h[FGG_ACONTAIN] * h[FGG_ACONTAIN];
-        fewest = 36;
-        for (int k = 15; k < 24; k++) {
-            const int e = fgg_escapes(sme->made, k, 0);
-            if (e < fewest) fewest = e;
-        }
         h[FGG_CONTAIN] = (36 - fewest) / 36.0f; /* (rounded once, as gnubg's) */
         h[FGG_CONTAIN2] = h[FGG_CONTAIN] * h[FGG_CONTAIN];
     }
 
     /* MOBILITY: our checkers outside our home board weighted by their distance from it
      * and by their escapes past the other's points */
-    n = 0;
-    for (int i = 6; i < 25; i++)
-        if (me[i]) n += (i - 5) * me[i] * fgg_escapes(sopp->made, i, 0);
-    h[FGG_MOBILITY] = n / 3600.0f;
+    h[FGG_MOBILITY] = mob / 3600.0f;
 
     /* MOMENT2: the spread of our checkers behind their mean point (rounded up): the
      * mean square of their distances from it, rounded up, / 400 */
     {
-        int cnt = 0, sum = 0;
-        for (int i = 0; i < 25; i++) { cnt += me[i]; sum += i * me[i]; }
+        const int cnt = sme->on_board;
         const int c = cnt ? (sum + cnt - 1) / cnt : 0;
         int k = 0, j = 0;
-        for (int i = c + 1; i < 25; i++)
-            if (me[i]) { j += me[i]; k += me[i] * (i - c) * (i - c); }
+        for (uint32_t left = c < 24 ? sme->occ >> (c + 1) << (c + 1) : 0; left; left &= left - 1) {
+            const int i = fgg_low_bit(left);
+            j += me[i];
+            k += me[i] * (i - c) * (i - c);
+        }
         if (j) k = (k + j - 1) / j;
         h[FGG_MOMENT2] = k / 400.0f;
     }
 
     /* ENTER: with a checker on our bar, the pips we expect to lose to rolls that do not
      * enter (doubles and pairs of the other's made home points; more with two on the
-     * bar, when one die enters and the other does not) */
+     * bar, when one die enters and the other does not): see fgg_enter_loss */
     {
-        int loss = 0;
-        if (me[24] > 0) {
-            const int two = me[24] > 1;
-            for (int i = 0; i < 6; i++) {
-                const int mi = opp[i] >= 2;
-                if (mi) loss += 4 * (i + 1);
-                for (int j = i + 1; j < 6; j++) {
-                    const int mj = opp[j] >= 2;
-                    if (mi && mj) loss += 2 * (i + j + 2);
-                    else if (two && mi) loss += 2 * (i + 1);
-                    else if (two && mj) loss += 2 * (j + 1);
-                }
-            }
-        }
+        const int loss = me[24] > 0 ? fgg_enter_loss[me[24] > 1][sopp->made & 0x3F] : 0;
         h[FGG_ENTER] = loss / (36.0f * (49.0f / 6.0f));
     }
 
     /* ENTER2: how closed the other's home board is: (36 - (open points)^2) / 36 */
     {
-        int closed = 0;
-        for (int i = 0; i < 6; i++) closed += opp[i] >= 2;
+        const int closed = fgg_popcount(sopp->made & 0x3F);
         h[FGG_ENTER2] = (36 - (closed - 6) * (closed - 6)) / 36.0f;
     }
 
     /* BACKBONE: how well our points behind the rearmost one are spaced to support it
      * (11 within 6 pips, less from 7 to 11), as 1 - the mean support / 11 */
     {
-        int pa = -1, w = 0, tot = 0;
-        for (int p = 23; p > 0; p--) { /* (our 1-point is not counted) */
-            if (me[p] < 2) continue;
-            if (pa < 0) { pa = p; continue; }
-            const int d = pa - p;
-            const int c = d <= 6 ? 11 : d <= 11 ? 13 - d : 0;
-            w += c * me[pa];
-            tot += me[pa];
+        int w = 0, tot = 0;
+        const uint32_t points = sme->made & ~1u; /* (our 1-point is not counted) */
+        if (points) {
+            const int pa = fgg_high_bit(points);
+            for (uint32_t left = points & ~(1u << pa); left; left &= left - 1) {
+                const int d = pa - fgg_low_bit(left);
+                const int c = d <= 6 ? 11 : d <= 11 ? 13 - d : 0;
+                w += c * me[pa];
+                tot += me[pa];
+            }
         }
         h[FGG_BACKBONE] = tot ? (float)(1.0 - w / (11.0 * tot)) : 0.0f; /* (in double) */
     }
@@ -666,8 +695,8 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, const fg
     /* BACKG, BACKG1: a back game: with two or more of our points in the other's home
      * board, (our checkers there and on the bar - 3) / 4; with one, their count / 8 */
     {
-        int anchors = 0, tot = 0;
-        for (int i = 18; i < 24; i++) anchors += me[i] >= 2;
+        const int anchors = fgg_popcount(sme->made & (0x3Fu << 18));
+        int tot = 0;
         for (int i = 18; i < 25; i++) tot += me[i];
         h[FGG_BACKG] = anchors > 1 ? (tot - 3) / 4.0f : 0.0f;
         h[FGG_BACKG1] = anchors == 1 ? tot / 8.0f : 0.0f;
