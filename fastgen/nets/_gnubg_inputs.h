@@ -328,21 +328,39 @@ typedef struct {
     int on_board;     /* checkers on the points and the bar */
 } fgg_side;
 
+/* Eight counts (0..15) as the bytes of a word, the first the lowest (a portable load). */
+static inline uint64_t fgg_load8(const int8_t* p) {
+    uint64_t v = 0;
+    for (int k = 7; k >= 0; k--) v = v << 8 | (uint8_t)p[k];
+    return v;
+}
+
+/* The bytes' low bits (each byte 0 or 1) gathered into 8 bits: the first byte's lowest
+ * (fgg_pack), or highest (fgg_pack_x) */
+static inline uint32_t fgg_pack(uint64_t v) { return (uint32_t)((v * 0x0102040810204080ull) >> 56); }
+static inline uint32_t fgg_pack_x(uint64_t v) { return (uint32_t)((v * 0x8040201008040201ull) >> 56); }
+
+/* The masks of a row, eight points at a time: with counts of at most 15, adding 0x7f
+ * (0x7e) to a byte sets its high bit when it holds one (two) or more. */
 static inline void fgg_side_masks(const int8_t* row, fgg_side* s) {
-    uint32_t occ = 0, made = 0, made_x = 0, blot_x = 0, home2 = 0;
+    const uint64_t ones = 0x0101010101010101ull;
+    uint32_t occ = 0, made = 0, made_x = 0, blot_x = 0;
     int t = row[24];
-    for (int i = 0; i < 24; i++) {
-        const int c = row[i];
-        t += c;
-        occ |= (uint32_t)(c > 0) << i;
-        made |= (uint32_t)(c >= 2) << i;
-        made_x |= (uint32_t)(c >= 2) << (23 - i);
-        blot_x |= (uint32_t)(c == 1) << (23 - i);
+    for (int q = 0; q < 3; q++) {
+        const uint64_t v = fgg_load8(row + 8 * q);
+        const uint64_t one = ((v + 0x7f * ones) >> 7) & ones, two = ((v + 0x7e * ones) >> 7) & ones;
+        occ |= fgg_pack(one) << 8 * q;
+        made |= fgg_pack(two) << 8 * q;
+        made_x |= fgg_pack_x(two) << (16 - 8 * q);
+        blot_x |= fgg_pack_x(one & ~two) << (16 - 8 * q);
+        t += (int)((v * ones) >> 56);
+        if (q == 0) {
+            const uint64_t three = ((v + 0x7d * ones) >> 7) & ones;
+            s->home2 = fgg_pack(two & ~three) & 0x3Fu;
+        }
     }
-    for (int i = 0; i < 6; i++) home2 |= (uint32_t)(row[i] == 2) << i;
     s->occ = occ | (uint32_t)(row[24] > 0) << 24;
     s->made = made;
-    s->home2 = home2;
     s->made_x = made_x;
     s->blot_x = blot_x;
     s->on_board = t;
