@@ -407,6 +407,149 @@ static inline int fgg_escapes(uint32_t made, int n, int first) {
     return first ? fgg_esc1[m] : fgg_esc[m];
 }
 
+/* The shots' sums over the 21 rolls (each counted once a non-double, twice otherwise
+ * ... see fgg_roll_w): pips lost, rolls hitting at least one, rolls hitting two. */
+typedef struct {
+    int pips, one, two;
+} fgg_shot_sums;
+
+static inline void fgg_add_roll(fgg_shot_sums* t, int r, int count, int pips) {
+    t->pips += fgg_roll_w[r] * pips;
+    t->one += (count >= 1) * fgg_roll_w[r];
+    t->two += (count >= 2) * fgg_roll_w[r];
+}
+
+/* Nothing on our bar. Each roll's ways in turn: a way's hitter is its most advanced one
+ * (1..23) and the pips lost are its hitter's index - dist + 1; a direct shot hits one
+ * checker, a second one if it is the other die's and that die hits from another point or
+ * from a point with a spare, or (a double) if a second checker of ours has the shot; an
+ * indirect shot hits one, and a second when a blot of the other side lies on one of its
+ * landing points. Each way's hitter first (0 when none), whether it has one, its pips (at
+ * most 0 when none: the maxima below ignore them) and its extra hit: for a direct shot a
+ * second hitter, for an indirect one a blot on its way (the blots shifted like the open
+ * points in fgg_shots_inputs). Then each roll, without branches. */
+static inline void fgg_rolls_free(const int8_t* me, const fgg_side* sopp, const uint32_t* hitters,
+                                  fgg_shot_sums* t) {
+    const uint32_t blots = sopp->blot_x;
+    uint32_t on[39];
+    int w = 6;
+    for (int a = 1; a <= 6; a++)
+        for (int b = a + 1; b <= 6; b++) on[w++] = (blots << a) | (blots << b);
+    for (int d = 1; d <= 6; d++) {
+        on[w] = blots << d;
+        on[w + 1] = on[w] | blots << 2 * d;
+        on[w + 2] = on[w + 1] | blots << 3 * d;
+        w += 3;
+    }
+    int hit[39], has[39], pip[39], extra[39];
+    for (w = 0; w < 39; w++) {
+        const uint32_t m = hitters[w];
+        hit[w] = fgg_high_bit(m | 1u);
+        has[w] = m != 0;
+        pip[w] = hit[w] - fgg_shots[w].dist + 1;
+        extra[w] = w < 6 ? (m & (m - 1)) != 0 : (int)((on[w] >> hit[w]) & 1u);
+    }
+    for (int r = 0; r < 21; r++) {
+        const int* ways = fgg_roll_ways[r];
+        int count, pips = 0;
+        if (fgg_roll_double[r]) {
+            count = has[ways[0]] + extra[ways[0]];
+            for (int i = 0; i < 4; i++) {
+                const int wi = ways[i];
+                if (i) count = (count > has[wi] ? count : has[wi]) + extra[wi];
+                if (pip[wi] > pips) pips = pip[wi];
+            }
+        } else {
+            const int lo = ways[0], hi = ways[1], both = ways[2];
+            count = has[lo] + (has[hi] & ((hit[hi] != hit[lo]) | (me[hit[hi]] > 1)));
+            count = (count > has[both] ? count : has[both]) + extra[both];
+            if (pip[lo] > pips) pips = pip[lo];
+            if (pip[hi] > pips) pips = pip[hi];
+            if (pip[both] > pips) pips = pip[both];
+        }
+        fgg_add_roll(t, r, count, pips);
+    }
+}
+
+/* One checker on our bar. A direct shot: by the entering checker; and, once a roll, by
+ * the most advanced other hitter, when the roll's other way (the other die; for a double
+ * its two-step way, as gnubg has it) lets the bar's checker enter first. Indirect shots:
+ * only by the entering checker, with an extra hit for a blot near its way, where gnubg
+ * looks at the other side's index mid + 1 for each intermediate landing point mid, two
+ * points past the landing point of the entering checker's first step (mid - 1); the nets
+ * learnt it so (mid + 1 is bit 22 - mid of blot_x). First each way's shot from the bar
+ * (bar) and its pips (0 without one), each die's other hitters (rest) and the most
+ * advanced one's pips (rpip), each indirect way's extra hit. */
+static inline void fgg_rolls_bar1(const int8_t* opp, const fgg_side* sopp, const uint32_t* hitters,
+                                  fgg_shot_sums* t) {
+    const uint32_t blots = sopp->blot_x;
+    int bar[39], pip[39], extra[39], rest[6], rpip[6];
+    for (int w = 0; w < 39; w++) {
+        bar[w] = (hitters[w] >> 24) & 1;
+        pip[w] = bar[w] * (25 - fgg_shots[w].dist);
+    }
+    for (int d = 0; d < 6; d++) {
+        const uint32_t m = hitters[d] & 0xFFFFFEu;
+        rest[d] = m != 0;
+        rpip[d] = fgg_high_bit(m | 1u) - d;
+    }
+    int w = 6;
+    for (int a = 1; a <= 6; a++)
+        for (int b = a + 1; b <= 6; b++) extra[w++] = ((blots >> (22 - a)) | (blots >> (22 - b))) & 1;
+    for (int d = 1; d <= 6; d++) {
+        extra[w] = (blots >> (22 - d)) & 1;
+        extra[w + 1] = extra[w] | ((blots >> (22 - 2 * d)) & 1);
+        extra[w + 2] = extra[w + 1] | ((blots >> (22 - 3 * d)) & 1);
+        w += 3;
+    }
+    for (int r = 0; r < 21; r++) {
+        const int* ways = fgg_roll_ways[r];
+        int count, pips;
+        if (fgg_roll_double[r]) {
+            const int d = ways[0];
+            count = bar[d];
+            pips = pip[d];
+            if (rest[d] && opp[fgg_shots[ways[1]].dist - 1] < 2) {
+                count++;
+                if (rpip[d] > pips) pips = rpip[d];
+            }
+        } else {
+            const int lo = ways[0], hi = ways[1];
+            count = bar[lo] + bar[hi];
+            pips = pip[lo] > pip[hi] ? pip[lo] : pip[hi];
+            if (rest[lo] && opp[hi] < 2) { /* (the die hi + 1 enters on the index hi) */
+                count++;
+                if (rpip[lo] > pips) pips = rpip[lo];
+            } else if (rest[hi] && opp[lo] < 2) {
+                count++;
+                if (rpip[hi] > pips) pips = rpip[hi];
+            }
+        }
+        for (int wi = fgg_roll_double[r] ? 1 : 2; wi < 4 && ways[wi] >= 0; wi++) {
+            const int iw = ways[wi];
+            if (bar[iw]) count = (count ? count : 1) + extra[iw];
+            if (pip[iw] > pips) pips = pip[iw];
+        }
+        fgg_add_roll(t, r, count, pips);
+    }
+}
+
+/* Two or more on our bar: only the direct shots of checkers entering (the dice's ways:
+ * a double's two-step way is not one) */
+static inline void fgg_rolls_bar2(const uint32_t* hitters, fgg_shot_sums* t) {
+    for (int r = 0; r < 21; r++) {
+        const int* ways = fgg_roll_ways[r];
+        int count = 0, pips = 0;
+        for (int wi = 0; wi < (fgg_roll_double[r] ? 1 : 2); wi++) {
+            const int d = ways[wi]; /* (the die d + 1) */
+            if (!(hitters[d] & (1u << 24))) continue;
+            count++;
+            if (24 - d > pips) pips = 24 - d;
+        }
+        fgg_add_roll(t, r, count, pips);
+    }
+}
+
 /* Shots at the other side's blots: expected pips it loses (PIPLOSS) and rolls hitting at
  * least one (P1) or two (P2) checkers, by gnubg's rule of thumb: a roll's
  * hits and pips counted way by way (die by die), not by searching its plays. */
@@ -415,8 +558,7 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, const f
     /* home points made: which blots are worth hitting (the far ones only behind a
      * board of three points or more) */
     const uint32_t home = (version >= FGG_V101 ? sme->made : sme->occ) & 0x3Fu;
-    int made = 0;
-    for (int i = 0; i < 6; i++) made += (home >> i) & 1;
+    const int made = fgg_popcount(home);
     /* In our numbering: the targets (the other side's blots, on its points 1..24, or
      * 1..22 behind a weak board: our indices 0..23 or 2..23), the hitters (any of our
      * checkers, the bar's included, but a home point of exactly two is not broken to
@@ -430,135 +572,27 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, const f
      * the doubles' 2, 3 and 4 steps) */
     uint32_t hitters[39], any = 0;
     int w = 0;
-    for (int d = 1; d <= 6; d++) hitters[w++] = from & (targets << d);
+    for (int d = 1; d <= 6; d++) any |= hitters[w++] = from & (targets << d);
     for (int a = 1; a <= 6; a++)
-        for (int b = a + 1; b <= 6; b++) hitters[w++] = from & (targets << (a + b)) & ((open << a) | (open << b));
+        for (int b = a + 1; b <= 6; b++)
+            any |= hitters[w++] = from & (targets << (a + b)) & ((open << a) | (open << b));
     for (int d = 1; d <= 6; d++) {
         uint32_t path = open << d;
-        hitters[w++] = from & (targets << 2 * d) & path;
+        any |= hitters[w++] = from & (targets << 2 * d) & path;
         path &= open << 2 * d;
-        hitters[w++] = from & (targets << 3 * d) & path;
+        any |= hitters[w++] = from & (targets << 3 * d) & path;
         path &= open << 3 * d;
-        hitters[w++] = from & (targets << 4 * d) & path;
+        any |= hitters[w++] = from & (targets << 4 * d) & path;
     }
-    for (w = 0; w < 39; w++) any |= hitters[w];
-    if (!any) {
-        h[FGG_PIPLOSS] = 0 / (12.0f * 36.0f);
-        h[FGG_P1] = 0 / 36.0f;
-        h[FGG_P2] = 0 / 36.0f;
-        return;
+    fgg_shot_sums t = {0, 0, 0};
+    if (any) {
+        if (me[24] == 0) fgg_rolls_free(me, sopp, hitters, &t);
+        else if (me[24] == 1) fgg_rolls_bar1(opp, sopp, hitters, &t);
+        else fgg_rolls_bar2(hitters, &t);
     }
-    int pips_total = 0, one = 0, two = 0;
-    if (me[24] == 0) {
-        /* Nothing on our bar. Each roll's ways in turn: a way's hitter is its most
-         * advanced one (1..23) and the pips lost are its hitter's index - dist + 1;
-         * a direct shot hits one checker, a second one if it is the other die's and
-         * that die hits from another point or from a point with a spare, or (a double)
-         * if a second checker of ours has the shot; an indirect shot hits one, and
-         * a second when a blot of the other side lies on one of its landing points.
-         * Each way's hitter first (0 when none), whether it has one, its pips (at most
-         * 0 when none: the maxima below ignore them) and its extra hit: for a direct
-         * shot a second hitter, for an indirect one a blot on its way (blots shifted
-         * like the open points above). Then each roll, without branches. */
-        const uint32_t blots = sopp->blot_x;
-        uint32_t on[39];
-        w = 6;
-        for (int a = 1; a <= 6; a++)
-            for (int b = a + 1; b <= 6; b++) on[w++] = (blots << a) | (blots << b);
-        for (int d = 1; d <= 6; d++) {
-            on[w] = blots << d;
-            on[w + 1] = on[w] | blots << 2 * d;
-            on[w + 2] = on[w + 1] | blots << 3 * d;
-            w += 3;
-        }
-        int hit[39], has[39], pip[39], extra[39];
-        for (w = 0; w < 39; w++) {
-            const uint32_t m = hitters[w];
-            hit[w] = fgg_high_bit(m | 1u);
-            has[w] = m != 0;
-            pip[w] = hit[w] - fgg_shots[w].dist + 1;
-            extra[w] = w < 6 ? (m & (m - 1)) != 0 : (int)((on[w] >> hit[w]) & 1u);
-        }
-        for (int r = 0; r < 21; r++) {
-            const int* ways = fgg_roll_ways[r];
-            int count, pips = 0;
-            if (fgg_roll_double[r]) {
-                count = has[ways[0]] + extra[ways[0]];
-                for (int i = 0; i < 4; i++) {
-                    const int wi = ways[i];
-                    if (i) count = (count > has[wi] ? count : has[wi]) + extra[wi];
-                    if (pip[wi] > pips) pips = pip[wi];
-                }
-            } else {
-                const int lo = ways[0], hi = ways[1], both = ways[2];
-                count = has[lo] + (has[hi] & ((hit[hi] != hit[lo]) | (me[hit[hi]] > 1)));
-                count = (count > has[both] ? count : has[both]) + extra[both];
-                if (pip[lo] > pips) pips = pip[lo];
-                if (pip[hi] > pips) pips = pip[hi];
-                if (pip[both] > pips) pips = pip[both];
-            }
-            pips_total += fgg_roll_w[r] * pips;
-            one += (count >= 1) * fgg_roll_w[r];
-            two += (count >= 2) * fgg_roll_w[r];
-        }
-        h[FGG_PIPLOSS] = pips_total / (12.0f * 36.0f);
-        h[FGG_P1] = one / 36.0f;
-        h[FGG_P2] = two / 36.0f;
-        return;
-    }
-    for (int r = 0; r < 21; r++) {
-        int count = 0, pips = 0;
-        const int* ways = fgg_roll_ways[r];
-        if (me[24] == 1) {
-            /* One checker on our bar. A direct shot: by the entering checker; and, once
-             * a roll, by the most advanced other hitter, when the roll's other way (the
-             * other die; for a double its two-step way, as gnubg has it) lets the bar's
-             * checker enter first. */
-            const int direct = fgg_roll_double[r] ? 1 : 2;
-            int other_used = 0; /* the other die entered for a hit elsewhere */
-            for (int wi = 0; wi < direct; wi++) {
-                const uint32_t m = hitters[ways[wi]];
-                const int dist = fgg_shots[ways[wi]].dist;
-                if (m & (1u << 24)) {
-                    count++;
-                    if (25 - dist > pips) pips = 25 - dist;
-                }
-                const uint32_t rest = m & 0xFFFFFEu;
-                if (rest && !other_used && opp[fgg_shots[ways[1 - wi]].dist - 1] < 2) {
-                    other_used = 1;
-                    count++;
-                    const int k = fgg_high_bit(rest);
-                    if (k - dist + 1 > pips) pips = k - dist + 1;
-                }
-            }
-            for (int wi = direct; wi < 4 && ways[wi] >= 0; wi++) {
-                /* indirect shots only by the checker entering */
-                if (!(hitters[ways[wi]] & (1u << 24))) continue;
-                const fgg_shot* s = &fgg_shots[ways[wi]];
-                if (!count) count = 1;
-                if (25 - s->dist > pips) pips = 25 - s->dist;
-                /* a blot near the way is hit too: gnubg looks at the other side's
-                 * index mid + 1, two points past the landing point of the entering
-                 * checker's first step (mid - 1); the nets learnt it so */
-                for (int q = 0; q < s->nmid; q++)
-                    if (opp[s->mid[q] + 1] == 1) { count++; break; }
-            }
-        } else {
-            /* two or more on the bar: direct shots entering */
-            for (int wi = 0; wi < 2; wi++) {
-                const fgg_shot* s = &fgg_shots[ways[wi]];
-                if (s->faces != 1 || !(hitters[ways[wi]] & (1u << 24))) continue;
-                count++;
-                if (25 - s->dist > pips) pips = 25 - s->dist;
-            }
-        }
-        pips_total += fgg_roll_w[r] * pips;
-        if (count >= 1) one += fgg_roll_w[r];
-        if (count >= 2) two += fgg_roll_w[r];
-    }
-    h[FGG_PIPLOSS] = pips_total / (12.0f * 36.0f);
-    h[FGG_P1] = one / 36.0f;
-    h[FGG_P2] = two / 36.0f;
+    h[FGG_PIPLOSS] = t.pips / (12.0f * 36.0f);
+    h[FGG_P1] = t.one / 36.0f;
+    h[FGG_P2] = t.two / 36.0f;
 }
 
 /* The 22 hand-made inputs of the side `me` against `opp` (each row in its own
