@@ -55,26 +55,12 @@ static float fgg_exp10[101];
 static int fgg_esc[4096];
 static int fgg_esc1[4096];
 
-/* The 39 ways a roll can move one checker to a hit: each die alone (6), two different
- * dice one after the other (15), and a double's die taken 2, 3 or 4 times (18). */
-typedef struct {
-    int dist;    /* pips covered */
-    int faces;   /* dice used: 1 a direct shot, more an indirect one */
-    int all;     /* 1: every intermediate landing point must be open (doubles);
-                    0: either one of two will do (two different dice) */
-    int nmid;    /* intermediate landing points, as pips from the hitter */
-    int mid[3];
-} fgg_shot;
-
-static fgg_shot fgg_shots[39];
-/* For each of the 21 rolls its ways in order: a non-double (smaller die, larger die,
- * both: the order matters with a checker on the bar, see fgg_shots_inputs), a double
- * (1, 2, 3, 4 steps); -1 pads. fgg_roll_w: 1 a double, 2 otherwise. */
-static int fgg_roll_ways[21][4];
-static int fgg_roll_w[21];
-static int fgg_roll_double[21];
-/* For each distance 1..24 the ways covering it, -1 terminated */
-static int fgg_by_dist[25][8];
+/* The 39 ways a roll can move one checker to a hit, in this order: each die d alone
+ * (ways 0..5: d - 1), two different dice a < b one after the other (6..20, a then b in
+ * increasing order), a double's die d taken 2, 3 or 4 times (21 + 3 (d - 1) + 0..2).
+ * A way's intermediate landing points (a die alone has none) must be open: either of
+ * a and b, every one of a double's. fgg_way_dist: the pips each way covers. */
+static int fgg_way_dist[39];
 
 static int fgg_lowest_bit(int m) {
     int k = 0;
@@ -152,49 +138,11 @@ static void fgg_init(void) {
     }
 
     int n = 0;
-    for (int d = 1; d <= 6; d++) {
-        fgg_shot s = {d, 1, 1, 0, {0, 0, 0}};
-        fgg_shots[n++] = s;
-    }
-    int sum_id[7][7], dbl_id[7][5];
+    for (int d = 1; d <= 6; d++) fgg_way_dist[n++] = d;
     for (int a = 1; a <= 6; a++)
-        for (int b = a + 1; b <= 6; b++) {
-            fgg_shot s = {a + b, 2, 0, 2, {a, b, 0}};
-            sum_id[a][b] = sum_id[b][a] = n;
-            fgg_shots[n++] = s;
-        }
+        for (int b = a + 1; b <= 6; b++) fgg_way_dist[n++] = a + b;
     for (int d = 1; d <= 6; d++)
-        for (int k = 2; k <= 4; k++) {
-            fgg_shot s = {k * d, k, 1, k - 1, {d, 2 * d, 3 * d}};
-            if (k < 4) s.mid[2] = 0;
-            if (k < 3) s.mid[1] = 0;
-            dbl_id[d][k] = n;
-            fgg_shots[n++] = s;
-        }
-    int r = 0;
-    for (int a = 1; a <= 6; a++)
-        for (int b = 1; b <= a; b++) {
-            if (a == b) {
-                fgg_roll_ways[r][0] = a - 1;
-                fgg_roll_ways[r][1] = dbl_id[a][2];
-                fgg_roll_ways[r][2] = dbl_id[a][3];
-                fgg_roll_ways[r][3] = dbl_id[a][4];
-            } else {
-                fgg_roll_ways[r][0] = b - 1;
-                fgg_roll_ways[r][1] = a - 1;
-                fgg_roll_ways[r][2] = sum_id[a][b];
-                fgg_roll_ways[r][3] = -1;
-            }
-            fgg_roll_double[r] = a == b;
-            fgg_roll_w[r] = a == b ? 1 : 2;
-            r++;
-        }
-    for (int d = 0; d <= 24; d++) {
-        int c = 0;
-        for (int s = 0; s < 39; s++)
-            if (fgg_shots[s].dist == d) fgg_by_dist[d][c++] = s;
-        fgg_by_dist[d][c] = -1;
-    }
+        for (int k = 2; k <= 4; k++) fgg_way_dist[n++] = k * d;
 }
 
 /* ------------------------------------------------------------------ the sigmoid */
@@ -387,14 +335,10 @@ static inline int fgg_low_bit(uint32_t m) {
 #endif
 }
 
-static inline int fgg_popcount(uint32_t m) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcount(m);
-#else
-    int n = 0;
-    for (; m; m &= m - 1) n++;
-    return n;
-#endif
+static inline int fgg_popcount(uint32_t m) { /* (no builtin: without -mpopcnt a call) */
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (int)((((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
 
 /* Rolls (of 36) on which a checker of the other side, n pips in that side's numbering
@@ -407,17 +351,22 @@ static inline int fgg_escapes(uint32_t made, int n, int first) {
     return first ? fgg_esc1[m] : fgg_esc[m];
 }
 
-/* The shots' sums over the 21 rolls (each counted once a non-double, twice otherwise
- * ... see fgg_roll_w): pips lost, rolls hitting at least one, rolls hitting two. */
+/* The shots' sums over the 21 rolls (a double counted once, two different dice twice):
+ * pips lost, rolls hitting at least one checker, rolls hitting two. The rolls are
+ * walked in loops over the dice, which give each roll's ways in fgg_way_dist's order: the
+ * dice alone 0..5 (die - 1), the pairs a < b from 6 on in order, a double d's 2, 3 and
+ * 4 steps at 21 + 3 (d - 1). */
 typedef struct {
     int pips, one, two;
 } fgg_shot_sums;
 
-static inline void fgg_add_roll(fgg_shot_sums* t, int r, int count, int pips) {
-    t->pips += fgg_roll_w[r] * pips;
-    t->one += (count >= 1) * fgg_roll_w[r];
-    t->two += (count >= 2) * fgg_roll_w[r];
+static inline void fgg_add_roll(fgg_shot_sums* t, int weight, int count, int pips) {
+    t->pips += weight * pips;
+    t->one += (count >= 1) * weight;
+    t->two += (count >= 2) * weight;
 }
+
+static inline int fgg_max(int a, int b) { return a > b ? a : b; }
 
 /* Nothing on our bar. Each roll's ways in turn: a way's hitter is its most advanced one
  * (1..23) and the pips lost are its hitter's index - dist + 1; a direct shot hits one
@@ -446,28 +395,25 @@ static inline void fgg_rolls_free(const int8_t* me, const fgg_side* sopp, const 
         const uint32_t m = hitters[w];
         hit[w] = fgg_high_bit(m | 1u);
         has[w] = m != 0;
-        pip[w] = hit[w] - fgg_shots[w].dist + 1;
+        pip[w] = hit[w] - fgg_way_dist[w] + 1;
         extra[w] = w < 6 ? (m & (m - 1)) != 0 : (int)((on[w] >> hit[w]) & 1u);
     }
-    for (int r = 0; r < 21; r++) {
-        const int* ways = fgg_roll_ways[r];
-        int count, pips = 0;
-        if (fgg_roll_double[r]) {
-            count = has[ways[0]] + extra[ways[0]];
-            for (int i = 0; i < 4; i++) {
-                const int wi = ways[i];
-                if (i) count = (count > has[wi] ? count : has[wi]) + extra[wi];
-                if (pip[wi] > pips) pips = pip[wi];
-            }
-        } else {
-            const int lo = ways[0], hi = ways[1], both = ways[2];
-            count = has[lo] + (has[hi] & ((hit[hi] != hit[lo]) | (me[hit[hi]] > 1)));
-            count = (count > has[both] ? count : has[both]) + extra[both];
-            if (pip[lo] > pips) pips = pip[lo];
-            if (pip[hi] > pips) pips = pip[hi];
-            if (pip[both] > pips) pips = pip[both];
+    w = 6;
+    for (int lo = 0; lo < 6; lo++)
+        for (int hi = lo + 1; hi < 6; hi++, w++) {
+            /* the dice lo + 1 < hi + 1: their direct shots, then both together */
+            int count = has[lo] + (has[hi] & ((hit[hi] != hit[lo]) | (me[hit[hi]] > 1)));
+            count = fgg_max(count, has[w]) + extra[w];
+            fgg_add_roll(t, 2, count, fgg_max(fgg_max(0, pip[lo]), fgg_max(pip[hi], pip[w])));
         }
-        fgg_add_roll(t, r, count, pips);
+    for (int d = 0; d < 6; d++) {
+        /* the double of d + 1: its direct shot, then its 2, 3 and 4 steps */
+        int count = has[d] + extra[d], pips = fgg_max(0, pip[d]);
+        for (w = 21 + 3 * d; w < 24 + 3 * d; w++) {
+            count = fgg_max(count, has[w]) + extra[w];
+            pips = fgg_max(pips, pip[w]);
+        }
+        fgg_add_roll(t, 1, count, pips);
     }
 }
 
@@ -486,7 +432,7 @@ static inline void fgg_rolls_bar1(const int8_t* opp, const fgg_side* sopp, const
     int bar[39], pip[39], extra[39], rest[6], rpip[6];
     for (int w = 0; w < 39; w++) {
         bar[w] = (hitters[w] >> 24) & 1;
-        pip[w] = bar[w] * (25 - fgg_shots[w].dist);
+        pip[w] = bar[w] * (25 - fgg_way_dist[w]);
     }
     for (int d = 0; d < 6; d++) {
         const uint32_t m = hitters[d] & 0xFFFFFEu;
@@ -502,51 +448,45 @@ static inline void fgg_rolls_bar1(const int8_t* opp, const fgg_side* sopp, const
         extra[w + 2] = extra[w + 1] | ((blots >> (22 - 3 * d)) & 1);
         w += 3;
     }
-    for (int r = 0; r < 21; r++) {
-        const int* ways = fgg_roll_ways[r];
-        int count, pips;
-        if (fgg_roll_double[r]) {
-            const int d = ways[0];
-            count = bar[d];
-            pips = pip[d];
-            if (rest[d] && opp[fgg_shots[ways[1]].dist - 1] < 2) {
+    w = 6;
+    for (int lo = 0; lo < 6; lo++)
+        for (int hi = lo + 1; hi < 6; hi++, w++) {
+            /* the dice lo + 1 < hi + 1 (the die hi + 1 enters on the index hi) */
+            int count = bar[lo] + bar[hi], pips = fgg_max(pip[lo], pip[hi]);
+            if (rest[lo] && opp[hi] < 2) {
                 count++;
-                if (rpip[d] > pips) pips = rpip[d];
-            }
-        } else {
-            const int lo = ways[0], hi = ways[1];
-            count = bar[lo] + bar[hi];
-            pips = pip[lo] > pip[hi] ? pip[lo] : pip[hi];
-            if (rest[lo] && opp[hi] < 2) { /* (the die hi + 1 enters on the index hi) */
-                count++;
-                if (rpip[lo] > pips) pips = rpip[lo];
+                pips = fgg_max(pips, rpip[lo]);
             } else if (rest[hi] && opp[lo] < 2) {
                 count++;
-                if (rpip[hi] > pips) pips = rpip[hi];
+                pips = fgg_max(pips, rpip[hi]);
             }
+            if (bar[w]) count = fgg_max(count, 1) + extra[w];
+            fgg_add_roll(t, 2, count, fgg_max(pips, pip[w]));
         }
-        for (int wi = fgg_roll_double[r] ? 1 : 2; wi < 4 && ways[wi] >= 0; wi++) {
-            const int iw = ways[wi];
-            if (bar[iw]) count = (count ? count : 1) + extra[iw];
-            if (pip[iw] > pips) pips = pip[iw];
+    for (int d = 0; d < 6; d++) {
+        /* the double of d + 1 (its two-step way enters on the index 2d + 1) */
+        int count = bar[d], pips = pip[d];
+        if (rest[d] && opp[2 * d + 1] < 2) {
+            count++;
+            pips = fgg_max(pips, rpip[d]);
         }
-        fgg_add_roll(t, r, count, pips);
+        for (w = 21 + 3 * d; w < 24 + 3 * d; w++) {
+            if (bar[w]) count = fgg_max(count, 1) + extra[w];
+            pips = fgg_max(pips, pip[w]);
+        }
+        fgg_add_roll(t, 1, count, pips);
     }
 }
 
 /* Two or more on our bar: only the direct shots of checkers entering (the dice's ways:
- * a double's two-step way is not one) */
+ * a double's two-step way is not one), pips 25 - dist */
 static inline void fgg_rolls_bar2(const uint32_t* hitters, fgg_shot_sums* t) {
-    for (int r = 0; r < 21; r++) {
-        const int* ways = fgg_roll_ways[r];
-        int count = 0, pips = 0;
-        for (int wi = 0; wi < (fgg_roll_double[r] ? 1 : 2); wi++) {
-            const int d = ways[wi]; /* (the die d + 1) */
-            if (!(hitters[d] & (1u << 24))) continue;
-            count++;
-            if (24 - d > pips) pips = 24 - d;
-        }
-        fgg_add_roll(t, r, count, pips);
+    int bar[6];
+    for (int d = 0; d < 6; d++) bar[d] = (hitters[d] >> 24) & 1;
+    for (int lo = 0; lo < 6; lo++) {
+        for (int hi = lo + 1; hi < 6; hi++)
+            fgg_add_roll(t, 2, bar[lo] + bar[hi], fgg_max(bar[lo] * (24 - lo), bar[hi] * (24 - hi)));
+        fgg_add_roll(t, 1, bar[lo], bar[lo] * (24 - lo));
     }
 }
 
@@ -568,7 +508,7 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, const f
     const uint32_t targets = sopp->blot_x & (made > 2 ? 0xFFFFFFu : 0xFFFFFCu);
     const uint32_t from = sme->occ & ~sme->home2;
     const uint32_t open = ~sopp->made_x;
-    /* (written out in fgg_shots' order: the dice alone, the pairs of different dice,
+    /* (written out in fgg_way_dist's order: the dice alone, the pairs of different dice,
      * the doubles' 2, 3 and 4 steps) */
     uint32_t hitters[39], any = 0;
     int w = 0;
