@@ -583,14 +583,12 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, const fg
             t += i * me[i];
         }
         for (int i = 5; i >= 0; i--) {
+            /* a point's spares add, its missing checkers (if that many are left) go */
             const int c = me[i];
-            if (c > 2) {
-                t += i * (c - 2);
-                no += c - 2;
-            } else if (c < 2 && no >= 2 - c) {
-                t -= i * (2 - c);
-                no -= 2 - c;
-            }
+            const int spare = c > 2 ? c - 2 : 0, need = c < 2 ? 2 - c : 0;
+            const int change = spare - (no >= need ? need : 0);
+            t += i * change;
+            no += change;
         }
         h[FGG_TIMING] = t / 100.0f;
     }
