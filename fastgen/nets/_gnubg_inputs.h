@@ -52,8 +52,8 @@
 /* exp(k / 10) / 10 for k = 0..99, and a copy of the last one at 100 */
 static float fgg_exp10[101];
 /* Escape counts over 12-bit masks of blocked points (see fgg_escapes) */
-static int fgg_esc[4096];
-static int fgg_esc1[4096];
+static uint8_t fgg_esc[4096];
+static uint8_t fgg_esc1[4096];
 
 /* The 39 ways a roll can move one checker to a hit, in this order: each die d alone
  * (ways 0..5: d - 1), two different dice a < b one after the other (6..20, a then b in
@@ -90,9 +90,25 @@ static inline void fgg_bar_units(int n, float* u) {
  * which one is made loses 2 x its pips */
 static int fgg_enter_loss[2][64];
 
+/* the off units of a non-crashed position: thirds of the first 9 checkers off */
+static inline void fgg_off_contact(int off, float* u) {
+    if (off <= 2) { u[0] = off / 3.0f; u[1] = 0.0f; u[2] = 0.0f; }
+    else if (off <= 5) { u[0] = 1.0f; u[1] = (off - 3) / 3.0f; u[2] = 0.0f; }
+    else { u[0] = 1.0f; u[1] = 1.0f; u[2] = (off - 6) / 3.0f; }
+}
+
+/* the off units of a crashed position: fifths of the 15 */
+static inline void fgg_off_crashed(int off, float* u) {
+    if (off <= 5) { u[0] = off / 5.0f; u[1] = 0.0f; u[2] = 0.0f; }
+    else if (off <= 10) { u[0] = 1.0f; u[1] = (off - 5) / 5.0f; u[2] = 0.0f; }
+    else { u[0] = 1.0f; u[1] = 1.0f; u[2] = (off - 10) / 5.0f; }
+}
+
 /* the units of a point and of the bar for each count 0..15 (fgg_point_units, fgg_bar_units) */
 static float fgg_point_table[16][4];
 static float fgg_bar_table[16][4];
+/* the off units for each count 0..15 off, of a non-crashed [0] or crashed [1] position */
+static float fgg_off_table[2][16][3];
 
 static void fgg_init(void) {
     for (int two = 0; two < 2; two++)
@@ -113,6 +129,8 @@ static void fgg_init(void) {
     for (int n = 0; n < 16; n++) {
         fgg_point_units(n, fgg_point_table[n]);
         fgg_bar_units(n, fgg_bar_table[n]);
+        fgg_off_contact(n, fgg_off_table[0][n]);
+        fgg_off_crashed(n, fgg_off_table[1][n]);
     }
     for (int k = 0; k < 100; k++) fgg_exp10[k] = (float)(exp(k / 10.0) / 10.0);
     fgg_exp10[100] = fgg_exp10[99];
@@ -133,8 +151,8 @@ static void fgg_init(void) {
                 e += w;
                 if (a + b + 1 > low) e1 += w;
             }
-        fgg_esc[m] = e;
-        fgg_esc1[m] = e1;
+        fgg_esc[m] = (uint8_t)e;
+        fgg_esc1[m] = (uint8_t)e1;
     }
 
     int n = 0;
@@ -250,20 +268,6 @@ enum {
     FGG_MOBILITY, FGG_MOMENT2, FGG_ENTER, FGG_ENTER2, FGG_TIMING, FGG_BACKBONE, FGG_BACKG,
     FGG_BACKG1, FGG_FREEPIP, FGG_BACKRESCAPES
 };
-
-/* the off units of a non-crashed position: thirds of the first 9 checkers off */
-static inline void fgg_off_contact(int off, float* u) {
-    if (off <= 2) { u[0] = off / 3.0f; u[1] = 0.0f; u[2] = 0.0f; }
-    else if (off <= 5) { u[0] = 1.0f; u[1] = (off - 3) / 3.0f; u[2] = 0.0f; }
-    else { u[0] = 1.0f; u[1] = 1.0f; u[2] = (off - 6) / 3.0f; }
-}
-
-/* the off units of a crashed position: fifths of the 15 */
-static inline void fgg_off_crashed(int off, float* u) {
-    if (off <= 5) { u[0] = off / 5.0f; u[1] = 0.0f; u[2] = 0.0f; }
-    else if (off <= 10) { u[0] = 1.0f; u[1] = (off - 5) / 5.0f; u[2] = 0.0f; }
-    else { u[0] = 1.0f; u[1] = 1.0f; u[2] = (off - 10) / 5.0f; }
-}
 
 /* A side's points as bit masks, found once a position and shared by both halves (and,
  * through made_x and blot_x, read in the other side's numbering by its shot counting). */
@@ -703,15 +707,11 @@ static inline void fgg_contact_inputs(const int8_t b[2][25], int version, int cr
     fgg_side_masks(b[1], &s1);
     fgg_half_inputs(b[1], b[0], &s1, &s0, version, first);
     fgg_half_inputs(b[0], b[1], &s0, &s1, version, second);
+    const float(*off)[3] = fgg_off_table[crashed != 0];
     const int off0 = 15 - s0.on_board, off1 = 15 - s1.on_board;
-    if (crashed) {
-        fgg_off_crashed(off1, first);
-        fgg_off_crashed(off0, second);
-    } else {
-        /* the contact net's blocks carry each other's off units */
-        fgg_off_contact(off0, first);
-        fgg_off_contact(off1, second);
-    }
+    /* the contact net's blocks carry each other's off units, the crashed net's their own */
+    memcpy(first, off[crashed ? off1 : off0], sizeof(off[0]));
+    memcpy(second, off[crashed ? off0 : off1], sizeof(off[0]));
 }
 
 /* the same over a flat pointer to the 50 counts (rows 0 then 1), for Cython */
