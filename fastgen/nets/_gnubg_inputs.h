@@ -10,6 +10,11 @@
  * fastgen/nets/_gnubg.pyx runs these functions over batches; tests/test_gnubg_inputs.py
  * holds them to gnubg-nn's 0-ply probabilities and to each input alone.
  *
+ * Each side's points are read once a position into bit masks (fgg_side); the inputs are
+ * then found by shifts, bit scans and small tables built by fgg_init, in int arithmetic
+ * up to each input's one conversion to float, and mostly without branches (a mispredicted
+ * branch costs more here than the arithmetic it would skip).
+ *
  * A board is `const int8_t b[2][25]`, gnubg's layout and fastgen's: row 1 the side on
  * roll, row 0 the other side, each row in its own numbering (index 0..23 its points 1..24,
  * 24 its bar). The counts are trusted (0..15, at most 15 a side): the caller checks them.
@@ -56,8 +61,8 @@ static uint8_t fgg_esc[4096];
 static uint8_t fgg_esc1[4096];
 
 /* The 39 ways a roll can move one checker to a hit, in this order: each die d alone
- * (ways 0..5: d - 1), two different dice a < b one after the other (6..20, a then b in
- * increasing order), a double's die d taken 2, 3 or 4 times (21 + 3 (d - 1) + 0..2).
+ * (ways 0..5: d - 1), two different dice a < b one after the other (6..20, ordered by a
+ * then b), a double's die d taken 2, 3 or 4 times (21 + 3 (d - 1) + 0..2).
  * A way's intermediate landing points (a die alone has none) must be open: either of
  * a and b, every one of a double's. fgg_way_dist: the pips each way covers. */
 static int fgg_way_dist[39];
@@ -293,7 +298,7 @@ static inline uint32_t fgg_pack(uint64_t v) { return (uint32_t)((v * 0x010204081
 static inline uint32_t fgg_pack_x(uint64_t v) { return (uint32_t)((v * 0x8040201008040201ull) >> 56); }
 
 /* The masks of a row, eight points at a time: with counts of at most 15, adding 0x7f
- * (0x7e) to a byte sets its high bit when it holds one (two) or more. */
+ * (0x7e, 0x7d) to a byte sets its high bit when it holds one (two, three) or more. */
 static inline void fgg_side_masks(const int8_t* row, fgg_side* s) {
     const uint64_t ones = 0x0101010101010101ull;
     uint32_t occ = 0, made = 0, made_x = 0, blot_x = 0;
