@@ -377,15 +377,19 @@ static inline void fgg_add_roll(fgg_shot_sums* t, int weight, int count, int pip
 
 static inline int fgg_max(int a, int b) { return a > b ? a : b; }
 
+/* the pips lost to way w from its hitter hit[w] (at most 0 when it has none: hit[w] 0) */
+static inline int fgg_way_pips(const int* hit, int w) { return hit[w] - fgg_way_dist[w] + 1; }
+
 /* Nothing on our bar. Each roll's ways in turn: a way's hitter is its most advanced one
  * (1..23) and the pips lost are its hitter's index - dist + 1; a direct shot hits one
  * checker, a second one if it is the other die's and that die hits from another point or
  * from a point with a spare, or (a double) if a second checker of ours has the shot; an
  * indirect shot hits one, and a second when a blot of the other side lies on one of its
- * landing points. Each way's hitter first (0 when none), whether it has one, its pips (at
- * most 0 when none: the maxima below ignore them) and its extra hit: for a direct shot a
- * second hitter, for an indirect one a blot on its way (the blots shifted like the open
- * points in fgg_shots_inputs). Then each roll, without branches. */
+ * landing points. Each way's hitter first (0 when none: no hitter stands on index 0, so
+ * hit[w] != 0 says it has one; its pips, fgg_way_pips, are then at most 0, which the
+ * maxima below ignore) and its extra hit: for a direct shot a second hitter, for an
+ * indirect one a blot on its way (the blots shifted like the open points in
+ * fgg_shots_inputs). Then each roll, without branches. */
 static inline void fgg_rolls_free(const int8_t* me, const fgg_side* sopp, const uint32_t* hitters,
                                   fgg_shot_sums* t) {
     const uint32_t blots = sopp->blot_x;
@@ -399,28 +403,32 @@ static inline void fgg_rolls_free(const int8_t* me, const fgg_side* sopp, const 
         on[w + 2] = on[w + 1] | blots << 3 * d;
         w += 3;
     }
-    int hit[39], has[39], pip[39], extra[39];
-    for (w = 0; w < 39; w++) {
+    int hit[39], extra[39];
+    for (w = 0; w < 6; w++) {
         const uint32_t m = hitters[w];
         hit[w] = fgg_high_bit(m | 1u);
-        has[w] = m != 0;
-        pip[w] = hit[w] - fgg_way_dist[w] + 1;
-        extra[w] = w < 6 ? (m & (m - 1)) != 0 : (int)((on[w] >> hit[w]) & 1u);
+        extra[w] = (m & (m - 1)) != 0;
+    }
+    for (; w < 39; w++) {
+        hit[w] = fgg_high_bit(hitters[w] | 1u);
+        extra[w] = (on[w] >> hit[w]) & 1u;
     }
     w = 6;
     for (int lo = 0; lo < 6; lo++)
         for (int hi = lo + 1; hi < 6; hi++, w++) {
             /* the dice lo + 1 < hi + 1: their direct shots, then both together */
-            int count = has[lo] + (has[hi] & ((hit[hi] != hit[lo]) | (me[hit[hi]] > 1)));
-            count = fgg_max(count, has[w]) + extra[w];
-            fgg_add_roll(t, 2, count, fgg_max(fgg_max(0, pip[lo]), fgg_max(pip[hi], pip[w])));
+            int count = (hit[lo] != 0) + ((hit[hi] != 0) & ((hit[hi] != hit[lo]) | (me[hit[hi]] > 1)));
+            count = fgg_max(count, hit[w] != 0) + extra[w];
+            const int pips = fgg_max(fgg_max(0, fgg_way_pips(hit, lo)),
+                                     fgg_max(fgg_way_pips(hit, hi), fgg_way_pips(hit, w)));
+            fgg_add_roll(t, 2, count, pips);
         }
     for (int d = 0; d < 6; d++) {
         /* the double of d + 1: its direct shot, then its 2, 3 and 4 steps */
-        int count = has[d] + extra[d], pips = fgg_max(0, pip[d]);
+        int count = (hit[d] != 0) + extra[d], pips = fgg_max(0, fgg_way_pips(hit, d));
         for (w = 21 + 3 * d; w < 24 + 3 * d; w++) {
-            count = fgg_max(count, has[w]) + extra[w];
-            pips = fgg_max(pips, pip[w]);
+            count = fgg_max(count, hit[w] != 0) + extra[w];
+            pips = fgg_max(pips, fgg_way_pips(hit, w));
         }
         fgg_add_roll(t, 1, count, pips);
     }
