@@ -507,6 +507,27 @@ static inline void fgg_rolls_bar2(const uint32_t* hitters, fgg_shot_sums* t) {
     }
 }
 
+/* hitters[w] for the 39 ways (see fgg_shots_inputs), written out in fgg_way_dist's
+ * order: the dice alone, the pairs of different dice, the doubles' 2, 3 and 4 steps;
+ * whether any way has a hitter */
+static inline uint32_t fgg_hitters(uint32_t targets, uint32_t from, uint32_t open, uint32_t* hitters) {
+    uint32_t any = 0;
+    int w = 0;
+    for (int d = 1; d <= 6; d++) any |= hitters[w++] = from & (targets << d);
+    for (int a = 1; a <= 6; a++)
+        for (int b = a + 1; b <= 6; b++)
+            any |= hitters[w++] = from & (targets << (a + b)) & ((open << a) | (open << b));
+    for (int d = 1; d <= 6; d++) {
+        uint32_t path = open << d;
+        any |= hitters[w++] = from & (targets << 2 * d) & path;
+        path &= open << 2 * d;
+        any |= hitters[w++] = from & (targets << 3 * d) & path;
+        path &= open << 3 * d;
+        any |= hitters[w++] = from & (targets << 4 * d) & path;
+    }
+    return any;
+}
+
 /* Shots at the other side's blots: expected pips it loses (PIPLOSS) and rolls hitting at
  * least one (P1) or two (P2) checkers, by gnubg's rule of thumb: a roll's
  * hits and pips counted way by way (die by die), not by searching its plays. */
@@ -525,24 +546,9 @@ static inline void fgg_shots_inputs(const int8_t* me, const int8_t* opp, const f
     const uint32_t targets = sopp->blot_x & (made > 2 ? 0xFFFFFFu : 0xFFFFFCu);
     const uint32_t from = sme->occ & ~sme->home2;
     const uint32_t open = ~sopp->made_x;
-    /* (written out in fgg_way_dist's order: the dice alone, the pairs of different dice,
-     * the doubles' 2, 3 and 4 steps) */
-    uint32_t hitters[39], any = 0;
-    int w = 0;
-    for (int d = 1; d <= 6; d++) any |= hitters[w++] = from & (targets << d);
-    for (int a = 1; a <= 6; a++)
-        for (int b = a + 1; b <= 6; b++)
-            any |= hitters[w++] = from & (targets << (a + b)) & ((open << a) | (open << b));
-    for (int d = 1; d <= 6; d++) {
-        uint32_t path = open << d;
-        any |= hitters[w++] = from & (targets << 2 * d) & path;
-        path &= open << 2 * d;
-        any |= hitters[w++] = from & (targets << 3 * d) & path;
-        path &= open << 3 * d;
-        any |= hitters[w++] = from & (targets << 4 * d) & path;
-    }
+    uint32_t hitters[39];
     fgg_shot_sums t = {0, 0, 0};
-    if (any) {
+    if (targets && fgg_hitters(targets, from, open, hitters)) {
         if (me[24] == 0) fgg_rolls_free(me, sopp, hitters, &t);
         else if (me[24] == 1) fgg_rolls_bar1(opp, sopp, hitters, &t);
         else fgg_rolls_bar2(hitters, &t);
