@@ -694,13 +694,15 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, const fg
         int w = 0, tot = 0;
         const uint32_t points = sme->made & ~1u; /* (our 1-point is not counted) */
         if (points) {
+            /* each other point d pips in front of the rearmost one pa supports it by 11
+             * (d <= 6) or 13 - d (7..11), weighted by pa's checkers */
             const int pa = fgg_high_bit(points);
-            for (uint32_t left = points & ~(1u << pa); left; left &= left - 1) {
-                const int d = pa - fgg_low_bit(left);
-                const int c = d <= 6 ? 11 : d <= 11 ? 13 - d : 0;
-                w += c * me[pa];
-                tot += me[pa];
-            }
+            const uint32_t others = points & ~(1u << pa);
+            int support = 11 * fgg_popcount(others & ~(~0u << pa) & (~0u << (pa > 6 ? pa - 6 : 0)));
+            for (int d = 7; d <= 11; d++)
+                support += pa >= d ? (int)((others >> (pa - d)) & 1u) * (13 - d) : 0;
+            w = support * me[pa];
+            tot = fgg_popcount(others) * me[pa];
         }
         h[FGG_BACKBONE] = tot ? (float)(1.0 - w / (11.0 * tot)) : 0.0f; /* (in double) */
     }
