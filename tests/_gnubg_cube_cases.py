@@ -289,9 +289,10 @@ def case_commands(case):
             f"@@C{n}_END\n")
 
 
-def run_chunk(cases, timeout, home):
-    """Run one gnubg process over *cases*; returns ({case: {section: text}}, error or None)."""
-    script = PREAMBLE + "".join(case_commands(c) for c in cases) + "quit\ny\n"
+def run_chunk(cases, timeout, home, commands=case_commands):
+    """Run one gnubg process over *cases* (each fed to gnubg as *commands*(case) gives it);
+    returns ({case: {section: text}}, error or None)."""
+    script = PREAMBLE + "".join(commands(c) for c in cases) + "quit\ny\n"
     env = dict(os.environ, HOME=home, LANG="C", LC_ALL="C")
     try:
         proc = subprocess.run(["stdbuf", "-o0", "-e0", GNUBG, "-t", "-q"], input=script, text=True,
@@ -303,12 +304,12 @@ def run_chunk(cases, timeout, home):
     return split_sections(out), err
 
 
-def run_all(cases, jobs, chunk, timeout, home, log, retry=True):
+def run_all(cases, jobs, chunk, timeout, home, log, retry=True, commands=case_commands):
     chunks = [cases[i:i + chunk] for i in range(0, len(cases), chunk)]
     results, errors = {}, []
     t0 = time.time()
     with cf.ThreadPoolExecutor(max_workers=jobs) as ex:
-        futs = {ex.submit(run_chunk, ch, timeout, home): ch for ch in chunks}
+        futs = {ex.submit(run_chunk, ch, timeout, home, commands): ch for ch in chunks}
         done = 0
         for fut in cf.as_completed(futs):
             ch = futs[fut]
@@ -323,7 +324,7 @@ def run_all(cases, jobs, chunk, timeout, home, log, retry=True):
         missing = [c for c in cases if "END" not in results.get(c["case"], {})]
         if missing:
             log(f"retrying {len(missing)} cases with incomplete output, one per gnubg process")
-            res2, err2 = run_all(missing, jobs, 1, 60, home, log, retry=False)
+            res2, err2 = run_all(missing, jobs, 1, 60, home, log, retry=False, commands=commands)
             results.update(res2)
             errors += [f"(retry) {e}" for e in err2]
     return results, errors
