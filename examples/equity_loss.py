@@ -36,7 +36,7 @@ def gnubg_positions(n: int, seed: int, every: int = 4) -> tuple[np.ndarray, np.n
     self-play, about one non-forced decision in *every* (chosen at random), so the
     positions spread over many games."""
     rng = np.random.default_rng(seed)
-    gnubg = policies.gnubg(0)
+    gnubg = policies.gnubg_nn(0)
     boards: list[np.ndarray] = []
     dice: list[tuple[int, int]] = []
     while len(boards) < n:
@@ -64,7 +64,7 @@ def _index_of(candidates: np.ndarray, after: np.ndarray) -> int:
 def players() -> dict[str, Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]]:
     """Each player as ``f(candidates, offsets, boards, dice) -> (G,) indices``."""
     base = evaluators.baseline()
-    greedy, look, gnubg = policies.baseline(), policies.lookahead(base), policies.gnubg(0)
+    greedy, look, gnubg = policies.baseline(), policies.lookahead(base), policies.gnubg_nn(0)
 
     def pubeval(cand: np.ndarray, offs: np.ndarray, boards: np.ndarray, dice: np.ndarray) -> np.ndarray:
         after = pubeval_best(boards, dice)
@@ -80,7 +80,7 @@ def players() -> dict[str, Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndar
 
 def judge_best(boards: np.ndarray, dice: np.ndarray, cand: np.ndarray, offs: np.ndarray, plies: int) -> np.ndarray:
     """The judge's own choice on each position: gnubg-nn's best play at *plies*."""
-    judge = policies.gnubg(plies)
+    judge = policies.gnubg_nn(plies)
     return judge(cand, offs, boards, dice)
 
 

@@ -187,7 +187,7 @@ def test_real_gnubg_agrees_with_gnubg_nn():
     keep = np.flatnonzero(counts > 1)[:100]
     boards, dice = boards[keep], dice[keep]
     batch = fastgen.plays_batch(boards, dice)
-    nn = policies.gnubg(0)(batch.boards, batch.offsets, boards, dice)
+    nn = policies.gnubg_nn(0)(batch.boards, batch.offsets, boards, dice)
     with GnubgEngine(path, plies=0) as engine:
         prog = engine(batch.boards, batch.offsets, boards, dice)
         assert engine.questions == 100

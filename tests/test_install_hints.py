@@ -133,8 +133,8 @@ def test_every_hint_in_the_package_names_a_real_extra_of_this_distribution():
 @pytest.mark.parametrize(
     "module, code, extra",
     [
-        ("gnubg_nn", "from fastgen.players import evaluators; evaluators.gnubg(0)", "peers"),
-        ("gnubg_nn", "from fastgen.players import policies; policies.gnubg(0)", "peers"),
+        ("gnubg_nn", "from fastgen.players import evaluators; evaluators.gnubg_nn(0)", "peers"),
+        ("gnubg_nn", "from fastgen.players import policies; policies.gnubg_nn(0)", "peers"),
         ("distributed", "from fastgen.sim import cluster; cluster._distributed()", "dask"),
         ("onnx", "from fastgen.nets import onnx_io; onnx_io._import_onnx()", "onnx"),
     ],
