@@ -339,7 +339,7 @@ class GnubgFallbackWarning(UserWarning):
     through gnubg-nn, one Python call a position (the message says where it looked)."""
 
 
-def gnubg(plies: int = 0) -> "Evaluator":
+def gnubg(plies: int = 0) -> "gnubg_nets.GnubgNetworks | GnubgNNEvaluator":
     """GNU Backgammon's evaluation at *plies* (0 = the neural nets alone).
 
     At 0 ply, GNU Backgammon's nets compiled (:func:`fastgen.nets.gnubg.load`: the weights
@@ -783,7 +783,7 @@ class GreedyPolicy(Policy):
     """The 0-ply player of an evaluator (see :func:`greedy`). Called as a function,
     ``policy(candidates, offsets)``, it chooses as :meth:`choose` does."""
 
-    def __init__(self, evaluator: Evaluator | CompiledNetwork, name: str | None = None) -> None:
+    def __init__(self, evaluator: Evaluator | CompiledNetwork | gnubg_nets.GnubgNetworks, name: str | None = None) -> None:
         self.evaluator = evaluator
         self.name = name or f"greedy({evaluator.name})"
 
