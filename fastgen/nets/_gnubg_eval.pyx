@@ -11,10 +11,10 @@ returned): they are looked up in bear-off databases, not evaluated by a net.
 
 from libc.stdint cimport int8_t
 from libc.string cimport memcpy
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport calloc, free
 
 cdef extern from "_gnubg_net.h":
-    int FGG_MAX_HIDDEN, FGG_MAX_INPUTS, FGG_SCRATCH
+    int FGG_MAX_HIDDEN, FGG_MAX_INPUTS
     ctypedef struct fgg_net:
         int n_in, n_hid, n_out
         const float* w
@@ -31,7 +31,10 @@ cdef extern from "_gnubg_net.h":
         fgg_race_tables tables
     void fgg_init() noexcept nogil
     int fgg_select(int best) noexcept nogil
-    int fgg_net_outputs(const fgg_nets* nets, const int8_t* b, float* out, float* scratch) noexcept nogil
+    ctypedef struct fgg_work:
+        pass
+    int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* out) noexcept nogil
+    void fgg_flush_all(const fgg_nets* nets, fgg_work* w) noexcept nogil
 
 fgg_init()
 fgg_select(2)
@@ -109,8 +112,9 @@ cdef class GnubgKernel:
         or row 0 with *swap*), as gnubg corrects them; other rows of out are left alone."""
         if hi <= lo:
             return
-        cdef float* scratch = <float*> malloc(FGG_SCRATCH * sizeof(float))
-        if scratch == NULL:
+        # zeroed: the output layer runs on whole blocks, lanes with no position included
+        cdef fgg_work* work = <fgg_work*> calloc(1, sizeof(fgg_work))
+        if work == NULL:
             raise MemoryError()
         cdef int8_t turned[50]
         cdef Py_ssize_t i
@@ -122,5 +126,6 @@ cdef class GnubgKernel:
                     memcpy(&turned[0], b + 25, 25)
                     memcpy(&turned[25], b, 25)
                     b = &turned[0]
-                classes[i] = <int8_t> fgg_net_outputs(&self.nets, b, &out[i, 0], scratch)
-        free(scratch)
+                classes[i] = <int8_t> fgg_queue(&self.nets, work, b, &out[i, 0])
+            fgg_flush_all(&self.nets, work)
+        free(work)

@@ -1,6 +1,7 @@
-/* GNU Backgammon's nets evaluated as gnubg evaluates them, plain C: one position at a
- * time, its class (fastgen/nets/_gnubg_inputs.h), the inputs of its class's net, then
- * the net's forward pass with gnubg's sigmoid.
+/* GNU Backgammon's nets evaluated as gnubg evaluates them, plain C: each position's
+ * class (fastgen/nets/_gnubg_inputs.h), the inputs of its class's net, its hidden layer
+ * with gnubg's sigmoid, then the output layer for blocks of positions of the same net
+ * at once (fgg_queue, fgg_flush: one vector lane a position).
  *
  * The forward pass is the one gnubg's weights files describe (the file layout is in
  * fastgen/nets/gnubg_weights.py): hidden unit j is sigmoid(-beta_hidden * h_j) with
@@ -31,8 +32,6 @@
 
 #define FGG_MAX_HIDDEN 128
 #define FGG_MAX_INPUTS 250
-/* floats of scratch memory fgg_net_outputs needs */
-#define FGG_SCRATCH (3 * FGG_MAX_INPUTS + 2 * FGG_MAX_HIDDEN)
 
 /* one net: float32 arrays as its file holds them */
 typedef struct {
@@ -194,71 +193,163 @@ __attribute__((target("avx512f"))) static void fgg_hidden_avx512(const fgg_net* 
 }
 #endif
 
-/* out[0..4] = the net's five outputs for inputs x; h: scratch of 2 n_hid floats, at and
- * val: scratch of n_in each */
-static void fgg_forward(const fgg_net* net, const float* x, float* h, int* at, float* val, float* out) {
+/* a[0..n_hid-1] = the net's hidden activations for inputs x (the hidden sums, then
+ * gnubg's sigmoid of each); h: scratch of n_hid floats, at and val: of n_in each */
+static void fgg_activations(const fgg_net* net, const float* x, float* h, int* at, float* val, float* a) {
     const int nh = net->n_hid;
     const int m = fgg_nonzero(x, net->n_in, at, val);
-    float* a = h + nh;
 #ifdef FGG_DISPATCH
     if (fgg_level == 2) {
         fgg_hidden_avx512(net, m, at, val, h);
         fgg_sigmoid_avx2(h, -net->beta_h, nh, a);
-    } else if (fgg_level == 1) {
+        return;
+    }
+    if (fgg_level == 1) {
         fgg_hidden_avx2(net, m, at, val, h);
         fgg_sigmoid_avx2(h, -net->beta_h, nh, a);
-    } else
+        return;
+    }
 #endif
-    {
-        fgg_hidden_plain(net, m, at, val, h);
-        fgg_sigmoid_plain(h, -net->beta_h, nh, a);
-    }
-    /* the five outputs side by side, each summed over the hidden units in order */
-    const float *v0 = net->wo, *v1 = v0 + nh, *v2 = v1 + nh, *v3 = v2 + nh, *v4 = v3 + nh;
-    float r0 = net->to[0], r1 = net->to[1], r2 = net->to[2], r3 = net->to[3], r4 = net->to[4];
-    for (int j = 0; j < nh; j++) {
-        const float aj = a[j];
-        r0 += aj * v0[j];
-        r1 += aj * v1[j];
-        r2 += aj * v2[j];
-        r3 += aj * v3[j];
-        r4 += aj * v4[j];
-    }
-    float r[5] = {r0, r1, r2, r3, r4};
-    const int no = 5;
-    const float bo = -net->beta_o;
-    for (int k = 0; k < no; k++) out[k] = fgg_sigmoid(bo * r[k]);
+    fgg_hidden_plain(net, m, at, val, h);
+    fgg_sigmoid_plain(h, -net->beta_h, nh, a);
 }
 
-/* The class of board b (50 int8: row 0 then row 1, row 1 on roll) and, for a race,
- * crashed or contact position, its class's net's five outputs in out[0..4] as gnubg
- * corrects them (fgg_correct: certain and impossible gammons, the race backgammon
- * estimate, clamps, the 1e-4 floor); out is left alone for the other classes.
- * scratch: FGG_SCRATCH floats. */
-static int fgg_net_outputs(const fgg_nets* nets, const int8_t* b, float* out, float* scratch) {
+/* ------------------------------------------------------------------ blocks of positions
+ *
+ * An output is a sum of 128 terms that must be added one after the other (the order is
+ * gnubg's): one position's five outputs are five chains of 128 dependent adds, bound by
+ * the adder's latency, not its throughput. So positions wait, their hidden activations
+ * kept, until FGG_BLOCK of the same net are there; then the output layer runs once for
+ * all of them, each vector lane one position (its own sums, in the same order: the
+ * same rounding as one position alone). The activations are kept transposed,
+ * a[j * FGG_BLOCK + lane], so that unit j of every waiting position is one load. */
+
+#define FGG_BLOCK 16
+
+/* the positions waiting for one net's output layer */
+typedef struct {
+    float a[FGG_MAX_HIDDEN * FGG_BLOCK]; /* activations, a[j * FGG_BLOCK + lane] */
+    int8_t b[FGG_BLOCK][50];             /* the boards (for the corrections) */
+    float* out[FGG_BLOCK];               /* where each position's five outputs go */
+    int n;                               /* how many are waiting */
+} fgg_pending;
+
+/* what fgg_queue and fgg_flush_all work in: one per thread; zeroed before first use
+ * (lanes with no position waiting are computed too, and must hold finite numbers) */
+typedef struct {
+    fgg_pending wait[3]; /* race, crashed, contact */
+    float x[FGG_MAX_INPUTS], h[FGG_MAX_HIDDEN], act[FGG_MAX_HIDDEN], val[FGG_MAX_INPUTS];
+    int at[FGG_MAX_INPUTS];
+} fgg_work;
+
+/* r[k * FGG_BLOCK + lane] = threshold_k + sum over j in order of a_j v_kj, every lane */
+static void fgg_outputs_plain(const fgg_net* net, const float* a, float* r) {
+    const int nh = net->n_hid;
+    for (int k = 0; k < 5; k++)
+        for (int l = 0; l < FGG_BLOCK; l++) r[k * FGG_BLOCK + l] = net->to[k];
+    for (int j = 0; j < nh; j++) {
+        const float* aj = a + j * FGG_BLOCK;
+        for (int k = 0; k < 5; k++) {
+            const float v = net->wo[k * nh + j];
+            float* rk = r + k * FGG_BLOCK;
+            for (int l = 0; l < FGG_BLOCK; l++) rk[l] += aj[l] * v;
+        }
+    }
+}
+
+#ifdef FGG_DISPATCH
+/* the same, 8 lanes a vector: ten independent sums (five outputs, two halves) */
+__attribute__((target("avx2"))) static void fgg_outputs_avx2(const fgg_net* net, const float* a, float* r) {
+    const int nh = net->n_hid;
+    __m256 s[10];
+    for (int k = 0; k < 5; k++) s[2 * k] = s[2 * k + 1] = _mm256_set1_ps(net->to[k]);
+    for (int j = 0; j < nh; j++) {
+        const __m256 lo = _mm256_loadu_ps(a + j * FGG_BLOCK), hi = _mm256_loadu_ps(a + j * FGG_BLOCK + 8);
+        for (int k = 0; k < 5; k++) {
+            const __m256 v = _mm256_set1_ps(net->wo[k * nh + j]);
+            s[2 * k] = _mm256_add_ps(s[2 * k], _mm256_mul_ps(lo, v));
+            s[2 * k + 1] = _mm256_add_ps(s[2 * k + 1], _mm256_mul_ps(hi, v));
+        }
+    }
+    for (int k = 0; k < 10; k++) _mm256_storeu_ps(r + 8 * k, s[k]);
+}
+
+/* the same, 16 lanes a vector: five independent sums */
+__attribute__((target("avx512f"))) static void fgg_outputs_avx512(const fgg_net* net, const float* a, float* r) {
+    const int nh = net->n_hid;
+    __m512 s[5];
+    for (int k = 0; k < 5; k++) s[k] = _mm512_set1_ps(net->to[k]);
+    for (int j = 0; j < nh; j++) {
+        const __m512 aj = _mm512_loadu_ps(a + j * FGG_BLOCK);
+        for (int k = 0; k < 5; k++)
+            s[k] = _mm512_add_ps(s[k], _mm512_mul_ps(aj, _mm512_set1_ps(net->wo[k * nh + j])));
+    }
+    for (int k = 0; k < 5; k++) _mm512_storeu_ps(r + 16 * k, s[k]);
+}
+#endif
+
+/* the waiting positions of class cls: their output layer, gnubg's sigmoid of each
+ * output, the corrections (fgg_correct), written where each goes */
+static void fgg_flush(const fgg_nets* nets, fgg_work* w, int cls) {
+    fgg_pending* p = &w->wait[cls - FGG_RACE];
+    if (p->n == 0) return;
+    const fgg_net* net = cls == FGG_RACE ? &nets->race : cls == FGG_CRASHED ? &nets->crashed : &nets->contact;
+    float r[5 * FGG_BLOCK];
+#ifdef FGG_DISPATCH
+    if (fgg_level == 2) fgg_outputs_avx512(net, p->a, r);
+    else if (fgg_level == 1) fgg_outputs_avx2(net, p->a, r);
+    else
+#endif
+        fgg_outputs_plain(net, p->a, r);
+    const float bo = -net->beta_o;
+    for (int l = 0; l < p->n; l++) {
+        float* out = p->out[l];
+        for (int k = 0; k < 5; k++) out[k] = fgg_sigmoid(bo * r[k * FGG_BLOCK + l]);
+        fgg_correct(p->b[l], cls, out, &nets->tables);
+    }
+    p->n = 0;
+}
+
+/* Board b (50 int8: row 0 then row 1, row 1 on roll): returns its class; for a race,
+ * crashed or contact position, its class's net's five outputs as gnubg corrects them
+ * (certain and impossible gammons, the race backgammon estimate, clamps, the 1e-4
+ * floor: fgg_correct) are written to out[0..4] once FGG_BLOCK positions of that class
+ * are waiting, or at fgg_flush_all; out is left alone for the other classes. b is
+ * copied, out must stay valid until then. */
+static int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* out) {
     const int cls = fgg_classify_flat(b);
-    float* x = scratch;
-    float* h = scratch + FGG_MAX_INPUTS;             /* 2 FGG_MAX_HIDDEN */
-    float* val = h + 2 * FGG_MAX_HIDDEN;              /* FGG_MAX_INPUTS */
-    int* at = (int*)(val + FGG_MAX_INPUTS);           /* FGG_MAX_INPUTS */
+    const fgg_net* net;
     switch (cls) {
     case FGG_RACE:
-        fgg_race_flat(b, x);
-        fgg_forward(&nets->race, x, h, at, val, out);
+        fgg_race_flat(b, w->x);
+        net = &nets->race;
         break;
     case FGG_CRASHED:
-        fgg_contact_flat(b, nets->version, 1, x);
-        fgg_forward(&nets->crashed, x, h, at, val, out);
+        fgg_contact_flat(b, nets->version, 1, w->x);
+        net = &nets->crashed;
         break;
     case FGG_CONTACT:
-        fgg_contact_flat(b, nets->version, 0, x);
-        fgg_forward(&nets->contact, x, h, at, val, out);
+        fgg_contact_flat(b, nets->version, 0, w->x);
+        net = &nets->contact;
         break;
     default:
         return cls;
     }
-    fgg_correct(b, cls, out, &nets->tables);
+    fgg_activations(net, w->x, w->h, w->at, w->val, w->act);
+    fgg_pending* p = &w->wait[cls - FGG_RACE];
+    const int l = p->n;
+    for (int j = 0; j < net->n_hid; j++) p->a[j * FGG_BLOCK + l] = w->act[j];
+    memcpy(p->b[l], b, 50);
+    p->out[l] = out;
+    if (++p->n == FGG_BLOCK) fgg_flush(nets, w, cls);
     return cls;
+}
+
+/* the outputs of every position still waiting */
+static void fgg_flush_all(const fgg_nets* nets, fgg_work* w) {
+    fgg_flush(nets, w, FGG_RACE);
+    fgg_flush(nets, w, FGG_CRASHED);
+    fgg_flush(nets, w, FGG_CONTACT);
 }
 
 #endif
