@@ -137,12 +137,8 @@ __attribute__((target("avx2"))) static void fgg_hidden_avx2(const fgg_net* net, 
         for (int b = 0; b < 8; b++) s[b] = _mm256_loadu_ps(net->th + j0 + 8 * b);
         for (int q = 0; q < m; q++) {
             const float* row = net->w + (size_t)at[q] * nh + j0;
-            if (val[q] == 1.0f) {
-                for (int b = 0; b < 8; b++) s[b] = _mm256_add_ps(s[b], _mm256_loadu_ps(row + 8 * b));
-            } else {
-                const __m256 x = _mm256_set1_ps(val[q]);
-                for (int b = 0; b < 8; b++) s[b] = _mm256_add_ps(s[b], _mm256_mul_ps(x, _mm256_loadu_ps(row + 8 * b)));
-            }
+            const __m256 x = _mm256_set1_ps(val[q]); /* 1s multiplied too: see fgg_hidden_avx512 */
+            for (int b = 0; b < 8; b++) s[b] = _mm256_add_ps(s[b], _mm256_mul_ps(x, _mm256_loadu_ps(row + 8 * b)));
         }
         for (int b = 0; b < 8; b++) _mm256_storeu_ps(h + j0 + 8 * b, s[b]);
     }
@@ -181,7 +177,10 @@ __attribute__((target("avx2"))) static void fgg_sigmoid_avx2(const float* in, fl
     for (; j < n; j++) out[j] = fgg_sigmoid(scale * in[j]);
 }
 
-/* all 128 hidden units (or 16 at a time) in 16-lane sums */
+/* all 128 hidden units (or 16 at a time) in 16-lane sums. Every input's weights are
+ * multiplied, 1s too: 1 * w is w exactly (the same sums), and which inputs are 1 is
+ * too irregular for a branch to predict; the multiplies are nearly free (other ports
+ * than the adds). */
 __attribute__((target("avx512f"))) static void fgg_hidden_avx512(const fgg_net* net, int m, const int* at,
                                                                   const float* val, float* h) {
     const int nh = net->n_hid;
@@ -191,12 +190,8 @@ __attribute__((target("avx512f"))) static void fgg_hidden_avx512(const fgg_net* 
         for (int b = 0; b < 8; b++) s[b] = _mm512_loadu_ps(net->th + j0 + 16 * b);
         for (int q = 0; q < m; q++) {
             const float* row = net->w + (size_t)at[q] * nh + j0;
-            if (val[q] == 1.0f) {
-                for (int b = 0; b < 8; b++) s[b] = _mm512_add_ps(s[b], _mm512_loadu_ps(row + 16 * b));
-            } else {
-                const __m512 x = _mm512_set1_ps(val[q]);
-                for (int b = 0; b < 8; b++) s[b] = _mm512_add_ps(s[b], _mm512_mul_ps(x, _mm512_loadu_ps(row + 16 * b)));
-            }
+            const __m512 x = _mm512_set1_ps(val[q]);
+            for (int b = 0; b < 8; b++) s[b] = _mm512_add_ps(s[b], _mm512_mul_ps(x, _mm512_loadu_ps(row + 16 * b)));
         }
         for (int b = 0; b < 8; b++) _mm512_storeu_ps(h + j0 + 16 * b, s[b]);
     }
