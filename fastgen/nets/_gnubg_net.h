@@ -241,14 +241,16 @@ static void fgg_activations(const fgg_net* net, const float* x, float* h, int* a
  * the adder's latency, not its throughput. So positions wait, their hidden activations
  * kept, until FGG_BLOCK of the same net are there; then the output layer runs once for
  * all of them, each vector lane one position (its own sums, in the same order: the
- * same rounding as one position alone). The activations are kept transposed,
- * a[j * FGG_BLOCK + lane], so that unit j of every waiting position is one load. */
+ * same rounding as one position alone). A lane-wise sum wants unit j of every waiting
+ * position in one vector: the activations are written a position a row (where the
+ * sigmoid puts them), and transposed at the flush, 16 units at a time in registers for
+ * AVX-512 (cheaper than 128 scattered stores a position), into a buffer otherwise. */
 
 #define FGG_BLOCK 16
 
 /* the positions waiting for one net's output layer */
 typedef struct {
-    float a[FGG_MAX_HIDDEN * FGG_BLOCK]; /* activations, a[j * FGG_BLOCK + lane] */
+    float rows[FGG_BLOCK][FGG_MAX_HIDDEN]; /* activations, a position a row */
     int8_t b[FGG_BLOCK][50];             /* the boards (for the corrections) */
     float* out[FGG_BLOCK];               /* where each position's five outputs go */
     int n;                               /* how many are waiting */
@@ -258,7 +260,8 @@ typedef struct {
  * (lanes with no position waiting are computed too, and must hold finite numbers) */
 typedef struct {
     fgg_pending wait[3]; /* race, crashed, contact */
-    float x[FGG_MAX_INPUTS], h[FGG_MAX_HIDDEN], act[FGG_MAX_HIDDEN];
+    float x[FGG_MAX_INPUTS], h[FGG_MAX_HIDDEN];
+    float cols[FGG_MAX_HIDDEN * FGG_BLOCK]; /* the flush's transposed rows: [j * FGG_BLOCK + lane] */
     float val[FGG_MAX_INPUTS + 16]; /* + 16: fgg_nonzero_avx512 stores whole vectors */
     int at[FGG_MAX_INPUTS + 16];
 } fgg_work;
@@ -295,15 +298,50 @@ __attribute__((target("avx2"))) static void fgg_outputs_avx2(const fgg_net* net,
     for (int k = 0; k < 10; k++) _mm256_storeu_ps(r + 8 * k, s[k]);
 }
 
-/* the same, 16 lanes a vector: five independent sums */
-__attribute__((target("avx512f"))) static void fgg_outputs_avx512(const fgg_net* net, const float* a, float* r) {
+/* the same, 16 lanes a vector (five independent sums), over the activations a position
+ * a row (rows[lane][j]): each 16 x 16 square of them transposed in registers first */
+__attribute__((target("avx512f"))) static void fgg_outputs_avx512(const fgg_net* net, const float (*rows)[FGG_MAX_HIDDEN],
+                                                                   float* r) {
     const int nh = net->n_hid;
     __m512 s[5];
     for (int k = 0; k < 5; k++) s[k] = _mm512_set1_ps(net->to[k]);
-    for (int j = 0; j < nh; j++) {
-        const __m512 aj = _mm512_loadu_ps(a + j * FGG_BLOCK);
-        for (int k = 0; k < 5; k++)
-            s[k] = _mm512_add_ps(s[k], _mm512_mul_ps(aj, _mm512_set1_ps(net->wo[k * nh + j])));
+    int j0 = 0;
+    for (; j0 + 16 <= nh; j0 += 16) {
+        /* the transpose: pairs of rows interleaved (ps), then pairs of pairs (pd): u[4i+k]
+         * has, in its 128-bit lane L, element 4L+k of rows 4i..4i+3; then the 128-bit
+         * lanes gathered (two shuffles): column 4L+k = lane L of u[k], u[4+k], u[8+k], u[12+k] */
+        __m512 t[16], u[16], col[16];
+        for (int i = 0; i < 8; i++) {
+            const __m512 x = _mm512_loadu_ps(rows[2 * i] + j0), y = _mm512_loadu_ps(rows[2 * i + 1] + j0);
+            t[2 * i] = _mm512_unpacklo_ps(x, y);
+            t[2 * i + 1] = _mm512_unpackhi_ps(x, y);
+        }
+        for (int i = 0; i < 4; i++) {
+            const __m512d a0 = _mm512_castps_pd(t[4 * i]), a1 = _mm512_castps_pd(t[4 * i + 1]);
+            const __m512d a2 = _mm512_castps_pd(t[4 * i + 2]), a3 = _mm512_castps_pd(t[4 * i + 3]);
+            u[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a0, a2));
+            u[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a0, a2));
+            u[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(a1, a3));
+            u[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(a1, a3));
+        }
+        for (int k = 0; k < 4; k++) {
+            const __m512 v = _mm512_shuffle_f32x4(u[k], u[4 + k], 0x88), w = _mm512_shuffle_f32x4(u[k], u[4 + k], 0xDD);
+            const __m512 v2 = _mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0x88);
+            const __m512 w2 = _mm512_shuffle_f32x4(u[8 + k], u[12 + k], 0xDD);
+            col[k] = _mm512_shuffle_f32x4(v, v2, 0x88);      /* lane 0: column k */
+            col[4 + k] = _mm512_shuffle_f32x4(w, w2, 0x88);  /* lane 1 */
+            col[8 + k] = _mm512_shuffle_f32x4(v, v2, 0xDD);  /* lane 2 */
+            col[12 + k] = _mm512_shuffle_f32x4(w, w2, 0xDD); /* lane 3 */
+        }
+        for (int c = 0; c < 16; c++)
+            for (int k = 0; k < 5; k++)
+                s[k] = _mm512_add_ps(s[k], _mm512_mul_ps(col[c], _mm512_set1_ps(net->wo[k * nh + j0 + c])));
+    }
+    for (; j0 < nh; j0++) { /* units past the last square of 16 (none in gnubg's nets) */
+        float c[FGG_BLOCK];
+        for (int l = 0; l < FGG_BLOCK; l++) c[l] = rows[l][j0];
+        const __m512 cj = _mm512_loadu_ps(c);
+        for (int k = 0; k < 5; k++) s[k] = _mm512_add_ps(s[k], _mm512_mul_ps(cj, _mm512_set1_ps(net->wo[k * nh + j0])));
     }
     for (int k = 0; k < 5; k++) _mm512_storeu_ps(r + 16 * k, s[k]);
 }
@@ -317,11 +355,19 @@ static void fgg_flush(const fgg_nets* nets, fgg_work* w, int cls) {
     const fgg_net* net = cls == FGG_RACE ? &nets->race : cls == FGG_CRASHED ? &nets->crashed : &nets->contact;
     float r[5 * FGG_BLOCK];
 #ifdef FGG_DISPATCH
-    if (fgg_level == 2) fgg_outputs_avx512(net, p->a, r);
-    else if (fgg_level == 1) fgg_outputs_avx2(net, p->a, r);
-    else
+    if (fgg_level == 2) {
+        fgg_outputs_avx512(net, (const float (*)[FGG_MAX_HIDDEN])p->rows, r);
+    } else
 #endif
-        fgg_outputs_plain(net, p->a, r);
+    {
+        for (int j = 0; j < net->n_hid; j++)
+            for (int l = 0; l < FGG_BLOCK; l++) w->cols[j * FGG_BLOCK + l] = p->rows[l][j];
+#ifdef FGG_DISPATCH
+        if (fgg_level == 1) fgg_outputs_avx2(net, w->cols, r);
+        else
+#endif
+            fgg_outputs_plain(net, w->cols, r);
+    }
     const float bo = -net->beta_o;
     for (int l = 0; l < p->n; l++) {
         float* out = p->out[l];
@@ -356,10 +402,9 @@ static int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* 
     default:
         return cls;
     }
-    fgg_activations(net, w->x, w->h, w->at, w->val, w->act);
     fgg_pending* p = &w->wait[cls - FGG_RACE];
     const int l = p->n;
-    for (int j = 0; j < net->n_hid; j++) p->a[j * FGG_BLOCK + l] = w->act[j];
+    fgg_activations(net, w->x, w->h, w->at, w->val, p->rows[l]);
     memcpy(p->b[l], b, 50);
     p->out[l] = out;
     if (++p->n == FGG_BLOCK) fgg_flush(nets, w, cls);
