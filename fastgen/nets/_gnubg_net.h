@@ -404,10 +404,18 @@ static void fgg_flush(const fgg_nets* nets, fgg_work* w, int cls) {
 #endif
             fgg_outputs_plain(net, w->cols, r);
     }
-    const float bo = -net->beta_o;
+    /* the outputs' sigmoid for the whole block at once too (fgg_sigmoid's branches on
+     * the sign would be a coin toss a position) */
+    float sg[5 * FGG_BLOCK];
+#ifdef FGG_DISPATCH
+    if (fgg_level == 2) fgg_sigmoid_avx512(r, -net->beta_o, 5 * FGG_BLOCK, sg);
+    else if (fgg_level == 1) fgg_sigmoid_avx2(r, -net->beta_o, 5 * FGG_BLOCK, sg);
+    else
+#endif
+        fgg_sigmoid_plain(r, -net->beta_o, 5 * FGG_BLOCK, sg);
     for (int l = 0; l < p->n; l++) {
         float* out = p->out[l];
-        for (int k = 0; k < 5; k++) out[k] = fgg_sigmoid(bo * r[k * FGG_BLOCK + l]);
+        for (int k = 0; k < 5; k++) out[k] = sg[k * FGG_BLOCK + l];
         fgg_correct(p->b[l], cls, out, &nets->tables);
     }
     p->n = 0;
