@@ -178,38 +178,43 @@ __attribute__((target("avx2"))) static void fgg_sigmoid_avx2(const float* in, fl
 }
 
 /* fgg_sigmoid_avx2 16 lanes at a time. The table look-up is four two-register permutes
- * (fgg_exp10's 101 entries held in 7 registers, 32 entries a permute) and blends by the
- * index's high bits, instead of a gather: cheaper on CPUs whose gathers are slow. The
- * arithmetic is fgg_sigmoid_avx2's, lane by lane. */
-__attribute__((target("avx512f"))) static void fgg_sigmoid_avx512(const float* in, float scale, int n, float* out) {
-    const __m512 sc = _mm512_set1_ps(scale), ten = _mm512_set1_ps(10.0f), one = _mm512_set1_ps(1.0f);
+ * (fgg_exp10's 101 entries held in 7 registers, e[0..6], 32 entries a permute) and
+ * blends by the index's high bits, instead of a gather: cheaper on CPUs whose gathers
+ * are slow. The arithmetic is fgg_sigmoid_avx2's, lane by lane: of x = sc * in. */
+__attribute__((target("avx512f"), always_inline)) static inline __m512 fgg_sigmoid16(__m512 in, __m512 sc, const __m512* e) {
+    const __m512 ten = _mm512_set1_ps(10.0f), one = _mm512_set1_ps(1.0f);
     const __m512i sign = _mm512_set1_epi32((int)0x80000000u), abs_bits = _mm512_set1_epi32(0x7FFFFFFF);
     const __m512 far_pos = _mm512_set1_ps(1.0f / 19931.370438230298f);
     const __m512 far_neg = _mm512_set1_ps(19930.370438230298f / 19931.370438230298f);
     const __m512i tens = _mm512_set1_epi32(10), last = _mm512_set1_epi32(100), zero = _mm512_setzero_si512();
-    const __m512i i32 = _mm512_set1_epi32(32), i64 = _mm512_set1_epi32(64), i96 = _mm512_set1_epi32(96);
-    const __m512 e0 = _mm512_loadu_ps(fgg_exp10), e1 = _mm512_loadu_ps(fgg_exp10 + 16);
-    const __m512 e2 = _mm512_loadu_ps(fgg_exp10 + 32), e3 = _mm512_loadu_ps(fgg_exp10 + 48);
-    const __m512 e4 = _mm512_loadu_ps(fgg_exp10 + 64), e5 = _mm512_loadu_ps(fgg_exp10 + 80);
-    const __m512 e6 = _mm512_maskz_loadu_ps(0x1F, fgg_exp10 + 96); /* entries 96..100 */
+    const __m512 x = _mm512_mul_ps(sc, in);
+    const __mmask16 isneg = _mm512_test_epi32_mask(_mm512_castps_si512(x), sign);
+    const __m512 a = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(x), abs_bits)); /* |x| */
+    const __mmask16 far = _mm512_cmp_ps_mask(a, ten, _CMP_GE_OQ);
+    const __m512 x1 = _mm512_mul_ps(ten, a);
+    const __m512i i = _mm512_max_epi32(_mm512_min_epi32(_mm512_cvttps_epi32(x1), last), zero);
+    __m512 ex = _mm512_permutex2var_ps(e[0], i, e[1]); /* the permutes read the index's low 5 bits */
+    ex = _mm512_mask_blend_ps(_mm512_cmpge_epi32_mask(i, _mm512_set1_epi32(32)), ex, _mm512_permutex2var_ps(e[2], i, e[3]));
+    ex = _mm512_mask_blend_ps(_mm512_cmpge_epi32_mask(i, _mm512_set1_epi32(64)), ex, _mm512_permutex2var_ps(e[4], i, e[5]));
+    ex = _mm512_mask_blend_ps(_mm512_cmpge_epi32_mask(i, _mm512_set1_epi32(96)), ex, _mm512_permutexvar_ps(i, e[6]));
+    const __m512 k = _mm512_add_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(tens, i)), x1);
+    const __m512 t = _mm512_div_ps(one, _mm512_add_ps(one, _mm512_mul_ps(ex, k)));
+    const __m512 r = _mm512_mask_blend_ps(isneg, t, _mm512_sub_ps(one, t));
+    return _mm512_mask_blend_ps(far, r, _mm512_mask_blend_ps(isneg, far_pos, far_neg));
+}
+
+/* fgg_exp10 in the 7 registers fgg_sigmoid16 reads */
+__attribute__((target("avx512f"), always_inline)) static inline void fgg_exp10_regs(__m512* e) {
+    for (int k = 0; k < 6; k++) e[k] = _mm512_loadu_ps(fgg_exp10 + 16 * k);
+    e[6] = _mm512_maskz_loadu_ps(0x1F, fgg_exp10 + 96); /* entries 96..100 */
+}
+
+__attribute__((target("avx512f"))) static void fgg_sigmoid_avx512(const float* in, float scale, int n, float* out) {
+    __m512 e[7];
+    fgg_exp10_regs(e);
+    const __m512 sc = _mm512_set1_ps(scale);
     int j = 0;
-    for (; j + 16 <= n; j += 16) {
-        const __m512 x = _mm512_mul_ps(sc, _mm512_loadu_ps(in + j));
-        const __mmask16 isneg = _mm512_test_epi32_mask(_mm512_castps_si512(x), sign);
-        const __m512 a = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(x), abs_bits)); /* |x| */
-        const __mmask16 far = _mm512_cmp_ps_mask(a, ten, _CMP_GE_OQ);
-        const __m512 x1 = _mm512_mul_ps(ten, a);
-        const __m512i i = _mm512_max_epi32(_mm512_min_epi32(_mm512_cvttps_epi32(x1), last), zero);
-        __m512 e = _mm512_permutex2var_ps(e0, i, e1); /* the permutes read the index's low 5 bits */
-        e = _mm512_mask_blend_ps(_mm512_cmpge_epi32_mask(i, i32), e, _mm512_permutex2var_ps(e2, i, e3));
-        e = _mm512_mask_blend_ps(_mm512_cmpge_epi32_mask(i, i64), e, _mm512_permutex2var_ps(e4, i, e5));
-        e = _mm512_mask_blend_ps(_mm512_cmpge_epi32_mask(i, i96), e, _mm512_permutexvar_ps(i, e6));
-        const __m512 k = _mm512_add_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(tens, i)), x1);
-        const __m512 t = _mm512_div_ps(one, _mm512_add_ps(one, _mm512_mul_ps(e, k)));
-        __m512 r = _mm512_mask_blend_ps(isneg, t, _mm512_sub_ps(one, t));
-        r = _mm512_mask_blend_ps(far, r, _mm512_mask_blend_ps(isneg, far_pos, far_neg));
-        _mm512_storeu_ps(out + j, r);
-    }
+    for (; j + 16 <= n; j += 16) _mm512_storeu_ps(out + j, fgg_sigmoid16(_mm512_loadu_ps(in + j), sc, e));
     for (; j < n; j++) out[j] = fgg_sigmoid(scale * in[j]);
 }
 
@@ -218,8 +223,11 @@ __attribute__((target("avx512f"))) static void fgg_sigmoid_avx512(const float* i
  * too irregular for a branch to predict; the multiplies are nearly free (other ports
  * than the adds). */
 __attribute__((target("avx512f"))) static void fgg_hidden_avx512(const fgg_net* net, int m, const int* at,
-                                                                  const float* val, float* h) {
+                                                                  const float* val, float* h, float* act) {
     const int nh = net->n_hid;
+    __m512 e[7];
+    fgg_exp10_regs(e);
+    const __m512 sc = _mm512_set1_ps(-net->beta_h);
     int j0 = 0;
     for (; j0 + 128 <= nh; j0 += 128) {
         __m512 s[8];
@@ -229,8 +237,10 @@ __attribute__((target("avx512f"))) static void fgg_hidden_avx512(const fgg_net* 
             const __m512 x = _mm512_set1_ps(val[q]);
             for (int b = 0; b < 8; b++) s[b] = _mm512_add_ps(s[b], _mm512_mul_ps(x, _mm512_loadu_ps(row + 16 * b)));
         }
-        for (int b = 0; b < 8; b++) _mm512_storeu_ps(h + j0 + 16 * b, s[b]);
+        /* the sigmoid straight from the sums' registers */
+        for (int b = 0; b < 8; b++) _mm512_storeu_ps(act + j0 + 16 * b, fgg_sigmoid16(s[b], sc, e));
     }
+    const int jt = j0; /* units past the blocks of 128: summed into h, then their sigmoid */
     for (; j0 + 16 <= nh; j0 += 16) {
         __m512 s = _mm512_loadu_ps(net->th + j0);
         for (int q = 0; q < m; q++) {
@@ -244,6 +254,7 @@ __attribute__((target("avx512f"))) static void fgg_hidden_avx512(const fgg_net* 
         for (int q = 0; q < m; q++) t += val[q] == 1.0f ? net->w[(size_t)at[q] * nh + j] : val[q] * net->w[(size_t)at[q] * nh + j];
         h[j] = t;
     }
+    if (jt < nh) fgg_sigmoid_avx512(h + jt, -net->beta_h, nh - jt, act + jt);
 }
 #endif
 
@@ -254,8 +265,7 @@ static void fgg_activations(const fgg_net* net, const float* x, float* h, int* a
 #ifdef FGG_DISPATCH
     if (fgg_level == 2) {
         const int m = fgg_nonzero_avx512(x, net->n_in, at, val);
-        fgg_hidden_avx512(net, m, at, val, h);
-        fgg_sigmoid_avx512(h, -net->beta_h, nh, a);
+        fgg_hidden_avx512(net, m, at, val, h, a); /* (the sigmoid included) */
         return;
     }
     if (fgg_level == 1) {
