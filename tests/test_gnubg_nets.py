@@ -18,7 +18,7 @@ import pytest
 
 import fastgen
 from fastgen.errors import GnubgWeightsNotFoundError, InvalidBoardError, NetworkFileError
-from fastgen.nets import _gnubg_eval, gnubg
+from fastgen.nets import _gnubg, _gnubg_eval, gnubg
 from fastgen.players import evaluators
 
 from _gnubg_positions import mixed
@@ -87,6 +87,56 @@ def test_every_instruction_set_threads_and_turned_boards_give_the_same_bits(nets
     assert np.array_equal(nets.evaluate(boards, threads=2), results[0])
     turned = np.ascontiguousarray(boards[:, ::-1])
     assert np.array_equal(nets.evaluate(turned, turned=True), results[0])
+
+
+def _forward_in_order(arrays, beta_h, beta_o, x):
+    """A net's five outputs in numpy float32, gnubg's order: each hidden sum the threshold
+    then the non-zero inputs' terms by index, each output the threshold then the hidden
+    units' terms by index; gnubg's sigmoid (no corrections)."""
+    w, wo, th, to = arrays
+    h = np.repeat(th[None], len(x), axis=0)
+    for i in range(w.shape[0]):
+        on = x[:, i] != 0
+        h[on] = h[on] + x[on, i:i + 1] * w[i]
+    a = _gnubg.sigmoid(np.float32(-beta_h) * h)
+    r = np.repeat(to[None], len(x), axis=0)
+    for j in range(w.shape[1]):
+        r = r + a[:, j:j + 1] * wo[:, j]
+    return _gnubg.sigmoid(np.float32(-beta_o) * r)
+
+
+@pytest.mark.parametrize("hidden", [40, 100])
+def test_nets_of_other_widths_sum_in_order_at_every_instruction_set(nets, sample, hidden):
+    """Nets of fewer hidden units than gnubg's 128 (not a multiple of the vector loops'
+    blocks: their remainder paths) give, at every level, the outputs of the sums in
+    gnubg's order (numpy, one term at a time), corrected."""
+    boards, classes = sample[0][:1500], sample[1][:1500]
+    specs = {}
+    for name in ("race", "crashed", "contact"):
+        arrays, beta_h, beta_o = gnubg._net_spec(nets.weights, name)
+        w, wo, th, to = arrays
+        specs[name] = ((np.ascontiguousarray(w[:, :hidden]), np.ascontiguousarray(wo[:, :hidden]),
+                        np.ascontiguousarray(th[:hidden]), to), beta_h, beta_o)
+    tables = _gnubg.RaceTables(nets.one_sided)
+    kernel = _gnubg_eval.GnubgKernel(specs["race"], specs["crashed"], specs["contact"], 101,
+                                     tables.bearoff, tables.escape)
+    expected = np.zeros((len(boards), 5), np.float32)
+    inputs = {"race": _gnubg.race_inputs, "crashed": _gnubg.crashed_inputs, "contact": _gnubg.contact_inputs}
+    for cls, name in ((_gnubg.RACE, "race"), (_gnubg.CRASHED, "crashed"), (_gnubg.CONTACT, "contact")):
+        rows = np.flatnonzero(classes == cls)
+        expected[rows] = _forward_in_order(*specs[name], inputs[name](boards[rows]))
+    expected = _gnubg.correct(boards, expected, classes, tables)
+    best = _gnubg_eval.select_kernels()
+    try:
+        for level in range(best + 1):
+            _gnubg_eval.select_kernels(level)
+            got = np.zeros((len(boards), 5), np.float32)
+            cls_out = np.empty(len(boards), np.int8)
+            kernel.rows(boards, False, got, cls_out, 0, len(boards))
+            net_rows = classes >= _gnubg.RACE
+            assert np.array_equal(got[net_rows].view(np.uint32), expected[net_rows].view(np.uint32)), level
+    finally:
+        _gnubg_eval.select_kernels()
 
 
 def test_gnubg_0_is_the_compiled_nets_and_plays_as_gnubg_nn(nets, sample):
