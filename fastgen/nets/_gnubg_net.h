@@ -60,9 +60,14 @@ typedef struct {
  * vector loops do each lane's arithmetic exactly as the plain ones: the same results. */
 static int fgg_level = 0;
 
+#ifdef FGG_DISPATCH
+static void fgg_pack8_init(void);
+#endif
+
 static int fgg_select(int best) {
 #ifdef FGG_DISPATCH
     __builtin_cpu_init();
+    fgg_pack8_init();
     if (best < 0) best = 2;
     fgg_level = 0;
     if (best >= 1 && __builtin_cpu_supports("avx2")) fgg_level = 1;
@@ -85,6 +90,40 @@ static inline int fgg_nonzero(const float* x, int n, int* at, float* val) {
 }
 
 #ifdef FGG_DISPATCH
+/* For fgg_nonzero_avx2: for each 8-bit mask, the positions of its set bits packed to
+ * the front (a permutation's first entries), and how many are set. Made by fgg_select. */
+static uint8_t fgg_pack8[256][8];
+static uint8_t fgg_count8[256];
+
+static void fgg_pack8_init(void) {
+    for (int mask = 0; mask < 256; mask++) {
+        int c = 0;
+        for (int k = 0; k < 8; k++)
+            if (mask >> k & 1) fgg_pack8[mask][c++] = (uint8_t)k;
+        fgg_count8[mask] = (uint8_t)c;
+    }
+}
+
+/* fgg_nonzero 8 inputs at a time: the non-zero lanes' values and indices permuted to
+ * the front (fgg_pack8) and stored whole. Writes up to 7 entries past the count (and
+ * reads x up to 7 past n, masked: the tail is loaded with a mask). */
+__attribute__((target("avx2"))) static int fgg_nonzero_avx2(const float* x, int n, int* at, float* val) {
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    int m = 0;
+    for (int i = 0; i < n; i += 8) {
+        /* the tail's lanes past n loaded as 0 (masked), so never counted */
+        const __m256i in = _mm256_cmpgt_epi32(_mm256_set1_epi32(n - i), lane);
+        const __m256 v = _mm256_maskload_ps(x + i, in);
+        const int k = _mm256_movemask_ps(_mm256_cmp_ps(v, zero, _CMP_NEQ_UQ)); /* as x != 0.0f */
+        const __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)fgg_pack8[k]));
+        _mm256_storeu_ps(val + m, _mm256_permutevar8x32_ps(v, perm));
+        _mm256_storeu_si256((__m256i*)(at + m), _mm256_add_epi32(perm, _mm256_set1_epi32(i)));
+        m += fgg_count8[k];
+    }
+    return m;
+}
+
 /* fgg_nonzero 16 inputs at a time: the non-zero lanes' values and indices packed to the
  * front of a register (compress) and stored whole. The packing goes through a register,
  * not a compressing store to memory: that one is microcoded and slow on some CPUs (AMD
@@ -269,7 +308,7 @@ static void fgg_activations(const fgg_net* net, const float* x, float* h, int* a
         return;
     }
     if (fgg_level == 1) {
-        const int m = fgg_nonzero(x, net->n_in, at, val);
+        const int m = fgg_nonzero_avx2(x, net->n_in, at, val);
         fgg_hidden_avx2(net, m, at, val, h);
         fgg_sigmoid_avx2(h, -net->beta_h, nh, a);
         return;
@@ -308,7 +347,7 @@ typedef struct {
     fgg_pending wait[3]; /* race, crashed, contact */
     float x[FGG_MAX_INPUTS], h[FGG_MAX_HIDDEN];
     float cols[FGG_MAX_HIDDEN * FGG_BLOCK]; /* the flush's transposed rows: [j * FGG_BLOCK + lane] */
-    float val[FGG_MAX_INPUTS + 16]; /* + 16: fgg_nonzero_avx512 stores whole vectors */
+    float val[FGG_MAX_INPUTS + 16]; /* + 16: fgg_nonzero_avx512 / _avx2 store whole vectors */
     int at[FGG_MAX_INPUTS + 16];
 } fgg_work;
 
