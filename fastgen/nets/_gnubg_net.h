@@ -146,18 +146,27 @@ __attribute__((target("avx512f,popcnt"))) static int fgg_nonzero_avx512(const fl
 }
 #endif
 
-/* h[j] = threshold_j + the inputs' terms in index order (an input of 1 adds its weight) */
+/* h[j] = threshold_j + the inputs' terms in index order. 32 units at a time in a small
+ * array the compiler keeps in registers (summing into h in memory would load and store
+ * every unit for every input). Every input is multiplied, 1s too: 1 * w is w exactly,
+ * and a branch on it would be mispredicted often. */
 static void fgg_hidden_plain(const fgg_net* net, int m, const int* at, const float* val, float* h) {
     const int nh = net->n_hid;
-    memcpy(h, net->th, (size_t)nh * sizeof(float));
-    for (int q = 0; q < m; q++) {
-        const float xi = val[q];
-        const float* row = net->w + (size_t)at[q] * nh;
-        if (xi == 1.0f) {
-            for (int j = 0; j < nh; j++) h[j] += row[j];
-        } else {
-            for (int j = 0; j < nh; j++) h[j] += xi * row[j];
+    int j0 = 0;
+    for (; j0 + 16 <= nh; j0 += 16) {
+        float t[16];
+        for (int b = 0; b < 16; b++) t[b] = net->th[j0 + b];
+        for (int q = 0; q < m; q++) {
+            const float xi = val[q];
+            const float* row = net->w + (size_t)at[q] * nh + j0;
+            for (int b = 0; b < 16; b++) t[b] += xi * row[b];
         }
+        for (int b = 0; b < 16; b++) h[j0 + b] = t[b];
+    }
+    for (; j0 < nh; j0++) {
+        float t = net->th[j0];
+        for (int q = 0; q < m; q++) t += val[q] * net->w[(size_t)at[q] * nh + j0];
+        h[j0] = t;
     }
 }
 
