@@ -42,6 +42,16 @@ def self_play(seed: int, games: int, random_share: float, evaluator=None, turns:
     return np.concatenate(seen)
 
 
+def board(me: dict[int, int], other: dict[int, int]) -> np.ndarray:
+    """A board from {index: count} of the side on roll (row 1) and of the other (row 0)."""
+    b = np.zeros((2, 25), np.int8)
+    for i, n in other.items():
+        b[0, i] = n
+    for i, n in me.items():
+        b[1, i] = n
+    return b
+
+
 def mixed(seed: int, games: int, evaluator=None) -> np.ndarray:
     """Positions of *games* games in four equal groups: pubeval's, pubeval's with 30% of
     the plays random, random games, and (when given) *evaluator*'s greedy games with 10%

@@ -23,7 +23,8 @@ from fastgen.bearoff import index_position, position_index  # noqa: E402
 from fastgen.bearoff.files import read_gnubg  # noqa: E402
 from fastgen.nets import _gnubg  # noqa: E402
 import fastgen  # noqa: E402
-from test_gnubg_inputs import NETS, WEIGHTS, forward, gnubg_play_positions, self_play_positions, write_nn_text  # noqa: E402
+from test_gnubg_inputs import NETS, WEIGHTS, forward, gnubg_play_positions, write_nn_text  # noqa: E402
+from _gnubg_positions import board, self_play  # noqa: E402
 
 TOL = 1e-6
 DATA = Path(gnubg.__file__).parent / "data"
@@ -52,22 +53,12 @@ def evaluate(b: np.ndarray, tables=TABLES) -> tuple[np.ndarray, np.ndarray, np.n
     return r[0], ours, theirs
 
 
-def board(me: dict[int, int], other: dict[int, int]) -> np.ndarray:
-    """A board from {index: count} of the side on roll (row 1) and of the other (row 0)."""
-    b = np.zeros((2, 25), np.int8)
-    for i, n in other.items():
-        b[0, i] = n
-    for i, n in me.items():
-        b[1, i] = n
-    return b
-
-
 # ------------------------------------------------------------------ self-play, every output
 
 
 @pytest.fixture(scope="module")
 def positions():
-    boards = np.concatenate([self_play_positions(s, 250, share) for s, share in ((11, 0.0), (12, 0.3), (13, 1.0))]
+    boards = np.concatenate([self_play(s, 250, share) for s, share in ((11, 0.0), (12, 0.3), (13, 1.0))]
                             + [gnubg_play_positions(14, 100)])
     boards = np.unique(boards, axis=0)
     classes = _gnubg.classify(boards)

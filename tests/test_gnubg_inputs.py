@@ -40,6 +40,8 @@ from fastgen.errors import InvalidBoardError
 from fastgen.nets import _gnubg
 from fastgen.nets.gnubg_weights import read_weights
 
+from _gnubg_positions import board, self_play
+
 gnubg = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
 
 WEIGHTS = Path(gnubg.__file__).parent / "data" / "gnubg.weights"
@@ -108,28 +110,6 @@ def test_the_weights_file_holds_six_nets_of_the_documented_shapes():
 # ------------------------------------------------------------------ positions
 
 
-def self_play_positions(seed: int, games: int, random_share: float) -> np.ndarray:
-    """Every position on roll of *games* games played by pubeval, each play replaced by a
-    random legal one with probability *random_share*."""
-    rng = np.random.default_rng(seed)
-    cur = np.stack([fastgen.STARTING_BOARD] * games).astype(np.int8)
-    seen = []
-    for _ in range(400):
-        cur = cur[(cur[:, 0].sum(1) > 0) & (cur[:, 1].sum(1) > 0)]
-        if not len(cur):
-            break
-        seen.append(cur.copy())
-        dice = rng.integers(1, 7, (len(cur), 2))
-        after = fastgen.pubeval_best(cur, dice)
-        batch = fastgen.plays_batch(cur, dice)
-        for i in np.where(rng.random(len(cur)) < random_share)[0]:
-            lo, hi = batch.offsets[i], batch.offsets[i + 1]
-            if hi > lo:
-                after[i] = batch.boards[rng.integers(lo, hi)]
-        cur = fastgen.swap_sides(after)
-    return np.concatenate(seen)
-
-
 def gnubg_play_positions(seed: int, games: int) -> np.ndarray:
     """Every position on roll of *games* games of gnubg-nn's 0-ply plays (its best_move:
     checker moves as (from, to) points of the side on roll, 25 the bar, 0 off)."""
@@ -153,7 +133,7 @@ def gnubg_play_positions(seed: int, games: int) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def positions():
-    boards = np.concatenate([self_play_positions(s, 250, share) for s, share in ((1, 0.0), (2, 0.3), (3, 1.0))]
+    boards = np.concatenate([self_play(s, 250, share) for s, share in ((1, 0.0), (2, 0.3), (3, 1.0))]
                             + [gnubg_play_positions(4, 150)])
     boards = np.unique(boards, axis=0)
     probs = np.array([gnubg.probabilities(b.tolist(), 0) for b in boards])
@@ -272,16 +252,6 @@ def test_sigmoid_is_gnubgs_table_formula():
 
 
 # ------------------------------------------------------------------ single inputs by hand
-
-
-def board(me: dict[int, int], other: dict[int, int]) -> np.ndarray:
-    """A board from {index: count} of the side on roll (row 1) and of the other (row 0)."""
-    b = np.zeros((2, 25), np.int8)
-    for i, n in other.items():
-        b[0, i] = n
-    for i, n in me.items():
-        b[1, i] = n
-    return b
 
 
 MOVER, OTHER = 200, 225  # the contact net's hand-made blocks: the side on roll's, the other's
