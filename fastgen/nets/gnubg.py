@@ -73,11 +73,7 @@ def _bearoff_folders(weights_path: str) -> list[str]:
     here = os.path.dirname(os.path.abspath(weights_path))
     folders = [here, os.path.join(os.path.dirname(here), "share", "gnubg"),
                "/usr/share/gnubg", "/usr/local/share/gnubg", "/opt/homebrew/share/gnubg"]
-    seen: list[str] = []
-    for f in folders:
-        if f not in seen:
-            seen.append(f)
-    return seen
+    return list(dict.fromkeys(folders))  # each once, in order
 
 
 def find_bearoff(weights_path: str) -> tuple[str | None, str | None]:
