@@ -292,6 +292,37 @@ def test_gnubg_nn_random_boards_of_every_size(gnubg_nn, gnubg_databases):
     compare(gnubg_nn, gnubg_databases, np.concatenate(parts), "30 random boards of each pair of sizes")
 
 
+@pytest.mark.parametrize("with_two_sided", [True, False])
+def test_the_compiled_nets_give_these_values_to_the_bit(one_sided, two_sided, with_two_sided):
+    """gnubg's compiled evaluation (fastgen.nets.gnubg) values bear-offs in C: the same bits
+    as this module's numpy rules on every pair of sizes, with gammons (15 checkers) and
+    without a two-sided database too; and turned boards read the same."""
+    from fastgen.errors import GnubgWeightsNotFoundError
+    from fastgen.nets import gnubg
+    from fastgen.nets.gnubg_weights import find_weights, read_weights
+
+    try:
+        weights = read_weights(find_weights())
+    except GnubgWeightsNotFoundError as exc:
+        pytest.skip(f"no GNU Backgammon weights found ({exc}): pip install '.[peers]' or apt-get install gnubg")
+    two = two_sided if with_two_sided else None
+    nets = gnubg.GnubgNetworks(weights, one_sided, two)
+    rng = np.random.default_rng(7)
+    table = {n: sides(n) for n in range(1, 16)}
+    parts = []
+    for n_me, n_opp in itertools.product(range(1, 16), repeat=2):
+        b = np.zeros((12, 2, 25), np.int8)
+        b[:, 1, :6] = table[n_me][rng.integers(0, len(table[n_me]), 12)]
+        b[:, 0, :6] = table[n_opp][rng.integers(0, len(table[n_opp]), 12)]
+        parts.append(b)
+    boards = np.concatenate(parts + [pairs(sides(15), sides(1)), pairs(sides(1), sides(15))])
+    want = gnubg_bearoff(boards, one_sided, two)
+    got = nets.evaluate(boards)
+    assert (want[:, 1] > 0).sum() > 100 and (want[:, 3] > 0).sum() > 100   # gammons both ways
+    assert np.array_equal(got, want)
+    assert np.array_equal(nets.evaluate(np.ascontiguousarray(boards[:, ::-1]), turned=True), want)
+
+
 def test_speed_of_a_batch(one_sided, two_sided):
     rng = np.random.default_rng(11)
     b = random_boards(rng, 10_000)

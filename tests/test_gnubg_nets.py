@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import fastgen
+from fastgen.bearoff.gnubg import first_checker_distributions
 from fastgen.errors import GnubgWeightsNotFoundError, InvalidBoardError, NetworkFileError
 from fastgen.nets import _gnubg, _gnubg_eval, gnubg
 from fastgen.players import evaluators
@@ -119,7 +120,7 @@ def test_nets_of_other_widths_sum_in_order_at_every_instruction_set(nets, sample
                         np.ascontiguousarray(th[:hidden]), to), beta_h, beta_o)
     tables = _gnubg.RaceTables(nets.one_sided)
     kernel = _gnubg_eval.GnubgKernel(specs["race"], specs["crashed"], specs["contact"], 101,
-                                     tables.bearoff, tables.escape)
+                                     tables.bearoff, tables.escape, first_checker_distributions())
     expected = np.zeros((len(boards), 5), np.float32)
     inputs = {"race": _gnubg.race_inputs, "crashed": _gnubg.crashed_inputs, "contact": _gnubg.contact_inputs}
     for cls, name in ((_gnubg.RACE, "race"), (_gnubg.CRASHED, "crashed"), (_gnubg.CONTACT, "contact")):
@@ -235,3 +236,28 @@ def test_the_same_play_as_gnubg_nn_on_99_9_percent_of_turns(nets, sample):
     print(f"{compared} turns with a choice: the same play on {compared - ties - near}, another play of exactly "
           f"the same value on {ties}, a near tie (within 1e-5) on {near}")
     assert compared > 20_000 and near <= compared // 1000
+
+
+def test_native_greedy_games_are_the_batched_ones(nets):
+    """gnubg's nets play whole games inside the compiled game loop (their native chooser,
+    with bear-offs valued in C): every game of a rollout and of a duel is the one the
+    batched loop plays with the Python greedy player, from the opening, a race with
+    gammon chances and a bear-off, on one thread and two."""
+    from fastgen.players.evaluators import greedy
+
+    player = greedy(nets)
+    assert player.native is nets and player.chooser(0) is not None
+    race = np.zeros((2, 25), np.int8)
+    race[1, [2, 4, 6, 9, 14]] = [3, 4, 3, 3, 2]
+    race[0, [0, 3, 5, 7, 8]] = [3, 3, 3, 3, 3]
+    bear = np.zeros((2, 25), np.int8)
+    bear[1, :6] = [2, 3, 3, 3, 2, 2]
+    bear[0, :6] = [4, 4, 3, 2, 1, 1]
+    for start in (None, race, bear):
+        for threads in (1, 2):
+            runs = [fastgen.rollout(games=300, policy=player, seed=9, start=start, threads=threads, engine=e)
+                    for e in ("native", "python")]
+            for field in ("winner", "result", "turns"):
+                assert np.array_equal(getattr(runs[0], field), getattr(runs[1], field)), (start, threads, field)
+    duels = [fastgen.duel(player, "pubeval", 200, seed=4, engine=e) for e in ("native", "python")]
+    assert np.array_equal(duels[0].points, duels[1].points) and np.array_equal(duels[0].turns, duels[1].turns)

@@ -3,6 +3,8 @@
 import numpy as np
 import numpy.typing as npt
 
+from fastgen.core._chooser import Chooser
+
 MAX_INPUTS: int
 MAX_HIDDEN: int
 
@@ -12,6 +14,12 @@ def select_kernels(level: int | None = ...) -> int: ...
 
 class GnubgKernel:
     def __init__(self, race: _NetSpec, crashed: _NetSpec, contact: _NetSpec, version: int,
-                 bearoff: npt.NDArray[np.uint16], escape: npt.NDArray[np.float32]) -> None: ...
+                 bearoff: npt.NDArray[np.uint16], escape: npt.NDArray[np.float32],
+                 first: npt.NDArray[np.float64],
+                 two: tuple[npt.NDArray[np.uint16], int, int] | None = ...) -> None: ...
     def rows(self, boards: npt.NDArray[np.int8], swap: bool, out: npt.NDArray[np.float32],
              classes: npt.NDArray[np.int8], lo: int, hi: int) -> None: ...
+    def chooser(self) -> GnubgChooser: ...
+
+class GnubgChooser(Chooser):
+    def __init__(self, kernel: GnubgKernel) -> None: ...

@@ -1,17 +1,23 @@
 # cython: language_level=3
-"""GNU Backgammon's 0-ply nets evaluated in nogil loops over the plain C of
-fastgen/nets/_gnubg_net.h (classes and inputs: fastgen/nets/_gnubg_inputs.h).
+"""GNU Backgammon's 0-ply evaluation in nogil loops over the plain C of
+fastgen/nets/_gnubg_net.h (classes and inputs: fastgen/nets/_gnubg_inputs.h; finished
+games and bear-offs: fastgen/nets/_gnubg_bearoff.h).
 
 Private module. fastgen.nets.gnubg reads the weights (fastgen.nets.gnubg_weights checks
-their shapes) and the boards once (fastgen.core.boards); a ``GnubgKernel`` holds the
-float32 arrays of the race, crashed and contact nets and trusts them, and its loops trust
-the boards. Bear-off and finished positions are left to the caller (their class is
-returned): they are looked up in bear-off databases, not evaluated by a net.
+their shapes), the bear-off databases and the boards once (fastgen.core.boards); a
+``GnubgKernel`` holds the float32 arrays of the race, crashed and contact nets and the
+databases' tables and trusts them, and its loops trust the boards.
+
+Greedy games run whole inside the simulations' game loops (fastgen/sim/_play.pyx):
+``GnubgKernel.chooser()`` gives them gnubg's 0-ply choice as a C function
+(``GnubgChooser``, a ``Chooser`` of fastgen/core/_chooser.pxd).
 """
 
-from libc.stdint cimport int8_t
+from libc.stdint cimport int8_t, int64_t, uint16_t, uint64_t
 from libc.string cimport memcpy
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc, realloc
+
+from fastgen.core._chooser cimport Chooser
 
 cdef extern from "_gnubg_net.h":
     int FGG_MAX_HIDDEN, FGG_MAX_INPUTS
@@ -25,10 +31,16 @@ cdef extern from "_gnubg_net.h":
     ctypedef struct fgg_race_tables:
         const unsigned short* bearoff
         const float* escape
+    ctypedef struct fgg_bearoff_tables:
+        const uint16_t* one
+        const double* first
+        const uint16_t* two
+        int two_points, two_checkers, n_two
     ctypedef struct fgg_nets:
         fgg_net race, crashed, contact
         int version
         fgg_race_tables tables
+        fgg_bearoff_tables bearoff
     void fgg_init() noexcept nogil
     int fgg_select(int best) noexcept nogil
     ctypedef struct fgg_work:
@@ -81,15 +93,18 @@ cdef class GnubgKernel:
     cdef fgg_nets nets
     cdef list keep
 
-    def __init__(self, race, crashed, contact, int version, bearoff, escape):
+    def __init__(self, race, crashed, contact, int version, bearoff, escape, first, two=None):
         """*race*, *crashed*, *contact*: each ``(arrays, beta_hidden, beta_output)`` with
         arrays the C-contiguous float32 (hidden weights (inputs, hidden), output weights
         (5, hidden), hidden thresholds, output thresholds) of a net of 214 (race) or 250
         inputs, at most MAX_HIDDEN hidden units and 5 outputs (checked by the caller);
         *version* 100 or 101, the inputs' PIPLOSS rule; *bearoff* (54264, 32) uint16, the
-        one-sided database's turn distributions (gnubg_os0.bd), and *escape* (924, 32)
+        one-sided database's turn distributions (gnubg_os0.bd); *escape* (924, 32)
         float32 (``fastgen.nets._gnubg.escape_table()``): the race backgammon estimate's
-        tables."""
+        tables; *first* (15504, 32) float64, the first-checker distributions of
+        ``fastgen.bearoff.gnubg.first_checker_distributions()``; *two*: None or
+        ``(values, points, checkers)``, a two-sided database's cubeless values (n, n)
+        uint16 for its positions of up to *checkers* checkers on *points* <= 12 points."""
         self.keep = []
         _point(&self.nets.race, race, 214, self.keep)
         _point(&self.nets.crashed, crashed, 250, self.keep)
@@ -99,17 +114,32 @@ cdef class GnubgKernel:
         self.nets.version = version
         cdef const unsigned short[:, ::1] bo = bearoff
         cdef const float[:, ::1] es = escape
-        if bo.shape[0] != 54264 or bo.shape[1] != 32 or es.shape[0] != 924 or es.shape[1] != 32:
-            raise ValueError("GnubgKernel: race tables of the wrong shape (checked by the caller)")
-        self.keep.extend([bearoff, escape])
+        cdef const double[:, ::1] fc = first
+        cdef const unsigned short[:, ::1] tv
+        if bo.shape[0] != 54264 or bo.shape[1] != 32 or es.shape[0] != 924 or es.shape[1] != 32 \
+                or fc.shape[0] != 15504 or fc.shape[1] != 32:
+            raise ValueError("GnubgKernel: race or bear-off tables of the wrong shape (checked by the caller)")
+        self.keep.extend([bearoff, escape, first])
         self.nets.tables.bearoff = &bo[0, 0]
         self.nets.tables.escape = &es[0, 0]
+        self.nets.bearoff.one = &bo[0, 0]
+        self.nets.bearoff.first = &fc[0, 0]
+        self.nets.bearoff.two = NULL
+        if two is not None:
+            values, points, checkers = two
+            tv = values
+            if not 1 <= points <= 12 or not 1 <= checkers <= 15 or tv.shape[0] != tv.shape[1] or tv.shape[0] == 0:
+                raise ValueError("GnubgKernel: a two-sided table out of range (checked by the caller)")
+            self.keep.append(values)
+            self.nets.bearoff.two = &tv[0, 0]
+            self.nets.bearoff.two_points = points
+            self.nets.bearoff.two_checkers = checkers
+            self.nets.bearoff.n_two = tv.shape[0]
 
     def rows(self, const int8_t[:, :, ::1] boards, bint swap, float[:, ::1] out, int8_t[::1] classes,
              Py_ssize_t lo, Py_ssize_t hi):
-        """For boards lo..hi-1 without the GIL: classes[i] their class, and out[i] the five
-        outputs of the class's net for a race, crashed or contact position (row 1 on roll,
-        or row 0 with *swap*), as gnubg corrects them; other rows of out are left alone."""
+        """For boards lo..hi-1 without the GIL: classes[i] their class, and out[i] their
+        five outputs (row 1 on roll, or row 0 with *swap*), gnubg's 0-ply evaluation."""
         if hi <= lo:
             return
         # zeroed: the output layer runs on whole blocks, lanes with no position included
@@ -129,3 +159,71 @@ cdef class GnubgKernel:
                 classes[i] = <int8_t> fgg_queue(&self.nets, work, b, &out[i, 0])
             fgg_flush_all(&self.nets, work)
         free(work)
+
+    def chooser(self):
+        """gnubg's 0-ply greedy play for the simulations' game loops (fastgen.sim._play),
+        with scratch memory of its own: one a thread."""
+        return GnubgChooser(self)
+
+
+ctypedef struct GnubgState:
+    const fgg_nets* nets
+    fgg_work* work
+    float* out       # five a candidate, grown as needed
+    int cap
+
+
+cdef int gnubg_choose(void* state, const int8_t* board, int d1, int d2, const int8_t* cands, int k,
+                      uint64_t game, uint64_t turn) noexcept nogil:
+    """The candidate whose position is best for the mover: minus the opponent's cubeless
+    equity (in double from the float32 outputs, term by term as
+    fastgen.players.evaluators.equity sums it), ties to the first; -1 when memory is
+    short."""
+    cdef GnubgState* s = <GnubgState*> state
+    cdef float* grown
+    cdef int8_t turned[50]
+    cdef int c, best = 0
+    cdef double v, best_v = 0.0
+    cdef float* o
+    if k > s.cap:
+        grown = <float*> realloc(s.out, 5 * k * sizeof(float))
+        if grown == NULL:
+            return -1
+        s.out = grown
+        s.cap = k
+    for c in range(k):
+        # the candidate with the opponent (row 0) on roll
+        memcpy(&turned[0], cands + 50 * c + 25, 25)
+        memcpy(&turned[25], cands + 50 * c, 25)
+        fgg_queue(s.nets, s.work, &turned[0], s.out + 5 * c)
+    fgg_flush_all(s.nets, s.work)
+    for c in range(k):
+        o = s.out + 5 * c
+        v = -(2.0 * <double> o[0] + <double> o[1] + <double> o[2] - <double> o[3] - <double> o[4] - 1.0)
+        if c == 0 or v > best_v:
+            best = c
+            best_v = v
+    return best
+
+
+cdef class GnubgChooser(Chooser):
+    """gnubg's 0-ply greedy play as the simulations' game loops call it (one thread at a
+    time)."""
+
+    cdef GnubgState st
+    cdef GnubgKernel kernel   # keeps the nets' arrays alive
+
+    def __cinit__(self, GnubgKernel kernel):
+        self.kernel = kernel
+        self.st.nets = &kernel.nets
+        self.st.cap = 64
+        self.st.work = <fgg_work*> calloc(1, sizeof(fgg_work))
+        self.st.out = <float*> malloc(5 * self.st.cap * sizeof(float))
+        if self.st.work == NULL or self.st.out == NULL:
+            raise MemoryError("fastgen: cannot allocate gnubg's chooser")
+        self.fn = gnubg_choose
+        self.state = &self.st
+
+    def __dealloc__(self):
+        free(self.st.work)
+        free(self.st.out)

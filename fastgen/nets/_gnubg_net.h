@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_gnubg_bearoff.h"
 #include "_gnubg_inputs.h"
 #include "_gnubg_sanity.h"
 
@@ -43,12 +44,14 @@ typedef struct {
     float beta_h, beta_o;
 } fgg_net;
 
-/* the three nets of 0-ply evaluation, the inputs' version (FGG_V100 / FGG_V101) and the
- * tables of the race backgammon estimate (fastgen/nets/_gnubg_sanity.h) */
+/* the three nets of 0-ply evaluation, the inputs' version (FGG_V100 / FGG_V101), the
+ * tables of the race backgammon estimate (fastgen/nets/_gnubg_sanity.h) and the bear-off
+ * databases (fastgen/nets/_gnubg_bearoff.h) */
 typedef struct {
     fgg_net race, crashed, contact;
     int version;
     fgg_race_tables tables;
+    fgg_bearoff_tables bearoff;
 } fgg_nets;
 
 #if !defined(FG_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
@@ -479,12 +482,13 @@ static void fgg_flush(const fgg_nets* nets, fgg_work* w, int cls) {
     p->n = 0;
 }
 
-/* Board b (50 int8: row 0 then row 1, row 1 on roll): returns its class; for a race,
- * crashed or contact position, its class's net's five outputs as gnubg corrects them
- * (certain and impossible gammons, the race backgammon estimate, clamps, the 1e-4
- * floor: fgg_correct) are written to out[0..4] once FGG_BLOCK positions of that class
- * are waiting, or at fgg_flush_all; out is left alone for the other classes. b is
- * copied, out must stay valid until then. */
+/* Board b (50 int8: row 0 then row 1, row 1 on roll): returns its class and gives its
+ * five outputs in out[0..4]. A finished game's and a bear-off position's are written at
+ * once (fastgen/nets/_gnubg_bearoff.h); a race, crashed or contact position's (its
+ * class's net's outputs as gnubg corrects them: certain and impossible gammons, the race
+ * backgammon estimate, clamps, the 1e-4 floor, fgg_correct) once FGG_BLOCK positions of
+ * that class are waiting, or at fgg_flush_all. b is copied, out must stay valid until
+ * then. */
 static int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* out) {
     const int cls = fgg_classify_flat(b);
     const fgg_net* net;
@@ -501,7 +505,11 @@ static int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* 
         fgg_contact_flat(b, nets->version, 0, w->x);
         net = &nets->contact;
         break;
+    case FGG_BEAROFF:
+        fgg_bearoff(&nets->bearoff, b, out);
+        return cls;
     default:
+        fgg_over(b, out);
         return cls;
     }
     fgg_pending* p = &w->wait[cls - FGG_RACE];

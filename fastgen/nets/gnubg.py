@@ -8,7 +8,7 @@ evaluator computing what gnubg computes at 0 ply, for the side on roll (row 1):
 
 1. the position's class (:func:`classify`): over, bear-off, race, crashed, contact;
 2. bear-off: the two-sided database where it holds both sides, else the one-sided one,
-   as gnubg reads them (:func:`fastgen.bearoff.gnubg.gnubg_bearoff`);
+   as gnubg reads them (the compiled rules of :func:`fastgen.bearoff.gnubg.gnubg_bearoff`);
 3. race, crashed, contact: that class's net over its inputs, the forward pass in gnubg's
    float32 arithmetic and order with its table sigmoid, compiled and without the GIL
    (``threads=`` shares a batch among threads);
@@ -36,7 +36,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from fastgen._util import check_threads, run_in_chunks
-from fastgen.bearoff.gnubg import gnubg_bearoff
+from fastgen.bearoff.gnubg import first_checker_distributions
 from fastgen.bearoff.build import build_one_sided, build_two_sided
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
 from fastgen.bearoff.files import read_gnubg
@@ -126,9 +126,13 @@ class GnubgNetworks:
         self.name = name
         self._sources = sources
         tables = _gnubg.RaceTables(one_sided)
+        two = None
+        if two_sided is not None:
+            two = (np.ascontiguousarray(two_sided.values[:, :, 0], dtype=np.uint16), two_sided.points,
+                   two_sided.checkers)
         self._kernel = _gnubg_eval.GnubgKernel(_net_spec(weights, "race"), _net_spec(weights, "crashed"),
                                                _net_spec(weights, "contact"), 100 if weights.version == "1.00" else 101,
-                                               tables.bearoff, tables.escape)
+                                               tables.bearoff, tables.escape, first_checker_distributions(), two)
 
     @property
     def __name__(self) -> str:
@@ -187,35 +191,14 @@ class GnubgNetworks:
         swap = bool(turned)
         run_in_chunks(lambda lo, hi: kernel.rows(arr, swap, raw, cls, lo, hi),
                       n, CHUNK_ROWS, max(1, min(threads, n // 1024 or 1)), StopFlag())
-        out = raw.astype(np.float64)
-        rest = np.flatnonzero(cls <= _gnubg.BEAROFF)
-        if rest.size:
-            sub = arr[rest][:, ::-1] if swap else arr[rest]
-            sub = np.ascontiguousarray(sub)
-            over = cls[rest] == _gnubg.OVER
-            if over.any():
-                out[rest[over]] = _finished(sub[over])
-            off = ~over
-            if off.any():
-                out[rest[off]] = gnubg_bearoff(sub[off], self.one_sided, self.two_sided)
-        return out
+        return raw.astype(np.float64)
 
-
-def _finished(boards: np.ndarray) -> np.ndarray:
-    """(n, 5): the exact result of finished games for the side on roll (row 1): a side
-    with no checker left has won, a gammon when the other has borne off none, a
-    backgammon when it also has one on the bar or in the winner's home board."""
-    out = np.zeros((boards.shape[0], 5))
-    for k, b in enumerate(boards.astype(np.int64)):
-        won = b[1].sum() == 0
-        loser = b[0] if won else b[1]
-        gammon = loser.sum() == 15
-        backgammon = gammon and loser[18:25].sum() > 0
-        cols = (0, 1, 2) if won else (3, 4)
-        vals = (1.0, gammon, backgammon) if won else (gammon, backgammon)
-        for c, v in zip(cols, vals):
-            out[k, c] = float(v)
-    return out
+    def chooser(self) -> Any:
+        """gnubg's 0-ply greedy play as the compiled game loops call it (a
+        ``fastgen.core._chooser.Chooser``, one a thread): each candidate valued by minus
+        the opponent's cubeless equity, ties to the first, the choice of
+        ``fastgen.players.evaluators.greedy`` of these nets to the bit."""
+        return self._kernel.chooser()
 
 
 def _one_sided(path: str | None) -> OneSidedDatabase:

@@ -155,7 +155,8 @@ class Policy(_Named, abc.ABC):
     @property
     def native(self) -> Any:
         """Whether, and as what, the compiled game loops play it with no Python a turn: a
-        compiled :class:`fastgen.nets.Network` (its greedy play), ``"random"`` or
+        compiled :class:`fastgen.nets.Network` or gnubg's compiled nets
+        (:class:`fastgen.nets.gnubg.GnubgNetworks`; their greedy play), ``"random"`` or
         ``"pubeval"`` (the built-in policies' names); None when every turn calls
         :meth:`choose`. The loops call its :meth:`chooser`."""
         return None
@@ -163,10 +164,11 @@ class Policy(_Named, abc.ABC):
     def chooser(self, seed: int) -> Any:
         """The native chooser the compiled game loops call for the games of *seed* (a
         ``fastgen.core._chooser.Chooser``: a C function and its state, one a thread), or
-        None when only :meth:`choose` plays it. By default, a compiled network's greedy
-        play when :attr:`native` is one."""
+        None when only :meth:`choose` plays it. By default, the greedy play of the
+        compiled nets :attr:`native` names (their ``chooser()``)."""
         native = self.native
-        return native.chooser() if isinstance(native, CompiledNetwork) else None
+        make = None if isinstance(native, str) else getattr(native, "chooser", None)
+        return make() if callable(make) else None
 
     def close(self) -> None:
         """Release what the policy holds (a process, a socket); nothing by default."""

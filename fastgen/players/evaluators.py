@@ -798,13 +798,16 @@ class GreedyPolicy(Policy):
 
     @property
     def native(self) -> Any:
-        """A compiled network: the game loops play its greedy games whole in the core."""
-        return self.evaluator if isinstance(self.evaluator, CompiledNetwork) else None
+        """A compiled network or gnubg's compiled nets: the game loops play its greedy
+        games whole in the core."""
+        ev = self.evaluator
+        return ev if isinstance(ev, (CompiledNetwork, gnubg_nets.GnubgNetworks)) else None
 
     @property
     def network(self) -> Any:
         """The compiled network whose greedy play this is (None for any other evaluator)."""
-        return self.native
+        ev = self.evaluator
+        return ev if isinstance(ev, CompiledNetwork) else None
 
     def __call__(self, candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         return self.choose(candidates, offsets)

@@ -452,7 +452,7 @@ def duel(
             raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
         if engine == "native" and (native_player(a) is None or native_player(b) is None):
             raise InvalidArgumentError(
-                "the native engine duels 'random', 'pubeval' and compiled networks (fastgen.nets.Network) "
+                "the native engine duels 'random', 'pubeval', compiled networks (fastgen.nets.Network) and gnubg's nets "
                 f"only, got {a!r} and {b!r}"
             )
         if start is None:

@@ -56,8 +56,8 @@ def play_in_process(games: int | None, policy, start, first_game: int, options: 
     name = policy if isinstance(policy, str) else found.name
     if options.engine == "native" and found.native is None:
         raise InvalidArgumentError(
-            "the native engine plays the 'random' and 'pubeval' policies and compiled networks "
-            f"(fastgen.nets.Network) only, got policy {policy!r}"
+            "the native engine plays the 'random' and 'pubeval' policies, compiled networks "
+            f"(fastgen.nets.Network) and gnubg's nets only, got policy {policy!r}"
         )
     if options.engine != "python" and found.native is not None:
         return rollout_native(games, start_boards, from_opening, first_game, found, options, progress, name)
