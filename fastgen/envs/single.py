@@ -22,9 +22,7 @@ from fastgen.formats import svg
 from fastgen.games.board import Board
 from fastgen.core.generate import legal_plays
 from fastgen.players import pubeval, specs
-from fastgen.players.evaluators import ReferenceNetwork
-from fastgen.nets.network import Network as CompiledNetwork
-from fastgen.players.base import Policy, Turn, read_only
+from fastgen.players.base import Evaluator, Policy, Turn, read_only
 from fastgen.players.policies import as_picks
 
 __all__ = ["BackgammonEnv", "OPPONENTS"]
@@ -40,9 +38,9 @@ class BackgammonEnv(gymnasium.Env):
     public evaluation, choosing as GNU Backgammon's pubeval player:
     :func:`fastgen.players.pubeval.best_play`), any other policy spec of :mod:`fastgen.players.specs`
     (``"baseline"``, ``"gnubg:0"``, ``"mybot:policy"``, a weights file ...: a batch
-    policy, called for one game at a time) or a network (a compiled
-    :class:`fastgen.nets.Network` or a :class:`fastgen.players.evaluators.ReferenceNetwork`:
-    it plays greedily), or a callable ``f(board, dice, afterstates) -> index`` given the
+    policy, called for one game at a time) or an evaluator (a compiled
+    :class:`fastgen.nets.Network`, a :class:`fastgen.players.evaluators.ReferenceNetwork`,
+    GNU Backgammon's nets of :func:`fastgen.nets.gnubg.load`: it plays greedily), or a callable ``f(board, dice, afterstates) -> index`` given the
     opponent's view of the board (row 1 the opponent), the roll and the (K, 2, 25)
     resulting boards of its legal plays.
 
@@ -76,7 +74,8 @@ class BackgammonEnv(gymnasium.Env):
     def __init__(self, opponent="random", action_mode: str = "afterstate", observation: str = "tesauro198",
                  render_mode=None, illegal_reward=-1.0):
         self._batch: Any = None  # a batch policy read from a spec (or a network)
-        if isinstance(opponent, (str, ReferenceNetwork, CompiledNetwork, Policy)) and opponent not in OPPONENTS:
+        # an evaluator (a network, gnubg's nets) plays greedily; a plain callable is a policy
+        if isinstance(opponent, (str, Evaluator, Policy)) and opponent not in OPPONENTS:
             try:
                 self._batch = specs.policy(opponent)
             except InvalidSpecError as exc:
