@@ -168,7 +168,7 @@ def escape_table():
     from fastgen.bearoff import index_position
 
     n = 924
-    positions = [tuple(int(x) for x in index_position(i, 6)) for i in range(n)]
+    positions = [tuple(row) for row in index_position(np.arange(n), 6).tolist()]
     number = {pos: i for i, pos in enumerate(positions)}
     mean = np.zeros(n)
     dist = np.zeros((n, 32))
