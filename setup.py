@@ -179,13 +179,15 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
-    # GNU Backgammon's 0-ply nets (fastgen.nets._gnubg_eval): its classes, inputs and
-    # forward pass in plain C (fastgen/nets/_gnubg_net.h), no numpy C API
+    # GNU Backgammon's nets (fastgen.nets._gnubg_eval): its classes, inputs, bear-offs and
+    # forward pass in plain C (fastgen/nets/_gnubg_net.h), its greedy play as a native
+    # chooser and its 1-ply look ahead over the core's generate(); no numpy C API
     Extension(
         "fastgen.nets._gnubg_eval",
         ["fastgen/nets/_gnubg_eval.pyx"],
-        include_dirs=["fastgen/nets"],
-        depends=["fastgen/nets/_gnubg_inputs.h", "fastgen/nets/_gnubg_net.h"],
+        include_dirs=["fastgen/nets", "fastgen/core"],
+        depends=CORE_DECLS + ["fastgen/nets/_gnubg_inputs.h", "fastgen/nets/_gnubg_net.h", "fastgen/nets/_gnubg_sanity.h",
+                              "fastgen/nets/_gnubg_bearoff.h", "fastgen/core/_chooser.pxd"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

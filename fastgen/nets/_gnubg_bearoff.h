@@ -89,6 +89,19 @@ static inline void fgg_over(const int8_t* b, float* out) {
     out[4] = won ? 0.0f : bg;
 }
 
+/* whether both sides of bear-off position b fit the two-sided database (gnubg's value
+ * there is exact: it looks no further ahead) */
+static inline int fgg_in_two(const fgg_bearoff_tables* t, const int8_t* b) {
+    if (t->two == NULL) return 0;
+    int n_me = 0, n_opp = 0;
+    for (int i = 0; i < 25; i++) {
+        if (i >= t->two_points && (b[i] || b[25 + i])) return 0;
+        n_me += b[25 + i];
+        n_opp += b[i];
+    }
+    return n_me <= t->two_checkers && n_opp <= t->two_checkers;
+}
+
 /* a bear-off position (each side with a checker left, all on its points 1 to 6) */
 static inline void fgg_bearoff(const fgg_bearoff_tables* t, const int8_t* b, float* out) {
     const int8_t* opp = b;

@@ -18,6 +18,7 @@ from libc.string cimport memcpy
 from libc.stdlib cimport calloc, free, malloc, realloc
 
 from fastgen.core._chooser cimport Chooser
+from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, ctx_free, ctx_new, generate
 
 cdef extern from "_gnubg_net.h":
     int FGG_MAX_HIDDEN, FGG_MAX_INPUTS
@@ -47,6 +48,9 @@ cdef extern from "_gnubg_net.h":
         pass
     int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* out) noexcept nogil
     void fgg_flush_all(const fgg_nets* nets, fgg_work* w) noexcept nogil
+    int fgg_classify_flat(const int8_t* p) noexcept nogil
+    int fgg_in_two(const fgg_bearoff_tables* t, const int8_t* b) noexcept nogil
+    int FGG_OVER, FGG_BEAROFF
 
 fgg_init()
 fgg_select(2)
@@ -160,6 +164,34 @@ cdef class GnubgKernel:
             fgg_flush_all(&self.nets, work)
         free(work)
 
+    def one_ply_rows(self, const int8_t[:, :, ::1] boards, bint swap, double[:, ::1] out, Py_ssize_t lo,
+                     Py_ssize_t hi):
+        """out[i] for boards lo..hi-1 (row 1 on roll, or row 0 with *swap*) without the GIL:
+        gnubg's 1-ply evaluation (see ply1 below)."""
+        if hi <= lo:
+            return
+        cdef Search1 s
+        if search1_init(&s) < 0:
+            search1_free(&s)
+            raise MemoryError()
+        cdef int8_t turned[50]
+        cdef Py_ssize_t i
+        cdef const int8_t* b
+        cdef int err = 0
+        with nogil:
+            for i in range(lo, hi):
+                b = &boards[i, 0, 0]
+                if swap:
+                    memcpy(&turned[0], b + 25, 25)
+                    memcpy(&turned[25], b, 25)
+                    b = &turned[0]
+                if ply1(&self.nets, &s, b, &out[i, 0]) < 0:
+                    err = 1
+                    break
+        search1_free(&s)
+        if err:
+            raise MemoryError()
+
     def chooser(self):
         """gnubg's 0-ply greedy play for the simulations' game loops (fastgen.sim._play),
         with scratch memory of its own: one a thread."""
@@ -227,3 +259,87 @@ cdef class GnubgChooser(Chooser):
     def __dealloc__(self):
         free(self.st.work)
         free(self.st.out)
+
+
+ctypedef struct Search1:  # one thread's memory for ply1
+    fgg_work* work
+    Ctx* ctx
+    float* out      # five a candidate, grown as needed
+    int cap
+
+
+cdef int search1_init(Search1* s) noexcept nogil:
+    s.cap = 64
+    s.work = <fgg_work*> calloc(1, sizeof(fgg_work))
+    s.ctx = ctx_new(0, 256)
+    s.out = <float*> malloc(5 * s.cap * sizeof(float))
+    return -1 if s.work == NULL or s.ctx == NULL or s.out == NULL else 0
+
+
+cdef void search1_free(Search1* s) noexcept nogil:
+    free(s.work)
+    ctx_free(s.ctx)
+    free(s.out)
+
+
+cdef int ply1(const fgg_nets* nets, Search1* s, const int8_t* board, double* out) noexcept nogil:
+    """gnubg's 1-ply evaluation of *board* (row 1 on roll) into out[0..4]: for each of the
+    21 rolls, every play valued at 0 ply (its position with the opponent on roll) and
+    the best for the mover kept (minus the opponent's cubeless equity, ties to the first
+    play in the generator's order), its probabilities seen from the mover averaged over
+    the 36 dice. A finished game, and a bear-off both sides of which fit the two-sided
+    database, keep their 0-ply value, as gnubg keeps them (exact, no look ahead). -1 when
+    memory is short."""
+    cdef float v0[5]
+    cdef double acc[5]
+    cdef double v, best_v, wgt
+    cdef int8_t turned[50]
+    cdef int d1, d2, k, j, best, q
+    cdef float* o
+    cdef float* grown
+    cdef const int8_t* after
+    cdef int cls = fgg_classify_flat(board)
+    if cls == FGG_OVER or (cls == FGG_BEAROFF and fgg_in_two(&nets.bearoff, board)):
+        fgg_queue(nets, s.work, board, &v0[0])
+        for q in range(5):
+            out[q] = v0[q]
+        return 0
+    for q in range(5):
+        acc[q] = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            s.ctx.n = 0
+            k = generate(s.ctx, board, d1, d2)
+            if k < 0:
+                return -1
+            if k > s.cap:
+                grown = <float*> realloc(s.out, 5 * k * sizeof(float))
+                if grown == NULL:
+                    return -1
+                s.out = grown
+                s.cap = k
+            for j in range(k):
+                # the play's position with the opponent (row 0) on roll
+                after = s.ctx.boards + j * BOARD_BYTES
+                memcpy(&turned[0], after + OWN, 25)
+                memcpy(&turned[25], after, 25)
+                fgg_queue(nets, s.work, &turned[0], s.out + 5 * j)
+            fgg_flush_all(nets, s.work)
+            best = 0
+            best_v = 0.0
+            for j in range(k):
+                o = s.out + 5 * j
+                v = -(2.0 * <double> o[0] + <double> o[1] + <double> o[2] - <double> o[3] - <double> o[4] - 1.0)
+                if j == 0 or v > best_v:
+                    best = j
+                    best_v = v
+            o = s.out + 5 * best
+            wgt = 1.0 if d1 == d2 else 2.0
+            acc[0] += wgt * (1.0 - <double> o[0])
+            acc[1] += wgt * <double> o[3]
+            acc[2] += wgt * <double> o[4]
+            acc[3] += wgt * <double> o[1]
+            acc[4] += wgt * <double> o[2]
+    for q in range(5):
+        out[q] = acc[q] / 36.0
+    return 0

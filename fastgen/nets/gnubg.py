@@ -42,17 +42,19 @@ from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
 from fastgen.bearoff.files import read_gnubg
 from fastgen.core._core import StopFlag
 from fastgen.core.boards import as_boards
-from fastgen.errors import NetworkFileError
+from fastgen.errors import InvalidArgumentError, NetworkFileError
 from fastgen.nets import _gnubg, _gnubg_eval
 from fastgen.nets.gnubg_weights import GnubgWeights, find_weights, read_weights
 
-__all__ = ["GnubgNetworks", "load", "classify", "find_bearoff", "CLASSES"]
+__all__ = ["GnubgNetworks", "GnubgLookahead", "load", "classify", "find_bearoff", "CLASSES"]
 
 #: The position classes, by the number :func:`classify` gives them.
 CLASSES = ("over", "bearoff", "race", "crashed", "contact")
 
 #: Positions a thread takes at a time (a few ms of work).
 CHUNK_ROWS = 4096
+#: Positions a thread evaluates at 1 ply between two checks for Ctrl-C (about 5 ms).
+PLY_CHUNK_ROWS = 32
 
 #: The bear-off database files gnubg reads, one-sided then two-sided.
 BEAROFF_FILES = ("gnubg_os0.bd", "gnubg_ts0.bd")
@@ -193,12 +195,90 @@ class GnubgNetworks:
                       n, CHUNK_ROWS, max(1, min(threads, n // 1024 or 1)), StopFlag())
         return raw.astype(np.float64)
 
+    def at_ply(self, plies: int) -> "GnubgNetworks | GnubgLookahead":
+        """These nets at *plies* (0 or 1): themselves at 0, their :class:`GnubgLookahead`
+        at 1 (named ``gnubg:1``)."""
+        if plies == 0:
+            return self
+        if plies != 1:
+            raise InvalidArgumentError(f"gnubg's compiled nets look 0 or 1 ply ahead, got plies={plies!r}")
+        return GnubgLookahead(self)
+
     def chooser(self) -> Any:
         """gnubg's 0-ply greedy play as the compiled game loops call it (a
         ``fastgen.core._chooser.Chooser``, one a thread): each candidate valued by minus
         the opponent's cubeless equity, ties to the first, the choice of
         ``fastgen.players.evaluators.greedy`` of these nets to the bit."""
         return self._kernel.chooser()
+
+
+class GnubgLookahead:
+    """GNU Backgammon's 1-ply evaluation, compiled: an evaluator (made by
+    :meth:`GnubgNetworks.at_ply`), equal to gnubg-nn's ``probabilities(board, 1)``.
+
+    For the side on roll of each position, each of the 21 rolls is played as the nets
+    play it at 0 ply (every legal play valued, the best for the mover kept: minus the
+    opponent's cubeless equity, ties to the first play in fastgen's order), and the
+    kept plays' probabilities, seen from the side on roll, are averaged over the 36
+    dice. A finished game, and a bear-off whose two sides both fit the two-sided
+    database, keep their 0-ply value: gnubg's is exact there and it looks no further.
+    Runs compiled without the GIL (``threads=`` shares a batch; the same answers for any
+    number), a few hundred positions valued at 0 ply for each one."""
+
+    ordered = True
+    trusted = True
+    nogil = True
+    classes = GnubgNetworks.classes
+    plies = 1
+
+    def __init__(self, nets: GnubgNetworks) -> None:
+        self.nets = nets
+        self.name = "gnubg:1"
+
+    @property
+    def __name__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"<GNU Backgammon's nets {self.nets.version} at 1 ply, from {self.nets.weights.path!r}>"
+
+    def digest(self) -> str:
+        """The nets' digest (:meth:`GnubgNetworks.digest`) and the ply."""
+        return f"{self.nets.digest()}:ply1"
+
+    def about(self) -> dict:
+        """The nets' :meth:`GnubgNetworks.about` and the ply."""
+        return {**self.nets.about(), "name": self.name, "plies": 1}
+
+    def __reduce__(self) -> Any:
+        return (GnubgLookahead, (self.nets,))
+
+    @property
+    def cube_version(self) -> str:
+        """The nets' :attr:`GnubgNetworks.cube_version`."""
+        return self.nets.cube_version
+
+    def classify(self, boards: Any) -> np.ndarray:
+        """(N,) int8 classes of *boards* (:func:`classify`)."""
+        return classify(boards)
+
+    def __call__(self, boards: Any, *, threads: int = 1) -> np.ndarray:
+        return self.evaluate(boards, threads=threads)
+
+    def evaluate(self, boards: Any, *, threads: int = 1, turned: bool = False) -> np.ndarray:
+        """(N, 5) float64 probabilities of (N, 2, 25) *boards* for the side on roll (row
+        1; row 0 with *turned*), at 1 ply, in the order of :meth:`GnubgNetworks.evaluate`.
+        The boards are checked once (:class:`~fastgen.errors.InvalidBoardError`); Ctrl-C
+        stops a long call within a few milliseconds."""
+        threads = check_threads(threads)
+        arr = as_boards(boards)
+        n = arr.shape[0]
+        out = np.zeros((n, 5))
+        kernel = self.nets._kernel
+        swap = bool(turned)
+        run_in_chunks(lambda lo, hi: kernel.one_ply_rows(arr, swap, out, lo, hi),
+                      n, PLY_CHUNK_ROWS, max(1, min(threads, n // PLY_CHUNK_ROWS or 1)), StopFlag())
+        return out
 
 
 def _one_sided(path: str | None) -> OneSidedDatabase:

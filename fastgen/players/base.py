@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from fastgen.errors import InvalidArgumentError
-from fastgen.nets.gnubg import GnubgNetworks
+from fastgen.nets.gnubg import GnubgLookahead, GnubgNetworks
 from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.nets.probs import check_answer
 
@@ -110,6 +110,7 @@ class Evaluator(_Named, abc.ABC):
 
 Evaluator.register(CompiledNetwork)
 Evaluator.register(GnubgNetworks)
+Evaluator.register(GnubgLookahead)
 
 
 def runs_without_gil(evaluator: Any) -> bool:

@@ -335,25 +335,27 @@ def group_best(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 
 class GnubgFallbackWarning(UserWarning):
-    """``gnubg:0`` found no GNU Backgammon weights file to evaluate compiled and runs
-    through gnubg-nn, one Python call a position (the message says where it looked)."""
+    """``gnubg:0`` (or ``gnubg:1``) found no GNU Backgammon weights file to evaluate
+    compiled and runs through gnubg-nn, one Python call a position (the message says
+    where it looked)."""
 
 
-def gnubg(plies: int = 0) -> "gnubg_nets.GnubgNetworks | GnubgNNEvaluator":
+def gnubg(plies: int = 0) -> "gnubg_nets.GnubgNetworks | gnubg_nets.GnubgLookahead | GnubgNNEvaluator":
     """GNU Backgammon's evaluation at *plies* (0 = the neural nets alone).
 
-    At 0 ply, GNU Backgammon's nets compiled (:func:`fastgen.nets.gnubg.load`: the weights
-    file and bear-off databases of the user's gnubg or gnubg-nn install, evaluated in
-    fastgen's core, equal to gnubg-nn) whenever a weights file is found; otherwise, and
-    at 1 ply or more, gnubg-nn (:func:`gnubg_nn`), with a one-line notice when the
-    weights were not found. Its name is ``gnubg:N`` either way.
+    At 0 and 1 ply, GNU Backgammon's nets compiled (:func:`fastgen.nets.gnubg.load`: the
+    weights file and bear-off databases of the user's gnubg or gnubg-nn install,
+    evaluated in fastgen's core, equal to gnubg-nn; at 1 ply their
+    :class:`~fastgen.nets.gnubg.GnubgLookahead`) whenever a weights file is found;
+    otherwise, and at 2 plies or more, gnubg-nn (:func:`gnubg_nn`), with a one-line
+    notice when the weights were not found. Its name is ``gnubg:N`` either way.
     """
     plies = check_int(plies, "plies", 0, 4)
-    if plies == 0:
+    if plies <= 1:
         try:
-            return gnubg_nets.load()
+            return gnubg_nets.load().at_ply(plies)
         except GnubgWeightsNotFoundError as exc:
-            warnings.warn(f"gnubg:0 runs through gnubg-nn, one call a position: {exc}", GnubgFallbackWarning,
+            warnings.warn(f"gnubg:{plies} runs through gnubg-nn, one call a position: {exc}", GnubgFallbackWarning,
                           stacklevel=2)
     ev = gnubg_nn(plies)
     ev.name = f"gnubg:{plies}"
