@@ -13,6 +13,9 @@ mixed classes from games of mixed strength (tests/_gnubg_positions.py), in game 
 * ``test_evaluation``: microseconds a position, fastgen one thread and two, gnubg-nn
   fresh and cached; the ratios (goal: 10x gnubg-nn fresh with one thread; two threads
   1.7x one), and the share of each class.
+* ``test_one_ply``: gnubg's 1-ply evaluation (``gnubg:1``, :class:`fastgen.nets.gnubg.GnubgLookahead`)
+  of 1,000 of the positions against ``gnubg_nn.probabilities(board, 1)`` on positions new
+  to its cache.
 * ``test_greedy_play``: a duel's turns: ``fastgen.duel("gnubg:0", "gnubg:0", ...)``
   against gnubg-nn's own player (``gnubg-nn:0``) in turns a second.
 
@@ -33,20 +36,11 @@ from fastgen.nets import gnubg
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from _gnubg_positions import mixed  # noqa: E402
+from _timing import best_of  # noqa: E402
 
 gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
 
 N = 100_000
-
-
-def _best(fn, reps=5):
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +65,8 @@ def test_evaluation(benchmark, positions):
     for b in lists:
         probabilities(b, 0)
     cached = (time.perf_counter() - t) / n * 1e6
-    one = benchmark.pedantic(lambda: _best(lambda: nets.evaluate(positions)), rounds=1, iterations=1) / n * 1e6
-    two = _best(lambda: nets.evaluate(positions, threads=2)) / n * 1e6
+    one = benchmark.pedantic(lambda: best_of(lambda: nets.evaluate(positions)), rounds=1, iterations=1) / n * 1e6
+    two = best_of(lambda: nets.evaluate(positions, threads=2)) / n * 1e6
     shares = np.bincount(gnubg.classify(positions), minlength=5) / n
     benchmark.extra_info.update(positions=n, fastgen_us=one, fastgen_2_threads_us=two, gnubg_nn_fresh_us=fresh,
                                 gnubg_nn_cached_us=cached, ratio=fresh / one, ratio_cached=cached / one,
@@ -82,6 +76,26 @@ def test_evaluation(benchmark, positions):
           f"warm memory:\n  fastgen compiled: {one:.3f} us a position, one thread; {two:.3f} with two "
           f"({one / two:.2f}x)\n  gnubg-nn, one call a position: {fresh:.3f} us on new positions "
           f"({fresh / one:.1f}x fastgen's time), {cached:.3f} us from its cache ({cached / one:.1f}x)")
+
+
+@pytest.mark.benchmark(group="gnubg-nets")
+def test_one_ply(benchmark, positions):
+    ahead = gnubg.load().at_ply(1)
+    few = np.ascontiguousarray(positions[::100][:1000])
+    n = len(few)
+    lists = few.tolist()
+    probabilities = gnubg_nn.probabilities
+    t = time.perf_counter()
+    for b in lists:
+        probabilities(b, 1)
+    fresh = (time.perf_counter() - t) / n * 1e3
+    one = benchmark.pedantic(lambda: best_of(lambda: ahead.evaluate(few), 3), rounds=1, iterations=1) / n * 1e3
+    two = best_of(lambda: ahead.evaluate(few, threads=2), 3) / n * 1e3
+    benchmark.extra_info.update(positions=n, fastgen_ms=one, fastgen_2_threads_ms=two, gnubg_nn_fresh_ms=fresh,
+                                ratio=fresh / one, threads_speedup=one / two)
+    print(f"\n{n:,} positions at 1 ply, warm memory: fastgen compiled {one:.3f} ms a position, one thread; "
+          f"{two:.3f} with two ({one / two:.2f}x)\n  gnubg-nn, one call a position: {fresh:.3f} ms on new positions "
+          f"({fresh / one:.1f}x fastgen's time)")
 
 
 @pytest.mark.benchmark(group="gnubg-nets")

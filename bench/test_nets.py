@@ -47,6 +47,8 @@ from fastgen.nets import Network, _forward
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 from _positions import random_play_positions  # noqa: E402
+from _timing import best_of  # noqa: E402
+
 
 def _positions(n=10000, seed=3):
     allb = random_play_positions(games=300, plies=120, seed=seed)
@@ -58,16 +60,6 @@ POSITIONS = _positions()
 #: The first layer's rows a position (its non-empty counts and borne-off counts): what the
 #: compiled network reads from its table, whatever the input width.
 ROWS_PER_POSITION = float(((POSITIONS != 0).sum(axis=(1, 2)) + (POSITIONS.sum(axis=2) < 15).sum(axis=1)).mean())
-
-
-def _best(fn, reps=7):
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def _pair(inputs, hidden, seed=1):
@@ -83,8 +75,8 @@ def _pair(inputs, hidden, seed=1):
 def test_batch(benchmark, inputs, hidden):
     compiled, numpy_net = _pair(inputs, hidden)
     n = len(POSITIONS)
-    c = benchmark.pedantic(lambda: _best(lambda: compiled(POSITIONS)), rounds=1, iterations=1) / n * 1e6
-    p = _best(lambda: numpy_net(POSITIONS)) / n * 1e6
+    c = benchmark.pedantic(lambda: best_of(lambda: compiled(POSITIONS)), rounds=1, iterations=1) / n * 1e6
+    p = best_of(lambda: numpy_net(POSITIONS)) / n * 1e6
     name = "-".join(map(str, compiled.sizes))
     rows = ROWS_PER_POSITION
     kib = rows * (-(-hidden // 16) * 16) * 4 / 1024
@@ -101,9 +93,9 @@ def test_candidates(benchmark):
     r = fastgen.plays_batch(POSITIONS[:3000], rng.integers(1, 7, size=(3000, 2)))
     cand, offsets = r.boards, r.offsets
     flipped = np.ascontiguousarray(cand[:, ::-1])
-    inc = benchmark.pedantic(lambda: _best(lambda: compiled.choose(cand, offsets)), rounds=1, iterations=1)
-    batch = _best(lambda: evaluators.group_best(-evaluators.equity(compiled(flipped)), offsets))
-    numpy_t = _best(lambda: numpy_net.choose(cand, offsets))
+    inc = benchmark.pedantic(lambda: best_of(lambda: compiled.choose(cand, offsets)), rounds=1, iterations=1)
+    batch = best_of(lambda: evaluators.group_best(-evaluators.equity(compiled(flipped)), offsets))
+    numpy_t = best_of(lambda: numpy_net.choose(cand, offsets))
     m = len(cand)
     own, delta = _candidate_rows(cand, offsets)
     benchmark.extra_info.update(candidates=m, incremental_us=inc / m * 1e6, batch_us=batch / m * 1e6,
@@ -134,14 +126,14 @@ def _candidate_rows(cand, offsets):
 def test_threads(benchmark):
     compiled, _ = _pair(("tesauro198", "raw"), 128)
     big = np.concatenate([POSITIONS] * 40)
-    one = _best(lambda: compiled(big), 3)
-    two = benchmark.pedantic(lambda: _best(lambda: compiled(big, threads=2), 3), rounds=1, iterations=1)
+    one = best_of(lambda: compiled(big), 3)
+    two = benchmark.pedantic(lambda: best_of(lambda: compiled(big, threads=2), 3), rounds=1, iterations=1)
     same = bool(np.array_equal(compiled(big), compiled(big, threads=2)))
     benchmark.extra_info.update(one_thread_s=one, two_threads_s=two, speedup=one / two, identical=same)
     print(f"\n{len(big):,} positions: one thread {one * 1e3:.1f} ms, two {two * 1e3:.1f} ms: {one / two:.2f}x, "
           f"identical outputs: {same}")
     small = big[: len(big) // 10]
-    one, two = _best(lambda: compiled(small)), _best(lambda: compiled(small, threads=2))
+    one, two = best_of(lambda: compiled(small)), best_of(lambda: compiled(small, threads=2))
     benchmark.extra_info["speedup_small"] = one / two
     print(f"  {len(small):,} positions: one thread {one * 1e3:.1f} ms, two {two * 1e3:.1f} ms: {one / two:.2f}x")
     # each instruction set the CPU has: plain C, AVX2, AVX-512
@@ -149,7 +141,7 @@ def test_threads(benchmark):
     try:
         for level in range(best + 1):
             _forward.select_kernels(level)
-            one, two = _best(lambda: compiled(big), 3), _best(lambda: compiled(big, threads=2), 3)
+            one, two = best_of(lambda: compiled(big), 3), best_of(lambda: compiled(big, threads=2), 3)
             benchmark.extra_info[f"speedup_level_{level}"] = one / two
             print(f"  {('plain C', 'AVX2', 'AVX-512')[level]} loops, {len(big):,} positions: one thread "
                   f"{one * 1e3:.1f} ms, two {two * 1e3:.1f} ms: {one / two:.2f}x")
@@ -161,8 +153,8 @@ def test_threads(benchmark):
 def test_greedy_games(benchmark):
     net = Network.load(os.path.join(os.path.dirname(__file__), "data", "distilled-198-40-5.npz"))
     games = 4000
-    pub = _best(lambda: fastgen.rollout(games=games, policy="pubeval", seed=1), reps=3)
-    mine = benchmark.pedantic(lambda: _best(lambda: fastgen.rollout(games=games, policy=net, seed=1), reps=3),
+    pub = best_of(lambda: fastgen.rollout(games=games, policy="pubeval", seed=1), reps=3)
+    mine = benchmark.pedantic(lambda: best_of(lambda: fastgen.rollout(games=games, policy=net, seed=1), reps=3),
                               rounds=1, iterations=1)
     turns_net = float(fastgen.rollout(games=games, policy=net, seed=1).turns.mean())
     turns_pub = float(fastgen.rollout(games=games, policy="pubeval", seed=1).turns.mean())
