@@ -12,7 +12,7 @@ from typing import Any, Callable
 from fastgen.errors import FastgenError
 from fastgen.core.ids import parse_position_id
 
-__all__ = ["HelpFormatter", "add_subcommand", "int_in_range", "float_in_range", "position_id_arg"]
+__all__ = ["HelpFormatter", "add_subcommand", "int_in_range", "float_in_range", "position_id_arg", "dice_arg"]
 
 _ASCII_INT = re.compile(r"[0-9]{1,30}")
 
@@ -100,3 +100,11 @@ def position_id_arg(text: str) -> Any:
             f"Position ID {text!r} is a finished game (a side has borne off all 15 checkers)"
         )
     return board
+
+
+def dice_arg(text: str) -> tuple[int, int]:
+    """An argparse type: two dice as ``31`` or ``3-1`` or ``3,1``."""
+    m = re.fullmatch(r"([1-6])[-, ]?([1-6])", text)
+    if not m:
+        raise argparse.ArgumentTypeError(f"expected two dice such as 31 or 3-1, got {text!r}")
+    return int(m.group(1)), int(m.group(2))

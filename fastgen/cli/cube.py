@@ -13,24 +13,16 @@ instead (its player on roll is the side the Position ID has on roll).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from typing import Any
 
 from fastgen.players import specs
-from fastgen.cli.args import add_subcommand, float_in_range, int_in_range, position_id_arg, spec_arg
+from fastgen.cli.args import add_subcommand, float_in_range, position_id_arg, spec_arg
 from fastgen.cli.output import json_text
-from fastgen.errors import FastgenError, InvalidCubeStateError
-from fastgen.formats.matfile import GNUBG_MAX_CUBE
+from fastgen.cli.state_args import add_state_arguments, state_from
+from fastgen.errors import FastgenError
 
 __all__ = ["add_parser", "run_cube", "format_decision"]
-
-
-def _score(text: str) -> tuple[int, int]:
-    parts = text.split("-")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise argparse.ArgumentTypeError(f"a score is ME-OPPONENT, e.g. 4-2, got {text!r}")
-    return int(parts[0]), int(parts[1])
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -44,17 +36,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("--position", metavar="POSITION_ID", type=position_id_arg, required=True,
                         help="GNU Backgammon Position ID, the side on roll first")
-    parser.add_argument("--match", type=int_in_range(1, 64), default=0, metavar="LENGTH",
-                        help="match length (default: a money game)")
-    parser.add_argument("--score", type=_score, default=(0, 0), help="ME-OPPONENT: the side on roll's score first")
-    parser.add_argument("--cube", type=int_in_range(1, 4096), default=1,
-                        help="cube value: a power of two up to 4096, the cap (a cube at the cap cannot be turned)")
-    parser.add_argument("--owner", choices=("centred", "me", "opponent"), default="centred", help="cube owner")
-    parser.add_argument("--crawford", action="store_true", help="this game is the Crawford game")
-    parser.add_argument("--jacoby", action="store_true", help="money: the Jacoby rule (gammons count single "
-                        "until the cube is turned)")
+    add_state_arguments(parser)
     parser.add_argument("--no-beavers", action="store_true", help="money: no beavers")
-    parser.add_argument("--match-id", metavar="MATCH_ID", help="the whole state from a GNU Backgammon Match ID")
     parser.add_argument("--evaluator", type=spec_arg("evaluator"), default="baseline",
                         help="baseline, gnubg:PLIES, network:SEED, PATH.npz or module:callable (default: baseline)")
     parser.add_argument("--plies", type=int, choices=(0, 1), default=0,
@@ -64,28 +47,6 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the decision as JSON")
     parser.set_defaults(func=run_cube)
     return parser
-
-
-#: The cube's cap on the command line: GNU Backgammon's (a cube at it cannot be turned).
-MAX_CUBE = GNUBG_MAX_CUBE
-
-
-def _state(args: argparse.Namespace) -> Any:
-    from fastgen.core.ids import parse_match_id  # lazy: loaded when this subcommand runs
-    from fastgen.core.state import MatchState  # lazy: as above
-
-    if args.match_id is not None:
-        state = parse_match_id(args.match_id)
-        return dataclasses.replace(state, max_cube=max(state.max_cube, MAX_CUBE))
-    if args.cube & (args.cube - 1):
-        raise InvalidCubeStateError(f"--cube must be a power of two from 1 to {MAX_CUBE}, got {args.cube}")
-    if args.crawford and not args.match:
-        raise InvalidCubeStateError("--crawford needs --match: a money game has no Crawford game")
-    me, opp = 1, 0  # the board shows player 1 on roll
-    owner = {"centred": None, "me": me, "opponent": opp}[args.owner]
-    score = (args.score[1], args.score[0])
-    return MatchState(match_length=args.match, score=score if args.match else (0, 0), cube_value=args.cube,
-                      cube_owner=owner, crawford=args.crawford, jacoby=args.jacoby, on_roll=me, max_cube=MAX_CUBE)
 
 
 def format_decision(d: Any, source: str) -> str:
@@ -109,7 +70,7 @@ def run_cube(args: argparse.Namespace) -> int:
     from fastgen.cube import cube_action  # lazy: the cube loads only when this subcommand runs
 
     try:
-        state = _state(args)
+        state = state_from(args)
         if args.probs is not None:
             if args.plies:
                 print("fastgen cube: error: --plies 1 looks at the rolls with an evaluator; it takes no --probs",

@@ -18,19 +18,18 @@ says so and prints no table. A progress bar (tqdm), moving block by block (32 tr
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from typing import Any
 
 from fastgen.players import specs
-from fastgen.cli.args import add_subcommand, int_in_range, position_id_arg, spec_arg
+from fastgen.cli.args import add_subcommand, dice_arg, int_in_range, position_id_arg, spec_arg
 from fastgen._util import MAX_THREADS
 from fastgen.cli.output import json_text
 from fastgen.errors import FastgenError
 from fastgen.sim.decide.front import rollout_plays
 from fastgen.sim.decide.table import NO_RESULT
 
-__all__ = ["add_parser", "run_rollout_plays", "evaluator_arg", "dice_arg"]
+__all__ = ["add_parser", "run_rollout_plays", "evaluator_arg"]
 
 MAX_SEED = 2**64 - 1
 
@@ -38,14 +37,6 @@ MAX_SEED = 2**64 - 1
 DEFAULT_EVALUATOR = "baseline"
 DEFAULT_PLAYS = 4
 DEFAULT_TRIALS = 216
-
-
-def dice_arg(text: str) -> tuple[int, int]:
-    """An argparse type: two dice as ``31`` or ``3-1`` or ``3,1``."""
-    m = re.fullmatch(r"([1-6])[-, ]?([1-6])", text)
-    if not m:
-        raise argparse.ArgumentTypeError(f"expected two dice such as 31 or 3-1, got {text!r}")
-    return int(m.group(1)), int(m.group(2))
 
 
 #: An argparse type: an evaluator spec of fastgen.players.specs (``gnubg:0``, ``baseline``, ...).
