@@ -84,6 +84,7 @@ _LAZY_NAMES: dict[str, str] = {
     **dict.fromkeys(("perft", "perft_weighted"), "fastgen.search.perft"),
     "pubeval_best": "fastgen.players.pubeval",
     "cube_action": "fastgen.cube.action",
+    "hint": "fastgen.analysis.hint",
 }
 #: Subpackages reached as attributes (``fastgen.bearoff.build_one_sided``), imported on
 #: first use too.
@@ -128,6 +129,7 @@ del _to
 
 if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
     from fastgen import analysis, bearoff, cube, envs, formats, games, nets, players, search, sim, train
+    from fastgen.analysis.hint import hint
     from fastgen.cube.action import cube_action
     from fastgen.formats.matfile import write_mat
     from fastgen.formats.reader import read_match, read_matches
@@ -211,6 +213,7 @@ __all__ = [
     "perft_weighted",
     "pubeval_best",
     "cube_action",
+    "hint",
     # the errors the functions above raise (every error: fastgen.errors, and beside its subsystem)
     "FastgenError",
     "InvalidArgumentError",

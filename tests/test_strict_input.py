@@ -344,6 +344,7 @@ VALID_CALLS = [
     (fastgen.rollout_position, (START, fastgen.players.evaluators.constant())),
     (fastgen.rollout_cube, (START, fastgen.players.evaluators.constant())),  # never run as is
     (fastgen.cube_action, (START, [0.55, 0.15, 0.01, 0.12, 0.005], MatchState())),
+    (fastgen.hint, (START, (3, 1), "baseline", MatchState())),
     (fastgen.Play, (START, (3, 1), [(8, 5), (6, 5)], fastgen.parse_play(START, (3, 1), "8/5 6/5").board_after)),
     (Board, (START,)),
     (Board.from_position_id, ("4HPwATDgc/ABMA",)),

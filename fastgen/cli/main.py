@@ -1,6 +1,6 @@
 """The ``fastgen`` command line: ``fastgen bench`` (the main job), ``rollout``, ``perft``,
 ``bearoff``, ``rollout-plays``, ``duel``, ``serve-external``, ``train``, ``cube``,
-``analyse``, ``play`` and ``convert-network``."""
+``hint``, ``analyse``, ``play`` and ``convert-network``."""
 
 from __future__ import annotations
 
@@ -103,6 +103,7 @@ SUBCOMMANDS = {
     "serve-external": "fastgen.cli.serve",
     "train": "fastgen.cli.train",
     "cube": "fastgen.cli.cube",
+    "hint": "fastgen.cli.hint",
     "analyse": "fastgen.cli.analyse",
     "play": "fastgen.cli.play",
     "convert-network": "fastgen.cli.convert",
@@ -148,7 +149,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fastgen",
         description="Backgammon on a fast, checked core: play a match against the bot in the terminal "
-        "(fastgen play), analyse matches, decide cube actions, roll out plays, run duels between bots, "
+        "(fastgen play), analyse matches, rank the plays of a roll, decide cube actions, roll out plays, "
+        "run duels between bots, "
         "train networks by self-play, and generate every legal play at speed.",
         formatter_class=HelpFormatter,
     )

@@ -228,7 +228,7 @@ class PlaySession:
             self.say(f"{self.match.names[BOT]} declines: play on.")
 
     def _hint(self, before_roll: bool) -> None:
-        from fastgen.players.evaluators import equity, opponent_probs  # lazy: loaded for a game
+        from fastgen.analysis.hint import hint  # lazy: loaded for a game
 
         g = self.match.game
         assert g is not None
@@ -243,14 +243,12 @@ class PlaySession:
                               for name, v, _ in d.ranked)  # ranked as gnubg's hint ranks them
             self.say(f"Cube: {d.action.value} ({lines})")
             return
-        plays = g.legal_plays()
-        values = -equity(opponent_probs(self.evaluator, plays.boards))
-        order = np.argsort(-values, kind="stable")[:5]
-        best = float(values[order[0]])
+        ranked = hint(g.board, g.dice, self.evaluator, cubeless=True).plays[:5]
+        best = ranked[0].equity
         self.say("Your plays by cubeless equity:")
-        for rank, i in enumerate(order, 1):
-            diff = "" if rank == 1 else f" ({float(values[i]) - best:+.3f})"
-            self.say(f"  {rank}. {str(plays[int(i)]):<24} {float(values[i]):+.3f}{diff}")
+        for rank, p in enumerate(ranked, 1):
+            diff = "" if rank == 1 else f" ({p.equity - best:+.3f})"
+            self.say(f"  {rank}. {p.play:<24} {p.equity:+.3f}{diff}")
 
     def _human_turn(self) -> None:
         g = self.match.game
