@@ -114,3 +114,30 @@ def test_supervise_refines_and_reports(tmp_path, capsys):
     assert main(["train", "supervise", str(tmp_path / "missing.npz"), "--data", str(tmp_path / "d"),
                  "--out", str(tmp_path / "r.npz")]) == 2
     assert "missing.npz" in capsys.readouterr().err
+
+
+def test_supervise_learns_from_a_teacher_and_duels_a_referee(tmp_path, capsys):
+    """--teacher rolls the positions out with that evaluator (the stored targets are its
+    rollouts, not the network's), the data set records it (another teacher is refused),
+    and --referee names the second duel's opponent."""
+    from fastgen.sim.decide.front import rollout_position
+    from fastgen.train.refine import SuperviseConfig, rollout_targets
+
+    start = tmp_path / "start.npz"
+    net = td(TDConfig(games=400, hidden=16, sync=100, eval_every=400, eval_games=0, seed=1, contact=False)).network
+    net.save(start)
+    args = ["train", "supervise", str(start), "--data", str(tmp_path / "d"), "--out", str(tmp_path / "r.npz"),
+            "--positions", "20", "--trials", "4", "--truncate", "2", "--epochs", "1", "--eval-games", "40",
+            "--teacher", "baseline", "--referee", "baseline", "--json"]
+    assert main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["teacher"] == "baseline" and result["referee"] == "baseline" and "ci95" in result["vs_referee"]
+    stored = np.load(tmp_path / "d" / "targets-00000.npz")["probabilities"]
+    boards = np.load(tmp_path / "d" / "positions.npz")["boards"]
+    config = SuperviseConfig(positions=20, trials=4, truncate=2, epochs=1, teacher="baseline")
+    assert np.array_equal(stored, rollout_targets(net, boards, config))
+    own = rollout_position(boards[0], net, trials=4, seed=0, truncate=2).rows[0].probabilities
+    assert not np.allclose(stored[0], own)   # the network's own rollout differs
+    again = args[:]
+    again[again.index("--teacher") + 1] = "network:3"
+    assert main(again) == 2 and "other settings" in capsys.readouterr().err   # the data set is the baseline's

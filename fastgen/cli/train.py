@@ -21,7 +21,7 @@ import json
 import sys
 from typing import Any, Callable
 
-from fastgen.cli.args import add_subcommand, float_in_range, int_in_range
+from fastgen.cli.args import add_subcommand, float_in_range, int_in_range, spec_arg
 from fastgen.cli.output import json_text
 from fastgen._util import MAX_THREADS, atomic_write, install_hint
 from fastgen.formats.checked import check_destination, parse_json, read_text
@@ -101,8 +101,12 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int_in_range(0, 2**62), default=_SUP.seed, help="positions, trials and order")
     s.add_argument("--threads", type=int_in_range(1, MAX_THREADS), default=1, help="threads a rollout")
     s.add_argument("--workers", type=int_in_range(1, 1024), help="roll out on a new local Dask cluster of N processes")
+    s.add_argument("--teacher", type=spec_arg("evaluator"), metavar="SPEC",
+                   help="roll the positions out with this evaluator instead of NET (gnubg:0: GNU Backgammon's nets)")
     s.add_argument("--eval-games", type=int_in_range(0), default=2000,
-                   help="mirrored games of the duels of the refined network against NET and pubeval (0: none)")
+                   help="mirrored games of the duels of the refined network against NET and the referee (0: none)")
+    s.add_argument("--referee", type=spec_arg("policy"), default="pubeval", metavar="SPEC",
+                   help="the second duel's opponent: pubeval, gnubg:0 (GNU Backgammon's nets) or any policy spec")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
     s.set_defaults(func=run_supervise)
@@ -229,7 +233,8 @@ def run_supervise(args: argparse.Namespace) -> int:
     try:
         net = Network.load(args.net, name="start")
         config = SuperviseConfig(positions=args.positions, trials=args.trials, truncate=args.truncate or None,
-                                 epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, seed=args.seed)
+                                 epochs=args.epochs, lr=args.lr, lr_end=args.lr_end, seed=args.seed,
+                                 teacher=args.teacher)
         check_destination(args.out, "refined network", InvalidArgumentError)
     except FastgenError as exc:
         print(f"fastgen train supervise: error: {exc}", file=sys.stderr)
@@ -252,7 +257,12 @@ def run_supervise(args: argparse.Namespace) -> int:
     result: dict[str, Any] = {"out": args.out, "data": args.data, "positions": args.positions,
                               "trained": run.trained, "held_out": run.held_out,
                               "loss_before": round(run.before, 6), "loss_after": round(run.after, 6)}
-    for key, other in (("vs_start", net), ("vs_pubeval", "pubeval")):
+    if args.teacher is not None:
+        result["teacher"] = args.teacher
+    referee = f"vs_{args.referee}" if args.referee == "pubeval" else "vs_referee"
+    if referee == "vs_referee":
+        result["referee"] = args.referee
+    for key, other in (("vs_start", net), (referee, args.referee)):
         if args.eval_games:
             d = duel(run.network, other, args.eval_games, seed=1)
             result[key] = {"ppg": round(d.ppg, 5), "se": round(d.ppg_se, 5), "ci95": [round(v, 5) for v in d.ci95]}
@@ -261,7 +271,7 @@ def run_supervise(args: argparse.Namespace) -> int:
         return 0
     print(f"held-out cross-entropy {run.before:.5f} -> {run.after:.5f} ({run.trained:,} positions trained, "
           f"{run.held_out:,} held out); written to {args.out}")
-    for key, label in (("vs_start", "against the network it started from"), ("vs_pubeval", "against pubeval")):
+    for key, label in (("vs_start", "against the network it started from"), (referee, f"against {args.referee}")):
         if key in result:
             r = result[key]
             print(f"  {label}: {r['ppg']:+.3f} ppg (95% {r['ci95'][0]:+.3f} .. {r['ci95'][1]:+.3f})")

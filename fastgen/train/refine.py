@@ -7,10 +7,11 @@ self-play: it
    its roll), keeping every position whose roll makes a close decision (the two best
    plays at 0 ply within ``close`` equity of each other) and a ``far_keep`` share of
    the others;
-2. rolls each one out with the network (:func:`fastgen.rollout_position`: variance
-   reduction, ``trials`` trials, truncated after ``truncate`` plies; trial seeds
-   ``seed + i`` for position *i*; on Dask when ``workers=`` is given), giving five
-   probabilities a position;
+2. rolls each one out with the network, or with a stronger ``teacher`` (an evaluator
+   spec such as ``"gnubg:0"``, GNU Backgammon's nets: the network then learns their
+   rollouts' answers) (:func:`fastgen.rollout_position`: variance reduction, ``trials``
+   trials, truncated after ``truncate`` plies; trial seeds ``seed + i`` for position
+   *i*; on Dask when ``workers=`` is given), giving five probabilities a position;
 3. trains the network on them: stochastic gradient steps on the cross-entropy between
    its outputs and the rollout's probabilities, ``epochs`` passes in a seeded order,
    the step size falling from ``lr`` to ``lr_end``, a tenth of the positions held out to
@@ -45,6 +46,7 @@ from fastgen._util import atomic_write, check_int, check_positive_float
 from fastgen.core.boards import OPENING_ROLLS, STARTING_BOARD, as_boards
 from fastgen.core.generate import plays_batch
 from fastgen.errors import CheckpointError, InvalidArgumentError, InvalidBoardError
+from fastgen.players import specs
 from fastgen.players.evaluators import equity, opponent_probs
 from fastgen.nets.network import Network
 from fastgen.sim.cluster import connect
@@ -79,6 +81,7 @@ class SuperviseConfig:
     lr_end: float = 0.002
     seed: int = 0
     shard: int = 250
+    teacher: str | None = None
 
     def __post_init__(self) -> None:
         check_int(self.positions, "positions", 10)
@@ -92,6 +95,9 @@ class SuperviseConfig:
         check_positive_float(self.lr_end, "lr_end", 10.0)
         check_int(self.seed, "seed", 0, 2**62)
         check_int(self.shard, "shard", 1)
+        if self.teacher is not None and (not isinstance(self.teacher, str) or not self.teacher):
+            raise InvalidArgumentError(f"teacher must be None (the network itself) or an evaluator spec such as "
+                                       f"'gnubg:0', got {self.teacher!r}")
 
 
 @dataclass
@@ -144,19 +150,27 @@ def sample_positions(net: Network, count: int, *, seed: int = 0, close: float = 
 
 def rollout_targets(net: Network, boards: np.ndarray, config: SuperviseConfig, *, start: int = 0,
                     client: Any = None, threads: int = 1) -> np.ndarray:
-    """(N, 5) float32: :func:`fastgen.rollout_position` of each board with *net*
-    (trials, truncation and seeds ``config.seed + start + i`` as the module docstring
-    says); *client*: a Dask client to run the trials on."""
+    """(N, 5) float32: :func:`fastgen.rollout_position` of each board with *net*, or
+    with ``config.teacher`` when it names one (trials, truncation and seeds ``config.seed
+    + start + i`` as the module docstring says); *client*: a Dask client to run the
+    trials on."""
+    judge = net if config.teacher is None else specs.evaluator(config.teacher)
     out = np.empty((len(boards), 5), dtype=np.float32)
     for i, b in enumerate(boards):
-        table = rollout_position(b, net, trials=config.trials, seed=config.seed + start + i, truncate=config.truncate,
+        table = rollout_position(b, judge, trials=config.trials, seed=config.seed + start + i, truncate=config.truncate,
                                  threads=threads, client=client)
         out[i] = table.rows[0].probabilities
     return out
 
 
 def _settings(net: Network, config: SuperviseConfig) -> dict:
-    return {"network": net.digest(), "config": dataclasses.asdict(config)}
+    made = dataclasses.asdict(config)
+    out = {"network": net.digest(), "config": made}
+    if config.teacher is None:
+        del made["teacher"]  # (so a data set made before teachers existed is still its own)
+    else:  # what the spec named here: the same name may find other weights elsewhere
+        out["teacher"] = specs.evaluator(config.teacher).digest()
+    return out
 
 
 def _data_folder(folder: str) -> None:
