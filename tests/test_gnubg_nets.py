@@ -261,3 +261,20 @@ def test_native_greedy_games_are_the_batched_ones(nets):
                 assert np.array_equal(getattr(runs[0], field), getattr(runs[1], field)), (start, threads, field)
     duels = [fastgen.duel(player, "pubeval", 200, seed=4, engine=e) for e in ("native", "python")]
     assert np.array_equal(duels[0].points, duels[1].points) and np.array_equal(duels[0].turns, duels[1].turns)
+
+
+def test_the_nets_are_read_once_a_process_while_their_files_stay_the_same(nets, tmp_path):
+    import os
+    import shutil
+
+    assert gnubg.load() is gnubg.load() is evaluators.gnubg(0)
+    copy = tmp_path / "gnubg.weights"
+    shutil.copyfile(nets.weights.path, copy)
+    one, two = (str(p) if p else None for p in gnubg.find_bearoff(nets.weights.path))
+    first = gnubg.load(copy, bearoff=(one, two))
+    assert gnubg.load(str(copy), bearoff=(one, two)) is first
+    stat = os.stat(copy)
+    os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))   # the file changed on disk
+    second = gnubg.load(copy, bearoff=(one, two))
+    assert second is not first and second.digest() == first.digest()
+    assert pickle.loads(pickle.dumps(second)) is second   # in this process: the same files, the same object

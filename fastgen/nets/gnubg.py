@@ -31,6 +31,7 @@ array([[0.52 , 0.152, 0.007, 0.128, 0.005]])
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any, Sequence
 
 import numpy as np
@@ -299,9 +300,36 @@ def _two_sided(path: str | None) -> TwoSidedDatabase:
     return db
 
 
+#: The nets read in this process, by their files and the files' sizes and modification
+#: times (a file changed on disk is read again); kept for the process's life (a few MB a
+#: set, and a set is read once per weights file in practice).
+_LOADED: dict[tuple, GnubgNetworks] = {}
+_LOADED_LOCK = threading.Lock()
+
+
+def _stamp(path: str | None) -> tuple:
+    """*path* with its size and modification time (None stays None)."""
+    if path is None:
+        return (None,)
+    try:
+        st = os.stat(path)
+    except OSError:  # gone since it was found: the read below says so
+        return (path, None)
+    return (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+
+
 def _reload(sources: tuple[str | None, str | None, str | None], name: str) -> GnubgNetworks:
-    weights, one, two = sources
-    return GnubgNetworks(read_weights(weights), _one_sided(one), _two_sided(two), name=name, sources=sources)
+    """The nets of the files *sources* (weights, one-sided, two-sided), read once a
+    process while the files stay as they are (the same object for every caller: it is
+    read-only in use)."""
+    key = tuple(_stamp(p) for p in sources) + (name,)
+    with _LOADED_LOCK:
+        found = _LOADED.get(key)
+        if found is None:
+            weights, one, two = sources
+            found = GnubgNetworks(read_weights(weights), _one_sided(one), _two_sided(two), name=name, sources=sources)
+            _LOADED[key] = found
+        return found
 
 
 def load(path: str | os.PathLike[str] | None = None, *,
@@ -313,6 +341,9 @@ def load(path: str | os.PathLike[str] | None = None, *,
     builders write gnubg's files to the byte): the one-sided database of 6 points and 15
     checkers, the two-sided one of 6 points and 6 checkers (a quarter of a second; Debian
     installs only the one-sided file).
+
+    The nets are read once a process: a second call naming the same files (unchanged
+    on disk: the same sizes and modification times) returns the same object.
 
     Raises :class:`~fastgen.errors.GnubgWeightsNotFoundError` when no weights file is
     found, :class:`~fastgen.errors.NetworkFileError` or
