@@ -254,10 +254,10 @@ def test_command_line(matches, tmp_path, capsys):
     from fastgen.cli.main import main
 
     fastgen.write_mat(matches[0], tmp_path / "a.mat")
-    assert main(["analyse", str(tmp_path / "a.mat"), "--worst", "3"]) == 0
+    assert main(["analyse", str(tmp_path / "a.mat"), "--worst", "3", "--evaluator", "baseline"]) == 0
     out = capsys.readouterr().out
     assert "Chequerplay statistics" in out and "worst decisions" in out
-    assert out.rstrip().endswith("add --evaluator gnubg:0 (the peers extra).")  # the default names the better one
+    assert out.rstrip().endswith("or add --evaluator gnubg:0.")  # the baseline's judgement names the better one
     assert main(["analyse", str(tmp_path / "a.mat"), "--evaluator", "network:1"]) == 0
     assert "--evaluator gnubg:0" not in capsys.readouterr().out
     assert main(["analyse", str(tmp_path / "a.mat"), "--json"]) == 0
@@ -326,7 +326,7 @@ def test_html_report(matches, tmp_path, capsys):
     assert len(xs) == sum(m.played is not None for m in a.moves) and len(starts) == len(matches[0].games)
     assert all(0.0 <= y <= 1.0 for y in ys)
     fastgen.write_mat(matches[0], tmp_path / "a.mat")
-    assert main(["analyse", str(tmp_path / "a.mat"), "--html", str(tmp_path / "cli.html")]) == 0
+    assert main(["analyse", str(tmp_path / "a.mat"), "--html", str(tmp_path / "cli.html"), "--evaluator", "baseline"]) == 0
     assert (tmp_path / "cli.html").read_text().count('class="decision"') == len(a.worst(10))
     capsys.readouterr()
     assert main(["analyse", str(tmp_path), "--html", str(tmp_path / "x.html")]) == 2

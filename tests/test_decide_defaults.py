@@ -27,9 +27,9 @@ def _args(*extra):
     return build_parser("rollout-plays").parse_args([*OPENING, *extra])
 
 
-def test_the_defaults_are_the_shipped_network_4_plays_and_216_trials():
+def test_the_defaults_are_gnubg_s_nets_or_the_shipped_network_4_plays_and_216_trials():
     args = _args()
-    assert args.evaluator == "baseline"  # no extra needed, unlike gnubg:0
+    assert args.evaluator is None  # gnubg:0 where its weights are found, else baseline (test_default_evaluator.py)
     assert (args.plays, args.trials) == (4, 216) == (cli_decide.DEFAULT_PLAYS, cli_decide.DEFAULT_TRIALS)
     assert _args("--plays", "all").plays is None and _args("--plays", "7").plays == 7
     for bad in ("0", "x", "ALL", "-1"):
@@ -84,7 +84,7 @@ def test_ctrl_c_before_any_trial_finished_gives_no_result(monkeypatch, capsys):
     real = specs.evaluator
     monkeypatch.setattr(specs, "evaluator", lambda spec: _interrupting(net, 2) if spec == "baseline" else real(spec))
     for extra in ([], ["--json"]):
-        assert main([*OPENING, *extra]) == 130
+        assert main([*OPENING, "--evaluator", "baseline", *extra]) == 130
         out, err = capsys.readouterr()
         assert out == "" and err == f"fastgen rollout-plays: {NO_RESULT}\n"
 

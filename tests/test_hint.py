@@ -80,12 +80,12 @@ def _cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_the_command_prints_the_plays_and_json():
-    text = _cli("--position", "4HPwATDgc/ABMA", "--dice", "31", "--plays", "3")
+    text = _cli("--position", "4HPwATDgc/ABMA", "--dice", "31", "--plays", "3", "--evaluator", "baseline")
     assert text.returncode == 0, text.stderr
     lines = text.stdout.splitlines()
     assert "8/5 6/5" in lines[0] and "Eq.: +" in lines[0] and "24/23 13/10" in lines[2]
     assert "13 more plays" in lines[-1]
-    out = _cli("--position", "4HPwATDgc/ABMA", "--dice", "3-1", "--json", "--cubeless")
+    out = _cli("--position", "4HPwATDgc/ABMA", "--dice", "3-1", "--json", "--cubeless", "--evaluator", "baseline")
     data = json.loads(out.stdout)
     assert [p["play"] for p in data["plays"][:4]] == OPENING_31 and len(data["plays"]) == 16
     eq = [p["equity"] for p in data["plays"]]

@@ -43,9 +43,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("source", help="a match file (.mat or .txt text, GNU Backgammon's .sgf, eXtreme Gammon's .xg), "
                         "or a folder of them")
-    parser.add_argument("--evaluator", type=spec_arg("evaluator"), default="baseline",
-                        help="the evaluator: baseline (fastgen's own network), gnubg:0 (GNU Backgammon's networks, "
-                        "whose marks agree with gnubg's own analysis; the peers extra), network:SEED, PATH.npz")
+    parser.add_argument("--evaluator", type=spec_arg("evaluator"),
+                        help="the evaluator: gnubg:0 (GNU Backgammon's networks, whose marks agree with gnubg's own "
+                        "analysis), baseline (fastgen's own network), network:SEED, PATH.npz "
+                        "(default: gnubg:0, GNU Backgammon's nets, where their weights are found, else baseline, fastgen's network)")
     parser.add_argument("--plies", type=int_in_range(0, 1), default=0,
                         help="0: the evaluator's values; 1: plays and cube decisions looked at after the 21 rolls")
     parser.add_argument("--no-cube", action="store_true", help="judge the plays only, not the cube decisions")
@@ -93,6 +94,13 @@ def run_analyse(args: argparse.Namespace) -> int:
     except FastgenError as exc:
         print(f"fastgen analyse: error: {exc}", file=sys.stderr)
         return 2
+    from fastgen.players.specs import default_evaluator  # lazy: as the analysis
+
+    try:
+        evaluator = args.evaluator if args.evaluator is not None else default_evaluator()
+    except FastgenError as exc:  # FASTGEN_GNUBG_WEIGHTS naming no file
+        print(f"fastgen analyse: error: {exc}", file=sys.stderr)
+        return 2
     bar = None
     if os.path.isdir(args.source) and sys.stderr.isatty():
         from tqdm import tqdm  # lazy: a progress bar for folders on a terminal only
@@ -102,7 +110,7 @@ def run_analyse(args: argparse.Namespace) -> int:
         bar = tqdm(total=len(match_files(args.source)), unit="match", file=sys.stderr,
                    leave=False)
     try:
-        result = analyse(args.source, args.evaluator, plies=args.plies, cube=not args.no_cube, threads=args.threads,
+        result = analyse(args.source, evaluator, plies=args.plies, cube=not args.no_cube, threads=args.threads,
                          progress=None if bar is None else bar.update, workers=args.workers,
                          scheduler=args.scheduler)
     except (FastgenError, ImportError) as exc:  # ImportError: --workers or --scheduler without the dask extra
@@ -129,7 +137,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             print(a.source)
         print(a)
         print("\n".join(_worst_lines(a, args.worst)))
-    if args.evaluator == "baseline":
+    if evaluator == "baseline":
         print("\nJudged by fastgen's baseline network. For GNU Backgammon's own judgement (its networks, whose marks "
-              "agree with its analyse match) add --evaluator gnubg:0 (the peers extra).")
+              "agree with its analyse match) install gnubg or the peers extra, or add --evaluator gnubg:0.")
     return 0

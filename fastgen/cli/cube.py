@@ -38,8 +38,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="GNU Backgammon Position ID, the side on roll first")
     add_state_arguments(parser)
     parser.add_argument("--no-beavers", action="store_true", help="money: no beavers")
-    parser.add_argument("--evaluator", type=spec_arg("evaluator"), default="baseline",
-                        help="baseline, gnubg:PLIES, network:SEED, PATH.npz or module:callable (default: baseline)")
+    parser.add_argument("--evaluator", type=spec_arg("evaluator"),
+                        help="gnubg:0, gnubg:1, baseline, network:SEED, PATH.npz or module:callable "
+                        "(default: gnubg:0, GNU Backgammon's nets, where their weights are found, else baseline, fastgen's network)")
     parser.add_argument("--plies", type=int, choices=(0, 1), default=0,
                         help="1: look at the evaluator's 21 rolls first (default 0)")
     parser.add_argument("--probs", type=float_in_range(0.0, 1.0, closed=True), nargs=5, metavar=("P", "WG", "WB", "LG", "LB"),
@@ -79,10 +80,11 @@ def run_cube(args: argparse.Namespace) -> int:
             decision = cube_action(args.position, args.probs, state, beavers=not args.no_beavers)
             source = "given probabilities"
         else:
-            evaluator = specs.evaluator(args.evaluator)
+            spec = args.evaluator if args.evaluator is not None else specs.default_evaluator()
+            evaluator = specs.evaluator(spec)
             decision = cube_action(args.position, state=state, evaluator=evaluator, plies=args.plies,
                                    beavers=not args.no_beavers)
-            source = f"{args.plies}-ply {args.evaluator}"
+            source = f"{args.plies}-ply {spec}"
     except FastgenError as exc:
         print(f"fastgen cube: error: {exc}", file=sys.stderr)
         return 2

@@ -34,7 +34,6 @@ __all__ = ["add_parser", "run_rollout_plays", "evaluator_arg"]
 MAX_SEED = 2**64 - 1
 
 #: The defaults: answers in seconds (see the decide guide for the measured times).
-DEFAULT_EVALUATOR = "baseline"
 DEFAULT_PLAYS = 4
 DEFAULT_TRIALS = 216
 
@@ -78,9 +77,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--position", metavar="POSITION_ID", type=position_id_arg, required=True,
                         help="GNU Backgammon Position ID, the side on roll first")
     parser.add_argument("--dice", type=dice_arg, required=True, help="the roll, e.g. 31")
-    parser.add_argument("--evaluator", type=evaluator_arg, default=DEFAULT_EVALUATOR,
-                        help="baseline, gnubg:PLIES (the peers extra), network:SEED, PATH.npz or module:callable "
-                        f"(default: {DEFAULT_EVALUATOR}, the shipped network)")
+    parser.add_argument("--evaluator", type=evaluator_arg,
+                        help="gnubg:0, gnubg:1, baseline, network:SEED, PATH.npz or module:callable "
+                        "(default: gnubg:0, GNU Backgammon's nets, where their weights are found, else baseline, fastgen's network)")
     parser.add_argument("--trials", type=int_in_range(1), default=DEFAULT_TRIALS,
                         help=f"trials per candidate (default: {DEFAULT_TRIALS})")
     parser.add_argument("--plays", metavar="K|all", type=_plays_arg, default=DEFAULT_PLAYS,
@@ -100,7 +99,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 def run_rollout_plays(args: argparse.Namespace) -> int:
     """Run the rollout from parsed arguments and print the table; returns the exit code."""
     try:
-        evaluator = specs.evaluator(args.evaluator)
+        evaluator = specs.evaluator(args.evaluator if args.evaluator is not None else specs.default_evaluator())
     except FastgenError as exc:
         print(f"fastgen rollout-plays: error: {exc}", file=sys.stderr)
         return 2

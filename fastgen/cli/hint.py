@@ -42,8 +42,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="GNU Backgammon Position ID, the side on roll first")
     parser.add_argument("--dice", type=dice_arg, required=True, help="the roll, e.g. 31")
     add_state_arguments(parser)
-    parser.add_argument("--evaluator", type=spec_arg("evaluator"), default="baseline",
-                        help="baseline, gnubg:0, gnubg:1, network:SEED, PATH.npz or module:callable (default: baseline)")
+    parser.add_argument("--evaluator", type=spec_arg("evaluator"),
+                        help="gnubg:0, gnubg:1, baseline, network:SEED, PATH.npz or module:callable "
+                        "(default: gnubg:0, GNU Backgammon's nets, where their weights are found, else baseline, fastgen's network)")
     parser.add_argument("--cubeless", action="store_true", help="rank by the cubeless money equity")
     parser.add_argument("--plays", type=int_in_range(1), default=DEFAULT_PLAYS, metavar="N",
                         help=f"print the best N plays (default {DEFAULT_PLAYS}; --json gives them all)")
@@ -73,9 +74,11 @@ def format_hint(h: Any, plays: int) -> str:
 def run_hint(args: argparse.Namespace) -> int:
     """Rank the plays from parsed arguments and print; returns the exit code."""
     from fastgen.analysis.hint import hint  # lazy: the analysis loads only when this subcommand runs
+    from fastgen.players.specs import default_evaluator  # lazy: as above
 
     try:
-        h = hint(args.position, args.dice, args.evaluator, state_from(args), cubeless=args.cubeless)
+        spec = args.evaluator if args.evaluator is not None else default_evaluator()
+        h = hint(args.position, args.dice, spec, state_from(args), cubeless=args.cubeless)
     except FastgenError as exc:
         print(f"fastgen hint: error: {exc}", file=sys.stderr)
         return 2

@@ -89,13 +89,15 @@ from typing import Any, Callable
 from fastgen.players import evaluators, policies
 from fastgen.formats.checked import open_regular
 from fastgen.players.engines import GnubgEngine
-from fastgen.errors import FastgenError, InvalidArgumentError, InvalidSpecError, NetworkFileError
+from fastgen.errors import (FastgenError, GnubgWeightsNotFoundError, InvalidArgumentError, InvalidSpecError,
+                            NetworkFileError)
+from fastgen.nets.gnubg_weights import ENVIRONMENT_VARIABLE as WEIGHTS_VARIABLE, find_weights
 from fastgen.players.base import CubePlayer, Evaluator, Policy, as_evaluator, as_policy, signature_binds
 from fastgen.players.evaluators import ReferenceNetwork, greedy
 from fastgen.nets import files as network_files
 from fastgen.nets.network import Network as CompiledNetwork
 
-__all__ = ["policy", "evaluator", "cube_player", "check", "resolve_policy", "GRAMMAR"]
+__all__ = ["policy", "evaluator", "cube_player", "check", "resolve_policy", "default_evaluator", "GRAMMAR"]
 
 #: The forms of a spec, for error messages.
 GRAMMAR = ("random, pubeval, baseline, gnubg[:N], gnubg-nn[:N], gnubg-engine[:N], network:SEED, PATH.npz or "
@@ -110,6 +112,23 @@ _MAX_PLIES = {("gnubg", "policy"): 3, ("gnubg", "evaluator"): 4, ("gnubg-nn", "p
 
 #: How each role is called, for the signature check and its messages.
 _CALLS = {"policy": ("candidates", "offsets"), "evaluator": ("boards",)}
+
+
+def default_evaluator() -> str:
+    """The evaluator the commands that judge (``fastgen analyse``, ``hint``, ``cube``,
+    ``rollout-plays``) use when none is named: ``"gnubg:0"``, GNU Backgammon's nets
+    compiled, where a weights file is found
+    (:func:`fastgen.nets.gnubg_weights.find_weights`: an installed gnubg or gnubg-nn, or
+    ``FASTGEN_GNUBG_WEIGHTS``), else ``"baseline"``, fastgen's shipped network. Nothing
+    is read: the file is only looked for. A ``FASTGEN_GNUBG_WEIGHTS`` naming no file
+    raises :class:`~fastgen.errors.GnubgWeightsNotFoundError` (it asked for gnubg's nets)."""
+    try:
+        find_weights()
+    except GnubgWeightsNotFoundError:
+        if os.environ.get(WEIGHTS_VARIABLE):
+            raise
+        return "baseline"
+    return "gnubg:0"
 
 
 def policy(spec: Any) -> Policy:
