@@ -153,7 +153,7 @@ CASES = {
     ),
     "decision-2": (lambda: decide(36_000, 2), lambda: decide(72, 2), 500),  # trials in groups side by side
     # gnubg's nets at 1 ply (run when the parent finds their weights): a few hundred 0-ply
-    # evaluations a position, 32 positions between two checks a thread
+    # evaluations a position, 4 positions between two checks a thread
     "gnubg-1-ply-2": (lambda: gnubg_1().evaluate(VB, threads=2), lambda: gnubg_1().evaluate(VB[:200], threads=2), 210),
     "cubeful-2": (
         lambda: fastgen.rollout_cube(OPENING_31, NET, trials=50_000, threads=2),

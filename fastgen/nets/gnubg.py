@@ -54,8 +54,9 @@ CLASSES = ("over", "bearoff", "race", "crashed", "contact")
 
 #: Positions a thread takes at a time (a few ms of work).
 CHUNK_ROWS = 4096
-#: Positions a thread evaluates at 1 ply between two checks for Ctrl-C (about 5 ms).
-PLY_CHUNK_ROWS = 32
+#: Positions a thread evaluates at 1 ply between two checks for Ctrl-C (about a millisecond;
+#: a position can have hundreds of plays a roll).
+PLY_CHUNK_ROWS = 4
 
 #: The bear-off database files gnubg reads, one-sided then two-sided.
 BEAROFF_FILES = ("gnubg_os0.bd", "gnubg_ts0.bd")
