@@ -34,6 +34,7 @@ from fastgen.cube.decision import cube_decisions
 from fastgen.cube.efficiency import efficiency_for
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
 from fastgen.players.engines import _index_of
+from fastgen.nets import gnubg as gnubg_nets
 from fastgen.errors import EngineError, InvalidArgumentError
 from fastgen.players.base import CubePlayer, Evaluator, Policy, Turn, as_evaluator, as_policy, read_only
 from fastgen.players.evaluators import GreedyPolicy, greedy
@@ -98,7 +99,7 @@ def gnubg(plies: int = 0) -> Policy:
     plies = check_int(plies, "plies", 0, 3)
     if plies == 0:
         ev = evaluators.gnubg(0)
-        if not isinstance(ev, evaluators.GnubgNNEvaluator):
+        if isinstance(ev, gnubg_nets.GnubgNetworks):
             return GreedyPolicy(ev, name="gnubg:0")
     return GnubgNN(plies)
 

@@ -165,7 +165,7 @@ def rollout_targets(net: Network, boards: np.ndarray, config: SuperviseConfig, *
 
 def _settings(net: Network, config: SuperviseConfig) -> dict:
     made = dataclasses.asdict(config)
-    out = {"network": net.digest(), "config": made}
+    out: dict[str, Any] = {"network": net.digest(), "config": made}
     if config.teacher is None:
         del made["teacher"]  # (so a data set made before teachers existed is still its own)
     else:  # what the spec named here: the same name may find other weights elsewhere
