@@ -301,22 +301,23 @@ def _two_sided(path: str | None) -> TwoSidedDatabase:
     return db
 
 
-#: The nets read in this process, by their files and the files' sizes and modification
-#: times (a file changed on disk is read again); kept for the process's life (a few MB a
-#: set, and a set is read once per weights file in practice).
+#: The nets read in this process, by their files and the files' sizes, modification
+#: times and inodes (a file changed or replaced on disk is read again); kept for the
+#: process's life (a few MB a set, and a set is read once per weights file in practice).
 _LOADED: dict[tuple, GnubgNetworks] = {}
 _LOADED_LOCK = threading.Lock()
 
 
 def _stamp(path: str | None) -> tuple:
-    """*path* with its size and modification time (None stays None)."""
+    """*path* resolved, with its size, modification time and inode (None stays None): a
+    file replaced by another (``os.replace``) differs even within the clock's resolution."""
     if path is None:
         return (None,)
     try:
         st = os.stat(path)
     except OSError:  # gone since it was found: the read below says so
         return (path, None)
-    return (os.path.realpath(path), st.st_size, st.st_mtime_ns)
+    return (os.path.realpath(path), st.st_size, st.st_mtime_ns, st.st_dev, st.st_ino)
 
 
 def _reload(sources: tuple[str | None, str | None, str | None], name: str) -> GnubgNetworks:
@@ -344,7 +345,9 @@ def load(path: str | os.PathLike[str] | None = None, *,
     installs only the one-sided file).
 
     The nets are read once a process: a second call naming the same files (unchanged
-    on disk: the same sizes and modification times) returns the same object.
+    on disk: the same sizes, modification times and inodes) returns the same object,
+    shared by its callers (it is read-only in use); a file changed or replaced is read
+    again.
 
     Raises :class:`~fastgen.errors.GnubgWeightsNotFoundError` when no weights file is
     found, :class:`~fastgen.errors.NetworkFileError` or
