@@ -7,7 +7,8 @@ The position is before the roll of the side on roll (a Position ID gives it firs
 Without ``--match`` the game is for money. ``--score`` is the side on roll's score,
 then its opponent's; ``--owner`` who owns the cube (``centred``, ``me``: the side on
 roll, ``opponent``). ``--match-id`` takes the whole state from a GNU Backgammon Match ID
-instead (its player on roll is the side the Position ID has on roll).
+instead (its player on roll is the side the Position ID has on roll). ``--json`` names
+the evaluator that judged (``"evaluator"``, null with ``--probs``).
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ def run_cube(args: argparse.Namespace) -> int:
     """Decide from parsed arguments and print; returns the exit code."""
     from fastgen.cube import cube_action  # lazy: the cube loads only when this subcommand runs
 
+    spec: str | None = None  # the evaluator that judges (None: the probabilities given)
     try:
         state = state_from(args)
         if args.probs is not None:
@@ -93,6 +95,7 @@ def run_cube(args: argparse.Namespace) -> int:
                                                   "probs", "doubles", "takes", "match", "position_class",
                                                   "cube_life")}
         out["action"] = decision.action.value
+        out["evaluator"] = spec
         print(json_text(out, indent=2))
     else:
         print(format_decision(decision, source))
