@@ -9,10 +9,13 @@ ply in both programs):
   with the compiled baseline, warm (the evaluator loaded and the bear-off database built
   by a first call before the timing): what a script or notebook analysing many matches
   pays a match;
-- ``analyse_fastgen_command``: the whole command ``fastgen analyse FILE`` (``python -m
-  fastgen``), cold: Python's start, the imports, the database's build and the printing;
-  with the package's bytecode compiled, as ``pip install`` leaves it (one untimed run
-  first writes it for a source tree, even where ``PYTHONDONTWRITEBYTECODE`` is set);
+- ``analyse_fastgen_command[baseline]``: the whole command ``fastgen analyse FILE
+  --evaluator baseline`` (``python -m fastgen``), cold: Python's start, the imports, the
+  database's build and the printing; with the package's bytecode compiled, as ``pip
+  install`` leaves it (one untimed run first writes it for a source tree, even where
+  ``PYTHONDONTWRITEBYTECODE`` is set); ``analyse_fastgen_command[gnubg:0]``: the same
+  with ``--evaluator gnubg:0``, the command's default where gnubg's weights are found
+  (the nets read too);
 - ``analyse_gnubg_analyse``: the whole command ``gnubg -t -q`` with ``import mat``,
   ``analyse match`` and ``show statistics match`` at the same plies, its start included,
   as a user runs it;
@@ -58,14 +61,23 @@ def test_analyse_fastgen_warm(benchmark, plies):
 
 
 @PLIES
-def test_analyse_fastgen_command(benchmark, plies):
+@pytest.mark.parametrize("evaluator", ["baseline", "gnubg:0"])
+def test_analyse_fastgen_command(benchmark, plies, evaluator):
+    if evaluator == "gnubg:0":
+        from fastgen.errors import GnubgWeightsNotFoundError
+        from fastgen.nets.gnubg_weights import find_weights
+
+        try:
+            find_weights()
+        except GnubgWeightsNotFoundError as exc:
+            pytest.skip(str(exc))
     _group(benchmark, plies)
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
     def run():
-        return subprocess.run([sys.executable, "-m", "fastgen", "analyse", str(MATCH), "--plies", str(plies)],
-                              capture_output=True, text=True, timeout=600, env=env)
+        return subprocess.run([sys.executable, "-m", "fastgen", "analyse", str(MATCH), "--plies", str(plies),
+                               "--evaluator", evaluator], capture_output=True, text=True, timeout=600, env=env)
 
     done = benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=1)
     assert done.returncode == 0 and "Overall statistics" in done.stdout
