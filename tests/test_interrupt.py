@@ -103,7 +103,10 @@ def test_long_calls_stop_on_sigint_and_leave_the_process_healthy():
             time.sleep(RUN_BEFORE_SIGINT)
             sent = time.monotonic()
             proc.send_signal(signal.SIGINT)
-            word, name, ran = _read(PROMPT + 10)
+            try:
+                word, name, ran = _read(PROMPT + 10)
+            except AssertionError as exc:  # say which call did not stop, and what was seen before
+                raise AssertionError(f"{case} did not answer SIGINT: {exc}; before it: {report}") from None
             delay = time.monotonic() - sent
             assert (word, name) == ("INTERRUPTED", case), f"{case}: {word} after {ran} s"
             health = " ".join(_read(120))
