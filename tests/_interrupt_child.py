@@ -13,6 +13,7 @@ Protocol, one line per event on stdout:
 from __future__ import annotations
 
 import gc
+import signal
 import sys
 import threading
 import time
@@ -206,6 +207,10 @@ def say(*words):
 
 
 def main(names):
+    # A process started in the background by a shell without job control inherits SIGINT
+    # ignored (POSIX), and Python then leaves it so: Ctrl-C's own handler, as a terminal
+    # session has it, whatever started the tests.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     ref = reference()
     reuse_before = reuse_works()
     fastgen.release_memory()
