@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,8 @@ from fastgen.cli.main import main
 from fastgen.errors import GnubgWeightsNotFoundError
 from fastgen.nets import gnubg_weights
 from fastgen.players import specs
+
+from _child import child_env
 
 OPENING = ["--position", "4HPwATDgc/ABMA"]
 COMMANDS = ("analyse", "hint", "cube", "rollout-plays")
@@ -56,7 +59,8 @@ def test_the_help_says_what_the_default_is(command, capsys):
 def test_the_choice_imports_no_optional_package():
     code = ("import sys; from fastgen.players.specs import default_evaluator; print(default_evaluator()); "
             "print(sorted(m for m in ('gnubg_nn', 'gnubg') if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=tempfile.gettempdir(), env=child_env())  # the installed fastgen, not the source tree
     assert done.returncode == 0, done.stderr
     spec, imported = done.stdout.splitlines()
     assert spec in ("gnubg:0", "baseline") and imported == "[]"

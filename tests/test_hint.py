@@ -24,6 +24,7 @@ from fastgen.errors import InvalidArgumentError, InvalidCubeStateError, InvalidD
 from fastgen.players import evaluators
 from fastgen.players.evaluators import equity, flip, opponent_probs
 
+from _child import child_env
 from _gnubg_positions import self_play
 
 OPENING_31 = ["8/5 6/5", "24/23 13/10", "24/23 24/21", "24/20"]
@@ -76,7 +77,7 @@ def test_the_opening_3_1_and_its_states():
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "fastgen", "hint", *args], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=300, cwd=tempfile.gettempdir(), env=child_env())  # the installed fastgen
 
 
 def test_the_command_prints_the_plays_and_json():
