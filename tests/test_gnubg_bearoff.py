@@ -317,7 +317,12 @@ def test_the_compiled_nets_give_these_values_to_the_bit(one_sided, two_sided, wi
         parts.append(b)
     boards = np.concatenate(parts + [pairs(sides(15), sides(1)), pairs(sides(1), sides(15))])
     want = gnubg_bearoff(boards, one_sided, two)
+    fifteen = (boards.sum(axis=2) == 15).any(axis=1)
+    # the gammons' table is computed the first time a bear-off of 15 checkers needs it
+    assert not nets._kernel.has_first
+    assert np.array_equal(nets.evaluate(boards[~fifteen]), want[~fifteen]) and not nets._kernel.has_first
     got = nets.evaluate(boards)
+    assert nets._kernel.has_first
     assert (want[:, 1] > 0).sum() > 100 and (want[:, 3] > 0).sum() > 100   # gammons both ways
     assert np.array_equal(got, want)
     assert np.array_equal(nets.evaluate(np.ascontiguousarray(boards[:, ::-1]), turned=True), want)

@@ -26,7 +26,8 @@
 
 typedef struct {
     const uint16_t* one;     /* 54264 x 32: the one-sided database's turn distributions */
-    const double* first;     /* 15504 x 32: first-checker distributions of 15 checkers */
+    const double* first;     /* 15504 x 32: first-checker distributions of 15 checkers, or NULL
+                              * until a position needs them */
     const uint16_t* two;     /* n_two x n_two cubeless values q, or NULL */
     int two_points, two_checkers, n_two;
 } fgg_bearoff_tables;
@@ -102,8 +103,10 @@ static inline int fgg_in_two(const fgg_bearoff_tables* t, const int8_t* b) {
     return n_me <= t->two_checkers && n_opp <= t->two_checkers;
 }
 
-/* a bear-off position (each side with a checker left, all on its points 1 to 6) */
-static inline void fgg_bearoff(const fgg_bearoff_tables* t, const int8_t* b, float* out) {
+/* a bear-off position (each side with a checker left, all on its points 1 to 6); 0, or
+ * -1 with out untouched when a side has all 15 checkers and the first-checker table is
+ * not there yet (t->first NULL: the caller attaches it and asks again) */
+static inline int fgg_bearoff(const fgg_bearoff_tables* t, const int8_t* b, float* out) {
     const int8_t* opp = b;
     const int8_t* me = b + 25;
     int n_me = 0, n_opp = 0;
@@ -111,6 +114,7 @@ static inline void fgg_bearoff(const fgg_bearoff_tables* t, const int8_t* b, flo
         n_me += me[i];
         n_opp += opp[i];
     }
+    if (t->first == NULL && (n_me == FGG_BO_FULL || n_opp == FGG_BO_FULL)) return -1;
     out[1] = out[2] = out[3] = out[4] = 0.0f;
     if (t->two != NULL && n_me <= t->two_checkers && n_opp <= t->two_checkers) {
         int fits = 1;
@@ -120,7 +124,7 @@ static inline void fgg_bearoff(const fgg_bearoff_tables* t, const int8_t* b, flo
             const int a = fgg_bo_number(me, t->two_points, n_me), o = fgg_bo_number(opp, t->two_points, n_opp);
             const float q = (float)t->two[(int64_t)a * t->n_two + o];
             out[0] = (q / 32767.5f - 1.0f) / 2.0f + 0.5f;
-            return;
+            return 0;
         }
     }
     const int ia = fgg_bo_number(me, 6, n_me), ib = fgg_bo_number(opp, 6, n_opp);
@@ -161,6 +165,7 @@ static inline void fgg_bearoff(const fgg_bearoff_tables* t, const int8_t* b, flo
         for (int j = 0; j < FGG_BO_TURNS; j++) terms[j] = ((double)B[j] / 65535.0) * beyond[j];
         out[3] = fgg_bo_gammon(fgg_pairwise32(terms));
     }
+    return 0;
 }
 
 #endif

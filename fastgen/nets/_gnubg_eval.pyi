@@ -5,6 +5,7 @@ import numpy.typing as npt
 
 from fastgen.core._chooser import Chooser
 
+NEEDS_TABLE: int
 MAX_INPUTS: int
 MAX_HIDDEN: int
 
@@ -15,8 +16,12 @@ def select_kernels(level: int | None = ...) -> int: ...
 class GnubgKernel:
     def __init__(self, race: _NetSpec, crashed: _NetSpec, contact: _NetSpec, version: int,
                  bearoff: npt.NDArray[np.uint16], escape: npt.NDArray[np.float32],
-                 first: npt.NDArray[np.float64],
+                 first: npt.NDArray[np.float64] | None = ...,
                  two: tuple[npt.NDArray[np.uint16], int, int] | None = ...) -> None: ...
+    def attach_first(self, first: npt.NDArray[np.float64]) -> None: ...
+    @property
+    def has_first(self) -> bool: ...
+    def _need_first(self) -> None: ...
     def rows(self, boards: npt.NDArray[np.int8], swap: bool, out: npt.NDArray[np.float32],
              classes: npt.NDArray[np.int8], lo: int, hi: int) -> None: ...
     def one_ply_rows(self, boards: npt.NDArray[np.int8], swap: bool, out: npt.NDArray[np.float64], lo: int,

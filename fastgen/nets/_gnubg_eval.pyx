@@ -50,10 +50,14 @@ cdef extern from "_gnubg_net.h":
     void fgg_flush_all(const fgg_nets* nets, fgg_work* w) noexcept nogil
     int fgg_classify_flat(const int8_t* p) noexcept nogil
     int fgg_in_two(const fgg_bearoff_tables* t, const int8_t* b) noexcept nogil
-    int FGG_OVER, FGG_BEAROFF
+    int FGG_OVER, FGG_BEAROFF, FGG_NEEDS_TABLE
 
 fgg_init()
 fgg_select(2)
+
+#: The class ``rows`` gives a bear-off that needs the first-checker table before it is
+#: attached (``GnubgKernel.attach_first``); its outputs are left alone.
+NEEDS_TABLE = FGG_NEEDS_TABLE
 
 #: The largest net the kernel takes (gnubg's have 250 inputs and 128 hidden units).
 MAX_INPUTS = FGG_MAX_INPUTS
@@ -97,7 +101,7 @@ cdef class GnubgKernel:
     cdef fgg_nets nets
     cdef list keep
 
-    def __init__(self, race, crashed, contact, int version, bearoff, escape, first, two=None):
+    def __init__(self, race, crashed, contact, int version, bearoff, escape, first=None, two=None):
         """*race*, *crashed*, *contact*: each ``(arrays, beta_hidden, beta_output)`` with
         arrays the C-contiguous float32 (hidden weights (inputs, hidden), output weights
         (5, hidden), hidden thresholds, output thresholds) of a net of 214 (race) or 250
@@ -106,7 +110,8 @@ cdef class GnubgKernel:
         one-sided database's turn distributions (gnubg_os0.bd); *escape* (924, 32)
         float32 (``fastgen.nets._gnubg.escape_table()``): the race backgammon estimate's
         tables; *first* (15504, 32) float64, the first-checker distributions of
-        ``fastgen.bearoff.gnubg.first_checker_distributions()``; *two*: None or
+        ``fastgen.bearoff.gnubg.first_checker_distributions()``, or None to attach them
+        later (:meth:`attach_first`); *two*: None or
         ``(values, points, checkers)``, a two-sided database's cubeless values (n, n)
         uint16 for its positions of up to *checkers* checkers on *points* <= 12 points."""
         self.keep = []
@@ -118,16 +123,16 @@ cdef class GnubgKernel:
         self.nets.version = version
         cdef const unsigned short[:, ::1] bo = bearoff
         cdef const float[:, ::1] es = escape
-        cdef const double[:, ::1] fc = first
         cdef const unsigned short[:, ::1] tv
-        if bo.shape[0] != 54264 or bo.shape[1] != 32 or es.shape[0] != 924 or es.shape[1] != 32 \
-                or fc.shape[0] != 15504 or fc.shape[1] != 32:
+        if bo.shape[0] != 54264 or bo.shape[1] != 32 or es.shape[0] != 924 or es.shape[1] != 32:
             raise ValueError("GnubgKernel: race or bear-off tables of the wrong shape (checked by the caller)")
-        self.keep.extend([bearoff, escape, first])
+        self.keep.extend([bearoff, escape])
         self.nets.tables.bearoff = &bo[0, 0]
         self.nets.tables.escape = &es[0, 0]
         self.nets.bearoff.one = &bo[0, 0]
-        self.nets.bearoff.first = &fc[0, 0]
+        self.nets.bearoff.first = NULL
+        if first is not None:
+            self.attach_first(first)
         self.nets.bearoff.two = NULL
         if two is not None:
             values, points, checkers = two
@@ -140,10 +145,32 @@ cdef class GnubgKernel:
             self.nets.bearoff.two_checkers = checkers
             self.nets.bearoff.n_two = tv.shape[0]
 
+    def attach_first(self, first):
+        """Attach the first-checker distributions (15504, 32) float64 (once; kept for the
+        kernel's life, read-only)."""
+        cdef const double[:, ::1] fc = first
+        if fc.shape[0] != 15504 or fc.shape[1] != 32:
+            raise ValueError("GnubgKernel: a first-checker table of the wrong shape (checked by the caller)")
+        if self.nets.bearoff.first != NULL:
+            return
+        self.keep.append(first)
+        self.nets.bearoff.first = &fc[0, 0]
+
+    @property
+    def has_first(self):
+        """Whether the first-checker distributions are attached."""
+        return self.nets.bearoff.first != NULL
+
+    def _need_first(self):
+        if self.nets.bearoff.first == NULL:
+            raise ValueError("GnubgKernel: the first-checker table must be attached first (by the caller)")
+
     def rows(self, const int8_t[:, :, ::1] boards, bint swap, float[:, ::1] out, int8_t[::1] classes,
              Py_ssize_t lo, Py_ssize_t hi):
         """For boards lo..hi-1 without the GIL: classes[i] their class, and out[i] their
-        five outputs (row 1 on roll, or row 0 with *swap*), gnubg's 0-ply evaluation."""
+        five outputs (row 1 on roll, or row 0 with *swap*), gnubg's 0-ply evaluation; a
+        bear-off that needs the first-checker table before it is attached gets the class
+        NEEDS_TABLE and out[i] is left alone."""
         if hi <= lo:
             return
         # zeroed: the output layer runs on whole blocks, lanes with no position included
@@ -170,6 +197,7 @@ cdef class GnubgKernel:
         gnubg's 1-ply evaluation (see ply1 below)."""
         if hi <= lo:
             return
+        self._need_first()
         cdef Search1 s
         if search1_init(&s) < 0:
             search1_free(&s)
@@ -194,7 +222,8 @@ cdef class GnubgKernel:
 
     def chooser(self):
         """gnubg's 0-ply greedy play for the simulations' game loops (fastgen.sim._play),
-        with scratch memory of its own: one a thread."""
+        with scratch memory of its own: one a thread (the first-checker table attached)."""
+        self._need_first()
         return GnubgChooser(self)
 
 

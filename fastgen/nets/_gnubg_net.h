@@ -32,6 +32,8 @@
 #include "_gnubg_sanity.h"
 
 #define FGG_MAX_HIDDEN 128
+/* fgg_queue's answer for a bear-off that needs the first-checker table not attached yet */
+#define FGG_NEEDS_TABLE 5
 #define FGG_MAX_INPUTS 250
 
 /* one net: float32 arrays as its file holds them */
@@ -484,7 +486,8 @@ static void fgg_flush(const fgg_nets* nets, fgg_work* w, int cls) {
 
 /* Board b (50 int8: row 0 then row 1, row 1 on roll): returns its class and gives its
  * five outputs in out[0..4]. A finished game's and a bear-off position's are written at
- * once (fastgen/nets/_gnubg_bearoff.h); a race, crashed or contact position's (its
+ * once (fastgen/nets/_gnubg_bearoff.h; FGG_NEEDS_TABLE, out untouched, for one that
+ * needs the first-checker table before it is attached); a race, crashed or contact position's (its
  * class's net's outputs as gnubg corrects them: certain and impossible gammons, the race
  * backgammon estimate, clamps, the 1e-4 floor, fgg_correct) once FGG_BLOCK positions of
  * that class are waiting, or at fgg_flush_all. b is copied, out must stay valid until
@@ -506,8 +509,7 @@ static int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* 
         net = &nets->contact;
         break;
     case FGG_BEAROFF:
-        fgg_bearoff(&nets->bearoff, b, out);
-        return cls;
+        return fgg_bearoff(&nets->bearoff, b, out) < 0 ? FGG_NEEDS_TABLE : cls;
     default:
         fgg_over(b, out);
         return cls;

@@ -136,7 +136,8 @@ class GnubgNetworks:
                    two_sided.checkers)
         self._kernel = _gnubg_eval.GnubgKernel(_net_spec(weights, "race"), _net_spec(weights, "crashed"),
                                                _net_spec(weights, "contact"), 100 if weights.version == "1.00" else 101,
-                                               tables.bearoff, tables.escape, first_checker_distributions(), two)
+                                               tables.bearoff, tables.escape, None, two)
+        self._first_lock = threading.Lock()
 
     @property
     def __name__(self) -> str:
@@ -195,7 +196,23 @@ class GnubgNetworks:
         swap = bool(turned)
         run_in_chunks(lambda lo, hi: kernel.rows(arr, swap, raw, cls, lo, hi),
                       n, CHUNK_ROWS, max(1, min(threads, n // 1024 or 1)), StopFlag())
+        again = np.flatnonzero(cls == _gnubg_eval.NEEDS_TABLE)
+        if again.size:  # bear-offs of 15 checkers: their gammons need the first-checker table
+            self._attach_first()
+            sub = np.ascontiguousarray(arr[again])
+            part = np.zeros((again.size, 5), dtype=np.float32)
+            kernel.rows(sub, swap, part, np.empty(again.size, dtype=np.int8), 0, again.size)
+            raw[again] = part
         return raw.astype(np.float64)
+
+    def _attach_first(self) -> None:
+        """The first-checker distributions of the one-sided bear-off's gammons
+        (:func:`fastgen.bearoff.gnubg.first_checker_distributions`, about 0.4 s once a
+        process), attached the first time a position needs them: a program that never
+        meets a bear-off of 15 checkers never computes them."""
+        with self._first_lock:
+            if not self._kernel.has_first:
+                self._kernel.attach_first(first_checker_distributions())
 
     def at_ply(self, plies: int) -> "GnubgNetworks | GnubgLookahead":
         """These nets at *plies* (0 or 1): themselves at 0, their :class:`GnubgLookahead`
@@ -211,6 +228,7 @@ class GnubgNetworks:
         ``fastgen.core._chooser.Chooser``, one a thread): each candidate valued by minus
         the opponent's cubeless equity, ties to the first, the choice of
         ``fastgen.players.evaluators.greedy`` of these nets to the bit."""
+        self._attach_first()  # the game loop cannot come back for it
         return self._kernel.chooser()
 
 
@@ -276,6 +294,7 @@ class GnubgLookahead:
         arr = as_boards(boards)
         n = arr.shape[0]
         out = np.zeros((n, 5))
+        self.nets._attach_first()  # the look ahead meets bear-offs in C
         kernel = self.nets._kernel
         swap = bool(turned)
         run_in_chunks(lambda lo, hi: kernel.one_ply_rows(arr, swap, out, lo, hi),
