@@ -181,7 +181,7 @@ extensions = [
     ),
     # GNU Backgammon's nets (fastgen.nets._gnubg_eval): its classes, inputs, bear-offs and
     # forward pass in plain C (fastgen/nets/_gnubg_net.h), its greedy play as a native
-    # chooser and its 1-ply look ahead over the core's generate(); no numpy C API
+    # chooser and its N-ply look ahead over the core's generate(); no numpy C API
     Extension(
         "fastgen.nets._gnubg_eval",
         ["fastgen/nets/_gnubg_eval.pyx"],

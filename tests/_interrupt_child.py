@@ -156,6 +156,11 @@ CASES = {
     # gnubg's nets at 1 ply (run when the parent finds their weights): a few hundred 0-ply
     # evaluations a position, 4 positions between two checks a thread
     "gnubg-1-ply-2": (lambda: gnubg_1().evaluate(VB, threads=2), lambda: gnubg_1().evaluate(VB[:200], threads=2), 210),
+    # at 2 and 3 plies a position is milliseconds to seconds: worker threads poll a stop
+    # flag before each roll at every ply while the calling thread waits for the signal
+    "gnubg-2-ply-2": (lambda: gnubg_at(2).evaluate(VB[:4000], threads=2),
+                      lambda: gnubg_at(2).evaluate(VB[:20], threads=2), 200),
+    "gnubg-3-ply-1": (lambda: gnubg_at(3).evaluate(VB[:40]), lambda: gnubg_at(2).evaluate(VB[:2]), 8000),
     "cubeful-2": (
         lambda: fastgen.rollout_cube(OPENING_31, NET, trials=50_000, threads=2),
         lambda: fastgen.rollout_cube(OPENING_31, NET, trials=100, threads=2),
@@ -165,9 +170,13 @@ CASES = {
 
 
 def gnubg_1():
+    return gnubg_at(1)
+
+
+def gnubg_at(plies):
     from fastgen.nets import gnubg
 
-    return gnubg.load().at_ply(1)
+    return gnubg.load().at_ply(plies)
 
 
 def reference():

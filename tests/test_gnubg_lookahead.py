@@ -107,8 +107,8 @@ def test_gnubg_1_names_it_everywhere_an_evaluator_is_taken(nets, monkeypatch):
     assert ev.cube_version == nets.cube_version
     with pytest.raises(InvalidBoardError):
         ev.evaluate(np.zeros((1, 2, 25), np.int8) + 3)
-    with pytest.raises(InvalidArgumentError, match="plies=2"):
-        nets.at_ply(2)
+    with pytest.raises(InvalidArgumentError, match="plies=4"):
+        nets.at_ply(4)
 
     def missing(*args, **kwargs):
         raise GnubgWeightsNotFoundError("no weights here (test)")

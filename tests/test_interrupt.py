@@ -47,14 +47,15 @@ CASES = [
     "decision-2",
     "cubeful-2",
 ]
-try:  # gnubg's nets at 1 ply, where their weights are found (CI installs them)
+GNUBG_CASES = ["gnubg-1-ply-2", "gnubg-2-ply-2", "gnubg-3-ply-1"]
+try:  # gnubg's nets at 1 to 3 plies, where their weights are found (CI installs them)
     from fastgen.nets.gnubg_weights import find_weights
 
     find_weights()
-    CASES.append("gnubg-1-ply-2")
+    CASES.extend(GNUBG_CASES)
     GNUBG_NOTE = ""
 except GnubgWeightsNotFoundError as _exc:
-    GNUBG_NOTE = f"gnubg-1-ply-2: not run, no GNU Backgammon weights found ({_exc})"
+    GNUBG_NOTE = f"{', '.join(GNUBG_CASES)}: not run, no GNU Backgammon weights found ({_exc})"
 RUN_BEFORE_SIGINT = 0.2  # seconds the call runs before the signal (short: a quiet machine runs the 4.2M-position batches in about a second)
 PROMPT = 1.5  # generous bound on the delay to KeyboardInterrupt (the target is 0.5 s)
 

@@ -4,10 +4,12 @@ import numpy as np
 import numpy.typing as npt
 
 from fastgen.core._chooser import Chooser
+from fastgen.core._core import StopFlag
 
 NEEDS_TABLE: int
 MAX_INPUTS: int
 MAX_HIDDEN: int
+MAX_PLIES: int
 
 _NetSpec = tuple[tuple[npt.NDArray[np.float32], ...], float, float]
 
@@ -24,8 +26,8 @@ class GnubgKernel:
     def _need_first(self) -> None: ...
     def rows(self, boards: npt.NDArray[np.int8], swap: bool, out: npt.NDArray[np.float32],
              classes: npt.NDArray[np.int8], lo: int, hi: int) -> None: ...
-    def one_ply_rows(self, boards: npt.NDArray[np.int8], swap: bool, out: npt.NDArray[np.float64], lo: int,
-                     hi: int) -> None: ...
+    def ply_rows(self, boards: npt.NDArray[np.int8], swap: bool, out: npt.NDArray[np.float64], lo: int,
+                 hi: int, plies: int, stop: StopFlag | None = ...) -> bool: ...
     def chooser(self) -> GnubgChooser: ...
 
 class GnubgChooser(Chooser):

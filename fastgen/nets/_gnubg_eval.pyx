@@ -18,7 +18,7 @@ from libc.string cimport memcpy
 from libc.stdlib cimport calloc, free, malloc, realloc
 
 from fastgen.core._chooser cimport Chooser
-from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, ctx_free, ctx_new, generate
+from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, StopFlag, ctx_free, ctx_new, generate
 
 cdef extern from "_gnubg_net.h":
     int FGG_MAX_HIDDEN, FGG_MAX_INPUTS
@@ -51,6 +51,9 @@ cdef extern from "_gnubg_net.h":
     int fgg_classify_flat(const int8_t* p) noexcept nogil
     int fgg_in_two(const fgg_bearoff_tables* t, const int8_t* b) noexcept nogil
     int FGG_OVER, FGG_BEAROFF, FGG_NEEDS_TABLE
+
+cdef extern from "_platform.h":
+    int fg_stopped(const int* flag) noexcept nogil   # the stop flag's poll (see _platform.h)
 
 fgg_init()
 fgg_select(2)
@@ -191,21 +194,26 @@ cdef class GnubgKernel:
             fgg_flush_all(&self.nets, work)
         free(work)
 
-    def one_ply_rows(self, const int8_t[:, :, ::1] boards, bint swap, double[:, ::1] out, Py_ssize_t lo,
-                     Py_ssize_t hi):
+    def ply_rows(self, const int8_t[:, :, ::1] boards, bint swap, double[:, ::1] out, Py_ssize_t lo,
+                 Py_ssize_t hi, int plies, StopFlag stop=None):
         """out[i] for boards lo..hi-1 (row 1 on roll, or row 0 with *swap*) without the GIL:
-        gnubg's 1-ply evaluation (see ply1 below)."""
+        gnubg's evaluation at *plies* (1..MAX_PLIES; see plyn below). With *stop*, the
+        loops poll its flag before each roll, at every ply, and return early once it is
+        set (the rows not reached are left alone). Returns whether they stopped."""
+        if not 1 <= plies <= MAX_PLIES:
+            raise ValueError("GnubgKernel: plies out of range (checked by the caller)")
         if hi <= lo:
-            return
+            return False
         self._need_first()
-        cdef Search1 s
-        if search1_init(&s) < 0:
-            search1_free(&s)
+        cdef SearchN s
+        if searchn_init(&s, plies) < 0:
+            searchn_free(&s)
             raise MemoryError()
+        s.stop = &stop.flag if stop is not None else NULL
         cdef int8_t turned[50]
         cdef Py_ssize_t i
         cdef const int8_t* b
-        cdef int err = 0
+        cdef int rc = 0
         with nogil:
             for i in range(lo, hi):
                 b = &boards[i, 0, 0]
@@ -213,12 +221,13 @@ cdef class GnubgKernel:
                     memcpy(&turned[0], b + 25, 25)
                     memcpy(&turned[25], b, 25)
                     b = &turned[0]
-                if ply1(&self.nets, &s, b, &out[i, 0]) < 0:
-                    err = 1
+                rc = plyn(&self.nets, &s, b, plies, &out[i, 0])
+                if rc != 0:
                     break
-        search1_free(&s)
-        if err:
+        searchn_free(&s)
+        if rc < 0:
             raise MemoryError()
+        return rc > 0
 
     def chooser(self):
         """gnubg's 0-ply greedy play for the simulations' game loops (fastgen.sim._play),
@@ -290,46 +299,72 @@ cdef class GnubgChooser(Chooser):
         free(self.st.out)
 
 
-ctypedef struct Search1:  # one thread's memory for ply1
+#: The deepest search ply_rows takes (a plain 3-ply evaluation values some 4 million
+#: positions at 0 ply: seconds each).
+cdef enum:
+    FG_MAX_PLIES = 3
+MAX_PLIES = FG_MAX_PLIES
+
+
+ctypedef struct SearchN:  # one thread's memory for plyn: a generator and outputs a ply
     fgg_work* work
-    Ctx* ctx
-    float* out      # five a candidate, grown as needed
-    int cap
+    Ctx* ctx[FG_MAX_PLIES]
+    float* out[FG_MAX_PLIES]   # five a candidate, grown as needed
+    int cap[FG_MAX_PLIES]
+    const int* stop           # polled before each roll at every ply; NULL: never
 
 
-cdef int search1_init(Search1* s) noexcept nogil:
-    s.cap = 64
+cdef int searchn_init(SearchN* s, int plies) noexcept nogil:
+    cdef int lvl, bad = 0
     s.work = <fgg_work*> calloc(1, sizeof(fgg_work))
-    s.ctx = ctx_new(0, 256)
-    s.out = <float*> malloc(5 * s.cap * sizeof(float))
-    return -1 if s.work == NULL or s.ctx == NULL or s.out == NULL else 0
+    s.stop = NULL
+    bad = s.work == NULL
+    for lvl in range(FG_MAX_PLIES):
+        s.cap[lvl] = 0
+        s.ctx[lvl] = NULL
+        s.out[lvl] = NULL
+        if lvl < plies:
+            s.cap[lvl] = 64
+            s.ctx[lvl] = ctx_new(0, 256)
+            s.out[lvl] = <float*> malloc(5 * 64 * sizeof(float))
+            bad = bad or s.ctx[lvl] == NULL or s.out[lvl] == NULL
+    return -1 if bad else 0
 
 
-cdef void search1_free(Search1* s) noexcept nogil:
+cdef void searchn_free(SearchN* s) noexcept nogil:
+    cdef int lvl
     free(s.work)
-    ctx_free(s.ctx)
-    free(s.out)
+    for lvl in range(FG_MAX_PLIES):
+        if s.ctx[lvl] != NULL:
+            ctx_free(s.ctx[lvl])
+        free(s.out[lvl])
 
 
-cdef int ply1(const fgg_nets* nets, Search1* s, const int8_t* board, double* out) noexcept nogil:
-    """gnubg's 1-ply evaluation of *board* (row 1 on roll) into out[0..4]: for each of the
-    21 rolls, every play valued at 0 ply (its position with the opponent on roll) and
-    the best for the mover kept (minus the opponent's cubeless equity, ties to the first
-    play in the generator's order), its probabilities seen from the mover averaged over
-    the 36 dice. A finished game, and a bear-off both sides of which fit the two-sided
-    database, keep their 0-ply value, as gnubg keeps them (exact, no look ahead). -1 when
-    memory is short."""
+cdef int plyn(const fgg_nets* nets, SearchN* s, const int8_t* board, int depth, double* out) noexcept nogil:
+    """gnubg's evaluation of *board* (row 1 on roll) at *depth* >= 1 plies into out[0..4]:
+    for each of the 21 rolls, every play valued at 0 ply (its position with the
+    opponent on roll) and the best for the mover kept (minus the opponent's cubeless
+    equity, ties to the first play in the generator's order), then the kept play's
+    position valued at depth - 1 plies with the opponent on roll; those probabilities,
+    seen from the mover, averaged over the 36 dice. A finished game, and a bear-off both
+    sides of which fit the two-sided database, keep their 0-ply value at any depth, as
+    gnubg keeps them (exact, no look ahead). 0 when done, 1 when s.stop was set (out
+    left alone), -1 when memory is short."""
     cdef float v0[5]
     cdef double acc[5]
+    cdef double sub[5]
     cdef double v, best_v, wgt
     cdef int8_t turned[50]
-    cdef int d1, d2, k, j, best, q
+    cdef int d1, d2, k, j, best, q, rc
+    cdef int lvl = depth - 1
     cdef float* o
     cdef float* grown
     cdef const int8_t* after
+    cdef Ctx* ctx = s.ctx[lvl]
     cdef int cls = fgg_classify_flat(board)
     if cls == FGG_OVER or (cls == FGG_BEAROFF and fgg_in_two(&nets.bearoff, board)):
         fgg_queue(nets, s.work, board, &v0[0])
+        fgg_flush_all(nets, s.work)
         for q in range(5):
             out[q] = v0[q]
         return 0
@@ -337,38 +372,51 @@ cdef int ply1(const fgg_nets* nets, Search1* s, const int8_t* board, double* out
         acc[q] = 0.0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            s.ctx.n = 0
-            k = generate(s.ctx, board, d1, d2)
+            if s.stop != NULL and fg_stopped(s.stop):
+                return 1
+            ctx.n = 0
+            k = generate(ctx, board, d1, d2)
             if k < 0:
                 return -1
-            if k > s.cap:
-                grown = <float*> realloc(s.out, 5 * k * sizeof(float))
+            if k > s.cap[lvl]:
+                grown = <float*> realloc(s.out[lvl], 5 * k * sizeof(float))
                 if grown == NULL:
                     return -1
-                s.out = grown
-                s.cap = k
+                s.out[lvl] = grown
+                s.cap[lvl] = k
             for j in range(k):
                 # the play's position with the opponent (row 0) on roll
-                after = s.ctx.boards + j * BOARD_BYTES
+                after = ctx.boards + j * BOARD_BYTES
                 memcpy(&turned[0], after + OWN, 25)
                 memcpy(&turned[25], after, 25)
-                fgg_queue(nets, s.work, &turned[0], s.out + 5 * j)
+                fgg_queue(nets, s.work, &turned[0], s.out[lvl] + 5 * j)
             fgg_flush_all(nets, s.work)
             best = 0
             best_v = 0.0
             for j in range(k):
-                o = s.out + 5 * j
+                o = s.out[lvl] + 5 * j
                 v = -(2.0 * <double> o[0] + <double> o[1] + <double> o[2] - <double> o[3] - <double> o[4] - 1.0)
                 if j == 0 or v > best_v:
                     best = j
                     best_v = v
-            o = s.out + 5 * best
+            if depth == 1:
+                o = s.out[lvl] + 5 * best
+                for q in range(5):
+                    sub[q] = o[q]
+            else:
+                after = ctx.boards + best * BOARD_BYTES
+                memcpy(&turned[0], after + OWN, 25)
+                memcpy(&turned[25], after, 25)
+                rc = plyn(nets, s, &turned[0], depth - 1, &sub[0])
+                if rc != 0:
+                    return rc
+            # sub: the opponent's probabilities, the opponent on roll
             wgt = 1.0 if d1 == d2 else 2.0
-            acc[0] += wgt * (1.0 - <double> o[0])
-            acc[1] += wgt * <double> o[3]
-            acc[2] += wgt * <double> o[4]
-            acc[3] += wgt * <double> o[1]
-            acc[4] += wgt * <double> o[2]
+            acc[0] += wgt * (1.0 - sub[0])
+            acc[1] += wgt * sub[3]
+            acc[2] += wgt * sub[4]
+            acc[3] += wgt * sub[1]
+            acc[4] += wgt * sub[2]
     for q in range(5):
         out[q] = acc[q] / 36.0
     return 0

@@ -36,7 +36,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from fastgen._util import check_threads, run_in_chunks
+from fastgen._util import check_threads, run_in_chunks, run_threads
 from fastgen.bearoff.gnubg import first_checker_distributions
 from fastgen.bearoff.build import build_one_sided, build_two_sided
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
@@ -57,6 +57,9 @@ CHUNK_ROWS = 4096
 #: Positions a thread evaluates at 1 ply between two checks for Ctrl-C (about a millisecond;
 #: a position can have hundreds of plays a roll).
 PLY_CHUNK_ROWS = 4
+
+#: The deepest compiled look ahead (:meth:`GnubgNetworks.at_ply`).
+MAX_PLIES = _gnubg_eval.MAX_PLIES
 
 #: The bear-off database files gnubg reads, one-sided then two-sided.
 BEAROFF_FILES = ("gnubg_os0.bd", "gnubg_ts0.bd")
@@ -215,13 +218,13 @@ class GnubgNetworks:
                 self._kernel.attach_first(first_checker_distributions())
 
     def at_ply(self, plies: int) -> "GnubgNetworks | GnubgLookahead":
-        """These nets at *plies* (0 or 1): themselves at 0, their :class:`GnubgLookahead`
-        at 1 (named ``gnubg:1``)."""
+        """These nets at *plies* (0 to :data:`MAX_PLIES`): themselves at 0, their
+        :class:`GnubgLookahead` above (named ``gnubg:N``)."""
+        if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_PLIES:
+            raise InvalidArgumentError(f"gnubg's compiled nets look 0 to {MAX_PLIES} plies ahead, got plies={plies!r}")
         if plies == 0:
             return self
-        if plies != 1:
-            raise InvalidArgumentError(f"gnubg's compiled nets look 0 or 1 ply ahead, got plies={plies!r}")
-        return GnubgLookahead(self)
+        return GnubgLookahead(self, plies)
 
     def chooser(self) -> Any:
         """gnubg's 0-ply greedy play as the compiled game loops call it (a
@@ -233,45 +236,53 @@ class GnubgNetworks:
 
 
 class GnubgLookahead:
-    """GNU Backgammon's 1-ply evaluation, compiled: an evaluator (made by
-    :meth:`GnubgNetworks.at_ply`), equal to gnubg-nn's ``probabilities(board, 1)``.
+    """GNU Backgammon's evaluation at 1 to :data:`MAX_PLIES` plies, compiled: an evaluator
+    (made by :meth:`GnubgNetworks.at_ply`), equal to gnubg-nn's
+    ``probabilities(board, plies)``.
 
     For the side on roll of each position, each of the 21 rolls is played as the nets
     play it at 0 ply (every legal play valued, the best for the mover kept: minus the
-    opponent's cubeless equity, ties to the first play in fastgen's order), and the
-    kept plays' probabilities, seen from the side on roll, are averaged over the 36
+    opponent's cubeless equity, ties to the first play in fastgen's order); the kept
+    play's position is valued at one ply fewer with the opponent on roll (at 0 ply: the
+    nets), and those probabilities, seen from the side on roll, are averaged over the 36
     dice. A finished game, and a bear-off whose two sides both fit the two-sided
-    database, keep their 0-ply value: gnubg's is exact there and it looks no further.
+    database, keep their 0-ply value at any ply: gnubg's is exact there and it looks no
+    further. This is the plain search, with no move filter: every roll's every play is
+    valued at 0 ply, so a position costs a few hundred evaluations at 1 ply, some ten
+    thousand at 2 and some four million at 3 (seconds each).
+
     Runs compiled without the GIL (``threads=`` shares a batch; the same answers for any
-    number), a few hundred positions valued at 0 ply for each one."""
+    number); Ctrl-C stops a long call within a roll's work."""
 
     ordered = True
     trusted = True
     nogil = True
     classes = GnubgNetworks.classes
-    plies = 1
 
-    def __init__(self, nets: GnubgNetworks) -> None:
+    def __init__(self, nets: GnubgNetworks, plies: int = 1) -> None:
+        if isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_PLIES:
+            raise InvalidArgumentError(f"GnubgLookahead looks 1 to {MAX_PLIES} plies ahead, got plies={plies!r}")
         self.nets = nets
-        self.name = "gnubg:1"
+        self.plies = plies
+        self.name = f"gnubg:{plies}"
 
     @property
     def __name__(self) -> str:
         return self.name
 
     def __repr__(self) -> str:
-        return f"<GNU Backgammon's nets {self.nets.version} at 1 ply, from {self.nets.weights.path!r}>"
+        return f"<GNU Backgammon's nets {self.nets.version} at {self.plies} ply, from {self.nets.weights.path!r}>"
 
     def digest(self) -> str:
         """The nets' digest (:meth:`GnubgNetworks.digest`) and the ply."""
-        return f"{self.nets.digest()}:ply1"
+        return f"{self.nets.digest()}:ply{self.plies}"
 
     def about(self) -> dict:
         """The nets' :meth:`GnubgNetworks.about` and the ply."""
-        return {**self.nets.about(), "name": self.name, "plies": 1}
+        return {**self.nets.about(), "name": self.name, "plies": self.plies}
 
     def __reduce__(self) -> Any:
-        return (GnubgLookahead, (self.nets,))
+        return (GnubgLookahead, (self.nets, self.plies))
 
     @property
     def cube_version(self) -> str:
@@ -287,9 +298,10 @@ class GnubgLookahead:
 
     def evaluate(self, boards: Any, *, threads: int = 1, turned: bool = False) -> np.ndarray:
         """(N, 5) float64 probabilities of (N, 2, 25) *boards* for the side on roll (row
-        1; row 0 with *turned*), at 1 ply, in the order of :meth:`GnubgNetworks.evaluate`.
-        The boards are checked once (:class:`~fastgen.errors.InvalidBoardError`); Ctrl-C
-        stops a long call within a few milliseconds."""
+        1; row 0 with *turned*), at :attr:`plies`, in the order of
+        :meth:`GnubgNetworks.evaluate`. The boards are checked once
+        (:class:`~fastgen.errors.InvalidBoardError`); Ctrl-C stops a long call within a
+        few milliseconds."""
         threads = check_threads(threads)
         arr = as_boards(boards)
         n = arr.shape[0]
@@ -297,8 +309,25 @@ class GnubgLookahead:
         self.nets._attach_first()  # the look ahead meets bear-offs in C
         kernel = self.nets._kernel
         swap = bool(turned)
-        run_in_chunks(lambda lo, hi: kernel.one_ply_rows(arr, swap, out, lo, hi),
-                      n, PLY_CHUNK_ROWS, max(1, min(threads, n // PLY_CHUNK_ROWS or 1)), StopFlag())
+        plies = self.plies
+        if plies == 1:
+            run_in_chunks(lambda lo, hi: kernel.ply_rows(arr, swap, out, lo, hi, 1),
+                          n, PLY_CHUNK_ROWS, max(1, min(threads, n // PLY_CHUNK_ROWS or 1)), StopFlag())
+            return out
+        # deeper: a position is milliseconds to seconds of work, so the rows run in worker
+        # threads that poll a stop flag before each roll, while this thread waits for Ctrl-C
+        stop = StopFlag()
+        rows = iter(range(n))
+        lock = threading.Lock()
+
+        def work(_: int) -> None:
+            while True:
+                with lock:
+                    i = next(rows, None)
+                if i is None or kernel.ply_rows(arr, swap, out, i, i + 1, plies, stop):
+                    return
+
+        run_threads(work, max(1, min(threads, n)), stop=stop)
         return out
 
 

@@ -343,15 +343,15 @@ class GnubgFallbackWarning(UserWarning):
 def gnubg(plies: int = 0) -> "gnubg_nets.GnubgNetworks | gnubg_nets.GnubgLookahead | GnubgNNEvaluator":
     """GNU Backgammon's evaluation at *plies* (0 = the neural nets alone).
 
-    At 0 and 1 ply, GNU Backgammon's nets compiled (:func:`fastgen.nets.gnubg.load`: the
-    weights file and bear-off databases of the user's gnubg or gnubg-nn install,
-    evaluated in fastgen's core, equal to gnubg-nn; at 1 ply their
+    GNU Backgammon's nets compiled (:func:`fastgen.nets.gnubg.load`: the weights file and
+    bear-off databases of the user's gnubg or gnubg-nn install, evaluated in fastgen's
+    core, equal to gnubg-nn; at 1 to 3 plies their
     :class:`~fastgen.nets.gnubg.GnubgLookahead`) whenever a weights file is found;
-    otherwise, and at 2 plies or more, gnubg-nn (:func:`gnubg_nn`), with a one-line
-    notice when the weights were not found. Its name is ``gnubg:N`` either way.
+    otherwise, and at 4 plies, gnubg-nn (:func:`gnubg_nn`), with a one-line notice when
+    the weights were not found. Its name is ``gnubg:N`` either way.
     """
     plies = check_int(plies, "plies", 0, 4)
-    if plies <= 1:
+    if plies <= gnubg_nets.MAX_PLIES:
         try:
             return gnubg_nets.load().at_ply(plies)
         except GnubgWeightsNotFoundError as exc:

@@ -23,9 +23,10 @@ spec                     as a policy                                            
 
 ``gnubg:0`` is GNU Backgammon's nets evaluated in fastgen's core
 (:mod:`fastgen.nets.gnubg`) whenever its weights are found (installed gnubg or gnubg-nn),
-else gnubg-nn with a notice; so is the evaluator ``gnubg:1``, their 1-ply look ahead
-(:class:`fastgen.nets.gnubg.GnubgLookahead`). The policy ``gnubg:1``, ``gnubg:N`` for
-N >= 2 and ``gnubg-nn[:N]`` go through gnubg-nn, one Python call a position.
+else gnubg-nn with a notice; so are the evaluators ``gnubg:1`` to ``gnubg:3``, their plain
+look ahead at that many plies (:class:`fastgen.nets.gnubg.GnubgLookahead`). The policies
+``gnubg:N`` for N >= 1 and ``gnubg-nn[:N]`` go through gnubg-nn, one Python call a
+position.
 
 A network is an evaluator, and :func:`fastgen.players.evaluators.greedy` of it its policy: a
 compiled :class:`fastgen.nets.Network` (or a spec naming one) given where a policy is
