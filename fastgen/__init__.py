@@ -85,6 +85,7 @@ _LAZY_NAMES: dict[str, str] = {
     "pubeval_best": "fastgen.players.pubeval",
     "cube_action": "fastgen.cube.action",
     "hint": "fastgen.analysis.hint",
+    **dict.fromkeys(("Search", "MoveFilter"), "fastgen.players.search"),
 }
 #: Subpackages reached as attributes (``fastgen.bearoff.build_one_sided``), imported on
 #: first use too.
@@ -136,6 +137,7 @@ if TYPE_CHECKING:  # what type checkers see: the same names, imported as usual
     from fastgen.games.game import Game
     from fastgen.games.match import Match
     from fastgen.players.pubeval import pubeval_best
+    from fastgen.players.search import MoveFilter, Search
     from fastgen.search.perft import perft, perft_weighted
     from fastgen.sim.decide.front import rollout_plays, rollout_position
     from fastgen.sim.decide.cubeful import rollout_cube
@@ -214,6 +216,8 @@ __all__ = [
     "pubeval_best",
     "cube_action",
     "hint",
+    "Search",
+    "MoveFilter",
     # the errors the functions above raise (every error: fastgen.errors, and beside its subsystem)
     "FastgenError",
     "InvalidArgumentError",

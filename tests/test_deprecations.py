@@ -37,6 +37,7 @@ TOP_LEVEL = {
     "Game", "Match", "read_match", "read_matches", "write_mat",
     # the main verbs
     "rollout", "rollout_plays", "rollout_position", "rollout_cube", "duel", "duel_matches", "perft", "perft_weighted", "pubeval_best", "cube_action", "hint",
+    "Search", "MoveFilter",
     # errors
     "FastgenError", "InvalidArgumentError", "InvalidBoardError", "InvalidDiceError", "InvalidMoveTextError",
     "IllegalPlayError", "IllegalActionError", "InvalidSpecError", "MatFileError",

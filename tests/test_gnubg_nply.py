@@ -5,7 +5,8 @@ at 0 ply, the best kept and valued one ply shallower).
 
 gnubg-nn's ``probabilities(board, N)`` is that plain search, seen as a black box: no move
 filter and no pruning net, finished games and two-sided bear-offs kept at their exact
-0-ply value; the compiled search agreed within 2e-7 on every position tried.
+0-ply value; the compiled search agrees within 3e-7 but where ties among plays are taken
+in another order (NEAR_TIE_TOL below).
 
 CI checks PER_CLASS positions of each class at 2 plies (a few seconds);
 ``FASTGEN_NPLY_POSITIONS=2000 pytest -s tests/test_gnubg_nply.py`` runs 2,000 a class
@@ -33,6 +34,13 @@ from _gnubg_positions import self_play
 gnubg_nn = pytest.importorskip("gnubg_nn", reason="gnubg-nn not installed: pip install '.[peers]'")
 
 TOL = 1e-6
+#: Ties: two plays of one roll equal in cubeless equity at 0 ply (to float32's last bits,
+#: or exactly, as in races whose gammons are settled) but not in probabilities, taken in
+#: another order by gnubg-nn, move a position's value by up to 1e-4 at 2 plies. Seen on
+#: 3 races of 2,000 (2.3e-6, 1.5e-6 and 4.5e-5, the last with exact ties after 1-4,
+#: 1-6, 2-4 and 2-5 and a gap of 8e-7 after 1-1), none elsewhere.
+NEAR_TIE_TOL = 1e-4
+NEAR_TIE_SHARE = 0.995
 PER_CLASS = int(os.environ.get("FASTGEN_NPLY_POSITIONS", "25"))
 ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], np.int8)
 WEIGHTS = np.where(ROLLS[:, 0] == ROLLS[:, 1], 1.0, 2.0)
@@ -85,16 +93,22 @@ def plain(nets, board: np.ndarray, plies: int) -> np.ndarray:
 
 
 def test_equal_to_gnubg_nn_at_2_plies_on_every_class(nets, sample):
-    """Within 1e-6 of gnubg-nn's ``probabilities(board, 2)`` on every output of every
-    position; the largest difference per class is printed (run with -s)."""
+    """Within TOL of gnubg-nn's ``probabilities(board, 2)`` on every output of at least
+    NEAR_TIE_SHARE of each class's positions, and within NEAR_TIE_TOL on all; the largest
+    difference per class and the positions above TOL are printed (run with -s)."""
     ahead = nets.at_ply(2)
     for name, boards in sample.items():
         got = ahead.evaluate(boards, threads=2)
         want = np.array([gnubg_nn.probabilities(b, 2) for b in boards.tolist()])
         diff = np.abs(got - want).max(axis=1)
         worst = int(diff.argmax())
-        print(f"\n{name}: {len(boards)} positions at 2 plies, largest difference {diff.max():.2e}")
-        assert diff.max() <= TOL, (name, boards[worst].tolist(), got[worst].tolist(), want[worst].tolist())
+        over = np.flatnonzero(diff > TOL)
+        print(f"\n{name}: {len(boards)} positions at 2 plies, largest difference {diff.max():.2e}, "
+              f"{len(over)} above {TOL:g}")
+        for i in over:
+            print(f"   {boards[i].tolist()}: {diff[i]:.2e}")
+        assert diff.max() <= NEAR_TIE_TOL, (name, boards[worst].tolist(), got[worst].tolist(), want[worst].tolist())
+        assert len(over) <= (1 - NEAR_TIE_SHARE) * len(boards), (name, len(over))
         if name == "two-sided bear-off":
             assert np.array_equal(got, nets.evaluate(boards))
         else:  # the second ply changes the value

@@ -321,6 +321,8 @@ VALID_CALLS = [
     (fastgen.duel, ("pubeval", "random", 10)),
     (fastgen.duel_matches, ("baseline", "baseline", 2, 1)),
     (fastgen.perft, (START, 1)),
+    (fastgen.MoveFilter, (0, 8, 0.16)),
+    (fastgen.Search, (2, None)),
     (fastgen.perft_weighted, (START, 1)),
     (fastgen.position_id, (START,)),
     (fastgen.parse_position_id, ("4HPwATDgc/ABMA",)),

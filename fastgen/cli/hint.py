@@ -1,15 +1,19 @@
 """``fastgen hint``: which play, the legal plays of a position and roll ranked, printed
 like GNU Backgammon's hint.
 
-    fastgen hint --position 4HPwATDgc/ABMA --dice 31 [--evaluator baseline|gnubg:0|gnubg:1]
+    fastgen hint --position 4HPwATDgc/ABMA --dice 31 [--evaluator baseline|gnubg:0|gnubg:2]
                  [--match 7 --score 4-2 --cube 2 --owner me | --match-id ID] [--cubeless]
                  [--plays N] [--json]
 
 The position is the side on roll's, before it plays the roll (a Position ID gives it
 first). The equities are cubeful at the cube and score given (money, cube centred, by
 default), or cubeless money equities with ``--cubeless``; each play's probabilities are
-the mover's after it (:func:`fastgen.analysis.hint.hint`). ``--json`` prints
-``{"plays": [{"play": ..., "equity": ..., "probs": [5 floats]}, ...]}``, best first.
+the mover's after it (:func:`fastgen.analysis.hint.hint`). With ``gnubg:N`` (N = 1 to
+3) the plays that pass GNU Backgammon's move filters are valued N plies ahead and listed
+first; the others keep the value of the ply the filter left them at, and their line
+names it (``gnubg:0``). ``--json`` prints
+``{"plays": [{"play": ..., "equity": ..., "probs": [5 floats], "ply": N}, ...]}``, best
+first.
 """
 
 from __future__ import annotations
@@ -63,12 +67,19 @@ def format_hint(h: Any, plays: int) -> str:
     for i, p in enumerate(h.plays[:plays], 1):
         diff = "" if i == 1 else f" ({p.equity - best:+.5f})"
         mwc = "" if p.mwc is None else f"  MWC {100 * p.mwc:.3f}%"
-        lines.append(f"{i:5d}. {kind} {h.evaluator:<10} {p.play:<28} Eq.: {p.equity:+.5f}{diff}{mwc}")
+        lines.append(f"{i:5d}. {kind} {_label(h.evaluator, p.ply):<10} {p.play:<28} Eq.: {p.equity:+.5f}{diff}{mwc}")
         w, wg, wbg, lg, lbg = p.probs
         lines.append(f"       {w:.5f} {wg:.5f} {wbg:.5f} - {1 - w:.5f} {lg:.5f} {lbg:.5f}")
     if len(h.plays) > plays:
         lines.append(f"({len(h.plays) - plays} more plays: --plays {len(h.plays)} lists them all)")
     return "\n".join(lines)
+
+
+def _label(evaluator: str, ply: int) -> str:
+    """The evaluator's name at the ply a play was valued at (``gnubg:0`` for a play of a
+    ``gnubg:2`` hint that the move filter left behind at 0 ply)."""
+    base, sep, plies = evaluator.rpartition(":")
+    return f"{base}:{ply}" if sep and plies.isdigit() and int(plies) != ply else evaluator
 
 
 def run_hint(args: argparse.Namespace) -> int:

@@ -35,6 +35,7 @@ from fastgen.cube.efficiency import efficiency_for
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
 from fastgen.players.engines import _index_of
 from fastgen.nets import gnubg as gnubg_nets
+from fastgen.players.search import Search, SearchPolicy
 from fastgen.errors import EngineError, InvalidArgumentError
 from fastgen.players.base import CubePlayer, Evaluator, Policy, Turn, as_evaluator, as_policy, read_only
 from fastgen.players.evaluators import GreedyPolicy, greedy
@@ -88,19 +89,23 @@ class GnubgNN(Policy):
 
 
 def gnubg(plies: int = 0) -> Policy:
-    """GNU Backgammon's play at *plies*: at 0 ply the greedy player of its compiled nets
-    (:func:`fastgen.players.evaluators.gnubg`, whose ties go to the first play in
-    fastgen's order) whenever a weights file is found, otherwise (with a one-line notice)
-    and at 1 ply or more gnubg-nn's own choice (:func:`gnubg_nn`).
+    """GNU Backgammon's play at *plies*, with its compiled nets whenever a weights file is
+    found: at 0 ply their greedy player (:func:`fastgen.players.evaluators.gnubg`, whose
+    ties go to the first play in fastgen's order), at 1 to 3 plies the search with GNU
+    Backgammon's move filters (:class:`fastgen.players.search.SearchPolicy` of
+    :meth:`Search.gnubg <fastgen.players.search.Search.gnubg>`: after 0 ply up to 8 plays
+    within 0.16 go on). Without the weights, gnubg-nn's own choice (:func:`gnubg_nn`, its
+    own filters), with a one-line notice.
 
     >>> import fastgen
     >>> r = fastgen.duel(gnubg(0), "random", 20, seed=1)  # doctest: +SKIP
     """
     plies = check_int(plies, "plies", 0, 3)
-    if plies == 0:
-        ev = evaluators.gnubg(0)
-        if isinstance(ev, gnubg_nets.GnubgNetworks):
+    ev = evaluators.gnubg(0)
+    if isinstance(ev, gnubg_nets.GnubgNetworks):
+        if plies == 0:
             return GreedyPolicy(ev, name="gnubg:0")
+        return SearchPolicy(ev, Search.gnubg(plies), name=f"gnubg:{plies}")
     return GnubgNN(plies)
 
 
