@@ -16,6 +16,8 @@ mixed classes from games of mixed strength (tests/_gnubg_positions.py), in game 
 * ``test_one_ply``: gnubg's 1-ply evaluation (``gnubg:1``, :class:`fastgen.nets.gnubg.GnubgLookahead`)
   of 1,000 of the positions against ``gnubg_nn.probabilities(board, 1)`` on positions new
   to its cache.
+* ``test_two_plies``: gnubg's 2-ply evaluation (``gnubg:2``, the plain search) of 200 of
+  the positions against ``gnubg_nn.probabilities(board, 2)``.
 * ``test_greedy_play``: a duel's turns: ``fastgen.duel("gnubg:0", "gnubg:0", ...)``
   against gnubg-nn's own player (``gnubg-nn:0``) in turns a second.
 
@@ -95,6 +97,26 @@ def test_one_ply(benchmark, positions):
                                 ratio=fresh / one, threads_speedup=one / two)
     print(f"\n{n:,} positions at 1 ply, warm memory: fastgen compiled {one:.3f} ms a position, one thread; "
           f"{two:.3f} with two ({one / two:.2f}x)\n  gnubg-nn, one call a position: {fresh:.3f} ms on new positions "
+          f"({fresh / one:.1f}x fastgen's time)")
+
+
+@pytest.mark.benchmark(group="gnubg-nets")
+def test_two_plies(benchmark, positions):
+    ahead = gnubg.load().at_ply(2)
+    few = np.ascontiguousarray(positions[::500][:200])
+    n = len(few)
+    lists = few.tolist()
+    probabilities = gnubg_nn.probabilities
+    t = time.perf_counter()
+    for b in lists:
+        probabilities(b, 2)
+    fresh = (time.perf_counter() - t) / n * 1e3
+    one = benchmark.pedantic(lambda: best_of(lambda: ahead.evaluate(few), 2), rounds=1, iterations=1) / n * 1e3
+    two = best_of(lambda: ahead.evaluate(few, threads=2), 2) / n * 1e3
+    benchmark.extra_info.update(positions=n, fastgen_ms=one, fastgen_2_threads_ms=two, gnubg_nn_fresh_ms=fresh,
+                                ratio=fresh / one, threads_speedup=one / two)
+    print(f"\n{n:,} positions at 2 plies, warm memory: fastgen compiled {one:.2f} ms a position, one thread; "
+          f"{two:.2f} with two ({one / two:.2f}x)\n  gnubg-nn, one call a position: {fresh:.2f} ms on new positions "
           f"({fresh / one:.1f}x fastgen's time)")
 
 
