@@ -38,7 +38,8 @@ TOL = 1e-6
 #: or exactly, as in races whose gammons are settled) but not in probabilities, taken in
 #: another order by gnubg-nn, move a position's value by up to 1e-4 at 2 plies. Seen on
 #: 3 races of 2,000 (2.3e-6, 1.5e-6 and 4.5e-5, the last with exact ties after 1-4,
-#: 1-6, 2-4 and 2-5 and a gap of 8e-7 after 1-1), none elsewhere.
+#: 1-6, 2-4 and 2-5 and a gap of 8e-7 after 1-1) and 2 crashed positions of 2,000 (2.9e-5
+#: at most); none of 2,000 contact positions or bear-offs.
 NEAR_TIE_TOL = 1e-4
 NEAR_TIE_SHARE = 0.995
 PER_CLASS = int(os.environ.get("FASTGEN_NPLY_POSITIONS", "25"))
