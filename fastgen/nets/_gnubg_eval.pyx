@@ -42,12 +42,15 @@ cdef extern from "_gnubg_net.h":
         int version
         fgg_race_tables tables
         fgg_bearoff_tables bearoff
+        fgg_net prune_race, prune_crashed, prune_contact
+        int has_prune
     void fgg_init() noexcept nogil
     int fgg_select(int best) noexcept nogil
     ctypedef struct fgg_work:
         pass
     int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* out) noexcept nogil
     void fgg_flush_all(const fgg_nets* nets, fgg_work* w) noexcept nogil
+    void fgg_prune(const fgg_nets* nets, fgg_work* w, const int8_t* b, int cls, float* out) noexcept nogil
     int fgg_classify_flat(const int8_t* p) noexcept nogil
     int fgg_in_two(const fgg_bearoff_tables* t, const int8_t* b) noexcept nogil
     int FGG_OVER, FGG_BEAROFF, FGG_NEEDS_TABLE
@@ -104,7 +107,7 @@ cdef class GnubgKernel:
     cdef fgg_nets nets
     cdef list keep
 
-    def __init__(self, race, crashed, contact, int version, bearoff, escape, first=None, two=None):
+    def __init__(self, race, crashed, contact, int version, bearoff, escape, first=None, two=None, prune=None):
         """*race*, *crashed*, *contact*: each ``(arrays, beta_hidden, beta_output)`` with
         arrays the C-contiguous float32 (hidden weights (inputs, hidden), output weights
         (5, hidden), hidden thresholds, output thresholds) of a net of 214 (race) or 250
@@ -116,7 +119,9 @@ cdef class GnubgKernel:
         ``fastgen.bearoff.gnubg.first_checker_distributions()``, or None to attach them
         later (:meth:`attach_first`); *two*: None or
         ``(values, points, checkers)``, a two-sided database's cubeless values (n, n)
-        uint16 for its positions of up to *checkers* checkers on *points* <= 12 points."""
+        uint16 for its positions of up to *checkers* checkers on *points* <= 12 points;
+        *prune*: None or the pruning nets ``(race, crashed, contact)``, each as *race*
+        above but of 200 inputs."""
         self.keep = []
         _point(&self.nets.race, race, 214, self.keep)
         _point(&self.nets.crashed, crashed, 250, self.keep)
@@ -124,6 +129,12 @@ cdef class GnubgKernel:
         if version not in (100, 101):
             raise ValueError("GnubgKernel: version must be 100 or 101 (checked by the caller)")
         self.nets.version = version
+        self.nets.has_prune = 0
+        if prune is not None:
+            _point(&self.nets.prune_race, prune[0], 200, self.keep)
+            _point(&self.nets.prune_crashed, prune[1], 200, self.keep)
+            _point(&self.nets.prune_contact, prune[2], 200, self.keep)
+            self.nets.has_prune = 1
         cdef const unsigned short[:, ::1] bo = bearoff
         cdef const float[:, ::1] es = escape
         cdef const unsigned short[:, ::1] tv
@@ -228,6 +239,40 @@ cdef class GnubgKernel:
         if rc < 0:
             raise MemoryError()
         return rc > 0
+
+    @property
+    def has_prune(self):
+        """Whether the pruning nets are attached."""
+        return self.nets.has_prune != 0
+
+    def prune_rows(self, const int8_t[:, :, ::1] boards, bint swap, float[:, ::1] out, int8_t[::1] classes,
+                   Py_ssize_t lo, Py_ssize_t hi):
+        """For boards lo..hi-1 without the GIL: classes[i] their class and, for a race,
+        crashed or contact position, out[i] the pruning net of its class (raw outputs; row
+        1 on roll, or row 0 with *swap*); the others' out[i] is left alone."""
+        if not self.nets.has_prune:
+            raise ValueError("GnubgKernel: no pruning nets attached (checked by the caller)")
+        if hi <= lo:
+            return
+        cdef fgg_work* work = <fgg_work*> calloc(1, sizeof(fgg_work))
+        if work == NULL:
+            raise MemoryError()
+        cdef int8_t turned[50]
+        cdef Py_ssize_t i
+        cdef const int8_t* b
+        cdef int cls
+        with nogil:
+            for i in range(lo, hi):
+                b = &boards[i, 0, 0]
+                if swap:
+                    memcpy(&turned[0], b + 25, 25)
+                    memcpy(&turned[25], b, 25)
+                    b = &turned[0]
+                cls = fgg_classify_flat(b)
+                classes[i] = <int8_t> cls
+                if cls >= 2:
+                    fgg_prune(&self.nets, work, b, cls, &out[i, 0])
+        free(work)
 
     def chooser(self):
         """gnubg's 0-ply greedy play for the simulations' game loops (fastgen.sim._play),

@@ -54,6 +54,10 @@ typedef struct {
     int version;
     fgg_race_tables tables;
     fgg_bearoff_tables bearoff;
+    /* the pruning nets of the same file (200 inputs: the base units; fgg_prune), when
+     * has_prune */
+    fgg_net prune_race, prune_crashed, prune_contact;
+    int has_prune;
 } fgg_nets;
 
 #if !defined(FG_PORTABLE) && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
@@ -521,6 +525,29 @@ static int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* 
     p->out[l] = out;
     if (++p->n == FGG_BLOCK) fgg_flush(nets, w, cls);
     return cls;
+}
+
+/* The pruning net of class cls (FGG_RACE, FGG_CRASHED or FGG_CONTACT; nets->has_prune)
+ * on board b (50 int8, row 1 on roll): its five outputs in out[0..4], uncorrected but for
+ * a race's, whose backgammon chances and certain wins and losses are set as after the
+ * race net (fgg_correct_race; found against gnubg-nn's pruning evaluation as a black
+ * box: no straggler test, no clamps, no floor). Its inputs are
+ * the 200 base units whatever the class; the output sums run in order, one position at
+ * a time (the nets are small: 16 or 8 hidden units). */
+static void fgg_prune(const fgg_nets* nets, fgg_work* w, const int8_t* b, int cls, float* out) {
+    const fgg_net* net = cls == FGG_RACE ? &nets->prune_race : cls == FGG_CRASHED ? &nets->prune_crashed
+                                                                                 : &nets->prune_contact;
+    float a[FGG_MAX_HIDDEN], r[5];
+    fgg_base_units((const int8_t(*)[25])b, w->x);
+    fgg_activations(net, w->x, w->h, w->at, w->val, a);
+    const int nh = net->n_hid;
+    for (int k = 0; k < 5; k++) {
+        float t = net->to[k];
+        for (int j = 0; j < nh; j++) t += a[j] * net->wo[k * nh + j];
+        r[k] = t;
+    }
+    fgg_sigmoid_plain(r, -net->beta_o, 5, out);
+    if (cls == FGG_RACE) fgg_correct_race(b, out, &nets->tables, 0);
 }
 
 /* the outputs of every position still waiting */

@@ -178,32 +178,37 @@ static inline int fgg_side_total(const int8_t *s) {
     return n;
 }
 
-static void fgg_correct(const int8_t *b, int cls, float *p, const void *extra) {
+/* the corrections of a race alone: the race backgammon estimate, certain wins and
+ * losses, and with *stragglers* no backgammon without a straggler */
+static void fgg_correct_race(const int8_t *b, float *p, const fgg_race_tables *tab, int stragglers) {
     const int8_t *them = b, *me = b + 25;
-    int race = cls == FGG_RACE;
-    if (race && extra) {
-        const fgg_race_tables *tab = (const fgg_race_tables *)extra;
+    if (tab) {
         double v = fgg_race_bg(me, them, 1, tab);
         if (v >= 0.0) p[2] = (float)v;
         v = fgg_race_bg(them, me, 0, tab);
         if (v >= 0.0) p[4] = (float)v;
     }
     int them_on = fgg_side_total(them), me_on = fgg_side_total(me);
-    if (race) {
-        int t = fgg_max_turns(me);
-        if (them_on == 15 && fgg_crossings(them) >= 4 * (t - 1)) p[0] = p[1] = 1.0f;
-        t = fgg_max_turns(them);
-        if (me_on == 15 && them_on < 15 && fgg_crossings(me) >= 4 * t) {
-            p[0] = 0.0f;
-            p[3] = 1.0f;
-        }
-        int strag = 0;
-        for (int i = 18; i < 25; i++) strag += them[i];
-        if (!strag) p[2] = 0.0f;
-        strag = 0;
-        for (int i = 18; i < 25; i++) strag += me[i];
-        if (!strag) p[4] = 0.0f;
+    int t = fgg_max_turns(me);
+    if (them_on == 15 && fgg_crossings(them) >= 4 * (t - 1)) p[0] = p[1] = 1.0f;
+    t = fgg_max_turns(them);
+    if (me_on == 15 && them_on < 15 && fgg_crossings(me) >= 4 * t) {
+        p[0] = 0.0f;
+        p[3] = 1.0f;
     }
+    if (!stragglers) return;
+    int strag = 0;
+    for (int i = 18; i < 25; i++) strag += them[i];
+    if (!strag) p[2] = 0.0f;
+    strag = 0;
+    for (int i = 18; i < 25; i++) strag += me[i];
+    if (!strag) p[4] = 0.0f;
+}
+
+static void fgg_correct(const int8_t *b, int cls, float *p, const void *extra) {
+    const int8_t *them = b, *me = b + 25;
+    if (cls == FGG_RACE) fgg_correct_race(b, p, (const fgg_race_tables *)extra, 1);
+    int them_on = fgg_side_total(them), me_on = fgg_side_total(me);
     if (them_on < 15) p[1] = p[2] = 0.0f;
     if (me_on < 15) p[3] = p[4] = 0.0f;
     if (p[1] > p[0]) p[1] = p[0];

@@ -139,7 +139,8 @@ class GnubgNetworks:
                    two_sided.checkers)
         self._kernel = _gnubg_eval.GnubgKernel(_net_spec(weights, "race"), _net_spec(weights, "crashed"),
                                                _net_spec(weights, "contact"), 100 if weights.version == "1.00" else 101,
-                                               tables.bearoff, tables.escape, None, two)
+                                               tables.bearoff, tables.escape, None, two,
+                                               tuple(_net_spec(weights, f"prune {c}") for c in ("race", "crashed", "contact")))
         self._first_lock = threading.Lock()
 
     @property
@@ -206,6 +207,20 @@ class GnubgNetworks:
             part = np.zeros((again.size, 5), dtype=np.float32)
             kernel.rows(sub, swap, part, np.empty(again.size, dtype=np.int8), 0, again.size)
             raw[again] = part
+        return raw.astype(np.float64)
+
+    def pruning(self, boards: Any, *, turned: bool = False) -> np.ndarray:
+        """(N, 5) float64: the pruning nets' outputs for (N, 2, 25) *boards* (side on roll
+        in row 1; row 0 with *turned*): gnubg's small nets of the same file (200 inputs,
+        the base units; 16 hidden units for contact and crashed positions, 8 for races)
+        that its search uses to pass over plays cheaply, the net of each position's class,
+        uncorrected (gnubg-nn's ``probabilities(board, p_prune)``). NaN for finished games
+        and bear-offs, which have no pruning net."""
+        arr = as_boards(boards)
+        n = arr.shape[0]
+        raw = np.full((n, 5), np.nan, dtype=np.float32)
+        cls = np.empty(n, dtype=np.int8)
+        self._kernel.prune_rows(arr, bool(turned), raw, cls, 0, n)
         return raw.astype(np.float64)
 
     def _attach_first(self) -> None:
