@@ -74,9 +74,11 @@ def sample(nets):
     return picked
 
 
-def plain(nets, board: np.ndarray, plies: int) -> np.ndarray:
+def plain(nets, board: np.ndarray, plies: int, prune: int = 0) -> np.ndarray:
     """The independent reference: numpy over the generator's plays and the 0-ply nets,
-    recursively (probabilities of the side on roll, row 1)."""
+    recursively (probabilities of the side on roll, row 1); with *prune*, each choice
+    among more plays keeps the best *prune* by the pruning nets (finished games and
+    bear-offs by their exact values) before the full nets choose."""
     cls = int(nets.classify(board[None])[0])
     two = nets.two_sided
     if plies == 0 or cls == 0 or (cls == 1 and two is not None and (board.sum(axis=1) <= two.checkers).all()):
@@ -85,10 +87,21 @@ def plain(nets, board: np.ndarray, plies: int) -> np.ndarray:
     theirs = nets.evaluate(batch.boards, turned=True)
     mine = -(2.0 * theirs[:, 0] + theirs[:, 1] + theirs[:, 2] - theirs[:, 3] - theirs[:, 4] - 1.0)
     out = np.zeros(5)
+    if prune:
+        first = nets.pruning(batch.boards, turned=True)
+        exact = np.isnan(first[:, 0])
+        first[exact] = theirs[exact]
+        cheap = -(2.0 * first[:, 0] + first[:, 1] + first[:, 2] - first[:, 3] - first[:, 4] - 1.0)
     for r in range(21):
         lo, hi = batch.offsets[r], batch.offsets[r + 1]
-        best = lo + int(np.argmax(mine[lo:hi]))
-        p = theirs[best] if plies == 1 else plain(nets, np.ascontiguousarray(batch.boards[best, ::-1]), plies - 1)
+        if prune and hi - lo > prune:
+            kept = lo + np.argsort(-cheap[lo:hi], kind="stable")[:prune]
+            kept = np.sort(kept)  # ties among the kept to the first
+            best = int(kept[np.argmax(mine[kept])])
+        else:
+            best = lo + int(np.argmax(mine[lo:hi]))
+        p = theirs[best] if plies == 1 else plain(nets, np.ascontiguousarray(batch.boards[best, ::-1]), plies - 1,
+                                                  prune)
         out += WEIGHTS[r] * np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
     return out / 36.0
 
@@ -124,6 +137,20 @@ def test_equal_to_a_plain_numpy_recursion_for_any_threads_and_turned_boards(nets
     assert np.allclose(got, want, rtol=0, atol=1e-12)
     assert np.array_equal(ahead.evaluate(boards, threads=2), got)
     assert np.array_equal(ahead.evaluate(np.ascontiguousarray(boards[:, ::-1]), turned=True), got)
+
+
+@pytest.mark.parametrize("prune", [1, 3])
+def test_pruned_choices_equal_a_numpy_recursion(nets, sample, prune):
+    """With the kernel's prune option each choice among more plays than *prune* keeps
+    that many by the pruning nets first: equal to numpy doing the same, cheaper than the
+    plain search and different from it."""
+    boards = np.concatenate([b[:2] for name, b in sample.items() if name != "two-sided bear-off"])
+    nets._attach_first()
+    got = np.zeros((len(boards), 5))
+    nets._kernel.ply_rows(boards, False, got, 0, len(boards), 2, None, prune)
+    want = np.array([plain(nets, b, 2, prune) for b in boards])
+    assert np.allclose(got, want, rtol=0, atol=1e-12)
+    assert np.abs(got - nets.at_ply(2).evaluate(boards)).max() > 1e-5
 
 
 def test_three_plies_equal_gnubg_nn_and_the_plain_recursion(nets, sample):

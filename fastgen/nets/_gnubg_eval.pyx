@@ -206,11 +206,15 @@ cdef class GnubgKernel:
         free(work)
 
     def ply_rows(self, const int8_t[:, :, ::1] boards, bint swap, double[:, ::1] out, Py_ssize_t lo,
-                 Py_ssize_t hi, int plies, StopFlag stop=None):
+                 Py_ssize_t hi, int plies, StopFlag stop=None, int prune=0):
         """out[i] for boards lo..hi-1 (row 1 on roll, or row 0 with *swap*) without the GIL:
         gnubg's evaluation at *plies* (1..MAX_PLIES; see plyn below). With *stop*, the
         loops poll its flag before each roll, at every ply, and return early once it is
-        set (the rows not reached are left alone). Returns whether they stopped."""
+        set (the rows not reached are left alone). With *prune* > 0 (the pruning nets
+        attached), each choice among more plays than that keeps that many by the pruning
+        nets before the full nets value them (see choose). Returns whether they stopped."""
+        if prune < 0 or (prune > 0 and not self.nets.has_prune):
+            raise ValueError("GnubgKernel: prune needs the pruning nets (checked by the caller)")
         if not 1 <= plies <= MAX_PLIES:
             raise ValueError("GnubgKernel: plies out of range (checked by the caller)")
         if hi <= lo:
@@ -221,6 +225,7 @@ cdef class GnubgKernel:
             searchn_free(&s)
             raise MemoryError()
         s.stop = &stop.flag if stop is not None else NULL
+        s.prune = prune
         cdef int8_t turned[50]
         cdef Py_ssize_t i
         cdef const int8_t* b
@@ -355,7 +360,10 @@ ctypedef struct SearchN:  # one thread's memory for plyn: a generator and output
     fgg_work* work
     Ctx* ctx[FG_MAX_PLIES]
     float* out[FG_MAX_PLIES]   # five a candidate, grown as needed
+    double* eq[FG_MAX_PLIES]   # the mover's equity of each candidate (pruned choices)
+    int* kept[FG_MAX_PLIES]    # the candidates a pruned choice keeps
     int cap[FG_MAX_PLIES]
+    int prune                 # a choice among more plays keeps this many by the pruning nets; 0: none
     const int* stop           # polled before each roll at every ply; NULL: never
 
 
@@ -364,15 +372,20 @@ cdef int searchn_init(SearchN* s, int plies) noexcept nogil:
     s.work = <fgg_work*> calloc(1, sizeof(fgg_work))
     s.stop = NULL
     bad = s.work == NULL
+    s.prune = 0
     for lvl in range(FG_MAX_PLIES):
         s.cap[lvl] = 0
         s.ctx[lvl] = NULL
         s.out[lvl] = NULL
+        s.eq[lvl] = NULL
+        s.kept[lvl] = NULL
         if lvl < plies:
             s.cap[lvl] = 64
             s.ctx[lvl] = ctx_new(0, 256)
             s.out[lvl] = <float*> malloc(5 * 64 * sizeof(float))
-            bad = bad or s.ctx[lvl] == NULL or s.out[lvl] == NULL
+            s.eq[lvl] = <double*> malloc(64 * sizeof(double))
+            s.kept[lvl] = <int*> malloc(64 * sizeof(int))
+            bad = bad or s.ctx[lvl] == NULL or s.out[lvl] == NULL or s.eq[lvl] == NULL or s.kept[lvl] == NULL
     return -1 if bad else 0
 
 
@@ -383,6 +396,98 @@ cdef void searchn_free(SearchN* s) noexcept nogil:
         if s.ctx[lvl] != NULL:
             ctx_free(s.ctx[lvl])
         free(s.out[lvl])
+        free(s.eq[lvl])
+        free(s.kept[lvl])
+
+
+cdef int searchn_grow(SearchN* s, int lvl, int k) noexcept nogil:
+    """Room for k candidates at level lvl; -1 when memory is short."""
+    cdef float* o = <float*> realloc(s.out[lvl], 5 * k * sizeof(float))
+    if o == NULL:
+        return -1
+    s.out[lvl] = o
+    cdef double* e = <double*> realloc(s.eq[lvl], k * sizeof(double))
+    if e == NULL:
+        return -1
+    s.eq[lvl] = e
+    cdef int* kp = <int*> realloc(s.kept[lvl], k * sizeof(int))
+    if kp == NULL:
+        return -1
+    s.kept[lvl] = kp
+    s.cap[lvl] = k
+    return 0
+
+
+cdef inline double mover_equity(const float* o) noexcept nogil:
+    """The mover's cubeless equity after its play, from the opponent's outputs o."""
+    return -(2.0 * <double> o[0] + <double> o[1] + <double> o[2] - <double> o[3] - <double> o[4] - 1.0)
+
+
+cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil:
+    """The play the mover makes among the k candidates in s.ctx[lvl] (their positions with
+    the opponent on roll valued at 0 ply into s.out[lvl]): the best by cubeless equity,
+    ties to the first. With s.prune > 0 and more candidates than that, the pruning nets
+    value them first and only the s.prune best by those (finished games and bear-offs by
+    their exact values; ties to the first) are valued by the full nets; the others'
+    s.out rows are left undefined."""
+    cdef int8_t turned[50]
+    cdef const int8_t* after
+    cdef int j, c, m, i, best = 0, cls
+    cdef double v, best_v = 0.0
+    cdef float* o
+    cdef double* eq = s.eq[lvl]
+    cdef int* kept = s.kept[lvl]
+    if s.prune <= 0 or k <= s.prune or not nets.has_prune:
+        for j in range(k):
+            # the play's position with the opponent (row 0) on roll
+            after = s.ctx[lvl].boards + j * BOARD_BYTES
+            memcpy(&turned[0], after + OWN, 25)
+            memcpy(&turned[25], after, 25)
+            fgg_queue(nets, s.work, &turned[0], s.out[lvl] + 5 * j)
+        fgg_flush_all(nets, s.work)
+        for j in range(k):
+            v = mover_equity(s.out[lvl] + 5 * j)
+            if j == 0 or v > best_v:
+                best = j
+                best_v = v
+        return best
+    # the pruning nets' look: kept[0..m-1] the best s.prune so far, by eq, best first
+    m = 0
+    for j in range(k):
+        after = s.ctx[lvl].boards + j * BOARD_BYTES
+        memcpy(&turned[0], after + OWN, 25)
+        memcpy(&turned[25], after, 25)
+        o = s.out[lvl] + 5 * j
+        cls = fgg_classify_flat(&turned[0])
+        if cls >= 2:
+            fgg_prune(nets, s.work, &turned[0], cls, o)
+        else:
+            fgg_queue(nets, s.work, &turned[0], o)   # exact at once (finished game, bear-off)
+        eq[j] = mover_equity(o)
+        i = m if m < s.prune else s.prune - 1
+        if m == s.prune and eq[j] <= eq[kept[i]]:
+            continue
+        while i > 0 and eq[kept[i - 1]] < eq[j]:
+            kept[i] = kept[i - 1]
+            i -= 1
+        kept[i] = j
+        if m < s.prune:
+            m += 1
+    for c in range(m):
+        j = kept[c]
+        after = s.ctx[lvl].boards + j * BOARD_BYTES
+        memcpy(&turned[0], after + OWN, 25)
+        memcpy(&turned[25], after, 25)
+        fgg_queue(nets, s.work, &turned[0], s.out[lvl] + 5 * j)
+    fgg_flush_all(nets, s.work)
+    best = kept[0]
+    for c in range(m):
+        j = kept[c]
+        v = mover_equity(s.out[lvl] + 5 * j)
+        if c == 0 or v > best_v or (v == best_v and j < best):
+            best = j
+            best_v = v
+    return best
 
 
 cdef int plyn(const fgg_nets* nets, SearchN* s, const int8_t* board, int depth, double* out) noexcept nogil:
@@ -398,12 +503,11 @@ cdef int plyn(const fgg_nets* nets, SearchN* s, const int8_t* board, int depth, 
     cdef float v0[5]
     cdef double acc[5]
     cdef double sub[5]
-    cdef double v, best_v, wgt
+    cdef double wgt
     cdef int8_t turned[50]
-    cdef int d1, d2, k, j, best, q, rc
+    cdef int d1, d2, k, best, q, rc
     cdef int lvl = depth - 1
     cdef float* o
-    cdef float* grown
     cdef const int8_t* after
     cdef Ctx* ctx = s.ctx[lvl]
     cdef int cls = fgg_classify_flat(board)
@@ -423,27 +527,9 @@ cdef int plyn(const fgg_nets* nets, SearchN* s, const int8_t* board, int depth, 
             k = generate(ctx, board, d1, d2)
             if k < 0:
                 return -1
-            if k > s.cap[lvl]:
-                grown = <float*> realloc(s.out[lvl], 5 * k * sizeof(float))
-                if grown == NULL:
-                    return -1
-                s.out[lvl] = grown
-                s.cap[lvl] = k
-            for j in range(k):
-                # the play's position with the opponent (row 0) on roll
-                after = ctx.boards + j * BOARD_BYTES
-                memcpy(&turned[0], after + OWN, 25)
-                memcpy(&turned[25], after, 25)
-                fgg_queue(nets, s.work, &turned[0], s.out[lvl] + 5 * j)
-            fgg_flush_all(nets, s.work)
-            best = 0
-            best_v = 0.0
-            for j in range(k):
-                o = s.out[lvl] + 5 * j
-                v = -(2.0 * <double> o[0] + <double> o[1] + <double> o[2] - <double> o[3] - <double> o[4] - 1.0)
-                if j == 0 or v > best_v:
-                    best = j
-                    best_v = v
+            if k > s.cap[lvl] and searchn_grow(s, lvl, k) < 0:
+                return -1
+            best = choose(nets, s, lvl, k)
             if depth == 1:
                 o = s.out[lvl] + 5 * best
                 for q in range(5):
