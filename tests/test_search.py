@@ -82,6 +82,10 @@ def test_rank_values_each_ply_only_what_the_filters_let_through():
     assert set(np.flatnonzero(ply == 2)) == set(first) - set(kept)
     order = Search.order(equity, ply)
     assert set(order[:len(kept)]) == set(kept)
+    # a filter that leaves one play has chosen it: nothing deeper is asked
+    asked.clear()
+    equity, ply = Search(2, (MoveFilter(0, 8, 1e-9), None)).rank(score, 30)
+    assert [k for k, _ in asked] == [0] and (ply == 0).all() and (equity == true[0]).all()
 
 
 @pytest.fixture(scope="module")

@@ -132,7 +132,9 @@ class Search:
     def rank(self, score: Callable[[int, np.ndarray], np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
         """Run the filters over *n* plays: ``score(k, rows)`` gives the mover's equity of
         plays *rows* (indices) at *k* plies. Returns each play's last equity and the ply it
-        was valued at (the plays that passed every filter: :attr:`plies`)."""
+        was valued at (the plays that passed every filter: :attr:`plies`). A filter that
+        leaves a single play has chosen it: it is not valued deeper (as GNU Backgammon's
+        hint lists such a play at the ply it was filtered at)."""
         equity = np.zeros(n)
         ply = np.zeros(n, dtype=np.int64)
         if n == 0:
@@ -146,6 +148,8 @@ class Search:
                 equity[alive] = score(k, alive)
                 ply[alive] = k
             alive = alive[f.select(equity[alive])]
+            if alive.size == 1:  # a filter leaving one play has chosen it: no look deeper
+                return equity, ply
         if self.plies > 0:
             equity[alive] = score(self.plies, alive)
             ply[alive] = self.plies
