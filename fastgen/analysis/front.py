@@ -25,6 +25,7 @@ from fastgen.sim.options import ClusterOptions, merge_options
 
 from fastgen.analysis.options import AnalysisOptions
 
+from fastgen.analysis.judge import search_depth
 from fastgen.analysis.many import analyse_on_cluster
 from fastgen.analysis.single import MatchAnalysis, analyse_match
 
@@ -78,6 +79,11 @@ def analyse(source: Any, evaluator: Any = "baseline", *, plies: int = 0, cube: b
         of analyses is returned for a folder or a list).
     evaluator:
         An evaluator or an evaluator spec (``"baseline"``, ``"gnubg:0"``, ``PATH.npz``).
+        ``"gnubg:N"`` (N = 1 to 3, GNU Backgammon's compiled nets) looks N plies ahead as
+        GNU Backgammon's analysis does: each roll's plays valued at 0 ply, up to 16
+        within 0.32 of the best (at 3 plies, then up to 4 within 0.08 at 2) and the play
+        made valued N plies ahead, the cube decisions from N-ply probabilities, the luck
+        at 0 ply.
     plies:
         0: the evaluator's own values; 1: each candidate play (the best 16 by their
         0-ply equity within 0.32 of the best, and the play made) and each cube decision
@@ -114,6 +120,9 @@ def analyse(source: Any, evaluator: Any = "baseline", *, plies: int = 0, cube: b
     opts = merge_options(AnalysisOptions, options, plies=plies, cube=cube, met=met, threads=threads,
                          database=database)
     fn, name = _evaluator(evaluator)
+    if opts.plies and search_depth(fn):
+        raise InvalidArgumentError(f"the evaluator {name!r} already looks {search_depth(fn)} plies ahead: give the "
+                                   f"depth once (plies=0 with it, or plies={opts.plies} with its 0-ply nets)")
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be None or a callable, got {progress!r}")
     cluster = merge_options(ClusterOptions, cluster, "cluster", workers=workers, scheduler=scheduler, client=client)

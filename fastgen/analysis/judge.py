@@ -53,12 +53,13 @@ from fastgen.cube.lookahead import one_ply_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable
 from fastgen.players.evaluators import evaluate, group_best, opponent_probs
+from fastgen.players.search import Search, searched
 from fastgen.games.game import result_types
 
 from fastgen.analysis.walk import CubePoint, Turn, with_on_roll
 
 __all__ = ["TurnValues", "CubeValues", "judge_turns", "judge_cubes", "score_of", "mwc_scale", "bearoff_database",
-           "reaches_bearoff"]
+           "reaches_bearoff", "search_depth"]
 
 _OPENING = np.array([r for r in DISTINCT_ROLLS if r[0] != r[1]], dtype=np.int8)
 
@@ -224,7 +225,9 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
     after = np.asarray(batch.boards)
     offsets = np.asarray(batch.offsets, dtype=np.int64)
     counts = np.diff(offsets)
-    probs = opponent_probs(evaluator, after, threads=threads)
+    depth = search_depth(evaluator)
+    base = searched(evaluator, 0) if depth else evaluator  # the luck and the filters' first look: 0 ply
+    probs = opponent_probs(base, after, threads=threads)
     g_turn, g_sign, g_weight, g_state = (np.asarray(col) for col in zip(*groups))
     row_state = np.repeat(g_state.astype(np.int64), counts)
     # GNU Backgammon's nets bring their generation's cube life (1.07's by default)
@@ -249,13 +252,61 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
         hit = np.flatnonzero((cand == turn.after).all(axis=(1, 2)))
         played[t] = int(hit[0]) if hit.size else -1
     evaluated = np.ones(eq.shape[0], dtype=bool)
-    if plies:
+    if depth:
+        eq, evaluated = _searched_plays(turns, boards, eq, t_offsets, played, evaluator, depth, met, database,
+                                        threads)
+        best = np.array([int(np.argmax(np.where(evaluated[a:b], eq[a:b], -np.inf))) if b > a else 0
+                         for a, b in zip(t_offsets[:-1], t_offsets[1:])], dtype=np.int64)
+    elif plies:
         eq, evaluated = _one_ply_plays(turns, boards, eq, t_offsets, played, evaluator, met, database, threads)
         best = np.array([int(np.argmax(np.where(evaluated[a:b], eq[a:b], -np.inf)))
                          for a, b in zip(t_offsets[:-1], t_offsets[1:])], dtype=np.int64)
     scale = np.array([mwc_scale(turn.state, met) for turn in turns])
     base = np.array([_mwc_base(turn.state, met) for turn in turns])
     return TurnValues(boards, moves, t_offsets, eq, evaluated, played, best, luck, scale, base)
+
+
+def search_depth(evaluator: Any) -> int:
+    """How many plies *evaluator* looks ahead when it can be searched ply by ply (GNU
+    Backgammon's compiled nets at ``gnubg:N``), else 0."""
+    plies = getattr(evaluator, "plies", 0)
+    return int(plies) if isinstance(plies, int) and plies >= 1 and hasattr(getattr(evaluator, "nets", evaluator),
+                                                                             "at_ply") else 0
+
+
+def _searched_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offsets: np.ndarray, played: np.ndarray,
+                    evaluator: Any, depth: int, met: MatchEquityTable, database: Any,
+                    threads: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each turn's plays through GNU Backgammon's analysis filters to *depth* plies
+    (:meth:`fastgen.players.search.Search.gnubg` with ``analysis=True``: up to 16 within
+    0.32 of the best at 0 ply go on), each valued at a ply by its cubeful equity from that
+    ply's probabilities; the play made is valued at the deepest ply reached too. Returns
+    the equities and which rows were valued deepest in their turn."""
+    search = Search.gnubg(depth, analysis=True)
+    levels = [searched(evaluator, k) for k in range(depth + 1)]
+    out, evaluated = eq.copy(), np.zeros(eq.shape[0], dtype=bool)
+    for t, turn in enumerate(turns):
+        lo, hi = int(offsets[t]), int(offsets[t + 1])
+        if hi == lo:
+            continue
+        rows = boards[lo:hi]
+
+        def score(k: int, idx: np.ndarray, rows: np.ndarray = rows, lo: int = lo, st: MatchState = turn.state) -> np.ndarray:
+            if k == 0:
+                return eq[lo + idx]
+            theirs = opponent_probs(levels[k], rows[idx], threads=threads)
+            return _after_values(rows[idx], theirs, [st], np.zeros(idx.shape[0], np.int64), met, database,
+                                 efficiency_for(evaluator, k))
+
+        e, ply = search.rank(score, hi - lo)
+        top = int(ply.max())
+        p = int(played[t])
+        if p >= 0 and ply[p] < top:
+            e[p] = score(top, np.array([p]))[0]
+            ply[p] = top
+        out[lo:hi] = e
+        evaluated[lo:hi] = ply == top
+    return out, evaluated
 
 
 #: At 1 ply, the candidates valued again: the best 16 by their 0-ply equity within 0.32
@@ -325,7 +376,7 @@ def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any],
         return CubeValues(equities, actions, np.zeros(0))
     boards = np.stack([p.board for p in points])
     probs = evaluate(evaluator, boards, threads=threads)
-    efficiency = efficiency_for(evaluator, 0)
+    efficiency = efficiency_for(evaluator, search_depth(evaluator))
     groups: dict[MatchState, list[int]] = {}
     for i, p in enumerate(points):
         groups.setdefault(p.state, []).append(i)

@@ -22,7 +22,7 @@ from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.match import Match
 
 from fastgen.analysis.html import html_report
-from fastgen.analysis.judge import (CubeValues, TurnValues, bearoff_database, judge_cubes, judge_turns,
+from fastgen.analysis.judge import (CubeValues, TurnValues, bearoff_database, judge_cubes, judge_turns, search_depth,
                                     reaches_bearoff)
 from fastgen.analysis.records import CubeRecord, MoveRecord, luck_mark, skill_mark
 from fastgen.analysis.report import statistics_table
@@ -217,7 +217,7 @@ def analyse_match(match: Match, evaluator: Callable[[np.ndarray], Any], *, name:
     per_game = game_results(match, met)
     players = player_stats(names, match.length, moves, cubes, _totals(per_game), per_game)
     return MatchAnalysis(names=names, length=match.length, score=match.score, decisions=decisions,
-                         players=players, evaluator=name, plies=plies,
+                         players=players, evaluator=name, plies=plies or search_depth(evaluator),
                          seconds=time.perf_counter() - t0, source=source,
                          finished=(match.over if match.length else all(g.over for g in match.games)))
 
