@@ -1,0 +1,132 @@
+"""GNU Backgammon's nets 2 plies ahead: fastgen's compiled search against the gnubg 1.07
+program, timed in the same run, the program's weights for both.
+
+    OPENBLAS_NUM_THREADS=1 nice python -m pytest bench/test_search.py -s
+
+- ``test_hint_two_plies``: the 2-ply ``hint`` of 60 positions and rolls (contact and
+  crashed positions from games of mixed strength, random rolls; money, cube centred):
+  :func:`fastgen.hint` with ``gnubg:2`` in one process, warm (the nets loaded before the
+  timing), one thread and two, against the program's ``hint`` at 2 plies, its start
+  subtracted (one process for all 60), one thread (``set threads 1``), at its defaults
+  (pruning nets on, cubeful) and with the settings fastgen equals (pruning off,
+  cubeless); milliseconds a hint.
+- ``test_analysis_two_plies``: the 7-point example match analysed at 2 plies, whole
+  commands: ``fastgen analyse FILE --evaluator gnubg:2`` (one thread, two) against
+  ``gnubg -t -q`` importing and analysing it with its analysis at 2 plies for chequer
+  play and cube decisions (luck at 0 ply, its default), pruning nets on (its default) and
+  off, one thread.
+
+Nothing is asserted: the machine is shared, and its speed varies through the day.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import fastgen
+from fastgen.core.ids import match_id, position_id
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+from _gnubg_positions import self_play  # noqa: E402
+
+GNUBG = os.environ.get("FASTGEN_GNUBG", "/usr/games/gnubg")
+WEIGHTS = "/usr/lib/gnubg/gnubg.wd"
+MATCH = Path(__file__).resolve().parents[1] / "docs" / "_data" / "example-7pt.mat"
+CASES = 60
+
+pytestmark = pytest.mark.skipif(not (shutil.which(GNUBG) and os.path.isfile(WEIGHTS)),
+                                reason=f"needs the GNU Backgammon program ({GNUBG}) and its weights ({WEIGHTS})")
+
+
+def _gnubg(lines: list[str]) -> float:
+    """Seconds the program takes for *lines* (its start included), fresh settings."""
+    with tempfile.TemporaryDirectory() as home:
+        t = time.perf_counter()
+        subprocess.run([GNUBG, "-t", "-q"], input="\n".join(lines + ["quit", "y", ""]), text=True,
+                       capture_output=True, check=False, env=dict(os.environ, HOME=home, LANG="C", LC_ALL="C"))
+        return time.perf_counter() - t
+
+
+def _settings(prune: bool, cubeful: bool, what: str = "evaluation chequerplay evaluation") -> list[str]:
+    return [f"set {what} prune {'on' if prune else 'off'}", f"set {what} cubeful {'on' if cubeful else 'off'}"]
+
+
+@pytest.fixture(scope="module")
+def cases():
+    from fastgen.nets import gnubg
+
+    nets = gnubg.load(WEIGHTS)
+    boards = self_play(8, 40, 0.3)
+    rng = np.random.default_rng(8)
+    rows = rng.choice(np.flatnonzero(nets.classify(boards) >= 3), CASES, replace=False)
+    return nets, [(boards[i], tuple(int(x) for x in rng.integers(1, 7, 2))) for i in rows]
+
+
+@pytest.mark.benchmark(group="search")
+def test_hint_two_plies(benchmark, cases):
+    nets, todo = cases
+    two = nets.at_ply(2)
+    state = fastgen.MatchState(jacoby=True)
+    fastgen.hint(todo[0][0], todo[0][1], two, state)
+
+    def ours(threads):
+        t = time.perf_counter()
+        for b, d in todo:
+            fastgen.hint(b, d, two, state, threads=threads)
+        return (time.perf_counter() - t) / len(todo) * 1e3
+
+    one = benchmark.pedantic(lambda: ours(1), rounds=1, iterations=1)
+    two_threads = ours(2)
+    head = ["set player 0 human", "set player 1 human", "set threads 1", "set display off",
+            "set evaluation chequerplay evaluation plies 2"]
+    body = []
+    for b, d in todo:
+        body += [f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True, dice=d))}", "hint"]
+    start = _gnubg(head)
+    theirs = {}
+    for label, prune, cubeful in (("defaults (pruning, cubeful)", True, True), ("pruning off, cubeless", False, False)):
+        theirs[label] = (_gnubg(head + _settings(prune, cubeful) + body) - start) / len(todo) * 1e3
+    benchmark.extra_info.update(fastgen_ms=one, fastgen_2_threads_ms=two_threads, gnubg_ms=theirs)
+    print(f"\n2-ply hint, {len(todo)} positions and rolls, warm: fastgen {one:.1f} ms a hint, one thread; "
+          f"{two_threads:.1f} with two")
+    for label, ms in theirs.items():
+        print(f"  gnubg 1.07, {label}, one thread: {ms:.1f} ms a hint ({ms / one:.1f}x fastgen's one thread, "
+              f"{ms / two_threads:.1f}x its two)")
+
+
+@pytest.mark.benchmark(group="search")
+def test_analysis_two_plies(benchmark, tmp_path):
+    env = dict(os.environ, FASTGEN_GNUBG_WEIGHTS=WEIGHTS)
+
+    def ours(threads):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "fastgen", "analyse", str(MATCH), "--evaluator", "gnubg:2",
+                        "--threads", str(threads)], capture_output=True, check=True, cwd=tmp_path, env=env)
+        return time.perf_counter() - t
+
+    ours(1)  # bytecode and caches, untimed
+    one = benchmark.pedantic(lambda: ours(1), rounds=1, iterations=1)
+    two = ours(2)
+    shutil.copy(MATCH, tmp_path / "match.mat")
+    theirs = {}
+    for label, prune in (("defaults (pruning on)", True), ("pruning off", False)):
+        lines = ["set threads 1", "set display off"]
+        for what in ("chequerplay evaluation", "cubedecision evaluation"):
+            lines += [f"set analysis {what} plies 2", f"set analysis {what} prune {'on' if prune else 'off'}"]
+        lines += [f"import mat {tmp_path / 'match.mat'}", "analyse match", "show statistics match"]
+        theirs[label] = _gnubg(lines)
+    benchmark.extra_info.update(fastgen_s=one, fastgen_2_threads_s=two, gnubg_s=theirs)
+    print(f"\n2-ply analysis of the 7-point example match, whole commands: fastgen {one:.1f} s, one thread; "
+          f"{two:.1f} s with two")
+    for label, s in theirs.items():
+        print(f"  gnubg 1.07, {label}, one thread: {s:.1f} s ({s / one:.1f}x fastgen's one thread, "
+              f"{s / two:.1f}x its two)")
