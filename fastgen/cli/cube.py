@@ -86,7 +86,8 @@ def run_cube(args: argparse.Namespace) -> int:
             evaluator = specs.evaluator(spec)
             decision = cube_action(args.position, state=state, evaluator=evaluator, plies=args.plies,
                                    beavers=not args.no_beavers)
-            source = f"{args.plies}-ply {spec}"
+            depth = getattr(evaluator, "plies", 0)
+            source = f"{args.plies or (depth if isinstance(depth, int) else 0)}-ply {spec}"
     except FastgenError as exc:
         print(f"fastgen cube: error: {exc}", file=sys.stderr)
         return 2

@@ -35,7 +35,9 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
     roll): with its five cubeless *probs*, or those an *evaluator* (any fastgen
     evaluator: ``evaluators.baseline()``, ``evaluators.gnubg(0)``, a network) gives.
     *plies*: 0, or 1 to look at the evaluator's 21 rolls first (module docstring; needs
-    an *evaluator*). *state*, *met*, *beavers*, *database*: as
+    an *evaluator*); an evaluator that looks ahead itself (``gnubg:2``) takes 0, and its
+    N-ply probabilities are turned cubeful by the formula, with the cube life of its
+    depth. *state*, *met*, *beavers*, *database*: as
     :func:`~fastgen.cube.decision.cube_decisions`. *threads*: the threads of the move
     generator and of the evaluator (a compiled network uses them); the decision is the
     same for any number.
@@ -62,8 +64,14 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
     else:
         given = as_numbers(probs)
         probs = given.reshape(1, -1) if given.ndim == 1 else given
-    # GNU Backgammon's nets bring their generation's cube life (1.07's by default)
-    efficiency = None if evaluator is None else efficiency_for(evaluator, plies)
+    # GNU Backgammon's nets bring their generation's cube life (1.07's by default), by
+    # the depth of their probabilities (gnubg:N looks N plies ahead itself)
+    depth = getattr(evaluator, "plies", 0)
+    if plies and isinstance(depth, int) and depth > 0:
+        raise InvalidCubeStateError(f"the evaluator {getattr(evaluator, 'name', evaluator)!r} already looks {depth} "
+                                    f"plies ahead: give the depth once (plies=0 with it)")
+    efficiency = None if evaluator is None else efficiency_for(evaluator, plies or (depth if isinstance(depth, int)
+                                                                                    else 0))
     zero = cube_decisions(arr, probs, st, met=met, beavers=beavers, database=database,
                           efficiency=efficiency).decision(0)
     if not plies or zero.action is CubeAction.CANNOT_DOUBLE:
