@@ -70,13 +70,13 @@ def test_rank_values_each_ply_only_what_the_filters_let_through():
         asked.append((k, sorted(rows.tolist())))
         return true[k, rows]
 
-    search = Search(3, (MoveFilter(0, 6, 10.0), None, MoveFilter(1, 1, 0.3)))
+    search = Search(3, (MoveFilter(0, 6, 10.0), None, MoveFilter(2, 1, 0.3)))
     equity, ply = search.rank(score, 30)
     assert [k for k, _ in asked] == [0, 2, 3]
     first = np.argsort(-true[0], kind="stable")[:6]
     assert asked[1][1] == sorted(first.tolist())
     at2 = first[np.argsort(-true[2, first], kind="stable")]
-    kept = [at2[0]] + [r for r in at2[1:2] if true[2, r] >= true[2, at2[0]] - 0.3]
+    kept = list(at2[:2]) + [r for r in at2[2:3] if true[2, r] >= true[2, at2[0]] - 0.3]
     assert asked[2][1] == sorted(int(r) for r in kept)
     assert (ply[kept] == 3).all() and (equity[kept] == true[3, kept]).all()
     assert set(np.flatnonzero(ply == 2)) == set(first) - set(kept)
