@@ -14,8 +14,10 @@ The evaluator decides the depth: ``"gnubg:0"`` is GNU Backgammon's 0-ply hint (t
 plays in the same order, the same equities, with the program's weights); ``"gnubg:N"``
 (N = 1 to 3) looks N plies ahead through GNU Backgammon's move filters, as its ``hint``
 does: every play valued at 0 ply, up to 8 within 0.16 of the best valued again at N
-plies (at 3 plies, up to 2 of those within 0.04 at 2 plies first) and listed first;
-the cubeful equity is taken from the probabilities found there as at 0 ply.
+plies (at 3 plies, up to 2 of those within 0.04 at 2 plies first) and listed first.
+To 2 plies the cubeful equity comes from a cubeful search, as the program's
+(:func:`fastgen.analysis.judge.cubeful_after`: the cube carried down, each side's cube
+action at each ply); at 3 plies, and cubeless, from the probabilities found there.
 
 >>> import fastgen
 >>> h = fastgen.hint(fastgen.STARTING_BOARD, (3, 1), "baseline")
@@ -44,7 +46,8 @@ from fastgen.players.evaluators import _weighted, flip, opponent_probs
 from fastgen.players.search import Search, searched
 from fastgen._util import check_threads
 
-from fastgen.analysis.judge import _after_values, _mwc_base, bearoff_database, mwc_scale, reaches_bearoff
+from fastgen.analysis.judge import (CUBEFUL_PLIES, _after_values, _mwc_base, bearoff_database, cubeful_after,
+                                   mwc_scale, reaches_bearoff)
 
 __all__ = ["hint", "Hint", "HintPlay"]
 
@@ -132,6 +135,8 @@ def hint(board: Any, dice: Any, evaluator: Any = "baseline", state: MatchState |
 
     def score(k: int, rows: np.ndarray) -> np.ndarray:
         theirs[rows] = opponent_probs(levels[k], after[rows], threads=threads)
+        if not cubeless and 1 <= k <= CUBEFUL_PLIES and search is not None:  # the cube at every ply
+            return cubeful_after(after[rows], [st] * rows.shape[0], levels[0], k, met, db, threads)
         if cubeless:
             return 1.0 - _weighted(theirs[rows])
         return _after_values(after[rows], theirs[rows], [st], np.zeros(rows.shape[0], np.int64), met, db,

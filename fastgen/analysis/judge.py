@@ -49,7 +49,7 @@ from fastgen.core.state import MatchState
 from fastgen.bearoff.build import build_two_sided
 from fastgen.cube.decision import cube_decisions, proper_action
 from fastgen.cube.efficiency import BEAROFF, CubeEfficiency, efficiency_for, position_class
-from fastgen.cube.lookahead import one_ply_batch
+from fastgen.cube.lookahead import one_ply_batch, two_ply_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable
 from fastgen.players.evaluators import evaluate, group_best, opponent_probs
@@ -274,13 +274,20 @@ def search_depth(evaluator: Any) -> int:
                                                                              "at_ply") else 0
 
 
+#: The depth to which a search looks cubefully (the cube's value and owner carried down,
+#: each side's cube action at each ply: :func:`cubeful_after`); deeper, the N-ply
+#: probabilities are turned cubeful by the 0-ply formula.
+CUBEFUL_PLIES = 2
+
+
 def _searched_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offsets: np.ndarray, played: np.ndarray,
                     evaluator: Any, depth: int, met: MatchEquityTable, database: Any,
                     threads: int) -> tuple[np.ndarray, np.ndarray]:
     """Each turn's plays through GNU Backgammon's analysis filters to *depth* plies
     (:meth:`fastgen.players.search.Search.gnubg` with ``analysis=True``: up to 16 within
-    0.32 of the best at 0 ply go on), each valued at a ply by its cubeful equity from that
-    ply's probabilities; the play made is valued at the deepest ply reached too. Returns
+    0.32 of the best at 0 ply go on), each valued at a ply cubefully (to 2 plies:
+    :func:`cubeful_after`; deeper, the cubeful equity of that ply's probabilities); the
+    play made is valued at the deepest ply reached too. Returns
     the equities and which rows were valued deepest in their turn."""
     search = Search.gnubg(depth, analysis=True)
     levels = [searched(evaluator, k) for k in range(depth + 1)]
@@ -294,6 +301,8 @@ def _searched_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offse
         def score(k: int, idx: np.ndarray, rows: np.ndarray = rows, lo: int = lo, st: MatchState = turn.state) -> np.ndarray:
             if k == 0:
                 return eq[lo + idx]
+            if k <= CUBEFUL_PLIES:  # GNU Backgammon's cubeful search: the cube at every ply
+                return cubeful_after(rows[idx], [st] * idx.shape[0], levels[0], k, met, database, threads)
             theirs = opponent_probs(levels[k], rows[idx], threads=threads)
             return _after_values(rows[idx], theirs, [st], np.zeros(idx.shape[0], np.int64), met, database,
                                  efficiency_for(evaluator, k))
@@ -328,7 +337,6 @@ def _one_ply_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offset
     and which rows they are: each play's position valued by the opponent at 1 ply
     (:func:`fastgen.cube.lookahead.one_ply_batch`), its cube action taken as at 0 ply."""
     out, evaluated = eq.copy(), np.zeros(eq.shape[0], dtype=bool)
-    efficiency = efficiency_for(evaluator, 1)
     rows: list[int] = []
     for t in range(len(turns)):
         lo, hi = int(offsets[t]), int(offsets[t + 1])
@@ -340,22 +348,44 @@ def _one_ply_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offset
         rows.extend(sorted(pick))
     sel = np.asarray(rows, dtype=np.int64)
     evaluated[sel] = True
-    going = sel[result_types(boards[sel]) == 0]  # a play that ends the game keeps its exact value
+    turn_of = np.searchsorted(offsets, sel, side="right") - 1
+    out[sel] = cubeful_after(boards[sel], [turns[t].state for t in turn_of], evaluator, 1, met, database, threads)
+    return out, evaluated
+
+
+def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, depth: int, met: MatchEquityTable,
+                  database: Any, threads: int) -> np.ndarray:
+    """The mover's normalised equity after each play (*after*: (M, 2, 25), the mover in
+    row 1, ``movers[i]`` its state) looked at *depth* (1 or 2) plies deeper, cube
+    included: the opponent's no double and double/take at that depth
+    (:func:`fastgen.cube.lookahead.one_ply_batch`, :func:`~fastgen.cube.lookahead.two_ply_batch`
+    of *evaluator*, its 0-ply nets), then its cube action, double/pass the cube. A play
+    that ends the game keeps its exact value."""
+    out = np.empty(after.shape[0])
+    res = result_types(after)
+    ended = np.flatnonzero(res > 0)
+    for i in ended:  # exact, as at 0 ply
+        out[i] = _after_values(after[i:i + 1], np.zeros((1, 5)), [movers[i]], np.zeros(1, np.int64), met, None)[0]
+    going = np.flatnonzero(res == 0)
     if not going.size:
-        return out, evaluated
-    turn_of = np.searchsorted(offsets, going, side="right") - 1
+        return out
     states: list[MatchState] = []
     index: dict[MatchState, int] = {}
     row_state = np.empty(going.size, dtype=np.int64)
-    for i, t in enumerate(turn_of):
-        st = _flipped(turns[t].state)
+    for i, g in enumerate(going):
+        st = _flipped(movers[g])
         row_state[i] = index.setdefault(st, len(states))
         if row_state[i] == len(states):
             states.append(st)
-    opp = np.ascontiguousarray(boards[going][:, ::-1])
-    nd1, dt1 = one_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads,
-                             efficiency=efficiency)
+    opp = np.ascontiguousarray(after[going][:, ::-1])
+    if depth == 1:
+        nd1, dt1 = one_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads,
+                                 efficiency=efficiency_for(evaluator, 1))
+    else:
+        nd1, dt1 = two_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads,
+                                 efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)))
     probs = evaluate(evaluator, opp, threads=threads)
+    efficiency = efficiency_for(evaluator, depth)
     for k, st in enumerate(states):
         r = np.flatnonzero(row_state == k)
         d = cube_decisions(opp[r], probs[r], st, met=met, database=database, efficiency=efficiency)
@@ -363,7 +393,7 @@ def _one_ply_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offset
         with np.errstate(invalid="ignore"):  # NaN where the opponent cannot double: no double
             doubles = (dt >= nd) & (dp >= nd)
         out[going[r]] = -np.where(doubles, np.minimum(dt, dp), nd)
-    return out, evaluated
+    return out
 
 
 def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, *,
@@ -386,26 +416,35 @@ def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any],
         equities[rows] = d.equities
         for k, r in enumerate(rows):
             actions[r] = d.actions[d.action[k]]
+    depth = search_depth(evaluator)
     if plies:
-        _one_ply_cubes(boards, points, equities, actions, probs, evaluator, met, database, threads)
+        _lookahead_cubes(boards, points, equities, actions, probs, evaluator, 1, met, database, threads)
+    elif 1 <= depth <= CUBEFUL_PLIES:  # GNU Backgammon's cubeful search on its 0-ply nets
+        _lookahead_cubes(boards, points, equities, actions, probs, searched(evaluator, 0), depth, met, database,
+                         threads)
     scale = np.array([mwc_scale(p.state, met) for p in points])
     return CubeValues(equities, actions, scale)
 
 
-def _one_ply_cubes(boards: np.ndarray, points: list[CubePoint], equities: np.ndarray, actions: list,
-                   probs: np.ndarray, evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, database: Any,
-                   threads: int) -> None:
+def _lookahead_cubes(boards: np.ndarray, points: list[CubePoint], equities: np.ndarray, actions: list,
+                     probs: np.ndarray, evaluator: Callable[[np.ndarray], Any], depth: int, met: MatchEquityTable,
+                     database: Any, threads: int) -> None:
     """No double and double/take of the *points* where the side on roll may double, at
-    1 ply (:func:`fastgen.cube.lookahead.one_ply_batch`), and the proper action from
-    them, in place; double/pass stays the cube's value."""
+    *depth* (1 or 2) plies (:func:`fastgen.cube.lookahead.one_ply_batch`,
+    :func:`~fastgen.cube.lookahead.two_ply_batch`), and the proper action from them, in
+    place; double/pass stays the cube's value."""
     live = np.flatnonzero(~np.isnan(equities[:, 1]))
     if not live.size:
         return
     states = list(dict.fromkeys(points[i].state for i in live))
     index = {st: k for k, st in enumerate(states)}
     row_state = np.array([index[points[i].state] for i in live], dtype=np.int64)
-    nd1, dt1 = one_ply_batch(boards[live], evaluator, states, row_state, met=met, database=database, threads=threads,
-                             efficiency=efficiency_for(evaluator, 1))
+    if depth == 1:
+        nd1, dt1 = one_ply_batch(boards[live], evaluator, states, row_state, met=met, database=database,
+                                 threads=threads, efficiency=efficiency_for(evaluator, 1))
+    else:
+        nd1, dt1 = two_ply_batch(boards[live], evaluator, states, row_state, met=met, database=database,
+                                 threads=threads, efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)))
     for j, i in enumerate(live):
         st = points[i].state
         nd, dt = (float(_normalised(np.array([v]), st, met)[0]) for v in (nd1[j], dt1[j]))

@@ -30,7 +30,101 @@ from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.game import result_types
 from fastgen.nets.probs import checked_answer
 
-__all__ = ["one_ply_batch", "one_ply_values"]
+__all__ = ["one_ply_batch", "two_ply_batch", "one_ply_values"]
+
+def _branches(state: MatchState, c_branch: str) -> tuple[int, int | None] | None:
+    """The cube (value, owner) of branch *c_branch* ("nd": as it is; "dt": doubled, the
+    opponent owning it) for the side on roll of *state*; None where it cannot double."""
+    if c_branch == "dt" and not may_double(state):
+        return None
+    me, c = state.on_roll, state.cube_value
+    return (c, state.cube_owner) if c_branch == "nd" else (2 * c, 1 - me)
+
+
+def _opponent_state(state: MatchState, cube: int, owner: int | None) -> MatchState:
+    return MatchState(match_length=state.match_length, score=state.score, cube_value=cube, cube_owner=owner,
+                      crawford=state.crawford, jacoby=state.jacoby, on_roll=1 - state.on_roll,
+                      max_cube=state.max_cube)
+
+
+def _score(state: MatchState, met: MatchEquityTable) -> Score | None:
+    if not state.match_length:
+        return None
+    me = state.on_roll
+    return Score(met, state.match_length - state.score[me], state.match_length - state.score[1 - me],
+                 crawford=state.crawford, player=me)
+
+
+def _ended_values(res: np.ndarray, state: MatchState, cube: int, owner: int | None, score: Score | None) -> np.ndarray:
+    """The side on roll's value of plays that end the game (results *res*), in its units."""
+    points = res.astype(np.int64)
+    if score is None:
+        if state.jacoby and owner is None:  # gammons count single with the cube centred
+            points[:] = 1
+        return points * cube / state.cube_value
+    return np.array([score.win(int(r) * cube) for r in points], dtype=np.float64)
+
+
+def _action(nd: np.ndarray, dt: np.ndarray, dp: np.ndarray) -> np.ndarray:
+    """The value of the side on roll's cube action: the smaller of double/take and
+    double/pass where doubling gains whatever the answer, else no double."""
+    with np.errstate(invalid="ignore"):  # NaN where the side on roll cannot double
+        doubles = (dt >= nd) & (dp >= nd)
+    return np.where(doubles, np.minimum(dt, dp), nd)
+
+
+class _Replies:
+    """The plays of n boards' 21 rolls each (their boards, offsets, results, the
+    opponent's 0-ply probabilities and the classes), generated and evaluated once."""
+
+    def __init__(self, boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], threads: int) -> None:
+        n = boards.shape[0]
+        batch = plays_batch(np.repeat(boards, len(DISTINCT_ROLLS), axis=0), np.tile(DISTINCT_ROLLS, (n, 1)),
+                            threads=threads)
+        self.n = n
+        self.after = np.asarray(batch.boards)
+        self.offsets = np.asarray(batch.offsets, dtype=np.int64)
+        self.row_board = np.repeat(np.repeat(np.arange(n), len(DISTINCT_ROLLS)), np.diff(self.offsets))
+        self.res = result_types(self.after)
+        self.going = self.res == 0
+        opp_boards = np.ascontiguousarray(self.after[self.going][:, ::-1])
+        # (N, 5) finite probabilities, or InvalidOutputError naming the evaluator
+        probs = checked_answer(evaluator, opp_boards, threads) if opp_boards.shape[0] else np.zeros((0, 5))
+        self.opp_probs = np.zeros((self.after.shape[0], 5))
+        self.opp_probs[self.going] = probs
+        self.classes = position_class(self.after)  # the same from either side: once for every branch
+        self.chances = np.tile(ROLL_CHANCES, n)
+
+    def zero_ply(self, states: list[MatchState], row_st: np.ndarray, c_branch: str, met: MatchEquityTable,
+                 database: Any, efficiency: CubeEfficiency | None) -> np.ndarray:
+        """Each play's value for the side on roll in branch *c_branch*, the opponent's
+        0-ply cube action taken (NaN in the boards whose side cannot double there)."""
+        values = np.empty(self.after.shape[0])
+        for k, state in enumerate(states):
+            rows = np.flatnonzero(row_st == k)
+            if not rows.size:
+                continue
+            cube_owner = _branches(state, c_branch)
+            if cube_owner is None:  # no double/take where the side on roll cannot double
+                values[rows] = np.nan
+                continue
+            cube, owner = cube_owner
+            score = _score(state, met)
+            ended, live = rows[~self.going[rows]], rows[self.going[rows]]
+            if ended.size:
+                values[ended] = _ended_values(self.res[ended], state, cube, owner, score)
+            if live.size:
+                d = cube_decisions(self.after[live][:, ::-1], self.opp_probs[live], _opponent_state(state, cube, owner),
+                                   met=met, database=database, classes=self.classes[live], efficiency=efficiency)
+                v = _action(d.no_double, d.double_take, d.double_pass)
+                values[live] = -v * cube / state.cube_value if score is None else 1.0 - v
+        return values
+
+    def average(self, best: np.ndarray) -> np.ndarray:
+        """Each board's average over its 21 rolls of *best* (one value a roll)."""
+        return np.bincount(np.repeat(np.arange(self.n), len(DISTINCT_ROLLS)), weights=best * self.chances,
+                           minlength=self.n)
+
 
 def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
                   row_state: np.ndarray, *, met: MatchEquityTable | None = None, database: Any = None,
@@ -47,62 +141,82 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     states = [check_state(st) for st in states]  # refused here, before any work, as cube_decisions refuses them
     met = default_met() if met is None else met
     n = boards.shape[0]
-    nd_out, dt_out = np.empty(n), np.empty(n)
     if not n:
-        return nd_out, dt_out
-    batch = plays_batch(np.repeat(boards, len(DISTINCT_ROLLS), axis=0), np.tile(DISTINCT_ROLLS, (n, 1)),
-                        threads=threads)
-    after = np.asarray(batch.boards)
-    offsets = np.asarray(batch.offsets, dtype=np.int64)
-    row_board = np.repeat(np.repeat(np.arange(n), len(DISTINCT_ROLLS)), np.diff(offsets))
-    row_st = np.asarray(row_state, dtype=np.int64)[row_board]
-    res = result_types(after)
-    going = res == 0
-    opp_boards = np.ascontiguousarray(after[going][:, ::-1])
-    # (N, 5) finite probabilities, or InvalidOutputError naming the evaluator
-    probs = checked_answer(evaluator, opp_boards, threads) if opp_boards.shape[0] else np.zeros((0, 5))
-    opp_probs = np.zeros((after.shape[0], 5))
-    opp_probs[going] = probs
-    classes = position_class(after)  # the same from either side: once for both branches
-    chances = np.tile(ROLL_CHANCES, n)
-    for out in (nd_out, dt_out):
-        values = np.empty(after.shape[0])
-        for k, state in enumerate(states):
-            rows = np.flatnonzero(row_st == k)
-            if not rows.size:
-                continue
-            if out is dt_out and not may_double(state):  # no double/take where the side on roll cannot double
-                values[rows] = np.nan
-                continue
-            me, c = state.on_roll, state.cube_value
-            cube, owner = (c, state.cube_owner) if out is nd_out else (2 * c, 1 - me)
-            score = None
-            if state.match_length:
-                score = Score(met, state.match_length - state.score[me], state.match_length - state.score[1 - me],
-                              crawford=state.crawford, player=me)
-            ended, live = rows[~going[rows]], rows[going[rows]]
-            if ended.size:
-                points = res[ended].astype(np.int64)
-                if score is None:
-                    if state.jacoby and owner is None:  # gammons count single with the cube centred
-                        points[:] = 1
-                    values[ended] = points * cube / c
-                else:
-                    values[ended] = [score.win(int(r) * cube) for r in points]
-            if live.size:
-                opp_state = MatchState(match_length=state.match_length, score=state.score, cube_value=cube,
-                                       cube_owner=owner, crawford=state.crawford, jacoby=state.jacoby, on_roll=1 - me,
-                                       max_cube=state.max_cube)
-                d = cube_decisions(after[live][:, ::-1], opp_probs[live], opp_state, met=met, database=database,
-                                   classes=classes[live], efficiency=efficiency)
-                nd, dt, dp = d.no_double, d.double_take, d.double_pass
-                with np.errstate(invalid="ignore"):  # NaN where the opponent cannot double
-                    doubles = (dt >= nd) & (dp >= nd)
-                v = np.where(doubles, np.minimum(dt, dp), nd)
-                values[live] = -v * cube / c if score is None else 1.0 - v
-        best = np.maximum.reduceat(values, offsets[:-1])
-        out[:] = np.bincount(np.repeat(np.arange(n), len(DISTINCT_ROLLS)), weights=best * chances, minlength=n)
-    return nd_out, dt_out
+        return np.empty(0), np.empty(0)
+    rep = _Replies(boards, evaluator, threads)
+    row_st = np.asarray(row_state, dtype=np.int64)[rep.row_board]
+    out = []
+    for c_branch in ("nd", "dt"):
+        values = rep.zero_ply(states, row_st, c_branch, met, database, efficiency)
+        out.append(rep.average(np.maximum.reduceat(values, rep.offsets[:-1])))
+    return out[0], out[1]
+
+
+def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
+                  row_state: np.ndarray, *, met: MatchEquityTable | None = None, database: Any = None,
+                  threads: int = 1, efficiency: tuple[CubeEfficiency | None, CubeEfficiency | None] = (None, None)
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(no double, double take) of each of *boards* at 2 plies, in the units of
+    :func:`one_ply_batch`: the play of each of the side on roll's 21 rolls is chosen once,
+    by the value :func:`one_ply_batch` gives each play with the cube as it is (the
+    opponent's 0-ply cube action taken; equal values by the play's cubeless equity, then
+    the generator's order); then for each way the game goes on (the cube as it is;
+    doubled and taken) the average over the rolls of the chosen play's value: the
+    opponent's 1-ply no double and double/take there (:func:`one_ply_batch`) and its cube
+    action, double/pass the cube. GNU Backgammon's 2-ply cubeful evaluation as its
+    program computes it (found as a black box: no pruning nets; see tests/test_hint_gnubg_nply.py). *efficiency*: the cube life at 0 and at 1 ply
+    (:func:`fastgen.cube.efficiency.efficiency_for`)."""
+    states = [check_state(st) for st in states]
+    met = default_met() if met is None else met
+    n = boards.shape[0]
+    if not n:
+        return np.empty(0), np.empty(0)
+    rep = _Replies(boards, evaluator, threads)
+    row_st = np.asarray(row_state, dtype=np.int64)[rep.row_board]
+    op = rep.opp_probs
+    # the mover's cubeless equity after each play: the tie-break of equal cube values
+    cubeless = -(2.0 * op[:, 0] - 1.0 + op[:, 1] + op[:, 2] - op[:, 3] - op[:, 4])
+    cubeless[~rep.going] = rep.res[~rep.going]
+    group = np.repeat(np.arange(rep.offsets.shape[0] - 1), np.diff(rep.offsets))
+    out = []
+    chosen = np.zeros(0, dtype=np.int64)
+    for c_branch in ("nd", "dt"):
+        values = rep.zero_ply(states, row_st, c_branch, met, database, efficiency[0])
+        if c_branch == "nd":  # each roll's play, chosen once, by the cube as it is
+            order = np.lexsort((np.arange(values.shape[0]), -cubeless, -values, group))
+            chosen = order[rep.offsets[:-1]]
+        best = values[chosen].copy()
+        live = chosen[rep.going[chosen]]
+        live = live[~np.isnan(values[live])]
+        if live.size:
+            # the opponent on roll after each chosen play: its 1-ply no double and double/take
+            opp = np.ascontiguousarray(rep.after[live][:, ::-1])
+            opp_states: list[MatchState] = []
+            index: dict[MatchState, int] = {}
+            opp_row = np.empty(live.size, dtype=np.int64)
+            for i, r in enumerate(live):
+                state = states[row_st[r]]
+                cube, owner = _branches(state, c_branch)  # type: ignore[misc]
+                st = _opponent_state(state, cube, owner)
+                opp_row[i] = index.setdefault(st, len(opp_states))
+                if opp_row[i] == len(opp_states):
+                    opp_states.append(st)
+            nd1, dt1 = one_ply_batch(opp, evaluator, opp_states, opp_row, met=met, database=database,
+                                     threads=threads, efficiency=efficiency[1])
+            dp = np.empty(live.size)
+            for k, st in enumerate(opp_states):
+                rows = np.flatnonzero(opp_row == k)
+                d = cube_decisions(opp[rows], op[live[rows]], st, met=met, database=database,
+                                   classes=rep.classes[live[rows]], efficiency=efficiency[1])
+                dp[rows] = d.double_pass
+            v = _action(nd1, dt1, dp)
+            where = np.searchsorted(chosen, live)
+            for i, r in enumerate(live):
+                state = states[row_st[r]]
+                cube, _ = _branches(state, c_branch)  # type: ignore[misc]
+                best[where[i]] = -v[i] * cube / state.cube_value if not state.match_length else 1.0 - v[i]
+        out.append(rep.average(best))
+    return out[0], out[1]
 
 
 def one_ply_values(board: np.ndarray, evaluator: Callable[[np.ndarray], Any], state: MatchState,
