@@ -17,7 +17,7 @@ from fastgen.core.boards import as_board
 from fastgen.core.state import MatchState
 from fastgen.cube.decision import CubeAction, CubeDecision, as_numbers, check_state, cube_decisions, proper_action
 from fastgen.cube.efficiency import efficiency_for
-from fastgen.cube.lookahead import one_ply_values
+from fastgen.cube.lookahead import one_ply_values, two_ply_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidCubeStateError
@@ -35,9 +35,11 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
     roll): with its five cubeless *probs*, or those an *evaluator* (any fastgen
     evaluator: ``evaluators.baseline()``, ``evaluators.gnubg(0)``, a network) gives.
     *plies*: 0, or 1 to look at the evaluator's 21 rolls first (module docstring; needs
-    an *evaluator*); an evaluator that looks ahead itself (``gnubg:2``) takes 0, and its
-    N-ply probabilities are turned cubeful by the formula, with the cube life of its
-    depth. *state*, *met*, *beavers*, *database*: as
+    an *evaluator*); an evaluator that looks ahead itself takes 0: GNU Backgammon's nets
+    at ``gnubg:1`` and ``gnubg:2`` decide by GNU Backgammon's cubeful search at that
+    depth (:func:`~fastgen.cube.lookahead.one_ply_batch`,
+    :func:`~fastgen.cube.lookahead.two_ply_batch`), deeper their N-ply probabilities are
+    turned cubeful by the formula, with the cube life of its depth. *state*, *met*, *beavers*, *database*: as
     :func:`~fastgen.cube.decision.cube_decisions`. *threads*: the threads of the move
     generator and of the evaluator (a compiled network uses them); the decision is the
     same for any number.
@@ -70,11 +72,13 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
     if plies and isinstance(depth, int) and depth > 0:
         raise InvalidCubeStateError(f"the evaluator {getattr(evaluator, 'name', evaluator)!r} already looks {depth} "
                                     f"plies ahead: give the depth once (plies=0 with it)")
-    efficiency = None if evaluator is None else efficiency_for(evaluator, plies or (depth if isinstance(depth, int)
-                                                                                    else 0))
+    depth = depth if isinstance(depth, int) else 0
+    efficiency = None if evaluator is None else efficiency_for(evaluator, plies or depth)
     zero = cube_decisions(arr, probs, st, met=met, beavers=beavers, database=database,
                           efficiency=efficiency).decision(0)
-    if not plies or zero.action is CubeAction.CANNOT_DOUBLE:
+    # GNU Backgammon's nets searched 1 or 2 plies deep: the cubeful search on their 0-ply nets
+    searched = 1 <= depth <= 2 and getattr(evaluator, "nets", None) is not None
+    if not (plies or searched) or zero.action is CubeAction.CANNOT_DOUBLE:
         return zero
     score = None
     if st.match_length:
@@ -82,8 +86,15 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
         score = Score(default_met() if met is None else met, st.match_length - st.score[me],
                       st.match_length - st.score[1 - me], crawford=st.crawford, player=me)
     assert evaluator is not None
-    nd, dt = one_ply_values(arr[0], evaluator, st, met=met, database=database, threads=threads,
-                            efficiency=efficiency)
+    if searched and depth == 2:
+        base = evaluator.nets  # type: ignore[attr-defined]
+        nd2, dt2 = two_ply_batch(arr, base, [st], np.zeros(1, np.int64), met=met, database=database, threads=threads,
+                                 efficiency=(efficiency_for(base, 0), efficiency_for(base, 1)))
+        nd, dt = float(nd2[0]), float(dt2[0])
+    else:
+        base = evaluator.nets if searched else evaluator  # type: ignore[attr-defined]
+        nd, dt = one_ply_values(arr[0], base, st, met=met, database=database, threads=threads,
+                                efficiency=efficiency_for(base, 1) if searched else efficiency)
     dp = zero.double_pass
     c = st.cube_value
     eq = (nd, dt, dp) if score is None else tuple(float(score.equity(v, c)) for v in (nd, dt, dp))
