@@ -364,8 +364,8 @@ def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, d
     out = np.empty(after.shape[0])
     res = result_types(after)
     ended = np.flatnonzero(res > 0)
-    for i in ended:  # exact, as at 0 ply
-        out[i] = _after_values(after[i:i + 1], np.zeros((1, 5)), [movers[i]], np.zeros(1, np.int64), met, None)[0]
+    for e in ended.tolist():  # exact, as at 0 ply
+        out[e] = _after_values(after[e:e + 1], np.zeros((1, 5)), [movers[e]], np.zeros(1, np.int64), met, None)[0]
     going = np.flatnonzero(res == 0)
     if not going.size:
         return out

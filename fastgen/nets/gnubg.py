@@ -140,7 +140,8 @@ class GnubgNetworks:
         self._kernel = _gnubg_eval.GnubgKernel(_net_spec(weights, "race"), _net_spec(weights, "crashed"),
                                                _net_spec(weights, "contact"), 100 if weights.version == "1.00" else 101,
                                                tables.bearoff, tables.escape, None, two,
-                                               tuple(_net_spec(weights, f"prune {c}") for c in ("race", "crashed", "contact")))
+                                               (_net_spec(weights, "prune race"), _net_spec(weights, "prune crashed"),
+                                                _net_spec(weights, "prune contact")))
         self._first_lock = threading.Lock()
 
     @property

@@ -141,7 +141,7 @@ class Search:
             return equity, ply
         alive = np.arange(n)
         equity[:] = score(0, alive)
-        for k, f in enumerate(self.filters):
+        for k, f in enumerate(self.filters or ()):
             if f is None:
                 continue
             if k > 0:
