@@ -51,7 +51,7 @@ CASES = 60
 #: The cubeful comparison's cases (the first of the 60: a cubeful search is slower) and
 #: the share of plays within 3e-4 it asks for.
 CUBEFUL_CASES = 30
-CUBEFUL_SHARE = 0.85
+CUBEFUL_SHARE = 0.95
 
 pytestmark = pytest.mark.skipif(
     not (shutil.which(GNUBG) and os.path.isfile(WEIGHTS)),
@@ -139,9 +139,10 @@ def test_cubeful_2_ply_hints_are_close_to_the_program_s():
     plies the program's equity within 3e-4 on CUBEFUL_SHARE of them and within 0.01 on
     all; the rest are near-ties among the replies inside the search (two plays' 0-ply
     cubeful values within about 1e-4, which the builds' differences of 2e-5 a probability
-    can turn). Measured: 93.5% of 92 plays within 3e-4 (median 2.9e-6), the largest
-    difference 2.1e-3; the best play differs on 3 of 30 hints, each a near-tie within
-    3e-3 by fastgen's values."""
+    can turn). Measured: 98.9% of 92 plays within 3e-4 (median 2.4e-6), the largest
+    difference 1.4e-3; the best play differs on 3 of 30 hints, each a near-tie within
+    3e-3 by fastgen's values. (Before each roll's reply inside the 1-ply step was chosen
+    once, by the cube as it is, as the program does, 93.5%.)"""
     from fastgen.nets import gnubg
 
     nets = gnubg.load(WEIGHTS)

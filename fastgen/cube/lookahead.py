@@ -2,8 +2,10 @@
 
 For each of the two ways the game can go on (no double: the cube as it is; double,
 take: twice the cube, owned by the opponent), the side on roll's value is the average
-over its 21 rolls (a double 1/36, the others 2/36) of the best of its plays, each play
-valued as the opponent then sees the position at 0 ply, cube included: the opponent's
+over its 21 rolls (a double 1/36, the others 2/36) of its play, each play valued as the
+opponent then sees the position at 0 ply, cube included, and the play of each roll
+chosen once, the best with the cube as it is (equal values by cubeless equity), as GNU
+Backgammon's program chooses it: the opponent's
 cubeful value with its cube action (no double; or, where it may double and doubling
 gains whatever the answer, the smaller of double/take and double/pass), from the 0-ply
 formula of :mod:`fastgen.cube.decision`, turned round to the side on roll. A play that
@@ -120,6 +122,16 @@ class _Replies:
                 values[live] = -v * cube / state.cube_value if score is None else 1.0 - v
         return values
 
+    def choose(self, values: np.ndarray) -> np.ndarray:
+        """Each roll's play (global index) by *values*: the largest, equal values by the
+        play's cubeless equity for the side on roll, then the generator's order."""
+        op = self.opp_probs
+        cubeless = -(2.0 * op[:, 0] - 1.0 + op[:, 1] + op[:, 2] - op[:, 3] - op[:, 4])
+        cubeless[~self.going] = self.res[~self.going]
+        group = np.repeat(np.arange(self.offsets.shape[0] - 1), np.diff(self.offsets))
+        order = np.lexsort((np.arange(values.shape[0]), -cubeless, -values, group))
+        return order[self.offsets[:-1]]
+
     def average(self, best: np.ndarray) -> np.ndarray:
         """Each board's average over its 21 rolls of *best* (one value a roll)."""
         return np.bincount(np.repeat(np.arange(self.n), len(DISTINCT_ROLLS)), weights=best * self.chances,
@@ -130,7 +142,9 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
                   row_state: np.ndarray, *, met: MatchEquityTable | None = None, database: Any = None,
                   threads: int = 1, efficiency: CubeEfficiency | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(no double, double take) of each of *boards* ((N, 2, 25), side on roll in row 1,
-    before its roll) at 1 ply (module docstring), board i at ``states[row_state[i]]``:
+    before its roll) at 1 ply (module docstring; each roll's play is chosen once, by its
+    value with the cube as it is, equal values by cubeless equity, and valued in both
+    ways the game goes on, as GNU Backgammon's program does), board i at ``states[row_state[i]]``:
     money per unit of the state's cube, match MWC (double/take NaN where the side on roll
     cannot double: :func:`fastgen.cube.decision.may_double`). All the boards' 21 rolls go
     through the generator and the evaluator at once (its answers checked by
@@ -146,9 +160,12 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     rep = _Replies(boards, evaluator, threads)
     row_st = np.asarray(row_state, dtype=np.int64)[rep.row_board]
     out = []
+    chosen = np.zeros(0, dtype=np.int64)
     for c_branch in ("nd", "dt"):
         values = rep.zero_ply(states, row_st, c_branch, met, database, efficiency)
-        out.append(rep.average(np.maximum.reduceat(values, rep.offsets[:-1])))
+        if c_branch == "nd":  # each roll's play, chosen once, by the cube as it is
+            chosen = rep.choose(values)
+        out.append(rep.average(values[chosen]))
     return out[0], out[1]
 
 
@@ -174,17 +191,12 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     rep = _Replies(boards, evaluator, threads)
     row_st = np.asarray(row_state, dtype=np.int64)[rep.row_board]
     op = rep.opp_probs
-    # the mover's cubeless equity after each play: the tie-break of equal cube values
-    cubeless = -(2.0 * op[:, 0] - 1.0 + op[:, 1] + op[:, 2] - op[:, 3] - op[:, 4])
-    cubeless[~rep.going] = rep.res[~rep.going]
-    group = np.repeat(np.arange(rep.offsets.shape[0] - 1), np.diff(rep.offsets))
     out = []
     chosen = np.zeros(0, dtype=np.int64)
     for c_branch in ("nd", "dt"):
         values = rep.zero_ply(states, row_st, c_branch, met, database, efficiency[0])
         if c_branch == "nd":  # each roll's play, chosen once, by the cube as it is
-            order = np.lexsort((np.arange(values.shape[0]), -cubeless, -values, group))
-            chosen = order[rep.offsets[:-1]]
+            chosen = rep.choose(values)
         best = values[chosen].copy()
         live = chosen[rep.going[chosen]]
         live = live[~np.isnan(values[live])]
