@@ -344,13 +344,16 @@ def _decisions(ds) -> str:
 @pytest.mark.parametrize("state", list(STATES))
 def test_cube_action_baseline(walk, state, plies):
     """20 positions' cube decisions by the baseline at 0 and 1 ply, for money, at a match
-    score, and with the cube owned by the side on roll."""
+    score, and with the cube owned by the side on roll. (At 1 ply each roll's play is
+    chosen once, by the cube as it is, as the gnubg program chooses it; double/take at
+    1 ply then equals the program's within 1e-4 on every cube decision of the 7-point
+    example match: the two 1-ply digests of match play moved with that change.)"""
     boards, _ = walk
     ds = [cube_action(b, state=STATES[state], evaluator=evaluators.baseline(), plies=plies) for b in boards[::100]]
     expected = {
         ("money", 0): "1256c69e288202e9", ("money", 1): "07f366f2a9ba0e96",
-        ("match", 0): "ccea36b4f7d432ea", ("match", 1): "61666778fb19910d",
-        ("owned", 0): "a820431d77b7a13d", ("owned", 1): "abb8a41e92cd9503",
+        ("match", 0): "ccea36b4f7d432ea", ("match", 1): "169c8b12ada287b9",
+        ("owned", 0): "a820431d77b7a13d", ("owned", 1): "70690f6ba68e2073",
     }
     assert _decisions(ds) == expected[state, plies]
 
@@ -410,7 +413,7 @@ def test_analyse_command_json(match):
 
 @pytest.mark.usefixtures("recorded_kernels")
 def test_analyse_one_ply():
-    assert _json(analyse(MATCHES["3pt"], "baseline", plies=1).to_dict()) == "d00473e324a30c30"
+    assert _json(analyse(MATCHES["3pt"], "baseline", plies=1).to_dict()) == "5560b9aa94a8230a"
 
 
 # --------------------------------------------------------------------------- training
