@@ -165,7 +165,7 @@ extensions = [
         "fastgen.nets._forward",
         ["fastgen/nets/_forward.pyx"],
         include_dirs=["fastgen/nets", "fastgen/core"],
-        depends=MLP_KERNEL + ["fastgen/core/_chooser.pxd"],
+        depends=MLP_KERNEL + CORE_DECLS + ["fastgen/core/_chooser.pxd"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

@@ -161,6 +161,10 @@ CASES = {
     "gnubg-2-ply-2": (lambda: gnubg_at(2).evaluate(VB[:4000], threads=2),
                       lambda: gnubg_at(2).evaluate(VB[:20], threads=2), 200),
     "gnubg-3-ply-1": (lambda: gnubg_at(3).evaluate(VB[:40]), lambda: gnubg_at(2).evaluate(VB[:2]), 8000),
+    # fastgen's network the same way (its compiled look ahead, fastgen.nets.lookahead)
+    "network-2-ply-2": (lambda: NET.at_ply(2).evaluate(VB[:4000], threads=2),
+                        lambda: NET.at_ply(2).evaluate(VB[:20], threads=2), 200),
+    "network-3-ply-1": (lambda: NET.at_ply(3).evaluate(VB[:40]), lambda: NET.at_ply(2).evaluate(VB[:2]), 8000),
     "cubeful-2": (
         lambda: fastgen.rollout_cube(OPENING_31, NET, trials=50_000, threads=2),
         lambda: fastgen.rollout_cube(OPENING_31, NET, trials=100, threads=2),

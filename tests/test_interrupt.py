@@ -46,6 +46,8 @@ CASES = [
     "network-2",
     "decision-2",
     "cubeful-2",
+    "network-2-ply-2",
+    "network-3-ply-1",
 ]
 GNUBG_CASES = ["gnubg-1-ply-2", "gnubg-2-ply-2", "gnubg-3-ply-1"]
 try:  # gnubg's nets at 1 to 3 plies, where their weights are found (CI installs them)

@@ -15,13 +15,18 @@ rollout hash, and neither extension imports the other.
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
 
 from fastgen.core._chooser cimport Chooser
+from fastgen.core._core cimport BOARD_BYTES, OWN, Ctx, StopFlag, ctx_free, ctx_new, generate, win_of
 
 from fastgen.nets._mlp cimport (
     FG_MLP_MAX_LAYERS, FG_MLP_MAX_WIDTH, FG_MLP_PAD, fg_mlp, fg_mlp_init, fg_mlp_scratch, fg_mlp_select, fg_mlp_rows,
     fg_mlp_choose,
 )
+
+cdef extern from "_platform.h":
+    int fg_stopped(const int* flag) noexcept nogil   # the stop flag's poll (see _platform.h)
 
 fg_mlp_init()
 
@@ -123,6 +128,40 @@ cdef class Kernel:
         scratch memory of its own: one a thread."""
         return NetChooser(self)
 
+    def ply_rows(self, const int8_t[:, :, ::1] boards, bint swap, double[:, ::1] out, Py_ssize_t lo,
+                 Py_ssize_t hi, int plies, StopFlag stop=None):
+        """out[i] for boards lo..hi-1 (row 1 on roll, or row 0 with *swap*) without the GIL:
+        the network's evaluation at *plies* (1..MAX_PLIES; see plyn below). With *stop*, the
+        loops poll its flag before each roll, at every ply, and return early once it is
+        set (the rows not reached are left alone). Returns whether they stopped."""
+        if not 1 <= plies <= MAX_PLIES:
+            raise ValueError("Kernel: plies out of range (checked by the caller)")
+        if hi <= lo:
+            return False
+        cdef Look s
+        if look_init(&s, &self.net, plies) < 0:
+            look_free(&s)
+            raise MemoryError()
+        s.stop = &stop.flag if stop is not None else NULL
+        cdef int8_t turned[50]
+        cdef Py_ssize_t i
+        cdef const int8_t* b
+        cdef int rc = 0
+        with nogil:
+            for i in range(lo, hi):
+                b = &boards[i, 0, 0]
+                if swap:
+                    memcpy(&turned[0], b + 25, 25)
+                    memcpy(&turned[25], b, 25)
+                    b = &turned[0]
+                rc = plyn(&self.net, &s, b, plies, &out[i, 0])
+                if rc != 0:
+                    break
+        look_free(&s)
+        if rc < 0:
+            raise MemoryError()
+        return rc > 0
+
 
 ctypedef struct NetState:
     const fg_mlp* net
@@ -171,3 +210,125 @@ cdef class NetChooser(Chooser):
     def __dealloc__(self):
         free(self.st.scratch)
         free(self.st.values)
+
+
+# --------------------------------------------------------------------------- looking ahead
+
+cdef enum:
+    FG_MAX_PLIES = 3
+#: The deepest look ahead compiled.
+MAX_PLIES = FG_MAX_PLIES
+
+
+ctypedef struct Look:  # one thread's memory for plyn: a generator and the choices' values a ply
+    const fg_mlp* net
+    float* scratch
+    Ctx* ctx[FG_MAX_PLIES]
+    double* values[FG_MAX_PLIES]   # one a candidate, grown as needed
+    int64_t cap[FG_MAX_PLIES]
+    const int* stop                # polled before each roll at every ply; NULL: never
+
+
+cdef int look_init(Look* s, const fg_mlp* net, int plies) noexcept nogil:
+    cdef int lvl, bad
+    s.net = net
+    s.stop = NULL
+    s.scratch = <float*> malloc(fg_mlp_scratch(net) * sizeof(float))
+    bad = s.scratch == NULL
+    for lvl in range(FG_MAX_PLIES):
+        s.ctx[lvl] = NULL
+        s.values[lvl] = NULL
+        s.cap[lvl] = 0
+        if lvl < plies:
+            s.ctx[lvl] = ctx_new(0, 256)
+            s.values[lvl] = <double*> malloc(64 * sizeof(double))
+            s.cap[lvl] = 64
+            bad = bad or s.ctx[lvl] == NULL or s.values[lvl] == NULL
+    return -1 if bad else 0
+
+
+cdef void look_free(Look* s) noexcept nogil:
+    cdef int lvl
+    free(s.scratch)
+    for lvl in range(FG_MAX_PLIES):
+        if s.ctx[lvl] != NULL:
+            ctx_free(s.ctx[lvl])
+        free(s.values[lvl])
+
+
+cdef int plyn(const fg_mlp* net, Look* s, const int8_t* board, int depth, double* out) noexcept nogil:
+    """The network's evaluation of *board* (row 1 on roll) at *depth* >= 1 plies into
+    out[0..4]: for each of the 21 rolls, the play the network makes at 0 ply (fg_mlp_choose:
+    the best for the mover, exact where it bears off the last checker, ties to the first
+    in the generator's order), its position valued at depth - 1 plies with the opponent
+    on roll (at 0 ply the network; a finished game exactly, looked no further); those
+    probabilities, seen from the mover, averaged over the 36 dice. A finished board (a
+    side with no checker left) keeps its 0-ply value. 0 when done, 1 when s.stop was set
+    (out left alone), -1 when memory is short."""
+    cdef float v0[5]
+    cdef double acc[5]
+    cdef double sub[5]
+    cdef double wgt
+    cdef int8_t turned[50]
+    cdef int d1, d2, k, q, rc, w, i, left0 = 0, left1 = 0
+    cdef int64_t best = 0
+    cdef int64_t offsets[2]
+    cdef int lvl = depth - 1
+    cdef double* grown
+    cdef const int8_t* after
+    cdef Ctx* ctx = s.ctx[lvl]
+    for i in range(25):
+        left0 |= board[i]
+        left1 |= board[OWN + i]
+    if left0 == 0 or left1 == 0:
+        fg_mlp_rows(net, board, 0, 0, &v0[0], 0, 1, s.scratch)
+        for q in range(5):
+            out[q] = v0[q]
+        return 0
+    for q in range(5):
+        acc[q] = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            if s.stop != NULL and fg_stopped(s.stop):
+                return 1
+            ctx.n = 0
+            k = generate(ctx, board, d1, d2)
+            if k < 0:
+                return -1
+            if k > s.cap[lvl]:
+                grown = <double*> realloc(s.values[lvl], k * sizeof(double))
+                if grown == NULL:
+                    return -1
+                s.values[lvl] = grown
+                s.cap[lvl] = k
+            offsets[0] = 0
+            offsets[1] = k
+            fg_mlp_choose(net, ctx.boards, &offsets[0], 0, 1, &best, s.values[lvl], s.scratch)
+            after = ctx.boards + best * BOARD_BYTES
+            w = win_of(after)
+            if w:  # the mover has borne off its last checker: sub is the opponent's loss
+                sub[0] = 0.0
+                sub[1] = 0.0
+                sub[2] = 0.0
+                sub[3] = 1.0 if w >= 2 else 0.0
+                sub[4] = 1.0 if w >= 3 else 0.0
+            elif depth == 1:
+                fg_mlp_rows(net, after, 1, 0, &v0[0], 0, 1, s.scratch)
+                for q in range(5):
+                    sub[q] = v0[q]
+            else:
+                memcpy(&turned[0], after + OWN, 25)
+                memcpy(&turned[25], after, 25)
+                rc = plyn(net, s, &turned[0], depth - 1, &sub[0])
+                if rc != 0:
+                    return rc
+            # sub: the opponent's probabilities, the opponent on roll
+            wgt = 1.0 if d1 == d2 else 2.0
+            acc[0] += wgt * (1.0 - sub[0])
+            acc[1] += wgt * sub[3]
+            acc[2] += wgt * sub[4]
+            acc[3] += wgt * sub[1]
+            acc[4] += wgt * sub[2]
+    for q in range(5):
+        out[q] = acc[q] / 36.0
+    return 0

@@ -36,7 +36,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from fastgen._util import check_threads, run_in_chunks, run_threads
+from fastgen._util import check_threads, run_in_chunks
 from fastgen.bearoff.gnubg import first_checker_distributions
 from fastgen.bearoff.build import build_one_sided, build_two_sided
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
@@ -45,6 +45,7 @@ from fastgen.core._core import StopFlag
 from fastgen.core.boards import as_boards
 from fastgen.errors import InvalidArgumentError, NetworkFileError
 from fastgen.nets import _gnubg, _gnubg_eval
+from fastgen.nets.lookahead import evaluate_at_ply
 from fastgen.nets.gnubg_weights import GnubgWeights, find_weights, read_weights
 
 __all__ = ["GnubgNetworks", "GnubgLookahead", "load", "classify", "find_bearoff", "CLASSES"]
@@ -54,9 +55,6 @@ CLASSES = ("over", "bearoff", "race", "crashed", "contact")
 
 #: Positions a thread takes at a time (a few ms of work).
 CHUNK_ROWS = 4096
-#: Positions a thread evaluates at 1 ply between two checks for Ctrl-C (about a millisecond;
-#: a position can have hundreds of plays a roll).
-PLY_CHUNK_ROWS = 4
 
 #: The deepest compiled look ahead (:meth:`GnubgNetworks.at_ply`).
 MAX_PLIES = _gnubg_eval.MAX_PLIES
@@ -318,33 +316,8 @@ class GnubgLookahead:
         :meth:`GnubgNetworks.evaluate`. The boards are checked once
         (:class:`~fastgen.errors.InvalidBoardError`); Ctrl-C stops a long call within a
         few milliseconds."""
-        threads = check_threads(threads)
-        arr = as_boards(boards)
-        n = arr.shape[0]
-        out = np.zeros((n, 5))
         self.nets._attach_first()  # the look ahead meets bear-offs in C
-        kernel = self.nets._kernel
-        swap = bool(turned)
-        plies = self.plies
-        if plies == 1:
-            run_in_chunks(lambda lo, hi: kernel.ply_rows(arr, swap, out, lo, hi, 1),
-                          n, PLY_CHUNK_ROWS, max(1, min(threads, n // PLY_CHUNK_ROWS or 1)), StopFlag())
-            return out
-        # deeper: a position is milliseconds to seconds of work, so the rows run in worker
-        # threads that poll a stop flag before each roll, while this thread waits for Ctrl-C
-        stop = StopFlag()
-        rows = iter(range(n))
-        lock = threading.Lock()
-
-        def work(_: int) -> None:
-            while True:
-                with lock:
-                    i = next(rows, None)
-                if i is None or kernel.ply_rows(arr, swap, out, i, i + 1, plies, stop):
-                    return
-
-        run_threads(work, max(1, min(threads, n)), stop=stop)
-        return out
+        return evaluate_at_ply(self.nets._kernel, boards, plies=self.plies, threads=threads, turned=turned)
 
 
 def _one_sided(path: str | None) -> OneSidedDatabase:

@@ -36,6 +36,7 @@ from fastgen.core.boards import as_boards
 from fastgen.core.features import COUNT_SCHEMES, count_units, scheme_width
 from fastgen.errors import InvalidArgumentError, InvalidNetworkError
 from fastgen.nets import _forward, files
+from fastgen.nets.lookahead import MAX_PLIES as LOOK_PLIES, NetworkLookahead
 from fastgen.nets.onnx_io import read_mlp, write_mlp  # they import the onnx package when called
 
 __all__ = ["Network", "ACTIVATIONS", "MAX_LAYERS", "MAX_WIDTH"]
@@ -328,6 +329,14 @@ class Network:
         run_in_chunks(lambda g0, g1: kernel.choose(cand, offs, choice, vals, g0, g1),
                       games, CHUNK_GAMES, max(1, min(threads, games // 64 or 1)), StopFlag())
         return choice
+
+    def at_ply(self, plies: int) -> "Network | NetworkLookahead":
+        """This network at *plies* (0 to :data:`fastgen.nets.lookahead.MAX_PLIES`): itself at
+        0, its compiled look ahead above (:class:`~fastgen.nets.lookahead.NetworkLookahead`,
+        named ``NAME:N``), what :class:`fastgen.Search` looks through ply by ply."""
+        if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= LOOK_PLIES:
+            raise InvalidArgumentError(f"a network looks 0 to {LOOK_PLIES} plies ahead, got plies={plies!r}")
+        return self if plies == 0 else NetworkLookahead(self, plies)
 
     def chooser(self) -> Any:
         """This network's greedy play (:meth:`choose`) as the compiled game loops call it,
