@@ -107,7 +107,7 @@ def test_it_beats_its_own_greedy_player():
     assert r.ci95[0] > 0, str(r)
 
 
-@pytest.mark.parametrize("kw", [dict(plies=2), dict(plies=-1), dict(keep=0), dict(margin=-1.0), dict(margin="x")])
+@pytest.mark.parametrize("kw", [dict(plies=4), dict(plies=-1), dict(keep=0), dict(margin=-1.0), dict(margin="x")])
 def test_bad_arguments(kw):
     with pytest.raises(InvalidArgumentError):
         lookahead(NET, **kw)

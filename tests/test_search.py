@@ -126,5 +126,6 @@ def test_gnubg_n_is_the_searched_player_everywhere(nets):
         assert p.search == Search.gnubg(plies)
     r = fastgen.duel("gnubg:1", "gnubg:0", 4, seed=2)
     assert r.games == 4
-    with pytest.raises(InvalidArgumentError, match="searched"):
-        SearchPolicy(fastgen.players.evaluators.baseline(), Search(1))
+    # fastgen's networks are searched compiled too, any other evaluator in numpy
+    assert SearchPolicy(fastgen.players.evaluators.baseline(), Search(1)).levels[1].name == "baseline:1"
+    assert type(SearchPolicy(lambda boards: nets.evaluate(boards), Search(1)).levels[1]).__name__ == "PlainLookahead"

@@ -4,8 +4,9 @@
   ``peers`` extra), at 0 or more plies, in-process;
 * :func:`baseline` -- the player of the network shipped with fastgen
   (:func:`fastgen.players.evaluators.greedy` of :func:`fastgen.players.evaluators.baseline`);
-* :func:`lookahead` -- any evaluator's 1-ply player: each play judged by the average,
-  over the opponent's 21 rolls, of the position after the opponent's best reply;
+* :func:`lookahead` -- any evaluator's player looking 1 to 3 plies ahead: each play judged
+  by the average, over the opponent's 21 rolls, of the position after the opponent's
+  best reply (and so on, deeper);
 * :func:`cube_policy` -- a player with the cube: any evaluator's greedy chequer play
   and its 0-ply cube decisions (:mod:`fastgen.cube`), for ``duel(..., cube=True)``;
 * the built-in ``"random"`` and ``"pubeval"`` and the adapter of any batch policy, as
@@ -26,7 +27,6 @@ import numpy as np
 from fastgen.core import _roll
 from fastgen.players import _pubeval, evaluators
 from fastgen._util import check_int, check_threads, install_hint
-from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import legal_plays, plays_batch
 from fastgen.core.notation import Play
 from fastgen.core.state import MatchState
@@ -35,7 +35,7 @@ from fastgen.cube.efficiency import efficiency_for
 from fastgen.core.hashing import PURPOSE_CHOICE, game_hash, uniform_index
 from fastgen.players.engines import _index_of
 from fastgen.nets import gnubg as gnubg_nets
-from fastgen.players.search import Search, SearchPolicy
+from fastgen.players.search import MoveFilter, Search, SearchPolicy
 from fastgen.errors import EngineError, InvalidArgumentError
 from fastgen.players.base import CubePlayer, Evaluator, Policy, Turn, as_evaluator, as_policy, read_only
 from fastgen.players.evaluators import GreedyPolicy, greedy
@@ -132,18 +132,22 @@ def baseline() -> GreedyPolicy:
 
 
 def lookahead(evaluator: Any, plies: int = 1, *, keep: int = 8, margin: float = 0.16) -> Policy:
-    """The 1-ply player of *evaluator* (an evaluator, a compiled or numpy network) as a
-    batch policy for :func:`fastgen.duel` and :func:`fastgen.rollout`.
+    """The player of *evaluator* (an evaluator, a compiled or numpy network) looking
+    *plies* ahead (0 to 3), as a batch policy for :func:`fastgen.duel` and
+    :func:`fastgen.rollout`: a :class:`~fastgen.players.search.SearchPolicy`.
 
     Each position's plays are first judged at 0 ply (the mover's cubeless equity of the
     position after the play, as :func:`~fastgen.players.evaluators.greedy` does); the best
-    *keep* of them within *margin* (equity) of the best are judged again: for each of
-    the opponent's 21 rolls, the opponent's best reply by the evaluator at 0 ply, and the
-    position after it evaluated for the mover; the play's value is the average over the
-    rolls (doubles counting 1/36, the others 2/36). It takes the play of highest value,
-    ties to the first. A play that ends the game is scored exactly and needs no reply.
-    ``plies=0`` gives :func:`~fastgen.players.evaluators.greedy` itself. A policy given for
-    *evaluator* raises :class:`~fastgen.errors.InvalidArgumentError` naming both.
+    *keep* of them within *margin* (equity) of the best are judged again at *plies*: for
+    each of the opponent's 21 rolls, the opponent's best reply by the evaluator at 0 ply,
+    and the position after it valued one ply shallower; the play's value is the average
+    over the rolls (doubles counting 1/36, the others 2/36). It takes the play of
+    highest value, ties to the first. A play that ends the game is scored exactly and
+    needs no reply. A compiled evaluator (fastgen's networks, GNU Backgammon's nets) is
+    searched in the core; a numpy network by its compiled twin; any other evaluator by
+    :class:`~fastgen.players.search.PlainLookahead`. ``plies=0`` gives
+    :func:`~fastgen.players.evaluators.greedy` itself. A policy given for *evaluator*
+    raises :class:`~fastgen.errors.InvalidArgumentError` naming both.
 
     >>> import fastgen
     >>> net = evaluators.random_network(hidden=8, seed=1)
@@ -151,61 +155,17 @@ def lookahead(evaluator: Any, plies: int = 1, *, keep: int = 8, margin: float = 
     4
     """
     evaluator = as_evaluator(evaluator, f"lookahead's evaluator {evaluator!r}")
-    plies = check_int(plies, "plies", 0, 1)
+    plies = check_int(plies, "plies", 0, 3)
     keep = check_int(keep, "keep", 1)
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
         raise InvalidArgumentError(f"margin must be a non-negative number, got {margin!r}")
     if plies == 0:
         return greedy(evaluator)
-    return LookaheadPolicy(evaluator, keep, float(margin))
-
-
-class LookaheadPolicy(Policy):
-    """An evaluator's 1-ply player (see :func:`lookahead`). Called as a function,
-    ``policy(candidates, offsets)``, it chooses as :meth:`choose` does."""
-
-    def __init__(self, evaluator: Evaluator, keep: int, margin: float) -> None:
-        self.evaluator = evaluator
-        self.keep = keep
-        self.margin = margin
-        self.name = f"lookahead({evaluator.name}, plies=1)"
-
-    def choose(self, candidates: np.ndarray, offsets: np.ndarray, turn: Turn | None = None) -> np.ndarray:
-        return _one_ply_choice(self.evaluator, np.ascontiguousarray(candidates, dtype=np.int8),
-                               np.asarray(offsets, dtype=np.int64), self.keep, self.margin,
-                               1 if turn is None else turn.threads)
-
-    def __call__(self, candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-        return self.choose(candidates, offsets)
-
-
-def _one_ply_choice(evaluator: Any, cand: np.ndarray, offsets: np.ndarray, keep: int, margin: float,
-                    threads: int = 1) -> np.ndarray:
-    """:func:`lookahead`'s choice (indices relative to each game's candidates)."""
-    g = offsets.shape[0] - 1
-    counts = np.diff(offsets)
-    v0 = -evaluators.equity(evaluators.opponent_probs(evaluator, cand, threads=threads))
-    gid = np.repeat(np.arange(g), counts)
-    order = np.lexsort((-v0, gid))  # each game's candidates, best first (stable: ties in generation order)
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.shape[0]) - offsets[gid[order]]
-    top = order[offsets[:-1]]  # each game's best play at 0 ply
-    # a game whose best play ends it takes that play: no reply to look at
-    ends = ~cand[top, 1].any(axis=1)
-    look = (rank < keep) & (v0 >= v0[top][gid] - margin) & np.repeat((counts > 1) & ~ends, counts)
-    value = np.full(v0.shape[0], -np.inf)
-    sel = np.flatnonzero(look)
-    if sel.size:
-        boards = np.repeat(cand[sel][:, ::-1], DISTINCT_ROLLS.shape[0], axis=0)  # the opponent on roll, once a roll
-        dice = np.tile(DISTINCT_ROLLS, (sel.size, 1))
-        replies = plays_batch(boards, dice, threads=threads)
-        mover = evaluators.equity(evaluators.opponent_probs(evaluator, replies.boards, threads=threads))
-        worst = np.minimum.reduceat(mover, replies.offsets[:-1])  # the opponent's best reply for it
-        value[sel] = worst.reshape(sel.size, DISTINCT_ROLLS.shape[0]) @ ROLL_CHANCES
-    # games with nothing to look at (one play, or a play that ends the game) keep their 0-ply choice
-    plain = np.bincount(gid[sel], minlength=g) == 0
-    value = np.where(np.repeat(plain, counts), v0, value)
-    return evaluators.group_best(value, offsets) - offsets[:-1]
+    name = f"lookahead({evaluator.name}, plies={plies})"
+    if isinstance(evaluator, evaluators.ReferenceNetwork):
+        evaluator = evaluator.compiled()
+    search = Search(plies, (MoveFilter(0, keep, float(min(margin, 1e300))),) + (None,) * (plies - 1))
+    return SearchPolicy(evaluator, search, name=name)
 
 
 # --------------------------------------------------------------------------- the built-in policies

@@ -14,7 +14,9 @@ to *extra* more within *margin* of the best, at each ply, or skip a ply.
 - :class:`SearchPolicy` is the player: the play of highest equity at the search's depth
   for the mover (cubeless), for duels, rollouts and the environments' opponents. Its
   evaluator is an evaluator that can be looked through at each ply (``at_ply(k)``): GNU
-  Backgammon's compiled nets (:meth:`fastgen.nets.gnubg.GnubgNetworks.at_ply`).
+  Backgammon's compiled nets (:meth:`fastgen.nets.gnubg.GnubgNetworks.at_ply`), fastgen's
+  compiled networks (:meth:`fastgen.nets.Network.at_ply`), or any other evaluator through
+  :class:`PlainLookahead` (numpy).
 
 >>> Search.gnubg(2)
 Search(plies=2, filters=(MoveFilter(keep=0, extra=8, margin=0.16), None))
@@ -31,9 +33,11 @@ import numpy as np
 
 from fastgen.errors import InvalidArgumentError
 from fastgen.players import evaluators
-from fastgen.players.base import Policy, Turn
+from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
+from fastgen.core.generate import plays_batch
+from fastgen.players.base import Evaluator, Policy, Turn
 
-__all__ = ["MoveFilter", "Search", "SearchPolicy", "searched"]
+__all__ = ["MoveFilter", "PlainLookahead", "Search", "SearchPolicy", "searched"]
 
 #: The deepest search (GNU Backgammon's nets are compiled to 3 plies).
 MAX_PLIES = 3
@@ -163,18 +167,68 @@ class Search:
 
 
 def searched(evaluator: Any, plies: int) -> Any:
-    """*evaluator* looked through at *plies* (its ``at_ply``; the nets themselves at 0)."""
+    """*evaluator* looked through at *plies*: its own ``at_ply`` (compiled: GNU Backgammon's
+    nets, fastgen's networks; the evaluator itself at 0), else :class:`PlainLookahead`."""
     base = getattr(evaluator, "nets", evaluator)
     at_ply = getattr(base, "at_ply", None)
-    if at_ply is None:
-        raise InvalidArgumentError(f"{getattr(evaluator, 'name', evaluator)!r} cannot be searched ply by ply "
-                                   "(an evaluator with at_ply, such as GNU Backgammon's compiled nets, can)")
-    return at_ply(plies)
+    if at_ply is not None:
+        return at_ply(plies)
+    return evaluator if plies == 0 else PlainLookahead(evaluator, plies)
+
+
+class PlainLookahead(Evaluator):
+    """Any evaluator at 1 to :data:`MAX_PLIES` plies, in numpy: for the side on roll, each
+    of the 21 rolls played as the evaluator plays it at 0 ply (the best play for the mover
+    by cubeless equity, exact where it bears off the last checker, ties to the first), the
+    kept play's position valued one ply shallower with the opponent on roll, averaged
+    over the 36 dice: what the compiled look ahead of fastgen's networks
+    (:class:`fastgen.nets.lookahead.NetworkLookahead`) and GNU Backgammon's nets compute,
+    for evaluators that are not compiled (a numpy network, an ONNX graph, a user's
+    function). Each ply multiplies the evaluator's calls by some four hundred."""
+
+    def __init__(self, evaluator: Any, plies: int) -> None:
+        if isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_PLIES:
+            raise InvalidArgumentError(f"an evaluator looks 1 to {MAX_PLIES} plies ahead, got plies={plies!r}")
+        self.evaluator = evaluator
+        self.plies = plies
+        self.name = f"{getattr(evaluator, 'name', 'evaluator')}:{plies}"
+        self.classes = getattr(evaluator, "classes", Evaluator.classes)
+
+    def evaluate(self, boards: np.ndarray, *, threads: int = 1, turned: bool = False) -> np.ndarray:
+        arr = np.ascontiguousarray(boards, dtype=np.int8)
+        if turned:
+            arr = np.ascontiguousarray(arr[:, ::-1])
+        n = arr.shape[0]
+        out = np.zeros((n, 5))
+        over = ~(arr[:, 0].any(axis=1) & arr[:, 1].any(axis=1))  # a finished board keeps its 0-ply value
+        if over.any():
+            out[over] = evaluators.evaluate(self.evaluator, arr[over], threads=threads)
+        live = np.flatnonzero(~over)
+        if live.size == 0:
+            return out
+        rolls = DISTINCT_ROLLS.shape[0]
+        batch = plays_batch(np.repeat(arr[live], rolls, axis=0), np.tile(DISTINCT_ROLLS, (live.size, 1)),
+                            threads=threads)
+        after = np.asarray(batch.boards)
+        offsets = np.asarray(batch.offsets, dtype=np.int64)
+        theirs = evaluators.opponent_probs(self.evaluator, after, threads=threads)
+        best = evaluators.group_best(-evaluators.equity(theirs), offsets)  # the mover's best play a roll
+        kept = after[best]
+        if self.plies > 1:
+            going = kept[:, 1].any(axis=1)  # the others bore off their last checker: exact already
+            if going.any():
+                deeper = PlainLookahead(self.evaluator, self.plies - 1)
+                theirs[best[going]] = deeper.evaluate(kept[going], threads=threads, turned=True)
+        mine = evaluators.flip(theirs[best]).reshape(live.size, rolls, 5)
+        out[live] = np.einsum("nrk,r->nk", mine, ROLL_CHANCES)
+        return out
 
 
 class SearchPolicy(Policy):
     """The play of highest cubeless equity for the mover after a :class:`Search` of
-    *evaluator* (see the module docstring); ties to the first play in fastgen's order."""
+    *evaluator* (see the module docstring); ties to the first play in fastgen's order.
+    Called as a function, ``policy(candidates, offsets)``, it chooses as :meth:`choose`
+    does."""
 
     def __init__(self, evaluator: Any, search: Search, name: str | None = None) -> None:
         if not isinstance(search, Search):
@@ -205,6 +259,9 @@ class SearchPolicy(Policy):
             equity, ply = self.search.rank(score, hi - lo)
             picks[g] = int(Search.order(equity, ply)[0])
         return picks
+
+    def __call__(self, candidates: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+        return self.choose(candidates, offsets)
 
     def __repr__(self) -> str:
         return f"<policy {self.name}: {self.search}>"

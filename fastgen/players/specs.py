@@ -13,20 +13,29 @@ spec                     as a policy                                            
 ``random``               a uniformly random play (inside the core)               --
 ``pubeval``              Tesauro's pubeval (inside the core)                     --
 ``baseline``             :func:`fastgen.players.policies.baseline`               :func:`fastgen.players.evaluators.baseline`
+``baseline:N``           the baseline searched at N plies (below)                the baseline at N plies (below)
 ``gnubg`` / ``gnubg:N``  :func:`fastgen.players.policies.gnubg` at N plies       :func:`fastgen.players.evaluators.gnubg` at N plies
 ``gnubg-nn[:N]``         :func:`fastgen.players.policies.gnubg_nn` (N plies)     :func:`fastgen.players.evaluators.gnubg_nn` (N plies)
 ``gnubg-engine[:N]``     :class:`fastgen.players.engines.GnubgEngine` (N plies)  --
 ``network:SEED``         greedy of the reference network below                   :func:`fastgen.players.evaluators.random_network`
 ``PATH.npz``             greedy of the network below                             :meth:`fastgen.nets.Network.load`
+``PATH.npz:N``           the network searched at N plies (below)                 the network at N plies (below)
 ``module:callable``      the callable (or what its factory returns)              the callable (or what its factory returns)
 =======================  ======================================================  ===================================================
 
 ``gnubg:0`` is GNU Backgammon's nets evaluated in fastgen's core
 (:mod:`fastgen.nets.gnubg`) whenever its weights are found (installed gnubg or gnubg-nn),
 else gnubg-nn with a notice; so are the evaluators ``gnubg:1`` to ``gnubg:3``, their plain
-look ahead at that many plies (:class:`fastgen.nets.gnubg.GnubgLookahead`). The policies
-``gnubg:N`` for N >= 1 and ``gnubg-nn[:N]`` go through gnubg-nn, one Python call a
+look ahead at that many plies (:class:`fastgen.nets.gnubg.GnubgLookahead`), and the
+policies ``gnubg:N`` for N >= 1 choose through GNU Backgammon's move filters
+(:class:`fastgen.Search`); ``gnubg-nn[:N]`` goes through gnubg-nn, one Python call a
 position.
+
+``baseline:N`` and ``PATH.npz:N`` (N = 0 to 3) are a compiled network looked through the
+same way: the evaluator is its compiled look ahead
+(:class:`fastgen.nets.lookahead.NetworkLookahead`: each roll played as the network plays
+it, valued one ply shallower), the policy the play that survives GNU Backgammon's move
+filters valued at N plies (:meth:`fastgen.Search.gnubg`); ``:0`` is the network itself.
 
 A network is an evaluator, and :func:`fastgen.players.evaluators.greedy` of it its policy: a
 compiled :class:`fastgen.nets.Network` (or a spec naming one) given where a policy is
@@ -96,13 +105,18 @@ from fastgen.nets.gnubg_weights import ENVIRONMENT_VARIABLE as WEIGHTS_VARIABLE,
 from fastgen.players.base import CubePlayer, Evaluator, Policy, as_evaluator, as_policy, signature_binds
 from fastgen.players.evaluators import ReferenceNetwork, greedy
 from fastgen.nets import files as network_files
+from fastgen.nets.lookahead import MAX_PLIES
 from fastgen.nets.network import Network as CompiledNetwork
+from fastgen.players.search import Search, SearchPolicy
 
 __all__ = ["policy", "evaluator", "cube_player", "check", "resolve_policy", "default_evaluator", "GRAMMAR"]
 
 #: The forms of a spec, for error messages.
-GRAMMAR = ("random, pubeval, baseline, gnubg[:N], gnubg-nn[:N], gnubg-engine[:N], network:SEED, PATH.npz or "
+GRAMMAR = ("random, pubeval, baseline[:N], gnubg[:N], gnubg-nn[:N], gnubg-engine[:N], network:SEED, PATH.npz[:N] or "
            "module:callable")
+
+#: A compiled network looked through at N plies: ``baseline:N``, ``PATH.npz:N``.
+_SEARCHED = re.compile(r"(baseline|.+\.npz):([0-9]{1,9})", re.IGNORECASE)
 
 _NUMBERED = re.compile(r"(gnubg|gnubg-nn|gnubg-engine|network)(?::([0-9]{1,9}))?")
 
@@ -190,6 +204,12 @@ def check(spec: str, role: str = "policy") -> str:
         if role == "evaluator":
             raise InvalidSpecError(f"{spec!r} is a policy, not an evaluator (an evaluator is f(boards) -> probabilities)")
         return spec
+    searched = _SEARCHED.fullmatch(spec)
+    if searched:
+        if int(searched.group(2)) > MAX_PLIES:
+            raise InvalidSpecError(f"{role} {spec!r}: plies must be 0 to {MAX_PLIES}")
+        check(searched.group(1), role)
+        return spec
     if spec == "baseline":
         return spec
     if spec.lower().endswith(".npz"):
@@ -222,6 +242,9 @@ def check(spec: str, role: str = "policy") -> str:
 def _load(spec: str, role: str) -> Any:
     """The object *spec* names, for *role* ("policy" or "evaluator")."""
     check(spec, role)
+    searched = _SEARCHED.fullmatch(spec)
+    if searched:
+        return _searched(searched.group(1), int(searched.group(2)), spec, role)
     if spec == "baseline":
         return policies.baseline() if role == "policy" else evaluators.baseline()
     if spec.lower().endswith(".npz"):
@@ -264,6 +287,21 @@ def _load(spec: str, role: str) -> Any:
         if not callable(obj):
             raise InvalidSpecError(f"{role} {spec!r} cannot be loaded: its factory returned {obj!r}, which is not callable")
     return obj
+
+
+def _searched(base: str, plies: int, spec: str, role: str) -> Any:
+    """The compiled network *base* names at *plies*: as an evaluator its look ahead
+    (:meth:`fastgen.nets.Network.at_ply`), as a policy its play through GNU Backgammon's
+    move filters (:meth:`fastgen.Search.gnubg`); at 0 plies *base* itself."""
+    net = _load(base, "evaluator")
+    if plies == 0:
+        return _load(base, role)
+    if not isinstance(net, CompiledNetwork):
+        raise InvalidSpecError(f"{role} {spec!r}: only a compiled network looks ahead; {base!r} is "
+                               f"{type(net).__name__} (convert it: fastgen convert-network)")
+    if role == "policy":
+        return SearchPolicy(net, Search.gnubg(plies), name=spec)
+    return net.at_ply(plies)
 
 
 def _import(module: str, spec: str, role: str) -> Any:
