@@ -45,7 +45,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         "or a folder of them")
     parser.add_argument("--evaluator", type=spec_arg("evaluator"),
                         help="the evaluator: gnubg:0 (GNU Backgammon's networks, whose marks agree with gnubg's own "
-                        "analysis), baseline (fastgen's own network), network:SEED, PATH.npz "
+                        "analysis), baseline (fastgen's own network), network:SEED, PATH.npz; NAME:N searches it "
+                        "N plies deep, gnubg:2 being GNU Backgammon's default analysis "
                         "(default: gnubg:0, GNU Backgammon's nets, where their weights are found, else baseline, fastgen's network)")
     parser.add_argument("--plies", type=int_in_range(0, 1), default=0,
                         help="0: the evaluator's values; 1: plays and cube decisions looked at after the 21 rolls")
