@@ -413,7 +413,7 @@ def test_analyse_command_json(match):
 
 @pytest.mark.usefixtures("recorded_kernels")
 def test_analyse_one_ply():
-    assert _json(analyse(MATCHES["3pt"], "baseline", plies=1).to_dict()) == "5560b9aa94a8230a"
+    assert _json(analyse(MATCHES["3pt"], "baseline", plies=1).to_dict()) == "c6dc39e8c4735def"
 
 
 # --------------------------------------------------------------------------- training

@@ -43,7 +43,7 @@ from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidArgumentError
 from fastgen.players import specs
 from fastgen.players.evaluators import _weighted, flip, opponent_probs
-from fastgen.players.search import Search, searched
+from fastgen.players.search import Search, depth_of, searched
 from fastgen._util import check_threads
 
 from fastgen.analysis.judge import (CUBEFUL_PLIES, _after_values, _mwc_base, bearoff_database, cubeful_after,
@@ -158,8 +158,8 @@ def hint(board: Any, dice: Any, evaluator: Any = "baseline", state: MatchState |
 
 def _search_of(found: Any, search: Any) -> Search | None:
     """The search *found* is looked through with (None: valued as it is, one call)."""
-    plies = getattr(found, "plies", 0)
-    deep = plies >= 1 and hasattr(getattr(found, "nets", found), "at_ply")
+    plies = depth_of(found)
+    deep = plies >= 1
     if search is None:
         return Search.gnubg(plies) if deep else None
     if not isinstance(search, Search):

@@ -18,12 +18,14 @@ the match-winning chance beside it at match play.
   doubler's position before its roll, and the proper action, from
   :func:`fastgen.cube.cube_decisions`.
 
-At 1 ply the plays of each roll rolled that GNU Backgammon's analysis filter keeps (the
-best ``FILTER_KEEP`` (16) by their 0-ply equity within ``FILTER_MARGIN`` (0.32) of the best)
-and the play made are valued again: the opponent's no double and double/take after its
-21 rolls (:func:`fastgen.cube.lookahead.one_ply_batch`), then its cube action as above;
-the best play is the best of these. A cube decision's no double and double/take are its
-doubler's 1-ply values. The luck stays at 0 ply, as the program's.
+At N plies (an evaluator searched N plies deep, such as ``gnubg:2`` or ``baseline:1``; or
+``plies=N`` with a 0-ply evaluator, the same thing) the plays of each roll rolled that GNU
+Backgammon's analysis filter keeps (the best 16 by their 0-ply equity within 0.32 of the
+best) and the play made are valued again: to 2 plies cubefully, the opponent's no
+double and double/take after its 21 rolls (:func:`fastgen.cube.lookahead.one_ply_batch`,
+:func:`~fastgen.cube.lookahead.two_ply_batch`), then its cube action as above; the best
+play is the best of these. A cube decision's no double and double/take are its
+doubler's values at that depth. The luck stays at 0 ply, as the program's.
 
 Where both sides have at most six checkers left, all in their home boards, the cubeful
 values come from a two-sided bear-off database of 6 points and 6 checkers, as GNU
@@ -53,7 +55,7 @@ from fastgen.cube.lookahead import one_ply_batch, two_ply_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable
 from fastgen.players.evaluators import evaluate, group_best, opponent_probs
-from fastgen.players.search import Search, searched
+from fastgen.players.search import Search, depth_of, searched
 from fastgen.games.game import result_types
 
 from fastgen.analysis.walk import CubePoint, Turn, with_on_roll
@@ -187,6 +189,8 @@ def _after_values(after: np.ndarray, probs: np.ndarray, states: list[MatchState]
 def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, *,
                 plies: int = 0, threads: int = 1, database: Any = None) -> TurnValues:
     """The plays and luck of *turns* at *plies* (module docstring)."""
+    if plies:
+        evaluator = searched(evaluator, plies)
     n = len(turns)
     states: list[MatchState] = []
     index: dict[MatchState, int] = {}
@@ -257,21 +261,15 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
                                         threads)
         best = np.array([int(np.argmax(np.where(evaluated[a:b], eq[a:b], -np.inf))) if b > a else 0
                          for a, b in zip(t_offsets[:-1], t_offsets[1:])], dtype=np.int64)
-    elif plies:
-        eq, evaluated = _one_ply_plays(turns, boards, eq, t_offsets, played, evaluator, met, database, threads)
-        best = np.array([int(np.argmax(np.where(evaluated[a:b], eq[a:b], -np.inf)))
-                         for a, b in zip(t_offsets[:-1], t_offsets[1:])], dtype=np.int64)
     scale = np.array([mwc_scale(turn.state, met) for turn in turns])
     base = np.array([_mwc_base(turn.state, met) for turn in turns])
     return TurnValues(boards, moves, t_offsets, eq, evaluated, played, best, luck, scale, base)
 
 
 def search_depth(evaluator: Any) -> int:
-    """How many plies *evaluator* looks ahead when it can be searched ply by ply (GNU
-    Backgammon's compiled nets at ``gnubg:N``), else 0."""
-    plies = getattr(evaluator, "plies", 0)
-    return int(plies) if isinstance(plies, int) and plies >= 1 and hasattr(getattr(evaluator, "nets", evaluator),
-                                                                             "at_ply") else 0
+    """How many plies *evaluator* looks ahead when it is searched ply by ply (GNU
+    Backgammon's compiled nets at ``gnubg:N``, a network at ``NAME:N``), else 0."""
+    return depth_of(evaluator)
 
 
 #: The depth to which a search looks cubefully (the cube's value and owner carried down,
@@ -318,39 +316,11 @@ def _searched_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offse
     return out, evaluated
 
 
-#: At 1 ply, the candidates valued again: the best 16 by their 0-ply equity within 0.32
-#: of the best, as GNU Backgammon's analysis filter picks them, and the play made.
-FILTER_KEEP, FILTER_MARGIN = 16, 0.32
-
-
 def _normalised(values: np.ndarray, state: MatchState, met: MatchEquityTable) -> np.ndarray:
     """Values as :func:`fastgen.cube.lookahead.one_ply_batch` gives them at *state*
     (money per unit of the cube, match MWC) as normalised equities."""
     score = score_of(state, met)
     return values if score is None else np.asarray(score.equity(values, state.cube_value), dtype=np.float64)
-
-
-def _one_ply_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offsets: np.ndarray, played: np.ndarray,
-                   evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, database: Any,
-                   threads: int) -> tuple[np.ndarray, np.ndarray]:
-    """The 1-ply equities of the filter's candidates of each turn (the rest keep *eq*)
-    and which rows they are: each play's position valued by the opponent at 1 ply
-    (:func:`fastgen.cube.lookahead.one_ply_batch`), its cube action taken as at 0 ply."""
-    out, evaluated = eq.copy(), np.zeros(eq.shape[0], dtype=bool)
-    rows: list[int] = []
-    for t in range(len(turns)):
-        lo, hi = int(offsets[t]), int(offsets[t + 1])
-        order = lo + np.argsort(-eq[lo:hi], kind="stable")
-        keep = order[eq[order] >= eq[order[0]] - FILTER_MARGIN][:FILTER_KEEP]
-        pick = set(int(r) for r in keep)
-        if played[t] >= 0:
-            pick.add(lo + int(played[t]))
-        rows.extend(sorted(pick))
-    sel = np.asarray(rows, dtype=np.int64)
-    evaluated[sel] = True
-    turn_of = np.searchsorted(offsets, sel, side="right") - 1
-    out[sel] = cubeful_after(boards[sel], [turns[t].state for t in turn_of], evaluator, 1, met, database, threads)
-    return out, evaluated
 
 
 def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, depth: int, met: MatchEquityTable,
@@ -399,6 +369,8 @@ def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, d
 def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, *,
                 plies: int = 0, threads: int = 1, database: Any = None) -> CubeValues:
     """The cube decisions of *points* at *plies* (module docstring)."""
+    if plies:
+        evaluator = searched(evaluator, plies)
     n = len(points)
     equities = np.full((n, 3), np.nan)
     actions: list = [None] * n
@@ -417,9 +389,7 @@ def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any],
         for k, r in enumerate(rows):
             actions[r] = d.actions[d.action[k]]
     depth = search_depth(evaluator)
-    if plies:
-        _lookahead_cubes(boards, points, equities, actions, probs, evaluator, 1, met, database, threads)
-    elif 1 <= depth <= CUBEFUL_PLIES:  # GNU Backgammon's cubeful search on its 0-ply nets
+    if 1 <= depth <= CUBEFUL_PLIES:  # GNU Backgammon's cubeful search on its 0-ply nets
         _lookahead_cubes(boards, points, equities, actions, probs, searched(evaluator, 0), depth, met, database,
                          threads)
     scale = np.array([mwc_scale(p.state, met) for p in points])

@@ -49,8 +49,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "duel",
         help="two players play money games or matches; points per game (or matches won) with a 95%% interval",
         description="Play money games between policies A and B (random, pubeval, "
-        "baseline, gnubg[:N] for gnubg-nn at N plies, gnubg-engine[:N] for the GNU Backgammon program, "
-        "network:SEED, a weights file PATH.npz or module:callable) and report A's points per game: cubeless by "
+        "baseline[:N], gnubg[:N] for GNU Backgammon's nets, each searched N plies deep, gnubg-nn[:N], "
+        "gnubg-engine[:N] for the GNU Backgammon program, network:SEED, a weights file PATH.npz[:N] or "
+        "module:callable) and report A's points per game: cubeless by "
         "default, with the doubling cube with --cube, or matches with --matches (both need evaluators, whose "
         "cube decisions double and take).",
     )

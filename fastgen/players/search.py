@@ -32,12 +32,14 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen.errors import InvalidArgumentError
+from fastgen.nets.gnubg import GnubgLookahead
+from fastgen.nets.lookahead import NetworkLookahead
 from fastgen.players import evaluators
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.players.base import Evaluator, Policy, Turn
 
-__all__ = ["MoveFilter", "PlainLookahead", "Search", "SearchPolicy", "searched"]
+__all__ = ["MoveFilter", "PlainLookahead", "Search", "SearchPolicy", "depth_of", "searched"]
 
 #: The deepest search (GNU Backgammon's nets are compiled to 3 plies).
 MAX_PLIES = 3
@@ -169,11 +171,20 @@ class Search:
 def searched(evaluator: Any, plies: int) -> Any:
     """*evaluator* looked through at *plies*: its own ``at_ply`` (compiled: GNU Backgammon's
     nets, fastgen's networks; the evaluator itself at 0), else :class:`PlainLookahead`."""
-    base = getattr(evaluator, "nets", evaluator)
+    base = evaluator.nets if depth_of(evaluator) else evaluator
     at_ply = getattr(base, "at_ply", None)
     if at_ply is not None:
         return at_ply(plies)
-    return evaluator if plies == 0 else PlainLookahead(evaluator, plies)
+    return base if plies == 0 else PlainLookahead(base, plies)
+
+
+def depth_of(evaluator: Any) -> int:
+    """How many plies *evaluator* looks ahead when it is an evaluator searched ply by ply
+    (GNU Backgammon's compiled nets at ``gnubg:N``, a network at ``NAME:N``, a
+    :class:`PlainLookahead`; its 0-ply evaluator is its ``nets``), else 0."""
+    if isinstance(evaluator, (GnubgLookahead, NetworkLookahead, PlainLookahead)):
+        return evaluator.plies
+    return 0
 
 
 class PlainLookahead(Evaluator):
@@ -189,7 +200,7 @@ class PlainLookahead(Evaluator):
     def __init__(self, evaluator: Any, plies: int) -> None:
         if isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_PLIES:
             raise InvalidArgumentError(f"an evaluator looks 1 to {MAX_PLIES} plies ahead, got plies={plies!r}")
-        self.evaluator = evaluator
+        self.nets = evaluator
         self.plies = plies
         self.name = f"{getattr(evaluator, 'name', 'evaluator')}:{plies}"
         self.classes = getattr(evaluator, "classes", Evaluator.classes)
@@ -202,7 +213,7 @@ class PlainLookahead(Evaluator):
         out = np.zeros((n, 5))
         over = ~(arr[:, 0].any(axis=1) & arr[:, 1].any(axis=1))  # a finished board keeps its 0-ply value
         if over.any():
-            out[over] = evaluators.evaluate(self.evaluator, arr[over], threads=threads)
+            out[over] = evaluators.evaluate(self.nets, arr[over], threads=threads)
         live = np.flatnonzero(~over)
         if live.size == 0:
             return out
@@ -211,13 +222,13 @@ class PlainLookahead(Evaluator):
                             threads=threads)
         after = np.asarray(batch.boards)
         offsets = np.asarray(batch.offsets, dtype=np.int64)
-        theirs = evaluators.opponent_probs(self.evaluator, after, threads=threads)
+        theirs = evaluators.opponent_probs(self.nets, after, threads=threads)
         best = evaluators.group_best(-evaluators.equity(theirs), offsets)  # the mover's best play a roll
         kept = after[best]
         if self.plies > 1:
             going = kept[:, 1].any(axis=1)  # the others bore off their last checker: exact already
             if going.any():
-                deeper = PlainLookahead(self.evaluator, self.plies - 1)
+                deeper = PlainLookahead(self.nets, self.plies - 1)
                 theirs[best[going]] = deeper.evaluate(kept[going], threads=threads, turned=True)
         mine = evaluators.flip(theirs[best]).reshape(live.size, rolls, 5)
         out[live] = np.einsum("nrk,r->nk", mine, ROLL_CHANCES)
