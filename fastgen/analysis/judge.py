@@ -285,7 +285,7 @@ def _searched_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offse
     (:meth:`fastgen.players.search.Search.gnubg` with ``analysis=True``: up to 16 within
     0.32 of the best at 0 ply go on), each valued at a ply cubefully (to 2 plies:
     :func:`cubeful_after`; deeper, the cubeful equity of that ply's probabilities); the
-    play made is valued at the deepest ply reached too. Returns
+    play made passes every filter, so it is judged at the depth of the best. Returns
     the equities and which rows were valued deepest in their turn."""
     search = Search.gnubg(depth, analysis=True)
     levels = [searched(evaluator, k) for k in range(depth + 1)]
@@ -305,12 +305,9 @@ def _searched_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offse
             return _after_values(rows[idx], theirs, [st], np.zeros(idx.shape[0], np.int64), met, database,
                                  efficiency_for(evaluator, k))
 
-        e, ply = search.rank(score, hi - lo)
-        top = int(ply.max())
         p = int(played[t])
-        if p >= 0 and ply[p] < top:
-            e[p] = score(top, np.array([p]))[0]
-            ply[p] = top
+        e, ply = search.rank(score, hi - lo, keep=p if p >= 0 else None)
+        top = int(ply.max())
         out[lo:hi] = e
         evaluated[lo:hi] = ply == top
     return out, evaluated

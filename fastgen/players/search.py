@@ -135,12 +135,15 @@ class Search:
             raise InvalidArgumentError(f"a search's plies must be 0 to {MAX_PLIES}, got {plies!r}")
         return cls(int(plies), _gnubg_filters(int(plies), analysis))
 
-    def rank(self, score: Callable[[int, np.ndarray], np.ndarray], n: int) -> tuple[np.ndarray, np.ndarray]:
+    def rank(self, score: Callable[[int, np.ndarray], np.ndarray], n: int,
+             keep: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Run the filters over *n* plays: ``score(k, rows)`` gives the mover's equity of
         plays *rows* (indices) at *k* plies. Returns each play's last equity and the ply it
         was valued at (the plays that passed every filter: :attr:`plies`). A filter that
         leaves a single play has chosen it: it is not valued deeper (as GNU Backgammon's
-        hint lists such a play at the ply it was filtered at)."""
+        hint lists such a play at the ply it was filtered at). *keep*: a play that passes
+        every filter whatever its value (an analysis keeps the play made, so that it is
+        judged at the depth of the best)."""
         equity = np.zeros(n)
         ply = np.zeros(n, dtype=np.int64)
         if n == 0:
@@ -154,6 +157,8 @@ class Search:
                 equity[alive] = score(k, alive)
                 ply[alive] = k
             alive = alive[f.select(equity[alive])]
+            if keep is not None and not (alive == keep).any():
+                alive = np.append(alive, keep)
             if alive.size == 1:  # a filter leaving one play has chosen it: no look deeper
                 return equity, ply
         if self.plies > 0:
