@@ -1,12 +1,13 @@
 """By hand: fastgen's rollouts with evaluators.gnubg(0) against GNU Backgammon's own.
 
-    nice python bench/compare_gnubg.py [--gnubg-trials 1296] [--fastgen-trials 144] [--top 1] [--out FILE]
+    nice python bench/compare_gnubg.py [--gnubg-trials 1296] [--fastgen-trials 1296] [--top 1] [--out FILE]
 
 For each position and roll below, the top --top candidates at 0 ply are rolled out by
 both: gnubg (Debian 1.07, its ``rollout`` command on the position after the play with
 the opponent on roll, 0-ply, cubeless, variance reduction, quasi-random dice; pruning
 nets and bear-off truncation off; see tests/_gnubg_rollout.py) and
-``fastgen.rollout_plays(..., evaluators.gnubg(0))``. gnubg's figures are the opponent's
+``fastgen.rollout_plays(..., evaluators.gnubg(0))`` (GNU Backgammon's nets compiled,
+variance reduction on). gnubg's figures are the opponent's
 and are turned around. Prints a table and writes JSON lines (one per candidate) to
 --out. Takes about 45 minutes on one core (the machine shared).
 """
@@ -43,7 +44,7 @@ def flip(p):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--gnubg-trials", type=int, default=1296)
-    ap.add_argument("--fastgen-trials", type=int, default=144)
+    ap.add_argument("--fastgen-trials", type=int, default=1296)
     ap.add_argument("--top", type=int, default=1)
     ap.add_argument("--out", default="compare_gnubg.jsonl")
     args = ap.parse_args()

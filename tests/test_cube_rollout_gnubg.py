@@ -8,18 +8,15 @@ decisions for both sides, variance reduction, quasi-random dice, no truncation, 
 
 Four positions (money: the opening position, a gammonish blitz, a race of 71 against 78
 pips; the opening position at 2-4 in a 7-point match): gnubg rolls out 216 trials,
-fastgen 648 trials with ``evaluators.gnubg(0)`` (gnubg-nn's 0-ply nets) for its plays
-and cube decisions, without its variance reduction (its 21 rolls a turn through
-gnubg-nn one position at a time would take minutes; tests/test_cube_rollout.py checks
-the variance reduction with the compiled baseline). fastgen's plain trials carry most of
-the combined standard error (0.07-0.16 in money play against gnubg's 0.005-0.045; 0.01
-and 0.016 against 0.003 in the match); the largest difference seen was 0.37 of its
-margin. For no double and double/take the two must agree within three
-combined standard errors plus an allowance for what differs on purpose: gnubg-nn's nets
-are another version than the program's, and the program's rollout plays by cubeful
-equity while fastgen's players play by cubeless equity and decide the cube by the
-0-ply formula; the allowance is 0.05 per cube in money play and 1 percentage point of
-MWC in the match, a fraction of the decisions' margins here. The proper action must be
+fastgen 216 trials with ``evaluators.gnubg(0)`` (GNU Backgammon's nets compiled) for its
+plays and cube decisions, with its variance reduction, as the program's. For no double
+and double/take the two must agree within three combined standard errors plus an
+allowance for what differs on purpose: the program's rollout plays by cubeful equity
+while fastgen's players play by cubeless equity and decide the cube by the 0-ply
+formula; the allowance is 0.05 per cube in money play and 1 percentage point of MWC in
+the match, a fraction of the decisions' margins here. With 1,296 trials each
+(``python bench/compare_gnubg_cube.py``; the table is in docs/guides/cube.rst) every
+difference was within 2 combined standard errors without it. The proper action must be
 the same.
 """
 
@@ -62,7 +59,7 @@ def program():
 def test_cubeful_rollout_agrees_with_gnubgs(program, i):
     pid, mid = CASES[i]
     board, state = parse_gnubg_id(f"{pid}:{mid}")
-    ours = rollout_cube(board, evaluators.gnubg(0), state, trials=648, seed=1, variance_reduction=False)
+    ours = rollout_cube(board, evaluators.gnubg(0), state, trials=216, seed=1, variance_reduction=True)
     theirs = program[i]
     assert ours.match == (theirs["units"] == "mwc_fraction")
     allowance = ALLOWANCE["match" if ours.match else "money"]
