@@ -165,7 +165,7 @@ extensions = [
         "fastgen.nets._forward",
         ["fastgen/nets/_forward.pyx"],
         include_dirs=["fastgen/nets", "fastgen/core"],
-        depends=MLP_KERNEL + CORE_DECLS + ["fastgen/core/_chooser.pxd"],
+        depends=MLP_KERNEL + CORE_DECLS + ["fastgen/core/_chooser.pxd", "fastgen/nets/_ply.pxi"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
@@ -181,13 +181,15 @@ extensions = [
     ),
     # GNU Backgammon's nets (fastgen.nets._gnubg_eval): its classes, inputs, bear-offs and
     # forward pass in plain C (fastgen/nets/_gnubg_net.h), its greedy play as a native
-    # chooser and its N-ply look ahead over the core's generate(); no numpy C API
+    # chooser and its N-ply look ahead over the core's generate() (the row loop and the
+    # plies' buffers shared with _forward in fastgen/nets/_ply.pxi); no numpy C API
     Extension(
         "fastgen.nets._gnubg_eval",
         ["fastgen/nets/_gnubg_eval.pyx"],
         include_dirs=["fastgen/nets", "fastgen/core"],
         depends=CORE_DECLS + ["fastgen/nets/_gnubg_inputs.h", "fastgen/nets/_gnubg_net.h", "fastgen/nets/_gnubg_sanity.h",
-                              "fastgen/nets/_gnubg_bearoff.h", "fastgen/core/_chooser.pxd"],
+                              "fastgen/nets/_gnubg_bearoff.h", "fastgen/core/_chooser.pxd",
+                              "fastgen/nets/_ply.pxi"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

@@ -139,24 +139,15 @@ cdef class Kernel:
         if hi <= lo:
             return False
         cdef Look s
-        if look_init(&s, &self.net, plies) < 0:
+        cdef int rc
+        s.net = &self.net
+        s.scratch = <float*> malloc(fg_mlp_scratch(&self.net) * sizeof(float))
+        if levels_init(&s.lv, plies) < 0 or s.scratch == NULL:
             look_free(&s)
             raise MemoryError()
-        s.stop = &stop.flag if stop is not None else NULL
-        cdef int8_t turned[50]
-        cdef Py_ssize_t i
-        cdef const int8_t* b
-        cdef int rc = 0
+        s.lv.stop = &stop.flag if stop is not None else NULL
         with nogil:
-            for i in range(lo, hi):
-                b = &boards[i, 0, 0]
-                if swap:
-                    memcpy(&turned[0], b + 25, 25)
-                    memcpy(&turned[25], b, 25)
-                    b = &turned[0]
-                rc = plyn(&self.net, &s, b, plies, &out[i, 0])
-                if rc != 0:
-                    break
+            rc = ply_loop(plyn_rows, &self.net, &s, boards, swap, out, lo, hi, plies)
         look_free(&s)
         if rc < 0:
             raise MemoryError()
@@ -214,46 +205,23 @@ cdef class NetChooser(Chooser):
 
 # --------------------------------------------------------------------------- looking ahead
 
-cdef enum:
-    FG_MAX_PLIES = 3
-#: The deepest look ahead compiled.
-MAX_PLIES = FG_MAX_PLIES
+include "_ply.pxi"
 
 
-ctypedef struct Look:  # one thread's memory for plyn: a generator and the choices' values a ply
+ctypedef struct Look:  # one thread's memory for plyn
+    Levels lv
     const fg_mlp* net
     float* scratch
-    Ctx* ctx[FG_MAX_PLIES]
-    double* values[FG_MAX_PLIES]   # one a candidate, grown as needed
-    int64_t cap[FG_MAX_PLIES]
-    const int* stop                # polled before each roll at every ply; NULL: never
-
-
-cdef int look_init(Look* s, const fg_mlp* net, int plies) noexcept nogil:
-    cdef int lvl, bad
-    s.net = net
-    s.stop = NULL
-    s.scratch = <float*> malloc(fg_mlp_scratch(net) * sizeof(float))
-    bad = s.scratch == NULL
-    for lvl in range(FG_MAX_PLIES):
-        s.ctx[lvl] = NULL
-        s.values[lvl] = NULL
-        s.cap[lvl] = 0
-        if lvl < plies:
-            s.ctx[lvl] = ctx_new(0, 256)
-            s.values[lvl] = <double*> malloc(64 * sizeof(double))
-            s.cap[lvl] = 64
-            bad = bad or s.ctx[lvl] == NULL or s.values[lvl] == NULL
-    return -1 if bad else 0
 
 
 cdef void look_free(Look* s) noexcept nogil:
-    cdef int lvl
     free(s.scratch)
-    for lvl in range(FG_MAX_PLIES):
-        if s.ctx[lvl] != NULL:
-            ctx_free(s.ctx[lvl])
-        free(s.values[lvl])
+    s.scratch = NULL
+    levels_free(&s.lv)
+
+
+cdef int plyn_rows(const void* nets, void* state, const int8_t* board, int depth, double* out) noexcept nogil:
+    return plyn(<const fg_mlp*> nets, <Look*> state, board, depth, out)
 
 
 cdef int plyn(const fg_mlp* net, Look* s, const int8_t* board, int depth, double* out) noexcept nogil:
@@ -263,20 +231,18 @@ cdef int plyn(const fg_mlp* net, Look* s, const int8_t* board, int depth, double
     in the generator's order), its position valued at depth - 1 plies with the opponent
     on roll (at 0 ply the network; a finished game exactly, looked no further); those
     probabilities, seen from the mover, averaged over the 36 dice. A finished board (a
-    side with no checker left) keeps its 0-ply value. 0 when done, 1 when s.stop was set
+    side with no checker left) keeps its 0-ply value. 0 when done, 1 when s.lv.stop was set
     (out left alone), -1 when memory is short."""
     cdef float v0[5]
     cdef double acc[5]
     cdef double sub[5]
-    cdef double wgt
     cdef int8_t turned[50]
     cdef int d1, d2, k, q, rc, w, i, left0 = 0, left1 = 0
     cdef int64_t best = 0
     cdef int64_t offsets[2]
     cdef int lvl = depth - 1
-    cdef double* grown
     cdef const int8_t* after
-    cdef Ctx* ctx = s.ctx[lvl]
+    cdef Ctx* ctx = s.lv.ctx[lvl]
     for i in range(25):
         left0 |= board[i]
         left1 |= board[OWN + i]
@@ -289,21 +255,17 @@ cdef int plyn(const fg_mlp* net, Look* s, const int8_t* board, int depth, double
         acc[q] = 0.0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            if s.stop != NULL and fg_stopped(s.stop):
+            if s.lv.stop != NULL and fg_stopped(s.lv.stop):
                 return 1
             ctx.n = 0
             k = generate(ctx, board, d1, d2)
             if k < 0:
                 return -1
-            if k > s.cap[lvl]:
-                grown = <double*> realloc(s.values[lvl], k * sizeof(double))
-                if grown == NULL:
-                    return -1
-                s.values[lvl] = grown
-                s.cap[lvl] = k
+            if levels_grow(&s.lv, lvl, k) < 0:
+                return -1
             offsets[0] = 0
             offsets[1] = k
-            fg_mlp_choose(net, ctx.boards, &offsets[0], 0, 1, &best, s.values[lvl], s.scratch)
+            fg_mlp_choose(net, ctx.boards, &offsets[0], 0, 1, &best, s.lv.eq[lvl], s.scratch)
             after = ctx.boards + best * BOARD_BYTES
             w = win_of(after)
             if w:  # the mover has borne off its last checker: sub is the opponent's loss
@@ -323,12 +285,7 @@ cdef int plyn(const fg_mlp* net, Look* s, const int8_t* board, int depth, double
                 if rc != 0:
                     return rc
             # sub: the opponent's probabilities, the opponent on roll
-            wgt = 1.0 if d1 == d2 else 2.0
-            acc[0] += wgt * (1.0 - sub[0])
-            acc[1] += wgt * sub[3]
-            acc[2] += wgt * sub[4]
-            acc[3] += wgt * sub[1]
-            acc[4] += wgt * sub[2]
+            add_reply(&acc[0], &sub[0], 1.0 if d1 == d2 else 2.0)
     for q in range(5):
         out[q] = acc[q] / 36.0
     return 0

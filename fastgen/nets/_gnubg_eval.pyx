@@ -221,25 +221,15 @@ cdef class GnubgKernel:
             return False
         self._need_first()
         cdef SearchN s
-        if searchn_init(&s, plies) < 0:
+        cdef int rc
+        s.prune = prune
+        s.work = <fgg_work*> calloc(1, sizeof(fgg_work))
+        if levels_init(&s.lv, plies) < 0 or s.work == NULL:
             searchn_free(&s)
             raise MemoryError()
-        s.stop = &stop.flag if stop is not None else NULL
-        s.prune = prune
-        cdef int8_t turned[50]
-        cdef Py_ssize_t i
-        cdef const int8_t* b
-        cdef int rc = 0
+        s.lv.stop = &stop.flag if stop is not None else NULL
         with nogil:
-            for i in range(lo, hi):
-                b = &boards[i, 0, 0]
-                if swap:
-                    memcpy(&turned[0], b + 25, 25)
-                    memcpy(&turned[25], b, 25)
-                    b = &turned[0]
-                rc = plyn(&self.nets, &s, b, plies, &out[i, 0])
-                if rc != 0:
-                    break
+            rc = ply_loop(plyn_rows, &self.nets, &s, boards, swap, out, lo, hi, plies)
         searchn_free(&s)
         if rc < 0:
             raise MemoryError()
@@ -349,73 +339,23 @@ cdef class GnubgChooser(Chooser):
         free(self.st.out)
 
 
-#: The deepest search ply_rows takes (a plain 3-ply evaluation values some 4 million
-#: positions at 0 ply: seconds each).
-cdef enum:
-    FG_MAX_PLIES = 3
-MAX_PLIES = FG_MAX_PLIES
+include "_ply.pxi"
 
 
-ctypedef struct SearchN:  # one thread's memory for plyn: a generator and outputs a ply
+ctypedef struct SearchN:  # one thread's memory for plyn
+    Levels lv
     fgg_work* work
-    Ctx* ctx[FG_MAX_PLIES]
-    float* out[FG_MAX_PLIES]   # five a candidate, grown as needed
-    double* eq[FG_MAX_PLIES]   # the mover's equity of each candidate (pruned choices)
-    int* kept[FG_MAX_PLIES]    # the candidates a pruned choice keeps
-    int cap[FG_MAX_PLIES]
     int prune                 # a choice among more plays keeps this many by the pruning nets; 0: none
-    const int* stop           # polled before each roll at every ply; NULL: never
-
-
-cdef int searchn_init(SearchN* s, int plies) noexcept nogil:
-    cdef int lvl, bad = 0
-    s.work = <fgg_work*> calloc(1, sizeof(fgg_work))
-    s.stop = NULL
-    bad = s.work == NULL
-    s.prune = 0
-    for lvl in range(FG_MAX_PLIES):
-        s.cap[lvl] = 0
-        s.ctx[lvl] = NULL
-        s.out[lvl] = NULL
-        s.eq[lvl] = NULL
-        s.kept[lvl] = NULL
-        if lvl < plies:
-            s.cap[lvl] = 64
-            s.ctx[lvl] = ctx_new(0, 256)
-            s.out[lvl] = <float*> malloc(5 * 64 * sizeof(float))
-            s.eq[lvl] = <double*> malloc(64 * sizeof(double))
-            s.kept[lvl] = <int*> malloc(64 * sizeof(int))
-            bad = bad or s.ctx[lvl] == NULL or s.out[lvl] == NULL or s.eq[lvl] == NULL or s.kept[lvl] == NULL
-    return -1 if bad else 0
 
 
 cdef void searchn_free(SearchN* s) noexcept nogil:
-    cdef int lvl
     free(s.work)
-    for lvl in range(FG_MAX_PLIES):
-        if s.ctx[lvl] != NULL:
-            ctx_free(s.ctx[lvl])
-        free(s.out[lvl])
-        free(s.eq[lvl])
-        free(s.kept[lvl])
+    s.work = NULL
+    levels_free(&s.lv)
 
 
-cdef int searchn_grow(SearchN* s, int lvl, int k) noexcept nogil:
-    """Room for k candidates at level lvl; -1 when memory is short."""
-    cdef float* o = <float*> realloc(s.out[lvl], 5 * k * sizeof(float))
-    if o == NULL:
-        return -1
-    s.out[lvl] = o
-    cdef double* e = <double*> realloc(s.eq[lvl], k * sizeof(double))
-    if e == NULL:
-        return -1
-    s.eq[lvl] = e
-    cdef int* kp = <int*> realloc(s.kept[lvl], k * sizeof(int))
-    if kp == NULL:
-        return -1
-    s.kept[lvl] = kp
-    s.cap[lvl] = k
-    return 0
+cdef int plyn_rows(const void* nets, void* state, const int8_t* board, int depth, double* out) noexcept nogil:
+    return plyn(<const fgg_nets*> nets, <SearchN*> state, board, depth, out)
 
 
 cdef inline double mover_equity(const float* o) noexcept nogil:
@@ -424,29 +364,29 @@ cdef inline double mover_equity(const float* o) noexcept nogil:
 
 
 cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil:
-    """The play the mover makes among the k candidates in s.ctx[lvl] (their positions with
-    the opponent on roll valued at 0 ply into s.out[lvl]): the best by cubeless equity,
+    """The play the mover makes among the k candidates in s.lv.ctx[lvl] (their positions with
+    the opponent on roll valued at 0 ply into s.lv.out[lvl]): the best by cubeless equity,
     ties to the first. With s.prune > 0 and more candidates than that, the pruning nets
     value them first and only the s.prune best by those (finished games and bear-offs by
     their exact values; ties to the first) are valued by the full nets; the others'
-    s.out rows are left undefined."""
+    s.lv.out rows are left undefined."""
     cdef int8_t turned[50]
     cdef const int8_t* after
     cdef int j, c, m, i, best = 0, cls
     cdef double v, best_v = 0.0
     cdef float* o
-    cdef double* eq = s.eq[lvl]
-    cdef int* kept = s.kept[lvl]
+    cdef double* eq = s.lv.eq[lvl]
+    cdef int* kept = s.lv.kept[lvl]
     if s.prune <= 0 or k <= s.prune or not nets.has_prune:
         for j in range(k):
             # the play's position with the opponent (row 0) on roll
-            after = s.ctx[lvl].boards + j * BOARD_BYTES
+            after = s.lv.ctx[lvl].boards + j * BOARD_BYTES
             memcpy(&turned[0], after + OWN, 25)
             memcpy(&turned[25], after, 25)
-            fgg_queue(nets, s.work, &turned[0], s.out[lvl] + 5 * j)
+            fgg_queue(nets, s.work, &turned[0], s.lv.out[lvl] + 5 * j)
         fgg_flush_all(nets, s.work)
         for j in range(k):
-            v = mover_equity(s.out[lvl] + 5 * j)
+            v = mover_equity(s.lv.out[lvl] + 5 * j)
             if j == 0 or v > best_v:
                 best = j
                 best_v = v
@@ -454,10 +394,10 @@ cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil
     # the pruning nets' look: kept[0..m-1] the best s.prune so far, by eq, best first
     m = 0
     for j in range(k):
-        after = s.ctx[lvl].boards + j * BOARD_BYTES
+        after = s.lv.ctx[lvl].boards + j * BOARD_BYTES
         memcpy(&turned[0], after + OWN, 25)
         memcpy(&turned[25], after, 25)
-        o = s.out[lvl] + 5 * j
+        o = s.lv.out[lvl] + 5 * j
         cls = fgg_classify_flat(&turned[0])
         if cls >= 2:
             fgg_prune(nets, s.work, &turned[0], cls, o)
@@ -475,15 +415,15 @@ cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil
             m += 1
     for c in range(m):
         j = kept[c]
-        after = s.ctx[lvl].boards + j * BOARD_BYTES
+        after = s.lv.ctx[lvl].boards + j * BOARD_BYTES
         memcpy(&turned[0], after + OWN, 25)
         memcpy(&turned[25], after, 25)
-        fgg_queue(nets, s.work, &turned[0], s.out[lvl] + 5 * j)
+        fgg_queue(nets, s.work, &turned[0], s.lv.out[lvl] + 5 * j)
     fgg_flush_all(nets, s.work)
     best = kept[0]
     for c in range(m):
         j = kept[c]
-        v = mover_equity(s.out[lvl] + 5 * j)
+        v = mover_equity(s.lv.out[lvl] + 5 * j)
         if c == 0 or v > best_v or (v == best_v and j < best):
             best = j
             best_v = v
@@ -498,18 +438,17 @@ cdef int plyn(const fgg_nets* nets, SearchN* s, const int8_t* board, int depth, 
     position valued at depth - 1 plies with the opponent on roll; those probabilities,
     seen from the mover, averaged over the 36 dice. A finished game, and a bear-off both
     sides of which fit the two-sided database, keep their 0-ply value at any depth, as
-    gnubg keeps them (exact, no look ahead). 0 when done, 1 when s.stop was set (out
+    gnubg keeps them (exact, no look ahead). 0 when done, 1 when s.lv.stop was set (out
     left alone), -1 when memory is short."""
     cdef float v0[5]
     cdef double acc[5]
     cdef double sub[5]
-    cdef double wgt
     cdef int8_t turned[50]
     cdef int d1, d2, k, best, q, rc
     cdef int lvl = depth - 1
     cdef float* o
     cdef const int8_t* after
-    cdef Ctx* ctx = s.ctx[lvl]
+    cdef Ctx* ctx = s.lv.ctx[lvl]
     cdef int cls = fgg_classify_flat(board)
     if cls == FGG_OVER or (cls == FGG_BEAROFF and fgg_in_two(&nets.bearoff, board)):
         fgg_queue(nets, s.work, board, &v0[0])
@@ -521,17 +460,17 @@ cdef int plyn(const fgg_nets* nets, SearchN* s, const int8_t* board, int depth, 
         acc[q] = 0.0
     for d1 in range(1, 7):
         for d2 in range(d1, 7):
-            if s.stop != NULL and fg_stopped(s.stop):
+            if s.lv.stop != NULL and fg_stopped(s.lv.stop):
                 return 1
             ctx.n = 0
             k = generate(ctx, board, d1, d2)
             if k < 0:
                 return -1
-            if k > s.cap[lvl] and searchn_grow(s, lvl, k) < 0:
+            if levels_grow(&s.lv, lvl, k) < 0:
                 return -1
             best = choose(nets, s, lvl, k)
             if depth == 1:
-                o = s.out[lvl] + 5 * best
+                o = s.lv.out[lvl] + 5 * best
                 for q in range(5):
                     sub[q] = o[q]
             else:
@@ -542,12 +481,7 @@ cdef int plyn(const fgg_nets* nets, SearchN* s, const int8_t* board, int depth, 
                 if rc != 0:
                     return rc
             # sub: the opponent's probabilities, the opponent on roll
-            wgt = 1.0 if d1 == d2 else 2.0
-            acc[0] += wgt * (1.0 - sub[0])
-            acc[1] += wgt * sub[3]
-            acc[2] += wgt * sub[4]
-            acc[3] += wgt * sub[1]
-            acc[4] += wgt * sub[2]
+            add_reply(&acc[0], &sub[0], 1.0 if d1 == d2 else 2.0)
     for q in range(5):
         out[q] = acc[q] / 36.0
     return 0

@@ -45,7 +45,7 @@ from fastgen.core._core import StopFlag
 from fastgen.core.boards import as_boards
 from fastgen.errors import InvalidArgumentError, NetworkFileError
 from fastgen.nets import _gnubg, _gnubg_eval
-from fastgen.nets.lookahead import evaluate_at_ply
+from fastgen.nets.lookahead import CompiledLookahead
 from fastgen.nets.gnubg_weights import GnubgWeights, find_weights, read_weights
 
 __all__ = ["GnubgNetworks", "GnubgLookahead", "load", "classify", "find_bearoff", "CLASSES"]
@@ -249,7 +249,7 @@ class GnubgNetworks:
         return self._kernel.chooser()
 
 
-class GnubgLookahead:
+class GnubgLookahead(CompiledLookahead):
     """GNU Backgammon's evaluation at 1 to :data:`MAX_PLIES` plies, compiled: an evaluator
     (made by :meth:`GnubgNetworks.at_ply`), equal to gnubg-nn's
     ``probabilities(board, plies)``.
@@ -268,35 +268,19 @@ class GnubgLookahead:
     Runs compiled without the GIL (``threads=`` shares a batch; the same answers for any
     number); Ctrl-C stops a long call within a roll's work."""
 
-    ordered = True
-    trusted = True
-    nogil = True
     classes = GnubgNetworks.classes
 
-    def __init__(self, nets: GnubgNetworks, plies: int = 1) -> None:
-        if isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_PLIES:
-            raise InvalidArgumentError(f"GnubgLookahead looks 1 to {MAX_PLIES} plies ahead, got plies={plies!r}")
-        self.nets = nets
-        self.plies = plies
-        self.name = f"gnubg:{plies}"
+    def _prefix(self) -> str:
+        return "gnubg"
 
-    @property
-    def __name__(self) -> str:
-        return self.name
+    def _about(self) -> dict:
+        return dict(self.nets.about())
+
+    def _prepare(self) -> None:
+        self.nets._attach_first()  # the look ahead meets bear-offs in C
 
     def __repr__(self) -> str:
         return f"<GNU Backgammon's nets {self.nets.version} at {self.plies} ply, from {self.nets.weights.path!r}>"
-
-    def digest(self) -> str:
-        """The nets' digest (:meth:`GnubgNetworks.digest`) and the ply."""
-        return f"{self.nets.digest()}:ply{self.plies}"
-
-    def about(self) -> dict:
-        """The nets' :meth:`GnubgNetworks.about` and the ply."""
-        return {**self.nets.about(), "name": self.name, "plies": self.plies}
-
-    def __reduce__(self) -> Any:
-        return (GnubgLookahead, (self.nets, self.plies))
 
     @property
     def cube_version(self) -> str:
@@ -306,18 +290,6 @@ class GnubgLookahead:
     def classify(self, boards: Any) -> np.ndarray:
         """(N,) int8 classes of *boards* (:func:`classify`)."""
         return classify(boards)
-
-    def __call__(self, boards: Any, *, threads: int = 1) -> np.ndarray:
-        return self.evaluate(boards, threads=threads)
-
-    def evaluate(self, boards: Any, *, threads: int = 1, turned: bool = False) -> np.ndarray:
-        """(N, 5) float64 probabilities of (N, 2, 25) *boards* for the side on roll (row
-        1; row 0 with *turned*), at :attr:`plies`, in the order of
-        :meth:`GnubgNetworks.evaluate`. The boards are checked once
-        (:class:`~fastgen.errors.InvalidBoardError`); Ctrl-C stops a long call within a
-        few milliseconds."""
-        self.nets._attach_first()  # the look ahead meets bear-offs in C
-        return evaluate_at_ply(self.nets._kernel, boards, plies=self.plies, threads=threads, turned=turned)
 
 
 def _one_sided(path: str | None) -> OneSidedDatabase:

@@ -13,6 +13,8 @@ it to choose among plays.
 
 - :class:`NetworkLookahead`: a :class:`fastgen.nets.Network` at N plies
   (:meth:`fastgen.nets.Network.at_ply`; the specs ``baseline:N`` and ``PATH.npz:N``).
+- :class:`CompiledLookahead`: what it shares with GNU Backgammon's nets at N plies
+  (:class:`fastgen.nets.gnubg.GnubgLookahead`).
 - :func:`evaluate_at_ply`: the threads and Ctrl-C around a compiled kernel's rows at N
   plies, shared with GNU Backgammon's nets (:class:`fastgen.nets.gnubg.GnubgLookahead`).
 
@@ -36,7 +38,7 @@ from fastgen.core.boards import as_boards
 from fastgen.errors import InvalidArgumentError
 from fastgen.nets import _forward
 
-__all__ = ["MAX_PLIES", "NetworkLookahead", "evaluate_at_ply"]
+__all__ = ["MAX_PLIES", "CompiledLookahead", "NetworkLookahead", "evaluate_at_ply"]
 
 #: The deepest compiled look ahead of fastgen's networks.
 MAX_PLIES = _forward.MAX_PLIES
@@ -78,42 +80,47 @@ def evaluate_at_ply(kernel: Any, boards: Any, *, plies: int, threads: int = 1, t
     return out
 
 
-class NetworkLookahead:
-    """A compiled :class:`fastgen.nets.Network` at 1 to :data:`MAX_PLIES` plies (see the
-    module docstring), an evaluator: ``evaluate(boards, threads=, turned=)`` gives (N, 5)
-    float64 probabilities for the side on roll. Made by :meth:`fastgen.nets.Network.at_ply`;
-    named ``NAME:N`` after the network. A board on which a side has no checker left keeps
-    its 0-ply value."""
+class CompiledLookahead:
+    """What every compiled evaluator at N plies shares (see the module docstring): its
+    networks (:attr:`nets`, which hold the compiled kernel), its :attr:`plies`, its name
+    ``NAME:N``, digest, ``about``, pickling and ``evaluate``. Subclasses name the
+    networks' kind (:meth:`_prefix`) and make the kernel ready (:meth:`_prepare`)."""
 
     ordered = True
     trusted = True
     nogil = True
-    classes = ("contact", "race", "bearoff")
 
-    def __init__(self, network: Any, plies: int = 1) -> None:
+    def __init__(self, nets: Any, plies: int = 1) -> None:
         if isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_PLIES:
-            raise InvalidArgumentError(f"a network looks 1 to {MAX_PLIES} plies ahead, got plies={plies!r}")
-        self.nets = network
+            raise InvalidArgumentError(f"{type(self).__name__} looks 1 to {MAX_PLIES} plies ahead, "
+                                       f"got plies={plies!r}")
+        self.nets = nets
         self.plies = plies
-        self.name = f"{network.name}:{plies}"
+        self.name = f"{self._prefix()}:{plies}"
+
+    def _prefix(self) -> str:
+        return str(self.nets.name)
+
+    def _about(self) -> dict:
+        return dict(self.nets.about)
+
+    def _prepare(self) -> None:
+        """Make the kernel ready before a call (nothing by default)."""
 
     @property
     def __name__(self) -> str:
         return self.name
 
-    def __repr__(self) -> str:
-        return f"<{self.nets!r} at {self.plies} ply>"
-
     def digest(self) -> str:
-        """The network's digest and the ply."""
+        """The networks' digest and the ply."""
         return f"{self.nets.digest()}:ply{self.plies}"
 
     def about(self) -> dict:
-        """The network's ``about`` and the ply."""
-        return {**self.nets.about, "name": self.name, "plies": self.plies}
+        """The networks' ``about`` and the ply."""
+        return {**self._about(), "name": self.name, "plies": self.plies}
 
     def __reduce__(self) -> Any:
-        return (NetworkLookahead, (self.nets, self.plies))
+        return (type(self), (self.nets, self.plies))
 
     def __call__(self, boards: Any, *, threads: int = 1) -> np.ndarray:
         return self.evaluate(boards, threads=threads)
@@ -122,5 +129,19 @@ class NetworkLookahead:
         """(N, 5) float64 probabilities of (N, 2, 25) *boards* for the side on roll (row
         1; row 0 with *turned*) at :attr:`plies`. The boards are checked once
         (:class:`~fastgen.errors.InvalidBoardError`); Ctrl-C stops a long call within a
-        few milliseconds."""
+        few milliseconds; the answers are the same for any number of *threads*."""
+        self._prepare()
         return evaluate_at_ply(self.nets._kernel, boards, plies=self.plies, threads=threads, turned=turned)
+
+
+class NetworkLookahead(CompiledLookahead):
+    """A compiled :class:`fastgen.nets.Network` at 1 to :data:`MAX_PLIES` plies (see the
+    module docstring), an evaluator: ``evaluate(boards, threads=, turned=)`` gives (N, 5)
+    float64 probabilities for the side on roll. Made by :meth:`fastgen.nets.Network.at_ply`;
+    named ``NAME:N`` after the network. A board on which a side has no checker left keeps
+    its 0-ply value."""
+
+    classes = ("contact", "race", "bearoff")
+
+    def __repr__(self) -> str:
+        return f"<{self.nets!r} at {self.plies} ply>"

@@ -34,8 +34,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from fastgen.errors import InvalidArgumentError
-from fastgen.nets.gnubg import GnubgLookahead, GnubgNetworks
-from fastgen.nets.lookahead import NetworkLookahead
+from fastgen.nets.gnubg import GnubgNetworks
+from fastgen.nets.lookahead import CompiledLookahead
 from fastgen.nets.network import Network as CompiledNetwork
 from fastgen.nets.probs import check_answer
 
@@ -111,8 +111,7 @@ class Evaluator(_Named, abc.ABC):
 
 Evaluator.register(CompiledNetwork)
 Evaluator.register(GnubgNetworks)
-Evaluator.register(GnubgLookahead)
-Evaluator.register(NetworkLookahead)
+Evaluator.register(CompiledLookahead)
 
 
 def runs_without_gil(evaluator: Any) -> bool:

@@ -32,8 +32,7 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen.errors import InvalidArgumentError
-from fastgen.nets.gnubg import GnubgLookahead
-from fastgen.nets.lookahead import NetworkLookahead
+from fastgen.nets.lookahead import CompiledLookahead
 from fastgen.players import evaluators
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
@@ -187,7 +186,7 @@ def depth_of(evaluator: Any) -> int:
     """How many plies *evaluator* looks ahead when it is an evaluator searched ply by ply
     (GNU Backgammon's compiled nets at ``gnubg:N``, a network at ``NAME:N``, a
     :class:`PlainLookahead`; its 0-ply evaluator is its ``nets``), else 0."""
-    if isinstance(evaluator, (GnubgLookahead, NetworkLookahead, PlainLookahead)):
+    if isinstance(evaluator, (CompiledLookahead, PlainLookahead)):
         return evaluator.plies
     return 0
 
