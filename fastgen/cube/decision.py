@@ -55,7 +55,7 @@ from fastgen.bearoff.database import TwoSidedDatabase
 from fastgen.bearoff.index import side_index_trusted
 from fastgen.core.state import GameState, MatchState
 from fastgen.cube.efficiency import CLASS_NAMES, CubeEfficiency, check_efficiency, cube_life, position_class
-from fastgen.cube.match import Score, dead_mwc, match_decision
+from fastgen.cube.match import Score, Split, dead_mwc, match_decision
 from fastgen.cube.met import MAX_AWAY, MatchEquityTable, default_met
 from fastgen.cube.money import CENTRED, OPPONENT, OWN, cubeful_equity, money_decision
 from fastgen.errors import InvalidCubeStateError
@@ -396,10 +396,6 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
     st = check_state(state)
     eff = check_efficiency(efficiency)
     pr = _check_probs(probs, n)
-    # gammons that can no longer happen count nothing (an evaluator may give them a trace)
-    pr[arr[:, 0].sum(axis=1, dtype=np.int16) < 15, 1:3] = 0.0
-    pr[arr[:, 1].sum(axis=1, dtype=np.int16) < 15, 3:5] = 0.0
-    owner = _owner(st)
     if classes is None:
         cls = position_class(arr)
     else:
@@ -412,6 +408,29 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
             i = int(out_of_range[0])
             raise InvalidCubeStateError(f"classes[{i}] is {int(cls[i])}, not a position class code (0 to "
                                         f"{len(CLASS_NAMES) - 1}: {', '.join(CLASS_NAMES)})")
+    if met is not None and not isinstance(met, MatchEquityTable):
+        raise InvalidCubeStateError(f"met must be a fastgen.cube.MatchEquityTable, got {met!r}")
+    if database is not None and (not isinstance(database, TwoSidedDatabase) or not database.cubeful):
+        raise InvalidCubeStateError(f"database must be a cubeful fastgen.bearoff two-sided database, got {database!r}")
+    return decide(arr, pr, st, met=met, beavers=beavers, database=database, classes=cls, efficiency=eff)
+
+
+def decide(arr: np.ndarray, pr: np.ndarray, st: MatchState, *, met: MatchEquityTable | None, beavers: bool = True,
+           database: Any = None, classes: np.ndarray, efficiency: CubeEfficiency,
+           gammons: tuple[np.ndarray, np.ndarray] | None = None) -> CubeDecisions:
+    """:func:`cube_decisions` of inputs already checked (the look ahead's own boards and
+    probabilities, checked once where they were made): *pr* (N, 5) within [0, 1], which
+    this modifies; *classes* and *efficiency* given; *gammons*: whether each side (the
+    opponent's, the side on roll's) still has all 15 checkers, if already known."""
+    n = arr.shape[0]
+    cls = classes
+    eff = efficiency
+    # gammons that can no longer happen count nothing (an evaluator may give them a trace)
+    if gammons is None:
+        gammons = (arr[:, 0].sum(axis=1, dtype=np.int16) == 15, arr[:, 1].sum(axis=1, dtype=np.int16) == 15)
+    pr[~gammons[0], 1:3] = 0.0
+    pr[~gammons[1], 3:5] = 0.0
+    owner = _owner(st)
     x = cube_life(arr, cls, eff)
     x_double = x.copy()
     exact = np.zeros(n, dtype=bool)
@@ -424,8 +443,6 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
     match = bool(st.match_length)
     if match:
         met = default_met() if met is None else met
-        if not isinstance(met, MatchEquityTable):
-            raise InvalidCubeStateError(f"met must be a fastgen.cube.MatchEquityTable, got {met!r}")
         me = st.on_roll
         away, opponent_away = _aways(st)  # both 1 to MAX_AWAY: check_state
         score = Score(met, away, opponent_away, crawford=st.crawford, player=me)
@@ -437,9 +454,10 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
                 with np.errstate(divide="ignore", invalid="ignore"):
                     life = np.where(np.abs(ecl - ecf1) > 1e-4, (db_values[:, col] - ecl) / (ecf1 - ecl), 0.6)
                 target[exact] = np.clip(life, 0.0, 0.6)
-        nd, dt, dp = match_decision(score, pr, x, c, owner, x_double)
+        split = Split(pr)
+        nd, dt, dp = match_decision(score, split, x, c, owner, x_double)
         eq = np.stack([score.equity(v, c) for v in (nd, dt, dp)], axis=1)
-        cubeless = dead_mwc(score, pr, c)
+        cubeless = dead_mwc(score, split, c)
         may = _may_double(st, away, opponent_away, owner)
     else:
         nd, dt, dp = money_decision(pr, x, owner, jacoby=st.jacoby)

@@ -25,8 +25,8 @@ import numpy as np
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.core.state import MatchState
-from fastgen.cube.decision import check_state, cube_decisions, may_double
-from fastgen.cube.efficiency import CubeEfficiency, position_class
+from fastgen.cube.decision import _check_probs, check_state, decide, may_double
+from fastgen.cube.efficiency import CubeEfficiency, check_efficiency, position_class
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.game import result_types
@@ -86,14 +86,16 @@ class _Replies:
         self.n = n
         self.after = np.asarray(batch.boards)
         self.offsets = np.asarray(batch.offsets, dtype=np.int64)
-        self.row_board = np.repeat(np.repeat(np.arange(n), len(DISTINCT_ROLLS)), np.diff(self.offsets))
+        self.group = np.repeat(np.arange(self.offsets.shape[0] - 1), np.diff(self.offsets))  # each play's roll
+        self.row_board = self.group // len(DISTINCT_ROLLS)
         self.res = result_types(self.after)
         self.going = self.res == 0
         opp_boards = np.ascontiguousarray(self.after[self.going][:, ::-1])
         # (N, 5) finite probabilities, or InvalidOutputError naming the evaluator
         probs = checked_answer(evaluator, opp_boards, threads) if opp_boards.shape[0] else np.zeros((0, 5))
         self.opp_probs = np.zeros((self.after.shape[0], 5))
-        self.opp_probs[self.going] = probs
+        self.opp_probs[self.going] = _check_probs(probs, probs.shape[0])  # checked once for every cube decision
+        self.full = self.after.sum(axis=2, dtype=np.int16) == 15  # (N, 2): each side still has all its checkers
         self.classes = position_class(self.after)  # the same from either side: once for every branch
         self.chances = np.tile(ROLL_CHANCES, n)
 
@@ -116,11 +118,19 @@ class _Replies:
             if ended.size:
                 values[ended] = _ended_values(self.res[ended], state, cube, owner, score)
             if live.size:
-                d = cube_decisions(self.after[live][:, ::-1], self.opp_probs[live], _opponent_state(state, cube, owner),
-                                   met=met, database=database, classes=self.classes[live], efficiency=efficiency)
+                d = self.decide(live, _opponent_state(state, cube, owner), met, database, efficiency)
                 v = _action(d.no_double, d.double_take, d.double_pass)
                 values[live] = -v * cube / state.cube_value if score is None else 1.0 - v
         return values
+
+    def decide(self, rows: np.ndarray, state: MatchState, met: MatchEquityTable, database: Any,
+               efficiency: CubeEfficiency | None) -> Any:
+        """The opponent's 0-ply cube decisions (:func:`fastgen.cube.decision.cube_decisions`)
+        after the plays *rows*, it on roll at *state*."""
+        full = self.full[rows]
+        return decide(np.ascontiguousarray(self.after[rows][:, ::-1]), self.opp_probs[rows], state, met=met,
+                      database=database, classes=self.classes[rows], efficiency=check_efficiency(efficiency),
+                      gammons=(full[:, 1], full[:, 0]))
 
     def choose(self, values: np.ndarray) -> np.ndarray:
         """Each roll's play (global index) by *values*: the largest, equal values by the
@@ -128,9 +138,13 @@ class _Replies:
         op = self.opp_probs
         cubeless = -(2.0 * op[:, 0] - 1.0 + op[:, 1] + op[:, 2] - op[:, 3] - op[:, 4])
         cubeless[~self.going] = self.res[~self.going]
-        group = np.repeat(np.arange(self.offsets.shape[0] - 1), np.diff(self.offsets))
-        order = np.lexsort((np.arange(values.shape[0]), -cubeless, -values, group))
-        return order[self.offsets[:-1]]
+        starts = self.offsets[:-1]
+        group = self.group
+        top = values == np.fmax.reduceat(values, starts)[group]  # NaN never the largest
+        tied = np.where(top, cubeless, -np.inf)
+        top &= tied == np.maximum.reduceat(tied, starts)[group]
+        first = np.minimum.reduceat(np.where(top, np.arange(values.shape[0]), values.shape[0]), starts)
+        return np.where(first == values.shape[0], starts, first)  # a roll of NaN values only: its first play
 
     def average(self, best: np.ndarray) -> np.ndarray:
         """Each board's average over its 21 rolls of *best* (one value a roll)."""
@@ -157,8 +171,15 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     n = boards.shape[0]
     if not n:
         return np.empty(0), np.empty(0)
-    rep = _Replies(boards, evaluator, threads)
-    row_st = np.asarray(row_state, dtype=np.int64)[rep.row_board]
+    return _one_ply(_Replies(boards, evaluator, threads), states, np.asarray(row_state, dtype=np.int64), met,
+                    database, efficiency)
+
+
+def _one_ply(rep: _Replies, states: list[MatchState], row_state: np.ndarray, met: MatchEquityTable, database: Any,
+             efficiency: CubeEfficiency | None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`one_ply_batch` of the boards whose replies *rep* holds, board i at
+    ``states[row_state[i]]`` (checked by the caller)."""
+    row_st = row_state[rep.row_board]
     out = []
     chosen = np.zeros(0, dtype=np.int64)
     for c_branch in ("nd", "dt"):
@@ -190,43 +211,47 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
         return np.empty(0), np.empty(0)
     rep = _Replies(boards, evaluator, threads)
     row_st = np.asarray(row_state, dtype=np.int64)[rep.row_board]
-    op = rep.opp_probs
     out = []
-    chosen = np.zeros(0, dtype=np.int64)
+    chosen = going = np.zeros(0, dtype=np.int64)
+    replies: _Replies | None = None  # the opponent's replies after the chosen plays: the same in both ways
     for c_branch in ("nd", "dt"):
         values = rep.zero_ply(states, row_st, c_branch, met, database, efficiency[0])
         if c_branch == "nd":  # each roll's play, chosen once, by the cube as it is
             chosen = rep.choose(values)
+            going = chosen[rep.going[chosen]]
+            if going.size:
+                replies = _Replies(np.ascontiguousarray(rep.after[going][:, ::-1]), evaluator, threads)
         best = values[chosen].copy()
-        live = chosen[rep.going[chosen]]
-        live = live[~np.isnan(values[live])]
-        if live.size:
+        live = going[~np.isnan(values[going])]
+        if live.size and replies is not None:
             # the opponent on roll after each chosen play: its 1-ply no double and double/take
-            opp = np.ascontiguousarray(rep.after[live][:, ::-1])
             opp_states: list[MatchState] = []
             index: dict[MatchState, int] = {}
-            opp_row = np.empty(live.size, dtype=np.int64)
-            for i, r in enumerate(live):
-                state = states[row_st[r]]
+            live_st = row_st[live]
+            to_opp = np.zeros(len(states), dtype=np.int64)  # each state's opponent state (index)
+            sign = np.zeros(len(states))  # the side on roll's value from the opponent's: -sign * v (money)
+            for k in np.unique(live_st):
+                state = states[k]
                 cube, owner = _branches(state, c_branch)  # type: ignore[misc]
-                st = _opponent_state(state, cube, owner)
-                opp_row[i] = index.setdefault(st, len(opp_states))
-                if opp_row[i] == len(opp_states):
-                    opp_states.append(st)
-            nd1, dt1 = one_ply_batch(opp, evaluator, opp_states, opp_row, met=met, database=database,
-                                     threads=threads, efficiency=efficiency[1])
+                to_opp[k] = index.setdefault(_opponent_state(state, cube, owner), len(opp_states))
+                if to_opp[k] == len(opp_states):
+                    opp_states.append(_opponent_state(state, cube, owner))
+                sign[k] = cube / state.cube_value if not state.match_length else np.nan
+            opp_row = to_opp[live_st]
+            if live.size == going.size:
+                nd1, dt1 = _one_ply(replies, opp_states, opp_row, met, database, efficiency[1])
+            else:  # the boards whose side can double here among all the chosen plays' (the others any state)
+                full = np.zeros(going.size, dtype=np.int64)
+                at = np.searchsorted(going, live)
+                full[at] = opp_row
+                nd1, dt1 = (v[at] for v in _one_ply(replies, opp_states, full, met, database, efficiency[1]))
             dp = np.empty(live.size)
             for k, st in enumerate(opp_states):
                 rows = np.flatnonzero(opp_row == k)
-                d = cube_decisions(opp[rows], op[live[rows]], st, met=met, database=database,
-                                   classes=rep.classes[live[rows]], efficiency=efficiency[1])
-                dp[rows] = d.double_pass
+                dp[rows] = rep.decide(live[rows], st, met, database, efficiency[1]).double_pass
             v = _action(nd1, dt1, dp)
-            where = np.searchsorted(chosen, live)
-            for i, r in enumerate(live):
-                state = states[row_st[r]]
-                cube, _ = _branches(state, c_branch)  # type: ignore[misc]
-                best[where[i]] = -v[i] * cube / state.cube_value if not state.match_length else 1.0 - v[i]
+            scale = sign[live_st]
+            best[np.searchsorted(chosen, live)] = np.where(np.isnan(scale), 1.0 - v, -v * scale)
         out.append(rep.average(best))
     return out[0], out[1]
 

@@ -42,7 +42,7 @@ import numpy as np
 from fastgen.cube.met import MatchEquityTable
 from fastgen.cube.money import CENTRED, OPPONENT, OWN
 
-__all__ = ["Score", "dead_mwc", "cubeful_mwc", "match_decision"]
+__all__ = ["Score", "Split", "dead_mwc", "cubeful_mwc", "match_decision"]
 
 
 class Score:
@@ -127,21 +127,31 @@ class Score:
         return (2.0 * np.asarray(mwc) - (w + l_)) / self.swing(c)
 
 
-def _split(probs: np.ndarray):
-    p, wg, wb, lg, lb = np.moveaxis(np.asarray(probs, dtype=np.float64), -1, 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        g_me = np.where(p > 0, (wg - wb) / p, 0.0)
-        b_me = np.where(p > 0, wb / p, 0.0)
-        g_opp = np.where(p < 1, (lg - lb) / (1.0 - p), 0.0)
-        b_opp = np.where(p < 1, lb / (1.0 - p), 0.0)
-    return p, wg, wb, lg, lb, (g_me, b_me), (g_opp, b_opp)
+class Split:
+    """Five cubeless probabilities (..., 5) taken apart once for the formulas below: p,
+    wg, wb, lg, lb, and each side's gammon-only and backgammon rates per game it wins
+    (``me`` for the side on roll, ``opp`` for its opponent)."""
+
+    def __init__(self, probs: np.ndarray) -> None:
+        arr = np.asarray(probs, dtype=np.float64)
+        self.p, self.wg, self.wb, self.lg, self.lb = np.moveaxis(arr, -1, 0)
+        p = self.p
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self.me = (np.where(p > 0, (self.wg - self.wb) / p, 0.0), np.where(p > 0, self.wb / p, 0.0))
+            self.opp = (np.where(p < 1, (self.lg - self.lb) / (1.0 - p), 0.0),
+                        np.where(p < 1, self.lb / (1.0 - p), 0.0))
 
 
-def dead_mwc(score: Score, probs: np.ndarray, c: int) -> np.ndarray:
-    """The dead-cube MWC of (..., 5) *probs* at cube *c* (module docstring)."""
-    p, wg, wb, lg, lb, _, _ = _split(probs)
+def _split(probs: np.ndarray | Split) -> Split:
+    return probs if isinstance(probs, Split) else Split(probs)
+
+
+def dead_mwc(score: Score, probs: np.ndarray | Split, c: int) -> np.ndarray:
+    """The dead-cube MWC of (..., 5) *probs* (or their :class:`Split`) at cube *c*
+    (module docstring)."""
+    sp = _split(probs)
     gw, bw, gl, bl = score.prices(c)
-    u = 2.0 * p - 1.0 + gw * wg - gl * lg + bw * wb - bl * lb
+    u = 2.0 * sp.p - 1.0 + gw * sp.wg - gl * sp.lg + bw * sp.wb - bl * sp.lb
     return score.mwc(u, c)
 
 
@@ -151,11 +161,11 @@ def _average(score: Score, me: bool, win: bool, stake: int, rates) -> np.ndarray
         me, win, 3 * stake)
 
 
-def cash_points(score: Score, probs: np.ndarray, c: int) -> tuple[np.ndarray, np.ndarray]:
+def cash_points(score: Score, probs: np.ndarray | Split, c: int) -> tuple[np.ndarray, np.ndarray]:
     """(own, opponent's) cash points at cube *c*, both as the side on roll's p: it
     doubles the opponent out from its own; the opponent doubles it out below the other."""
-    _, _, _, _, _, me_rates, opp_rates = _split(probs)
-    rates = {True: me_rates, False: opp_rates}
+    sp = _split(probs)
+    rates = {True: sp.me, False: sp.opp}
     away = {True: score.a_me, False: score.a_opp}
     v = c
     while score.a_me >= 2 * v and score.a_opp >= 2 * v:
@@ -186,10 +196,12 @@ def _line(p, x0, y0, x1, y1):
         return y0 + (y1 - y0) * (p - x0) / (x1 - x0)
 
 
-def live_mwc(score: Score, probs: np.ndarray, c: int, owner: int) -> np.ndarray:
-    """The live-cube MWC of (..., 5) *probs* at cube *c* with the cube *owner*."""
-    p, _, _, _, _, me_rates, opp_rates = _split(probs)
-    tg, otg = cash_points(score, probs, c)
+def live_mwc(score: Score, probs: np.ndarray | Split, c: int, owner: int) -> np.ndarray:
+    """The live-cube MWC of (..., 5) *probs* (or their :class:`Split`) at cube *c* with the
+    cube *owner*."""
+    sp = _split(probs)
+    p, me_rates, opp_rates = sp.p, sp.me, sp.opp
+    tg, otg = cash_points(score, sp, c)
     cash, opp_cash = score.win(c), score.lose(c)
     win = _average(score, True, True, c, me_rates)
     lose = _average(score, True, False, c, opp_rates)
@@ -202,18 +214,22 @@ def live_mwc(score: Score, probs: np.ndarray, c: int, owner: int) -> np.ndarray:
     return np.where(p <= otg, low, _line(p, otg, opp_cash, 1.0, win))
 
 
-def cubeful_mwc(score: Score, probs: np.ndarray, x: np.ndarray | float, c: int, owner: int) -> np.ndarray:
-    """The cubeful MWC of (..., 5) *probs* with cube life *x*, at cube *c* with *owner*."""
-    dead = dead_mwc(score, probs, c)
+def cubeful_mwc(score: Score, probs: np.ndarray | Split, x: np.ndarray | float, c: int, owner: int) -> np.ndarray:
+    """The cubeful MWC of (..., 5) *probs* (or their :class:`Split`) with cube life *x*, at
+    cube *c* with *owner*."""
+    sp = _split(probs)
+    dead = dead_mwc(score, sp, c)
     if score.dead_cube(c):
         return dead
-    return (1.0 - np.asarray(x, dtype=np.float64)) * dead + np.asarray(x) * live_mwc(score, probs, c, owner)
+    return (1.0 - np.asarray(x, dtype=np.float64)) * dead + np.asarray(x) * live_mwc(score, sp, c, owner)
 
 
-def match_decision(score: Score, probs: np.ndarray, x: np.ndarray | float, c: int, owner: int,
+def match_decision(score: Score, probs: np.ndarray | Split, x: np.ndarray | float, c: int, owner: int,
                    x_double: np.ndarray | float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(no double, double take, double pass) MWCs at cube *c* with *owner* (CENTRED or
-    OWN); *x_double* is the cube life after the double (default *x*)."""
-    nd = cubeful_mwc(score, probs, x, c, owner)
-    dt = cubeful_mwc(score, probs, x if x_double is None else x_double, 2 * c, OPPONENT)
+    OWN); *x_double* is the cube life after the double (default *x*). *probs* may be
+    given as their :class:`Split`, taken apart once for every formula."""
+    sp = _split(probs)
+    nd = cubeful_mwc(score, sp, x, c, owner)
+    dt = cubeful_mwc(score, sp, x if x_double is None else x_double, 2 * c, OPPONENT)
     return nd, dt, np.full_like(nd, score.win(c))
