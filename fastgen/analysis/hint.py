@@ -17,7 +17,9 @@ does: every play valued at 0 ply, up to 8 within 0.16 of the best valued again a
 plies (at 3 plies, up to 2 of those within 0.04 at 2 plies first) and listed first.
 To 2 plies the cubeful equity comes from a cubeful search, as the program's
 (:func:`fastgen.analysis.judge.cubeful_after`: the cube carried down, each side's cube
-action at each ply); at 3 plies, and cubeless, from the probabilities found there.
+action at each ply), and so do the probabilities beside it (averaged along the plays
+that search chose, as the program's cubeful ``hint`` prints them); at 3 plies, and
+cubeless, both from the probabilities found there.
 
 >>> import fastgen
 >>> h = fastgen.hint(fastgen.STARTING_BOARD, (3, 1), "baseline")
@@ -134,9 +136,12 @@ def hint(board: Any, dice: Any, evaluator: Any = "baseline", state: MatchState |
     theirs = np.zeros((n, 5))
 
     def score(k: int, rows: np.ndarray) -> np.ndarray:
-        theirs[rows] = opponent_probs(levels[k], after[rows], threads=threads)
         if not cubeless and 1 <= k <= CUBEFUL_PLIES and search is not None:  # the cube at every ply
-            return cubeful_after(after[rows], [st] * rows.shape[0], levels[0], k, met, db, threads)
+            along = np.zeros((rows.shape[0], 5))  # the probabilities along the cubeful search's plays
+            values = cubeful_after(after[rows], [st] * rows.shape[0], levels[0], k, met, db, threads, probs=along)
+            theirs[rows] = along
+            return values
+        theirs[rows] = opponent_probs(levels[k], after[rows], threads=threads)
         if cubeless:
             return 1.0 - _weighted(theirs[rows])
         return _after_values(after[rows], theirs[rows], [st], np.zeros(rows.shape[0], np.int64), met, db,

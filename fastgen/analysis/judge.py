@@ -321,16 +321,22 @@ def _normalised(values: np.ndarray, state: MatchState, met: MatchEquityTable) ->
 
 
 def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, depth: int, met: MatchEquityTable,
-                  database: Any, threads: int) -> np.ndarray:
+                  database: Any, threads: int, probs: np.ndarray | None = None) -> np.ndarray:
     """The mover's normalised equity after each play (*after*: (M, 2, 25), the mover in
     row 1, ``movers[i]`` its state) looked at *depth* (1 or 2) plies deeper, cube
     included: the opponent's no double and double/take at that depth
     (:func:`fastgen.cube.lookahead.one_ply_batch`, :func:`~fastgen.cube.lookahead.two_ply_batch`
     of *evaluator*, its 0-ply nets), then its cube action, double/pass the cube. A play
-    that ends the game keeps its exact value."""
+    that ends the game keeps its exact value. *probs*: an (M, 5) array that receives the
+    opponent's probabilities, it on roll, along the search's plays (as GNU Backgammon's
+    cubeful hint shows them; exact where the play ends the game)."""
     out = np.empty(after.shape[0])
     res = result_types(after)
     ended = np.flatnonzero(res > 0)
+    if probs is not None and ended.size:  # the opponent has lost
+        probs[ended] = 0.0
+        probs[ended, 3] = res[ended] >= 2
+        probs[ended, 4] = res[ended] >= 3
     for e in ended.tolist():  # exact, as at 0 ply
         out[e] = _after_values(after[e:e + 1], np.zeros((1, 5)), [movers[e]], np.zeros(1, np.int64), met, None)[0]
     going = np.flatnonzero(res == 0)
@@ -345,12 +351,15 @@ def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, d
         if row_state[i] == len(states):
             states.append(st)
     opp = np.ascontiguousarray(after[going][:, ::-1])
+    found = np.zeros((going.size, 5))
     if depth == 1:
         nd1, dt1 = one_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads,
-                                 efficiency=efficiency_for(evaluator, 1))
+                                 efficiency=efficiency_for(evaluator, 1), probs=found)
     else:
         nd1, dt1 = two_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads,
-                                 efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)))
+                                 efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)), probs=found)
+    if probs is not None:
+        probs[going] = found
     probs = evaluate(evaluator, opp, threads=threads)
     efficiency = efficiency_for(evaluator, depth)
     for k, st in enumerate(states):

@@ -151,10 +151,33 @@ class _Replies:
         return np.bincount(np.repeat(np.arange(self.n), len(DISTINCT_ROLLS)), weights=best * self.chances,
                            minlength=self.n)
 
+    def probabilities(self, chosen: np.ndarray, below: np.ndarray | None = None) -> np.ndarray:
+        """(n, 5): each board's probabilities for its side on roll, the average over its 21
+        rolls of the *chosen* play's (one a roll): a play that ends the game exactly, the
+        others from the opponent's probabilities after it, on roll: its 0-ply ones, or
+        *below* (one row a chosen play that does not end the game, in order) when the
+        search goes deeper."""
+        theirs = self.opp_probs[chosen].copy()
+        going = self.going[chosen]
+        if below is not None:
+            theirs[going] = below
+        mine = np.empty_like(theirs)
+        mine[:, 0] = 1.0 - theirs[:, 0]
+        mine[:, 1:3] = theirs[:, 3:5]
+        mine[:, 3:5] = theirs[:, 1:3]
+        res = self.res[chosen][~going]
+        mine[~going] = 0.0
+        mine[~going, 0] = 1.0
+        mine[~going, 1] = res >= 2
+        mine[~going, 2] = res >= 3
+        weights = self.chances[:, None] * mine
+        return weights.reshape(self.n, len(DISTINCT_ROLLS), 5).sum(axis=1) + 0.0  # no -0.0
+
 
 def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
                   row_state: np.ndarray, *, met: MatchEquityTable | None = None, database: Any = None,
-                  threads: int = 1, efficiency: CubeEfficiency | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  threads: int = 1, efficiency: CubeEfficiency | None = None,
+                  probs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(no double, double take) of each of *boards* ((N, 2, 25), side on roll in row 1,
     before its roll) at 1 ply (module docstring; each roll's play is chosen once, by its
     value with the cube as it is, equal values by cubeless equity, and valued in both
@@ -165,20 +188,27 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     :func:`fastgen.nets.probs.checked_answer`); a state no cube question can be asked at is
     refused first (:func:`fastgen.cube.decision.check_state`). *efficiency*: the
     opponent's cube life after each roll (:func:`fastgen.cube.efficiency.gnubg_efficiency`;
-    default GNU Backgammon 1.07's)."""
+    default GNU Backgammon 1.07's). *probs*: an (N, 5) array that receives each board's
+    probabilities for its side on roll along the plays chosen (the average over the rolls
+    of the chosen play's: the cubeful search's own probabilities, as GNU Backgammon's
+    cubeful evaluation gives them beside its equities)."""
     states = [check_state(st) for st in states]  # refused here, before any work, as cube_decisions refuses them
     met = default_met() if met is None else met
     n = boards.shape[0]
     if not n:
         return np.empty(0), np.empty(0)
-    return _one_ply(_Replies(boards, evaluator, threads), states, np.asarray(row_state, dtype=np.int64), met,
-                    database, efficiency)
+    nd, dt, found = _one_ply(_Replies(boards, evaluator, threads), states, np.asarray(row_state, dtype=np.int64),
+                             met, database, efficiency)
+    if probs is not None:
+        probs[:] = found
+    return nd, dt
 
 
 def _one_ply(rep: _Replies, states: list[MatchState], row_state: np.ndarray, met: MatchEquityTable, database: Any,
-             efficiency: CubeEfficiency | None) -> tuple[np.ndarray, np.ndarray]:
+             efficiency: CubeEfficiency | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`one_ply_batch` of the boards whose replies *rep* holds, board i at
-    ``states[row_state[i]]`` (checked by the caller)."""
+    ``states[row_state[i]]`` (checked by the caller): no double, double take and the
+    probabilities along the plays chosen."""
     row_st = row_state[rep.row_board]
     out = []
     chosen = np.zeros(0, dtype=np.int64)
@@ -187,13 +217,13 @@ def _one_ply(rep: _Replies, states: list[MatchState], row_state: np.ndarray, met
         if c_branch == "nd":  # each roll's play, chosen once, by the cube as it is
             chosen = rep.choose(values)
         out.append(rep.average(values[chosen]))
-    return out[0], out[1]
+    return out[0], out[1], rep.probabilities(chosen)
 
 
 def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
                   row_state: np.ndarray, *, met: MatchEquityTable | None = None, database: Any = None,
-                  threads: int = 1, efficiency: tuple[CubeEfficiency | None, CubeEfficiency | None] = (None, None)
-                  ) -> tuple[np.ndarray, np.ndarray]:
+                  threads: int = 1, efficiency: tuple[CubeEfficiency | None, CubeEfficiency | None] = (None, None),
+                  probs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(no double, double take) of each of *boards* at 2 plies, in the units of
     :func:`one_ply_batch`: the play of each of the side on roll's 21 rolls is chosen once,
     by the value :func:`one_ply_batch` gives each play with the cube as it is (the
@@ -203,7 +233,8 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     opponent's 1-ply no double and double/take there (:func:`one_ply_batch`) and its cube
     action, double/pass the cube. GNU Backgammon's 2-ply cubeful evaluation as its
     program computes it (found as a black box: no pruning nets; see tests/test_hint_gnubg_nply.py). *efficiency*: the cube life at 0 and at 1 ply
-    (:func:`fastgen.cube.efficiency.efficiency_for`)."""
+    (:func:`fastgen.cube.efficiency.efficiency_for`). *probs*: as in :func:`one_ply_batch`,
+    along the plays chosen with the cube as it is at both plies."""
     states = [check_state(st) for st in states]
     met = default_met() if met is None else met
     n = boards.shape[0]
@@ -239,12 +270,14 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
                 sign[k] = cube / state.cube_value if not state.match_length else np.nan
             opp_row = to_opp[live_st]
             if live.size == going.size:
-                nd1, dt1 = _one_ply(replies, opp_states, opp_row, met, database, efficiency[1])
+                nd1, dt1, below = _one_ply(replies, opp_states, opp_row, met, database, efficiency[1])
             else:  # the boards whose side can double here among all the chosen plays' (the others any state)
                 full = np.zeros(going.size, dtype=np.int64)
                 at = np.searchsorted(going, live)
                 full[at] = opp_row
-                nd1, dt1 = (v[at] for v in _one_ply(replies, opp_states, full, met, database, efficiency[1]))
+                nd1, dt1, _ = (v[at] for v in _one_ply(replies, opp_states, full, met, database, efficiency[1]))
+            if c_branch == "nd" and probs is not None:  # the opponent's, along the plays chosen by the cube as it is
+                probs[:] = rep.probabilities(chosen, below)
             dp = np.empty(live.size)
             for k, st in enumerate(opp_states):
                 rows = np.flatnonzero(opp_row == k)
@@ -252,6 +285,8 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
             v = _action(nd1, dt1, dp)
             scale = sign[live_st]
             best[np.searchsorted(chosen, live)] = np.where(np.isnan(scale), 1.0 - v, -v * scale)
+        elif c_branch == "nd" and probs is not None:  # no chosen play leaves the game going
+            probs[:] = rep.probabilities(chosen)
         out.append(rep.average(best))
     return out[0], out[1]
 
