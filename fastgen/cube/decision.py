@@ -424,7 +424,51 @@ def decide(arr: np.ndarray, pr: np.ndarray, st: MatchState, *, met: MatchEquityT
     opponent's, the side on roll's) still has all 15 checkers, if already known."""
     n = arr.shape[0]
     cls = classes
-    eff = efficiency
+    owner = _owner(st)
+    nd, dt, dp, x, score, split = _answers(arr, pr, st, met, database, classes, efficiency, gammons)
+    c = st.cube_value
+    match = score is not None
+    if score is not None:
+        eq = np.stack([score.equity(v, c) for v in (nd, dt, dp)], axis=1)
+        cubeless = dead_mwc(score, pr if split is None else split, c)
+        may = _may_double(st, *_aways(st), owner)
+    else:
+        eq = np.stack([nd, dt, dp], axis=1)
+        p, wg, wb, lg, lb = pr.T
+        cubeless = 2.0 * p - 1.0 + wg + wb - lg - lb
+        may = _may_double(st, 0, 0, owner)
+    if may:
+        codes = _codes(eq[:, 0], eq[:, 1], eq[:, 2], pr[:, 1], beavers=beavers and not match,
+                       pass_may_be_optional=match or owner == OWN or not st.jacoby)
+    else:
+        codes = np.full(n, CANNOT, dtype=np.int8)
+        dt = np.full(n, np.nan)
+        dp = np.full(n, np.nan)
+        eq[:, 1:] = np.nan
+    takes = (eq[:, 2] > eq[:, 1]) & (codes != CANNOT)
+    return CubeDecisions(nd, dt, dp, eq, cubeless, pr, codes, _NAMES[owner == OWN], takes, match, cls, x)
+
+
+def decide_values(arr: np.ndarray, pr: np.ndarray, st: MatchState, *, met: MatchEquityTable | None,
+                  database: Any = None, classes: np.ndarray, efficiency: CubeEfficiency,
+                  gammons: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(no double, double take, double pass) of :func:`decide` alone, in their own units
+    (money per unit of the cube, match MWC; NaN double/take and double/pass where the side
+    on roll cannot double): what a look ahead needs at every node."""
+    nd, dt, dp, _, score, _ = _answers(arr, pr, st, met, database, classes, efficiency, gammons)
+    owner = _owner(st)
+    if not _may_double(st, *(_aways(st) if score is not None else (0, 0)), owner):
+        dt = np.full(arr.shape[0], np.nan)
+        dp = np.full(arr.shape[0], np.nan)
+    return nd, dt, dp
+
+
+def _answers(arr: np.ndarray, pr: np.ndarray, st: MatchState, met: MatchEquityTable | None, database: Any,
+             cls: np.ndarray, eff: CubeEfficiency, gammons: tuple[np.ndarray, np.ndarray] | None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Score | None, Split | None]:
+    """The three answers' raw values of :func:`decide`, the cube life x, and at match
+    play the score and the probabilities' :class:`~fastgen.cube.match.Split` (else None)."""
+    n = arr.shape[0]
     # gammons that can no longer happen count nothing (an evaluator may give them a trace)
     if gammons is None:
         gammons = (arr[:, 0].sum(axis=1, dtype=np.int16) == 15, arr[:, 1].sum(axis=1, dtype=np.int16) == 15)
@@ -440,41 +484,23 @@ def decide(arr: np.ndarray, pr: np.ndarray, st: MatchState, *, met: MatchEquityT
         pr[exact] = 0.0
         pr[exact, 0] = (db_values[:, 0] + 1.0) / 2.0
     c = st.cube_value
-    match = bool(st.match_length)
-    if match:
-        met = default_met() if met is None else met
-        me = st.on_roll
-        away, opponent_away = _aways(st)  # both 1 to MAX_AWAY: check_state
-        score = Score(met, away, opponent_away, crawford=st.crawford, player=me)
-        if exact.any():  # the cube life that reproduces the database's money values (at most the bear-off one)
-            for target, col, own in ((x, {CENTRED: 2, OWN: 1}.get(owner, 3), owner), (x_double, 3, OPPONENT)):
-                sub = pr[exact]
-                ecl = db_values[:, 0]
-                ecf1 = cubeful_equity(sub, 1.0, own)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    life = np.where(np.abs(ecl - ecf1) > 1e-4, (db_values[:, col] - ecl) / (ecf1 - ecl), 0.6)
-                target[exact] = np.clip(life, 0.0, 0.6)
-        split = Split(pr)
-        nd, dt, dp = match_decision(score, split, x, c, owner, x_double)
-        eq = np.stack([score.equity(v, c) for v in (nd, dt, dp)], axis=1)
-        cubeless = dead_mwc(score, split, c)
-        may = _may_double(st, away, opponent_away, owner)
-    else:
+    if not st.match_length:
         nd, dt, dp = money_decision(pr, x, owner, jacoby=st.jacoby)
         if exact.any():
             nd[exact] = db_values[:, 2 if owner == CENTRED else 1 if owner == OWN else 3]
             dt[exact] = 2.0 * db_values[:, 3]
-        eq = np.stack([nd, dt, dp], axis=1)
-        p, wg, wb, lg, lb = pr.T
-        cubeless = 2.0 * p - 1.0 + wg + wb - lg - lb
-        may = _may_double(st, 0, 0, owner)
-    if may:
-        codes = _codes(eq[:, 0], eq[:, 1], eq[:, 2], pr[:, 1], beavers=beavers and not match,
-                       pass_may_be_optional=match or owner == OWN or not st.jacoby)
-    else:
-        codes = np.full(n, CANNOT, dtype=np.int8)
-        dt = np.full(n, np.nan)
-        dp = np.full(n, np.nan)
-        eq[:, 1:] = np.nan
-    takes = (eq[:, 2] > eq[:, 1]) & (codes != CANNOT)
-    return CubeDecisions(nd, dt, dp, eq, cubeless, pr, codes, _NAMES[owner == OWN], takes, match, cls, x)
+        return nd, dt, dp, x, None, None
+    met = default_met() if met is None else met
+    away, opponent_away = _aways(st)  # both 1 to MAX_AWAY: check_state
+    score = Score(met, away, opponent_away, crawford=st.crawford, player=st.on_roll)
+    if exact.any():  # the cube life that reproduces the database's money values (at most the bear-off one)
+        for target, col, own in ((x, {CENTRED: 2, OWN: 1}.get(owner, 3), owner), (x_double, 3, OPPONENT)):
+            sub = pr[exact]
+            ecl = db_values[:, 0]
+            ecf1 = cubeful_equity(sub, 1.0, own)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                life = np.where(np.abs(ecl - ecf1) > 1e-4, (db_values[:, col] - ecl) / (ecf1 - ecl), 0.6)
+            target[exact] = np.clip(life, 0.0, 0.6)
+    split = Split(pr)
+    nd, dt, dp = match_decision(score, split, x, c, owner, x_double)
+    return nd, dt, dp, x, score, split

@@ -25,7 +25,7 @@ import numpy as np
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.core.state import MatchState
-from fastgen.cube.decision import _check_probs, check_state, decide, may_double
+from fastgen.cube.decision import _check_probs, check_state, decide_values, may_double
 from fastgen.cube.efficiency import CubeEfficiency, check_efficiency, position_class
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
@@ -118,17 +118,17 @@ class _Replies:
             if ended.size:
                 values[ended] = _ended_values(self.res[ended], state, cube, owner, score)
             if live.size:
-                d = self.decide(live, _opponent_state(state, cube, owner), met, database, efficiency)
-                v = _action(d.no_double, d.double_take, d.double_pass)
+                v = _action(*self.decide(live, _opponent_state(state, cube, owner), met, database, efficiency))
                 values[live] = -v * cube / state.cube_value if score is None else 1.0 - v
         return values
 
     def decide(self, rows: np.ndarray, state: MatchState, met: MatchEquityTable, database: Any,
-               efficiency: CubeEfficiency | None) -> Any:
-        """The opponent's 0-ply cube decisions (:func:`fastgen.cube.decision.cube_decisions`)
-        after the plays *rows*, it on roll at *state*."""
+               efficiency: CubeEfficiency | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The opponent's 0-ply no double, double/take and double/pass
+        (:func:`fastgen.cube.decision.decide_values`) after the plays *rows*, it on roll at
+        *state*."""
         full = self.full[rows]
-        return decide(np.ascontiguousarray(self.after[rows][:, ::-1]), self.opp_probs[rows], state, met=met,
+        return decide_values(np.ascontiguousarray(self.after[rows][:, ::-1]), self.opp_probs[rows], state, met=met,
                       database=database, classes=self.classes[rows], efficiency=check_efficiency(efficiency),
                       gammons=(full[:, 1], full[:, 0]))
 
@@ -281,7 +281,7 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
             dp = np.empty(live.size)
             for k, st in enumerate(opp_states):
                 rows = np.flatnonzero(opp_row == k)
-                dp[rows] = rep.decide(live[rows], st, met, database, efficiency[1]).double_pass
+                dp[rows] = rep.decide(live[rows], st, met, database, efficiency[1])[2]
             v = _action(nd1, dt1, dp)
             scale = sign[live_st]
             best[np.searchsorted(chosen, live)] = np.where(np.isnan(scale), 1.0 - v, -v * scale)
