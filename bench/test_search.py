@@ -9,7 +9,8 @@ program, timed in the same run, the program's weights for both.
   timing), one thread and two, cubeful, against the program's ``hint`` at 2 plies, its
   start subtracted (one process for all 60), one thread (``set threads 1``), at its
   defaults (pruning nets on, cubeful) and with the settings fastgen follows (pruning
-  off, cubeful); milliseconds a hint.
+  off, cubeful); milliseconds a hint. Then the positions fastgen's nets evaluate a hint
+  (a run of its own, counted) and the share of the time spent evaluating them.
 - ``test_analysis_two_plies``: the 7-point example match analysed at 2 plies, whole
   commands: ``fastgen analyse FILE --evaluator gnubg:2`` (one thread, two) against
   ``gnubg -t -q`` importing and analysing it with its analysis at 2 plies for chequer
@@ -71,6 +72,31 @@ def cases():
     return nets, [(boards[i], tuple(int(x) for x in rng.integers(1, 7, 2))) for i in rows]
 
 
+def _nodes(nets, run) -> tuple[int, float]:
+    """(positions the nets evaluated, the share of the time in their evaluation) over a
+    call of *run*, counted by wrapping the nets' ``evaluate`` (a run apart from the timed
+    ones, since the counting costs a little)."""
+    cls = type(nets)
+    plain = cls.evaluate
+    seen = [0, 0.0]
+
+    def counted(self, boards, **kw):
+        t = time.perf_counter()
+        out = plain(self, boards, **kw)
+        seen[0] += len(boards)
+        seen[1] += time.perf_counter() - t
+        return out
+
+    cls.evaluate = counted
+    try:
+        t = time.perf_counter()
+        run()
+        total = time.perf_counter() - t
+    finally:
+        cls.evaluate = plain
+    return int(seen[0]), seen[1] / total
+
+
 @pytest.mark.benchmark(group="search")
 def test_hint_two_plies(benchmark, cases):
     nets, todo = cases
@@ -95,9 +121,12 @@ def test_hint_two_plies(benchmark, cases):
     theirs = {}
     for label, prune, cubeful in (("defaults (pruning, cubeful)", True, True), ("pruning off, cubeful", False, True)):
         theirs[label] = (_gnubg(head + _settings(prune, cubeful) + body) - start) / len(todo) * 1e3
-    benchmark.extra_info.update(fastgen_ms=one, fastgen_2_threads_ms=two_threads, gnubg_ms=theirs)
+    nodes, share = _nodes(nets, lambda: ours(1))
+    benchmark.extra_info.update(fastgen_ms=one, fastgen_2_threads_ms=two_threads, gnubg_ms=theirs,
+                                positions_per_hint=nodes / len(todo), evaluator_share=share)
     print(f"\n2-ply hint, {len(todo)} positions and rolls, warm: fastgen {one:.1f} ms a hint, one thread; "
-          f"{two_threads:.1f} with two")
+          f"{two_threads:.1f} with two; {nodes / len(todo):,.0f} positions evaluated a hint "
+          f"({nodes / len(todo) / one * 1e3:,.0f} a second), {share:.0%} of the time in the nets")
     for label, ms in theirs.items():
         print(f"  gnubg 1.07, {label}, one thread: {ms:.1f} ms a hint ({ms / one:.1f}x fastgen's one thread, "
               f"{ms / two_threads:.1f}x its two)")
