@@ -51,7 +51,7 @@ from fastgen.core.state import MatchState
 from fastgen.bearoff.build import build_two_sided
 from fastgen.cube.decision import cube_decisions, proper_action
 from fastgen.cube.efficiency import BEAROFF, CubeEfficiency, efficiency_for, position_class
-from fastgen.cube.lookahead import one_ply_batch, two_ply_batch
+from fastgen.cube.lookahead import SearchMemo, searched_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable
 from fastgen.players.evaluators import evaluate, group_best, opponent_probs
@@ -187,8 +187,9 @@ def _after_values(after: np.ndarray, probs: np.ndarray, states: list[MatchState]
 
 
 def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, *,
-                plies: int = 0, threads: int = 1, database: Any = None) -> TurnValues:
-    """The plays and luck of *turns* at *plies* (module docstring)."""
+                plies: int = 0, threads: int = 1, database: Any = None, memo: SearchMemo | None = None) -> TurnValues:
+    """The plays and luck of *turns* at *plies* (module docstring); *memo*: where the
+    cubeful searches are kept for :func:`judge_cubes`."""
     if plies:
         evaluator = searched(evaluator, plies)
     n = len(turns)
@@ -258,7 +259,7 @@ def judge_turns(turns: list[Turn], evaluator: Callable[[np.ndarray], Any], met: 
     evaluated = np.ones(eq.shape[0], dtype=bool)
     if depth:
         eq, evaluated = _searched_plays(turns, boards, eq, t_offsets, played, evaluator, depth, met, database,
-                                        threads)
+                                        threads, memo)
         best = np.array([int(np.argmax(np.where(evaluated[a:b], eq[a:b], -np.inf))) if b > a else 0
                          for a, b in zip(t_offsets[:-1], t_offsets[1:])], dtype=np.int64)
     scale = np.array([mwc_scale(turn.state, met) for turn in turns])
@@ -280,7 +281,7 @@ CUBEFUL_PLIES = 2
 
 def _searched_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offsets: np.ndarray, played: np.ndarray,
                     evaluator: Any, depth: int, met: MatchEquityTable, database: Any,
-                    threads: int) -> tuple[np.ndarray, np.ndarray]:
+                    threads: int, memo: SearchMemo | None) -> tuple[np.ndarray, np.ndarray]:
     """Each turn's plays through GNU Backgammon's analysis filters to *depth* plies
     (:meth:`fastgen.players.search.Search.gnubg` with ``analysis=True``: up to 16 within
     0.32 of the best at 0 ply go on), each valued at a ply cubefully (to 2 plies:
@@ -300,7 +301,8 @@ def _searched_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offse
             if k == 0:
                 return eq[lo + idx]
             if k <= CUBEFUL_PLIES:  # GNU Backgammon's cubeful search: the cube at every ply
-                return cubeful_after(rows[idx], [st] * idx.shape[0], levels[0], k, met, database, threads)
+                return cubeful_after(rows[idx], [st] * idx.shape[0], levels[0], k, met, database, threads,
+                                     memo=memo)
             theirs = opponent_probs(levels[k], rows[idx], threads=threads)
             return _after_values(rows[idx], theirs, [st], np.zeros(idx.shape[0], np.int64), met, database,
                                  efficiency_for(evaluator, k))
@@ -321,7 +323,8 @@ def _normalised(values: np.ndarray, state: MatchState, met: MatchEquityTable) ->
 
 
 def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, depth: int, met: MatchEquityTable,
-                  database: Any, threads: int, probs: np.ndarray | None = None) -> np.ndarray:
+                  database: Any, threads: int, probs: np.ndarray | None = None,
+                  memo: SearchMemo | None = None) -> np.ndarray:
     """The mover's normalised equity after each play (*after*: (M, 2, 25), the mover in
     row 1, ``movers[i]`` its state) looked at *depth* (1 or 2) plies deeper, cube
     included: the opponent's no double and double/take at that depth
@@ -329,7 +332,8 @@ def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, d
     of *evaluator*, its 0-ply nets), then its cube action, double/pass the cube. A play
     that ends the game keeps its exact value. *probs*: an (M, 5) array that receives the
     opponent's probabilities, it on roll, along the search's plays (as GNU Backgammon's
-    cubeful hint shows them; exact where the play ends the game)."""
+    cubeful hint shows them; exact where the play ends the game). *memo*: the searches
+    already made in this job (:class:`fastgen.cube.lookahead.SearchMemo`)."""
     out = np.empty(after.shape[0])
     res = result_types(after)
     ended = np.flatnonzero(res > 0)
@@ -352,12 +356,9 @@ def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, d
             states.append(st)
     opp = np.ascontiguousarray(after[going][:, ::-1])
     found = np.zeros((going.size, 5))
-    if depth == 1:
-        nd1, dt1 = one_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads,
-                                 efficiency=efficiency_for(evaluator, 1), probs=found)
-    else:
-        nd1, dt1 = two_ply_batch(opp, evaluator, states, row_state, met=met, database=database, threads=threads,
-                                 efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)), probs=found)
+    nd1, dt1 = searched_batch(opp, evaluator, states, row_state, depth, met=met, database=database, threads=threads,
+                              efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)), probs=found,
+                              memo=memo)
     if probs is not None:
         probs[going] = found
     probs = evaluate(evaluator, opp, threads=threads)
@@ -373,8 +374,10 @@ def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, d
 
 
 def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any], met: MatchEquityTable, *,
-                plies: int = 0, threads: int = 1, database: Any = None) -> CubeValues:
-    """The cube decisions of *points* at *plies* (module docstring)."""
+                plies: int = 0, threads: int = 1, database: Any = None, memo: SearchMemo | None = None) -> CubeValues:
+    """The cube decisions of *points* at *plies* (module docstring); *memo*: the cubeful
+    searches :func:`judge_turns` made (the position after a play is the next cube
+    decision's), not made again."""
     if plies:
         evaluator = searched(evaluator, plies)
     n = len(points)
@@ -397,14 +400,14 @@ def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any],
     depth = search_depth(evaluator)
     if 1 <= depth <= CUBEFUL_PLIES:  # GNU Backgammon's cubeful search on its 0-ply nets
         _lookahead_cubes(boards, points, equities, actions, probs, searched(evaluator, 0), depth, met, database,
-                         threads)
+                         threads, memo)
     scale = np.array([mwc_scale(p.state, met) for p in points])
     return CubeValues(equities, actions, scale)
 
 
 def _lookahead_cubes(boards: np.ndarray, points: list[CubePoint], equities: np.ndarray, actions: list,
                      probs: np.ndarray, evaluator: Callable[[np.ndarray], Any], depth: int, met: MatchEquityTable,
-                     database: Any, threads: int) -> None:
+                     database: Any, threads: int, memo: SearchMemo | None) -> None:
     """No double and double/take of the *points* where the side on roll may double, at
     *depth* (1 or 2) plies (:func:`fastgen.cube.lookahead.one_ply_batch`,
     :func:`~fastgen.cube.lookahead.two_ply_batch`), and the proper action from them, in
@@ -415,12 +418,9 @@ def _lookahead_cubes(boards: np.ndarray, points: list[CubePoint], equities: np.n
     states = list(dict.fromkeys(points[i].state for i in live))
     index = {st: k for k, st in enumerate(states)}
     row_state = np.array([index[points[i].state] for i in live], dtype=np.int64)
-    if depth == 1:
-        nd1, dt1 = one_ply_batch(boards[live], evaluator, states, row_state, met=met, database=database,
-                                 threads=threads, efficiency=efficiency_for(evaluator, 1))
-    else:
-        nd1, dt1 = two_ply_batch(boards[live], evaluator, states, row_state, met=met, database=database,
-                                 threads=threads, efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)))
+    nd1, dt1 = searched_batch(np.ascontiguousarray(boards[live]), evaluator, states, row_state, depth, met=met,
+                              database=database, threads=threads,
+                              efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)), memo=memo)
     for j, i in enumerate(live):
         st = points[i].state
         nd, dt = (float(_normalised(np.array([v]), st, met)[0]) for v in (nd1[j], dt1[j]))

@@ -22,6 +22,7 @@ from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.match import Match
 
 from fastgen.analysis.html import html_report
+from fastgen.cube.lookahead import SearchMemo
 from fastgen.analysis.judge import (CubeValues, TurnValues, bearoff_database, judge_cubes, judge_turns, search_depth,
                                     reaches_bearoff)
 from fastgen.analysis.records import CubeRecord, MoveRecord, luck_mark, skill_mark
@@ -208,9 +209,11 @@ def analyse_match(match: Match, evaluator: Callable[[np.ndarray], Any], *, name:
     if isinstance(database, str) and database == "auto":
         boards = np.stack([t.board for t in turns]) if turns else np.zeros((0, 2, 25), np.int8)
         database = bearoff_database() if reaches_bearoff(boards) else None
-    moves = _move_records(turns, judge_turns(turns, evaluator, met, plies=plies, threads=threads, database=database))
+    memo = SearchMemo()  # a play's cubeful search is the next cube decision's
+    moves = _move_records(turns, judge_turns(turns, evaluator, met, plies=plies, threads=threads, database=database,
+                                             memo=memo))
     cubes = _cube_records(points, judge_cubes(points, evaluator, met, plies=plies, threads=threads,
-                                              database=database)) if cube else []
+                                              database=database, memo=memo)) if cube else []
     # match order: a turn's cube decisions (no double, or double then take or pass) before its roll
     decisions: list = sorted([*cubes, *moves], key=lambda d: (d.game, d.move, d.kind == "move"))
     names = (match.names[0], match.names[1])

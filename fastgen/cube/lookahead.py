@@ -25,14 +25,14 @@ import numpy as np
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.core.state import MatchState
-from fastgen.cube.decision import _check_probs, check_state, decide_values, may_double
+from fastgen.cube.decision import check_state, decide_values, may_double
 from fastgen.cube.efficiency import CubeEfficiency, check_efficiency, position_class
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.game import result_types
 from fastgen.nets.probs import checked_answer
 
-__all__ = ["one_ply_batch", "two_ply_batch", "one_ply_values"]
+__all__ = ["one_ply_batch", "two_ply_batch", "one_ply_values", "searched_batch", "SearchMemo"]
 
 def _branches(state: MatchState, c_branch: str) -> tuple[int, int | None] | None:
     """The cube (value, owner) of branch *c_branch* ("nd": as it is; "dt": doubled, the
@@ -90,11 +90,12 @@ class _Replies:
         self.row_board = self.group // len(DISTINCT_ROLLS)
         self.res = result_types(self.after)
         self.going = self.res == 0
-        opp_boards = np.ascontiguousarray(self.after[self.going][:, ::-1])
+        self.turned = np.ascontiguousarray(self.after[:, ::-1])  # the opponent on roll
+        opp_boards = self.turned[self.going]
         # (N, 5) finite probabilities, or InvalidOutputError naming the evaluator
         probs = checked_answer(evaluator, opp_boards, threads) if opp_boards.shape[0] else np.zeros((0, 5))
         self.opp_probs = np.zeros((self.after.shape[0], 5))
-        self.opp_probs[self.going] = _check_probs(probs, probs.shape[0])  # checked once for every cube decision
+        self.opp_probs[self.going] = np.clip(probs, 0.0, 1.0)  # checked by checked_answer (or trusted)
         self.full = self.after.sum(axis=2, dtype=np.int16) == 15  # (N, 2): each side still has all its checkers
         self.classes = position_class(self.after)  # the same from either side: once for every branch
         self.chances = np.tile(ROLL_CHANCES, n)
@@ -128,7 +129,7 @@ class _Replies:
         (:func:`fastgen.cube.decision.decide_values`) after the plays *rows*, it on roll at
         *state*."""
         full = self.full[rows]
-        return decide_values(np.ascontiguousarray(self.after[rows][:, ::-1]), self.opp_probs[rows], state, met=met,
+        return decide_values(self.turned[rows], self.opp_probs[rows], state, met=met,
                       database=database, classes=self.classes[rows], efficiency=check_efficiency(efficiency),
                       gammons=(full[:, 1], full[:, 0]))
 
@@ -298,3 +299,71 @@ def one_ply_values(board: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     nd, dt = one_ply_batch(board[None], evaluator, [state], np.zeros(1, np.int64), met=met, database=database,
                            threads=threads, efficiency=efficiency)
     return float(nd[0]), float(dt[0])
+
+
+class SearchMemo:
+    """The answers of :func:`searched_batch` already found, kept for the rest of one job
+    (an analysis: a play's value looks at the position the next cube decision asks about,
+    at the same state and depth): no double, double take and the probabilities, keyed by
+    the board's bytes, its state and the depth. It holds at most *limit* positions (some
+    200 bytes each) and starts afresh when full; the same evaluator, table, database and
+    cube life are the caller's to keep for all of them."""
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self.limit = limit
+        self.hits = 0
+        self._found: dict[tuple[bytes, MatchState, int], tuple[float, float, np.ndarray]] = {}
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def get(self, key: tuple[bytes, MatchState, int]) -> tuple[float, float, np.ndarray] | None:
+        hit = self._found.get(key)
+        self.hits += hit is not None
+        return hit
+
+    def put(self, key: tuple[bytes, MatchState, int], value: tuple[float, float, np.ndarray]) -> None:
+        if len(self._found) >= self.limit:
+            self._found.clear()
+        self._found[key] = value
+
+
+def searched_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
+                   row_state: np.ndarray, depth: int, *, met: MatchEquityTable | None = None, database: Any = None,
+                   threads: int = 1, efficiency: tuple[CubeEfficiency | None, CubeEfficiency | None] = (None, None),
+                   probs: np.ndarray | None = None, memo: SearchMemo | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(no double, double take) of *boards* at *depth* (1: :func:`one_ply_batch`, with the
+    cube life ``efficiency[1]``; 2: :func:`two_ply_batch`), *probs* filled as they fill it;
+    with a *memo*, the boards it holds at their state and depth are not searched again and
+    the others are added to it."""
+    n = boards.shape[0]
+    nd, dt = np.empty(n), np.empty(n)
+    found = np.zeros((n, 5))
+    keys = [(boards[i].tobytes(), states[row_state[i]], depth) for i in range(n)] if memo is not None else []
+    todo = np.arange(n)
+    if memo is not None:
+        missing = []
+        for i, key in enumerate(keys):
+            hit = memo.get(key)
+            if hit is None:
+                missing.append(i)
+            else:
+                nd[i], dt[i], found[i] = hit
+        todo = np.asarray(missing, dtype=np.int64)
+    if todo.size:
+        sub = np.ascontiguousarray(boards[todo])
+        rows = np.asarray(row_state, dtype=np.int64)[todo]
+        part = np.zeros((todo.size, 5))
+        if depth == 1:
+            a, b = one_ply_batch(sub, evaluator, states, rows, met=met, database=database, threads=threads,
+                                 efficiency=efficiency[1], probs=part)
+        else:
+            a, b = two_ply_batch(sub, evaluator, states, rows, met=met, database=database, threads=threads,
+                                 efficiency=efficiency, probs=part)
+        nd[todo], dt[todo], found[todo] = a, b, part
+        if memo is not None:
+            for j, i in enumerate(todo.tolist()):
+                memo.put(keys[i], (float(a[j]), float(b[j]), part[j].copy()))
+    if probs is not None:
+        probs[:] = found
+    return nd, dt

@@ -119,10 +119,14 @@ def result_types(boards_after: np.ndarray) -> np.ndarray:
     """(N,) int8 for (N, 2, 25) boards after a play, the mover in row 1 (trusted): 0
     where the mover still has checkers (the game goes on), else :func:`result_type`'s
     single, gammon or backgammon."""
-    won = boards_after[:, 1].sum(axis=1) == 0
-    gammon = boards_after[:, 0].sum(axis=1) == 15
-    backgammon = boards_after[:, 0, 18:].sum(axis=1) > 0
-    return np.where(won, SINGLE + gammon + (gammon & backgammon), 0).astype(np.int8)
+    out = np.zeros(boards_after.shape[0], dtype=np.int8)
+    won = np.flatnonzero(~boards_after[:, 1].any(axis=1))  # the mover has no checker left
+    if won.size:
+        loser = boards_after[won, 0]
+        gammon = loser.sum(axis=1) == 15
+        backgammon = loser[:, 18:].sum(axis=1) > 0
+        out[won] = SINGLE + gammon + (gammon & backgammon)
+    return out
 
 
 def _as_rng(seed) -> np.random.Generator:
