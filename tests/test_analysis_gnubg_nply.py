@@ -68,7 +68,11 @@ def test_2_ply_cube_decisions_equal_the_program_s(both):
     mine = [d for d in ours.decisions if d.kind != "move"]
     assert len(program) == len(mine) > 40
     nd = np.array([abs(abs(p["no_double"]) - abs(m.no_double)) for p, m in zip(program, mine)])
+    dt = np.array([abs(abs(p["double_take"]) - abs(m.double_take)) for p, m in zip(program, mine)])
     same = np.mean([p["proper"] == m.proper.value for p, m in zip(program, mine)])
     print(f"\n{len(mine)} cube decisions: no double within 1e-4 on {(nd <= 1e-4).mean():.1%} (largest "
-          f"{nd.max():.1e}), the same proper action on {same:.1%}")
+          f"{nd.max():.1e}), double/take within 1e-4 on {(dt <= 1e-4).mean():.1%} and within 1e-3 on "
+          f"{(dt <= 1e-3).mean():.1%} (largest {dt.max():.1e}), "
+          f"the same proper action on {same:.1%}")
     assert (nd <= 1e-4).mean() >= 0.95 and nd.max() <= 0.01 and same >= 0.95
+    assert (dt <= 1e-3).mean() >= 0.9 and dt.max() <= 0.01

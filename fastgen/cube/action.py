@@ -17,7 +17,7 @@ from fastgen.core.boards import as_board
 from fastgen.core.state import MatchState
 from fastgen.cube.decision import CubeAction, CubeDecision, as_numbers, check_state, cube_decisions, proper_action
 from fastgen.cube.efficiency import efficiency_for
-from fastgen.cube.lookahead import one_ply_values, two_ply_batch
+from fastgen.cube.lookahead import searched_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidCubeStateError
@@ -86,15 +86,12 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
         score = Score(default_met() if met is None else met, st.match_length - st.score[me],
                       st.match_length - st.score[1 - me], crawford=st.crawford, player=me)
     assert evaluator is not None
-    if searched and depth == 2:
-        base = evaluator.nets  # type: ignore[attr-defined]
-        nd2, dt2 = two_ply_batch(arr, base, [st], np.zeros(1, np.int64), met=met, database=database, threads=threads,
-                                 efficiency=(efficiency_for(base, 0), efficiency_for(base, 1)))
-        nd, dt = float(nd2[0]), float(dt2[0])
-    else:
-        base = evaluator.nets if searched else evaluator  # type: ignore[attr-defined]
-        nd, dt = one_ply_values(arr[0], base, st, met=met, database=database, threads=threads,
-                                efficiency=efficiency_for(base, 1) if searched else efficiency)
+    base = evaluator.nets if searched else evaluator  # type: ignore[attr-defined]
+    levels = depth if searched else 1
+    nd2, dt2 = searched_batch(arr, base, [st], np.zeros(1, np.int64), levels, met=met, database=database,
+                              threads=threads, efficiency=(efficiency_for(base, 0), efficiency_for(base, 1)) if searched
+                              else (None, efficiency))
+    nd, dt = float(nd2[0]), float(dt2[0])
     dp = zero.double_pass
     c = st.cube_value
     eq = (nd, dt, dp) if score is None else tuple(float(score.equity(v, c)) for v in (nd, dt, dp))

@@ -198,27 +198,29 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     n = boards.shape[0]
     if not n:
         return np.empty(0), np.empty(0)
-    nd, dt, found = _one_ply(_Replies(boards, evaluator, threads), states, np.asarray(row_state, dtype=np.int64),
-                             met, database, efficiency)
+    nd, dt, found, _ = _one_ply(_Replies(boards, evaluator, threads), states, np.asarray(row_state, dtype=np.int64),
+                                met, database, efficiency)
     if probs is not None:
         probs[:] = found
     return nd, dt
 
 
 def _one_ply(rep: _Replies, states: list[MatchState], row_state: np.ndarray, met: MatchEquityTable, database: Any,
-             efficiency: CubeEfficiency | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+             efficiency: CubeEfficiency | None, chosen: np.ndarray | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`one_ply_batch` of the boards whose replies *rep* holds, board i at
-    ``states[row_state[i]]`` (checked by the caller): no double, double take and the
-    probabilities along the plays chosen."""
+    ``states[row_state[i]]`` (checked by the caller): no double, double take, the
+    probabilities along the plays chosen and those plays (each roll's, by its value with
+    the cube as it is; or *chosen*, when a search above has chosen them already)."""
     row_st = row_state[rep.row_board]
     out = []
-    chosen = np.zeros(0, dtype=np.int64)
     for c_branch in ("nd", "dt"):
         values = rep.zero_ply(states, row_st, c_branch, met, database, efficiency)
-        if c_branch == "nd":  # each roll's play, chosen once, by the cube as it is
+        if chosen is None:  # each roll's play, chosen once, by the cube as it is
             chosen = rep.choose(values)
         out.append(rep.average(values[chosen]))
-    return out[0], out[1], rep.probabilities(chosen)
+    assert chosen is not None
+    return out[0], out[1], rep.probabilities(chosen), chosen
 
 
 def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
@@ -231,7 +233,8 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     opponent's 0-ply cube action taken; equal values by the play's cubeless equity, then
     the generator's order); then for each way the game goes on (the cube as it is;
     doubled and taken) the average over the rolls of the chosen play's value: the
-    opponent's 1-ply no double and double/take there (:func:`one_ply_batch`) and its cube
+    opponent's 1-ply no double and double/take there (:func:`one_ply_batch`, its replies
+    chosen once, in the branch with the cube as it is, and valued in both) and its cube
     action, double/pass the cube. GNU Backgammon's 2-ply cubeful evaluation as its
     program computes it (found as a black box: no pruning nets; see tests/test_hint_gnubg_nply.py). *efficiency*: the cube life at 0 and at 1 ply
     (:func:`fastgen.cube.efficiency.efficiency_for`). *probs*: as in :func:`one_ply_batch`,
@@ -246,6 +249,7 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     out = []
     chosen = going = np.zeros(0, dtype=np.int64)
     replies: _Replies | None = None  # the opponent's replies after the chosen plays: the same in both ways
+    replies_chosen: np.ndarray | None = None  # and the play it makes of each of its rolls
     for c_branch in ("nd", "dt"):
         values = rep.zero_ply(states, row_st, c_branch, met, database, efficiency[0])
         if c_branch == "nd":  # each roll's play, chosen once, by the cube as it is
@@ -270,13 +274,18 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
                     opp_states.append(_opponent_state(state, cube, owner))
                 sign[k] = cube / state.cube_value if not state.match_length else np.nan
             opp_row = to_opp[live_st]
+            # the opponent's replies are chosen once, in the search with the cube as it is
+            # above (its cube as it is there), and valued in both ways the game goes on
             if live.size == going.size:
-                nd1, dt1, below = _one_ply(replies, opp_states, opp_row, met, database, efficiency[1])
+                nd1, dt1, below, picked = _one_ply(replies, opp_states, opp_row, met, database, efficiency[1],
+                                                   replies_chosen)
+                replies_chosen = picked
             else:  # the boards whose side can double here among all the chosen plays' (the others any state)
                 full = np.zeros(going.size, dtype=np.int64)
                 at = np.searchsorted(going, live)
                 full[at] = opp_row
-                nd1, dt1, _ = (v[at] for v in _one_ply(replies, opp_states, full, met, database, efficiency[1]))
+                nd1, dt1, _, _ = _one_ply(replies, opp_states, full, met, database, efficiency[1], replies_chosen)
+                nd1, dt1 = nd1[at], dt1[at]
             if c_branch == "nd" and probs is not None:  # the opponent's, along the plays chosen by the cube as it is
                 probs[:] = rep.probabilities(chosen, below)
             dp = np.empty(live.size)
