@@ -347,13 +347,15 @@ def test_cube_action_baseline(walk, state, plies):
     score, and with the cube owned by the side on roll. (At 1 ply each roll's play is
     chosen once, by the cube as it is, as the gnubg program chooses it; double/take at
     1 ply then equals the program's within 1e-4 on every cube decision of the 7-point
-    example match: the two 1-ply digests of match play moved with that change.)"""
+    example match: the two 1-ply digests of match play moved with that change. The 1-ply
+    digests moved again when the decision's probabilities became the search's own, along
+    the plays it chose, as the program prints them: the values and actions the same.)"""
     boards, _ = walk
     ds = [cube_action(b, state=STATES[state], evaluator=evaluators.baseline(), plies=plies) for b in boards[::100]]
     expected = {
-        ("money", 0): "1256c69e288202e9", ("money", 1): "07f366f2a9ba0e96",
-        ("match", 0): "ccea36b4f7d432ea", ("match", 1): "169c8b12ada287b9",
-        ("owned", 0): "a820431d77b7a13d", ("owned", 1): "70690f6ba68e2073",
+        ("money", 0): "1256c69e288202e9", ("money", 1): "3c24c95a0481717a",
+        ("match", 0): "ccea36b4f7d432ea", ("match", 1): "872849dfbaa39cf1",
+        ("owned", 0): "a820431d77b7a13d", ("owned", 1): "5a9e2c206eb23491",
     }
     assert _decisions(ds) == expected[state, plies]
 

@@ -39,7 +39,9 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
     at ``gnubg:1`` and ``gnubg:2`` decide by GNU Backgammon's cubeful search at that
     depth (:func:`~fastgen.cube.lookahead.one_ply_batch`,
     :func:`~fastgen.cube.lookahead.two_ply_batch`), deeper their N-ply probabilities are
-    turned cubeful by the formula, with the cube life of its depth. *state*, *met*, *beavers*, *database*: as
+    turned cubeful by the formula, with the cube life of its depth. A searched decision's
+    probabilities (and cubeless equity) are the search's own, averaged along the plays it
+    chose, as the program prints them. *state*, *met*, *beavers*, *database*: as
     :func:`~fastgen.cube.decision.cube_decisions`. *threads*: the threads of the move
     generator and of the evaluator (a compiled network uses them); the decision is the
     same for any number.
@@ -88,10 +90,13 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
     assert evaluator is not None
     base = evaluator.nets if searched else evaluator  # type: ignore[attr-defined]
     levels = depth if searched else 1
+    along = np.zeros((1, 5))  # the probabilities along the search's plays, as the program prints them
     nd2, dt2 = searched_batch(arr, base, [st], np.zeros(1, np.int64), levels, met=met, database=database,
                               threads=threads, efficiency=(efficiency_for(base, 0), efficiency_for(base, 1)) if searched
-                              else (None, efficiency))
+                              else (None, efficiency), probs=along)
     nd, dt = float(nd2[0]), float(dt2[0])
+    zero = cube_decisions(arr, along, st, met=met, beavers=beavers, database=database,
+                          efficiency=efficiency).decision(0)
     dp = zero.double_pass
     c = st.cube_value
     eq = (nd, dt, dp) if score is None else tuple(float(score.equity(v, c)) for v in (nd, dt, dp))
