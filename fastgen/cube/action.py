@@ -15,7 +15,8 @@ import numpy as np
 from fastgen._typing import ArrayLike
 from fastgen.core.boards import as_board
 from fastgen.core.state import MatchState
-from fastgen.cube.decision import CubeAction, CubeDecision, as_numbers, check_state, cube_decisions, proper_action
+from fastgen.cube.decision import (CubeAction, CubeDecision, as_numbers, check_state, cube_decisions, may_double,
+                                   proper_action)
 from fastgen.cube.efficiency import efficiency_for
 from fastgen.cube.lookahead import searched_batch
 from fastgen.cube.match import Score
@@ -59,15 +60,6 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
         raise InvalidCubeStateError(f"plies must be 0 or 1, got {plies!r}")
     st = check_state(state)  # before the evaluator is asked anything
     threads = check_threads(threads)
-    if probs is None:
-        if not callable(evaluator):
-            raise InvalidCubeStateError(f"evaluator must be a fastgen evaluator (a callable), got {evaluator!r}")
-        probs = checked_answer(evaluator, arr, threads)  # (1, 5) finite probabilities, or InvalidOutputError naming the evaluator
-    elif plies:
-        raise InvalidCubeStateError("a 1-ply cube decision looks at the rolls with an evaluator: give evaluator=, not probs")
-    else:
-        given = as_numbers(probs)
-        probs = given.reshape(1, -1) if given.ndim == 1 else given
     # GNU Backgammon's nets bring their generation's cube life (1.07's by default), by
     # the depth of their probabilities (gnubg:N looks N plies ahead itself)
     depth = getattr(evaluator, "plies", 0)
@@ -75,13 +67,24 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
         raise InvalidCubeStateError(f"the evaluator {getattr(evaluator, 'name', evaluator)!r} already looks {depth} "
                                     f"plies ahead: give the depth once (plies=0 with it)")
     depth = depth if isinstance(depth, int) else 0
-    efficiency = None if evaluator is None else efficiency_for(evaluator, plies or depth)
-    zero = cube_decisions(arr, probs, st, met=met, beavers=beavers, database=database,
-                          efficiency=efficiency).decision(0)
     # GNU Backgammon's nets searched 1 or 2 plies deep: the cubeful search on their 0-ply nets
     searched = 1 <= depth <= 2 and getattr(evaluator, "nets", None) is not None
-    if not (plies or searched) or zero.action is CubeAction.CANNOT_DOUBLE:
-        return zero
+    efficiency = None if evaluator is None else efficiency_for(evaluator, plies or depth)
+    if probs is None:
+        if not callable(evaluator):
+            raise InvalidCubeStateError(f"evaluator must be a fastgen evaluator (a callable), got {evaluator!r}")
+        if not ((plies or searched) and may_double(st)):  # else the search below gives them
+            probs = checked_answer(evaluator, arr, threads)  # (1, 5) finite, or InvalidOutputError naming it
+    elif plies:
+        raise InvalidCubeStateError("a 1-ply cube decision looks at the rolls with an evaluator: give evaluator=, not probs")
+    else:
+        given = as_numbers(probs)
+        probs = given.reshape(1, -1) if given.ndim == 1 else given
+    if probs is not None:
+        zero = cube_decisions(arr, probs, st, met=met, beavers=beavers, database=database,
+                              efficiency=efficiency).decision(0)
+        if not (plies or searched) or zero.action is CubeAction.CANNOT_DOUBLE:
+            return zero
     score = None
     if st.match_length:
         me = st.on_roll
