@@ -11,6 +11,11 @@ program, timed in the same run, the program's weights for both.
   defaults (pruning nets on, cubeful) and with the settings fastgen follows (pruning
   off, cubeful); milliseconds a hint. Then the positions fastgen's nets evaluate a hint
   (a run of its own, counted) and the share of the time spent evaluating them.
+- ``test_cube_two_plies``: the 2-ply cube decision before the roll of the same 60
+  positions (money, cube centred, the Jacoby rule): :func:`fastgen.cube.cube_action` with
+  ``gnubg:2``, warm, one thread, against the program's ``hint`` before the roll at 2
+  plies, one thread, with its pruning nets on (its default) and off; milliseconds a
+  decision, and the positions the nets evaluate a decision.
 - ``test_analysis_two_plies``: the 7-point example match analysed at 2 plies, whole
   commands: ``fastgen analyse FILE --evaluator gnubg:2`` (one thread, two) against
   ``gnubg -t -q`` importing and analysing it with its analysis at 2 plies for chequer
@@ -130,6 +135,41 @@ def test_hint_two_plies(benchmark, cases):
     for label, ms in theirs.items():
         print(f"  gnubg 1.07, {label}, one thread: {ms:.1f} ms a hint ({ms / one:.1f}x fastgen's one thread, "
               f"{ms / two_threads:.1f}x its two)")
+
+
+@pytest.mark.benchmark(group="search")
+def test_cube_two_plies(benchmark, cases):
+    nets, todo = cases
+    two = nets.at_ply(2)
+    state = fastgen.MatchState(jacoby=True)
+    from fastgen.cube import cube_action
+
+    cube_action(todo[0][0], evaluator=two, state=state)
+
+    def ours(threads):
+        t = time.perf_counter()
+        for b, _ in todo:
+            cube_action(b, evaluator=two, state=state, threads=threads)
+        return (time.perf_counter() - t) / len(todo) * 1e3
+
+    one = benchmark.pedantic(lambda: ours(1), rounds=1, iterations=1)
+    head = ["set player 0 human", "set player 1 human", "set threads 1", "set display off",
+            "set evaluation cubedecision evaluation plies 2"]
+    body = []
+    for b, _ in todo:
+        body += [f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True))}", "hint"]
+    start = _gnubg(head)
+    theirs = {}
+    for label, prune in (("defaults (pruning, cubeful)", True), ("pruning off, cubeful", False)):
+        theirs[label] = (_gnubg(head + _settings(prune, True, "evaluation cubedecision evaluation") + body)
+                         - start) / len(todo) * 1e3
+    nodes, share = _nodes(nets, lambda: ours(1))
+    benchmark.extra_info.update(fastgen_ms=one, gnubg_ms=theirs, positions_per_decision=nodes / len(todo),
+                                evaluator_share=share)
+    print(f"\n2-ply cube decision before the roll, {len(todo)} positions, warm: fastgen {one:.1f} ms a decision, "
+          f"one thread; {nodes / len(todo):,.0f} positions evaluated a decision, {share:.0%} of the time in the nets")
+    for label, ms in theirs.items():
+        print(f"  gnubg 1.07, {label}, one thread: {ms:.1f} ms a decision ({ms / one:.1f}x fastgen's one thread)")
 
 
 @pytest.mark.benchmark(group="search")
