@@ -129,9 +129,9 @@ class _Replies:
         (:func:`fastgen.cube.decision.decide_values`) after the plays *rows*, it on roll at
         *state*."""
         full = self.full[rows]
-        return decide_values(self.turned[rows], self.opp_probs[rows], state, met=met,
-                      database=database, classes=self.classes[rows], efficiency=check_efficiency(efficiency),
-                      gammons=(full[:, 1], full[:, 0]))
+        return decide_values(self.turned[rows], self.opp_probs[rows], state, met=met, database=database,
+                             classes=self.classes[rows], efficiency=check_efficiency(efficiency),
+                             gammons=(full[:, 1], full[:, 0]))
 
     def choose(self, values: np.ndarray) -> np.ndarray:
         """Each roll's play (global index) by *values*: the largest, equal values by the
@@ -171,8 +171,8 @@ class _Replies:
         mine[~going, 0] = 1.0
         mine[~going, 1] = res >= 2
         mine[~going, 2] = res >= 3
-        weights = self.chances[:, None] * mine
-        return weights.reshape(self.n, len(DISTINCT_ROLLS), 5).sum(axis=1) + 0.0  # no -0.0
+        weighted = self.chances[:, None] * mine
+        return weighted.reshape(self.n, len(DISTINCT_ROLLS), 5).sum(axis=1) + 0.0  # no -0.0
 
 
 def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
