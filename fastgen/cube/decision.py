@@ -410,34 +410,18 @@ def cube_decisions(boards: ArrayLike, probs: ArrayLike, state: MatchState | None
                                         f"{len(CLASS_NAMES) - 1}: {', '.join(CLASS_NAMES)})")
     if met is not None and not isinstance(met, MatchEquityTable):
         raise InvalidCubeStateError(f"met must be a fastgen.cube.MatchEquityTable, got {met!r}")
-    if database is not None and (not isinstance(database, TwoSidedDatabase) or not database.cubeful):
-        raise InvalidCubeStateError(f"database must be a cubeful fastgen.bearoff two-sided database, got {database!r}")
-    return decide(arr, pr, st, met=met, beavers=beavers, database=database, classes=cls, efficiency=eff)
-
-
-def decide(arr: np.ndarray, pr: np.ndarray, st: MatchState, *, met: MatchEquityTable | None, beavers: bool = True,
-           database: Any = None, classes: np.ndarray, efficiency: CubeEfficiency,
-           gammons: tuple[np.ndarray, np.ndarray] | None = None) -> CubeDecisions:
-    """:func:`cube_decisions` of inputs already checked (the look ahead's own boards and
-    probabilities, checked once where they were made): *pr* (N, 5) within [0, 1], which
-    this modifies; *classes* and *efficiency* given; *gammons*: whether each side (the
-    opponent's, the side on roll's) still has all 15 checkers, if already known."""
-    n = arr.shape[0]
-    cls = classes
     owner = _owner(st)
-    nd, dt, dp, x, score, split = _answers(arr, pr, st, met, database, classes, efficiency, gammons)
+    nd, dt, dp, x, score, split = _answers(arr, pr, st, met, database, cls, eff, None)
     c = st.cube_value
     match = score is not None
     if score is not None:
         eq = np.stack([score.equity(v, c) for v in (nd, dt, dp)], axis=1)
         cubeless = dead_mwc(score, pr if split is None else split, c)
-        may = _may_double(st, *_aways(st), owner)
     else:
         eq = np.stack([nd, dt, dp], axis=1)
         p, wg, wb, lg, lb = pr.T
         cubeless = 2.0 * p - 1.0 + wg + wb - lg - lb
-        may = _may_double(st, 0, 0, owner)
-    if may:
+    if may_double(st):
         codes = _codes(eq[:, 0], eq[:, 1], eq[:, 2], pr[:, 1], beavers=beavers and not match,
                        pass_may_be_optional=match or owner == OWN or not st.jacoby)
     else:
@@ -452,12 +436,15 @@ def decide(arr: np.ndarray, pr: np.ndarray, st: MatchState, *, met: MatchEquityT
 def decide_values(arr: np.ndarray, pr: np.ndarray, st: MatchState, *, met: MatchEquityTable | None,
                   database: Any = None, classes: np.ndarray, efficiency: CubeEfficiency,
                   gammons: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(no double, double take, double pass) of :func:`decide` alone, in their own units
-    (money per unit of the cube, match MWC; NaN double/take and double/pass where the side
-    on roll cannot double): what a look ahead needs at every node."""
-    nd, dt, dp, _, score, _ = _answers(arr, pr, st, met, database, classes, efficiency, gammons)
-    owner = _owner(st)
-    if not _may_double(st, *(_aways(st) if score is not None else (0, 0)), owner):
+    """(no double, double take, double pass) of :func:`cube_decisions` alone, of inputs
+    already checked (the look ahead's own boards and probabilities, checked once where
+    they were made: *pr* (N, 5) within [0, 1], which this modifies; *classes* and
+    *efficiency* given; *gammons*: whether each side, the opponent and the side on roll,
+    still has all 15 checkers, if already known), in their own units (money per unit of
+    the cube, match MWC; NaN double/take and double/pass where the side on roll cannot
+    double): what a look ahead needs at every node."""
+    nd, dt, dp, _, _, _ = _answers(arr, pr, st, met, database, classes, efficiency, gammons)
+    if not may_double(st):
         dt = np.full(arr.shape[0], np.nan)
         dp = np.full(arr.shape[0], np.nan)
     return nd, dt, dp
@@ -466,7 +453,7 @@ def decide_values(arr: np.ndarray, pr: np.ndarray, st: MatchState, *, met: Match
 def _answers(arr: np.ndarray, pr: np.ndarray, st: MatchState, met: MatchEquityTable | None, database: Any,
              cls: np.ndarray, eff: CubeEfficiency, gammons: tuple[np.ndarray, np.ndarray] | None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Score | None, Split | None]:
-    """The three answers' raw values of :func:`decide`, the cube life x, and at match
+    """The three answers' raw values of :func:`cube_decisions`, the cube life x, and at match
     play the score and the probabilities' :class:`~fastgen.cube.match.Split` (else None)."""
     n = arr.shape[0]
     # gammons that can no longer happen count nothing (an evaluator may give them a trace)
