@@ -39,6 +39,7 @@ import numpy as np
 import pytest
 
 import fastgen
+from fastgen.cube import cube_action
 from fastgen.core.ids import match_id, position_id
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
@@ -62,8 +63,8 @@ def _gnubg(lines: list[str]) -> float:
         return time.perf_counter() - t
 
 
-def _settings(prune: bool, cubeful: bool, what: str = "evaluation chequerplay evaluation") -> list[str]:
-    return [f"set {what} prune {'on' if prune else 'off'}", f"set {what} cubeful {'on' if cubeful else 'off'}"]
+def _settings(prune: bool, what: str) -> list[str]:
+    return [f"set {what} prune {'on' if prune else 'off'}", f"set {what} cubeful on"]
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +76,26 @@ def cases():
     rng = np.random.default_rng(8)
     rows = rng.choice(np.flatnonzero(nets.classify(boards) >= 3), CASES, replace=False)
     return nets, [(boards[i], tuple(int(x) for x in rng.integers(1, 7, 2))) for i in rows]
+
+
+def _per_case_ms(call, todo) -> float:
+    """Milliseconds a case of ``call(board, dice)`` over *todo*."""
+    t = time.perf_counter()
+    for b, d in todo:
+        call(b, d)
+    return (time.perf_counter() - t) / len(todo) * 1e3
+
+
+def _program_ms(what: str, per_case: list[str], cases: int) -> dict[str, float]:
+    """Milliseconds a case the program takes for *per_case* (its commands for all the
+    cases) at 2 plies of its *what* evaluation (``chequerplay`` or ``cubedecision``), one
+    thread, cubeful, with its pruning nets on (its default) and off; its start
+    subtracted."""
+    head = ["set player 0 human", "set player 1 human", "set threads 1", "set display off",
+            f"set evaluation {what} evaluation plies 2"]
+    start = _gnubg(head)
+    return {label: (_gnubg(head + _settings(prune, f"evaluation {what} evaluation") + per_case) - start)
+            / cases * 1e3 for label, prune in (("defaults (pruning, cubeful)", True), ("pruning off, cubeful", False))}
 
 
 def _nodes(nets, run) -> tuple[int, float]:
@@ -110,22 +131,12 @@ def test_hint_two_plies(benchmark, cases):
     fastgen.hint(todo[0][0], todo[0][1], two, state)
 
     def ours(threads):
-        t = time.perf_counter()
-        for b, d in todo:
-            fastgen.hint(b, d, two, state, threads=threads)
-        return (time.perf_counter() - t) / len(todo) * 1e3
+        return _per_case_ms(lambda b, d: fastgen.hint(b, d, two, state, threads=threads), todo)
 
     one = benchmark.pedantic(lambda: ours(1), rounds=1, iterations=1)
     two_threads = ours(2)
-    head = ["set player 0 human", "set player 1 human", "set threads 1", "set display off",
-            "set evaluation chequerplay evaluation plies 2"]
-    body = []
-    for b, d in todo:
-        body += [f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True, dice=d))}", "hint"]
-    start = _gnubg(head)
-    theirs = {}
-    for label, prune, cubeful in (("defaults (pruning, cubeful)", True, True), ("pruning off, cubeful", False, True)):
-        theirs[label] = (_gnubg(head + _settings(prune, cubeful) + body) - start) / len(todo) * 1e3
+    theirs = _program_ms("chequerplay", [line for b, d in todo for line in (
+        f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True, dice=d))}", "hint")], len(todo))
     nodes, share = _nodes(nets, lambda: ours(1))
     benchmark.extra_info.update(fastgen_ms=one, fastgen_2_threads_ms=two_threads, gnubg_ms=theirs,
                                 positions_per_hint=nodes / len(todo), evaluator_share=share)
@@ -142,27 +153,14 @@ def test_cube_two_plies(benchmark, cases):
     nets, todo = cases
     two = nets.at_ply(2)
     state = fastgen.MatchState(jacoby=True)
-    from fastgen.cube import cube_action
-
     cube_action(todo[0][0], evaluator=two, state=state)
 
     def ours(threads):
-        t = time.perf_counter()
-        for b, _ in todo:
-            cube_action(b, evaluator=two, state=state, threads=threads)
-        return (time.perf_counter() - t) / len(todo) * 1e3
+        return _per_case_ms(lambda b, _: cube_action(b, evaluator=two, state=state, threads=threads), todo)
 
     one = benchmark.pedantic(lambda: ours(1), rounds=1, iterations=1)
-    head = ["set player 0 human", "set player 1 human", "set threads 1", "set display off",
-            "set evaluation cubedecision evaluation plies 2"]
-    body = []
-    for b, _ in todo:
-        body += [f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True))}", "hint"]
-    start = _gnubg(head)
-    theirs = {}
-    for label, prune in (("defaults (pruning, cubeful)", True), ("pruning off, cubeful", False)):
-        theirs[label] = (_gnubg(head + _settings(prune, True, "evaluation cubedecision evaluation") + body)
-                         - start) / len(todo) * 1e3
+    theirs = _program_ms("cubedecision", [line for b, _ in todo for line in (
+        f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True))}", "hint")], len(todo))
     nodes, share = _nodes(nets, lambda: ours(1))
     benchmark.extra_info.update(fastgen_ms=one, gnubg_ms=theirs, positions_per_decision=nodes / len(todo),
                                 evaluator_share=share)

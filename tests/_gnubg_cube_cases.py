@@ -239,6 +239,12 @@ def make_state(st, on_roll):
     return ms, state
 
 
+def fastgen_state(s: dict) -> MatchState:
+    """The :class:`fastgen.MatchState` of a case's ``state`` record."""
+    return MatchState(match_length=s["match_length"], score=tuple(s["score"]), cube_value=s["cube_value"],
+                      cube_owner=s["cube_owner"], crawford=s["crawford"], jacoby=s["jacoby"], on_roll=s["on_roll"])
+
+
 def make_case(cid, pos, st, on_roll):
     ms, state = make_state(st, on_roll)
     b = pos["board"]

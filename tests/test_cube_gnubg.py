@@ -38,7 +38,7 @@ import os
 import numpy as np
 import pytest
 
-import fastgen
+from _gnubg_cube_cases import fastgen_state
 from fastgen.bearoff import build_two_sided
 from fastgen.cube import cube_decisions
 
@@ -63,15 +63,9 @@ def corpus(tmp_path_factory):
     return json.loads(out.read_text())
 
 
-def _state(s: dict) -> fastgen.MatchState:
-    return fastgen.MatchState(match_length=s["match_length"], score=tuple(s["score"]), cube_value=s["cube_value"],
-                              cube_owner=s["cube_owner"], crawford=s["crawford"], jacoby=s["jacoby"],
-                              on_roll=s["on_roll"])
-
-
 def _decide(case: dict, db, probs=None):
     board = np.array(case["board"], dtype=np.int8)[None]
-    return cube_decisions(board, [case["probs"] if probs is None else probs], _state(case["state"]),
+    return cube_decisions(board, [case["probs"] if probs is None else probs], fastgen_state(case["state"]),
                           beavers=case["state"].get("beavers", True), database=db).decision(0)
 
 

@@ -40,7 +40,7 @@ import shutil
 import numpy as np
 import pytest
 
-import fastgen
+from _gnubg_cube_cases import fastgen_state
 from fastgen.bearoff import build_two_sided
 from fastgen.cube import cube_action, default_met
 from fastgen.cube.match import Score
@@ -74,12 +74,6 @@ def corpus(tmp_path_factory):
     return json.loads(out.read_text())
 
 
-def _state(s: dict) -> fastgen.MatchState:
-    return fastgen.MatchState(match_length=s["match_length"], score=tuple(s["score"]), cube_value=s["cube_value"],
-                              cube_owner=s["cube_owner"], crawford=s["crawford"], jacoby=s["jacoby"],
-                              on_roll=s["on_roll"])
-
-
 def _program_equities(case: dict) -> np.ndarray:
     """The program's three values as equities normalised to the cube."""
     values = np.array([case["no_double"], case["double_take"], case["double_pass"]], dtype=np.float64)
@@ -102,7 +96,7 @@ def test_2_ply_cube_decisions_equal_the_program_s(corpus):
     differ, gaps, probs = [], [], []  # differ: (case, kind, the program's action, fastgen's, fastgen's deciding gap)
     for case in cases:
         board = np.array(case["board"], dtype=np.int8)
-        d = cube_action(board, evaluator=two, state=_state(case["state"]), database=db,
+        d = cube_action(board, evaluator=two, state=fastgen_state(case["state"]), database=db,
                         beavers=case["state"]["beavers"])
         ours = np.array(d.equities, dtype=np.float64)
         gaps.append(np.abs(ours - _program_equities(case)).max())
