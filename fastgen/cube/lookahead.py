@@ -269,9 +269,10 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
             for k in np.unique(live_st):
                 state = states[k]
                 cube, owner = _branches(state, c_branch)  # type: ignore[misc]
-                to_opp[k] = index.setdefault(_opponent_state(state, cube, owner), len(opp_states))
+                opp_state = _opponent_state(state, cube, owner)
+                to_opp[k] = index.setdefault(opp_state, len(opp_states))
                 if to_opp[k] == len(opp_states):
-                    opp_states.append(_opponent_state(state, cube, owner))
+                    opp_states.append(opp_state)
                 sign[k] = cube / state.cube_value if not state.match_length else np.nan
             opp_row = to_opp[live_st]
             # the opponent's replies are chosen once, in the search with the cube as it is
