@@ -3,8 +3,8 @@
 numpy recursion over the 0-ply nets (fastgen's generator; for each roll every play valued
 at 0 ply, the best kept and valued one ply shallower).
 
-gnubg-nn's ``probabilities(board, N)`` is that plain search, seen as a black box: no move
-filter and no pruning net, finished games and two-sided bear-offs kept at their exact
+gnubg-nn's ``probabilities(board, N)`` is that plain search (``at_ply(N, prune=False)``),
+seen as a black box: no move filter and no pruning net, finished games and two-sided bear-offs kept at their exact
 0-ply value; the compiled search agrees within 3e-7 but where ties among plays are taken
 in another order (NEAR_TIE_TOL below).
 
@@ -76,9 +76,11 @@ def sample(nets):
 
 def plain(nets, board: np.ndarray, plies: int, prune: int = 0) -> np.ndarray:
     """The independent reference: numpy over the generator's plays and the 0-ply nets,
-    recursively (probabilities of the side on roll, row 1); with *prune*, each choice
-    among more plays keeps the best *prune* by the pruning nets (finished games and
-    bear-offs by their exact values) before the full nets choose."""
+    recursively (probabilities of the side on roll, row 1); with *prune*, GNU
+    Backgammon's pruned choice: a roll of k plays, more than *prune* + floor(log2(k)),
+    whose positions (opponent on roll) are all of one class with a pruning net (race,
+    crashed, contact) keeps that many best by the pruning nets (corrected) before the
+    full nets choose among them."""
     cls = int(nets.classify(board[None])[0])
     two = nets.two_sided
     if plies == 0 or cls == 0 or (cls == 1 and two is not None and (board.sum(axis=1) <= two.checkers).all()):
@@ -88,14 +90,14 @@ def plain(nets, board: np.ndarray, plies: int, prune: int = 0) -> np.ndarray:
     mine = -(2.0 * theirs[:, 0] + theirs[:, 1] + theirs[:, 2] - theirs[:, 3] - theirs[:, 4] - 1.0)
     out = np.zeros(5)
     if prune:
-        first = nets.pruning(batch.boards, turned=True)
-        exact = np.isnan(first[:, 0])
-        first[exact] = theirs[exact]
+        first = nets.pruning(batch.boards, turned=True, corrected=True)
+        classes = nets.classify(np.ascontiguousarray(batch.boards[:, ::-1]))
         cheap = -(2.0 * first[:, 0] + first[:, 1] + first[:, 2] - first[:, 3] - first[:, 4] - 1.0)
     for r in range(21):
         lo, hi = batch.offsets[r], batch.offsets[r + 1]
-        if prune and hi - lo > prune:
-            kept = lo + np.argsort(-cheap[lo:hi], kind="stable")[:prune]
+        keep = prune + int(np.log2(hi - lo)) if hi > lo else 0
+        if prune and hi - lo > keep and len(set(classes[lo:hi].tolist())) == 1 and classes[lo] >= 2:
+            kept = lo + np.argsort(-cheap[lo:hi], kind="stable")[:keep]
             kept = np.sort(kept)  # ties among the kept to the first
             best = int(kept[np.argmax(mine[kept])])
         else:
@@ -107,10 +109,10 @@ def plain(nets, board: np.ndarray, plies: int, prune: int = 0) -> np.ndarray:
 
 
 def test_equal_to_gnubg_nn_at_2_plies_on_every_class(nets, sample):
-    """Within TOL of gnubg-nn's ``probabilities(board, 2)`` on every output of at least
-    NEAR_TIE_SHARE of each class's positions, and within NEAR_TIE_TOL on all; the largest
-    difference per class and the positions above TOL are printed (run with -s)."""
-    ahead = nets.at_ply(2)
+    """Unpruned, within TOL of gnubg-nn's ``probabilities(board, 2)`` on every output of
+    at least NEAR_TIE_SHARE of each class's positions, and within NEAR_TIE_TOL on all; the
+    largest difference per class and the positions above TOL are printed (run with -s)."""
+    ahead = nets.at_ply(2, prune=False)
     for name, boards in sample.items():
         got = ahead.evaluate(boards, threads=2)
         want = np.array([gnubg_nn.probabilities(b, 2) for b in boards.tolist()])
@@ -126,11 +128,11 @@ def test_equal_to_gnubg_nn_at_2_plies_on_every_class(nets, sample):
         if name == "two-sided bear-off":
             assert np.array_equal(got, nets.evaluate(boards))
         else:  # the second ply changes the value
-            assert np.abs(got - nets.at_ply(1).evaluate(boards)).max() > 1e-4, name
+            assert np.abs(got - nets.at_ply(1, prune=False).evaluate(boards)).max() > 1e-4, name
 
 
 def test_equal_to_a_plain_numpy_recursion_for_any_threads_and_turned_boards(nets, sample):
-    ahead = nets.at_ply(2)
+    ahead = nets.at_ply(2, prune=False)
     boards = np.concatenate([b[:3] for name, b in sample.items() if name != "two-sided bear-off"])
     want = np.array([plain(nets, b, 2) for b in boards])
     got = ahead.evaluate(boards)
@@ -139,29 +141,32 @@ def test_equal_to_a_plain_numpy_recursion_for_any_threads_and_turned_boards(nets
     assert np.array_equal(ahead.evaluate(np.ascontiguousarray(boards[:, ::-1]), turned=True), got)
 
 
-@pytest.mark.parametrize("prune", [1, 3])
+@pytest.mark.parametrize("prune", [1, 5])
 def test_pruned_choices_equal_a_numpy_recursion(nets, sample, prune):
-    """With the kernel's prune option each choice among more plays than *prune* keeps
-    that many by the pruning nets first: equal to numpy doing the same, cheaper than the
-    plain search and different from it."""
+    """With the kernel's prune option each choice among more than *prune* +
+    floor(log2(plays)) plays of one class keeps that many by the pruning nets first
+    (GNU Backgammon's rule at 5, the default of ``gnubg:N``): equal to numpy doing the
+    same, different from the plain search."""
     boards = np.concatenate([b[:2] for name, b in sample.items() if name != "two-sided bear-off"])
     nets._attach_first()
     got = np.zeros((len(boards), 5))
     nets._kernel.ply_rows(boards, False, got, 0, len(boards), 2, None, prune)
     want = np.array([plain(nets, b, 2, prune) for b in boards])
     assert np.allclose(got, want, rtol=0, atol=1e-12)
-    assert np.abs(got - nets.at_ply(2).evaluate(boards)).max() > 1e-5
+    assert np.abs(got - nets.at_ply(2, prune=False).evaluate(boards)).max() > 1e-5
+    if prune == gnubg.PRUNE_LEAST:
+        assert np.array_equal(nets.at_ply(2).evaluate(boards), got)
 
 
 def test_three_plies_equal_gnubg_nn_and_the_plain_recursion(nets, sample):
     """A race and a one-sided bear-off at 3 plies (a contact position takes seconds)."""
-    ahead = nets.at_ply(3)
+    ahead = nets.at_ply(3, prune=False)
     boards = np.stack([sample["race"][0], sample["one-sided bear-off"][0]])
     got = ahead.evaluate(boards)
     want = np.array([gnubg_nn.probabilities(b, 3) for b in boards.tolist()])
     assert np.abs(got - want).max() <= TOL, (got.tolist(), want.tolist())
     assert np.allclose(got[0], plain(nets, boards[0], 3), rtol=0, atol=1e-12)
-    assert np.abs(got - nets.at_ply(2).evaluate(boards)).max() > 1e-5
+    assert np.abs(got - nets.at_ply(2, prune=False).evaluate(boards)).max() > 1e-5
 
 
 def test_gnubg_n_names_it_everywhere_an_evaluator_is_taken(nets):
@@ -172,7 +177,10 @@ def test_gnubg_n_names_it_everywhere_an_evaluator_is_taken(nets):
         assert isinstance(spec, gnubg.GnubgLookahead) and spec.plies == plies
         again = pickle.loads(pickle.dumps(ev))
         assert again.plies == plies and again.digest() == ev.digest()
-        assert ev.about()["plies"] == plies
+        assert ev.about()["plies"] == plies and ev.about()["prune"] and ev.prune and again.prune
+        plain_ev = nets.at_ply(plies, prune=False)
+        assert not pickle.loads(pickle.dumps(plain_ev)).prune and plain_ev.digest() != ev.digest()
+        assert not plain_ev.at_ply(1).prune and plain_ev.at_ply(0) is nets
     assert len({evaluators.gnubg(p).digest() for p in range(4)}) == 4
     b = fastgen.STARTING_BOARD[None]
     assert np.array_equal(evaluators.gnubg(2).evaluate(b), nets.at_ply(2).evaluate(b))
@@ -181,4 +189,6 @@ def test_gnubg_n_names_it_everywhere_an_evaluator_is_taken(nets):
             nets.at_ply(bad)
     with pytest.raises(InvalidArgumentError, match="plies"):
         gnubg.GnubgLookahead(nets, 0)
+    with pytest.raises(InvalidArgumentError, match="prune"):
+        gnubg.GnubgLookahead(nets, 2, prune="yes")
     assert np.array_equal(nets.at_ply(2).evaluate(np.zeros((0, 2, 25), np.int8)), np.zeros((0, 5)))

@@ -51,9 +51,10 @@ cdef extern from "_gnubg_net.h":
     int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* out) noexcept nogil
     void fgg_flush_all(const fgg_nets* nets, fgg_work* w) noexcept nogil
     void fgg_prune(const fgg_nets* nets, fgg_work* w, const int8_t* b, int cls, float* out) noexcept nogil
+    void fgg_correct(const int8_t *b, int cls, float *p, const void *extra) noexcept nogil
     int fgg_classify_flat(const int8_t* p) noexcept nogil
     int fgg_in_two(const fgg_bearoff_tables* t, const int8_t* b) noexcept nogil
-    int FGG_OVER, FGG_BEAROFF, FGG_NEEDS_TABLE
+    int FGG_OVER, FGG_BEAROFF, FGG_RACE, FGG_NEEDS_TABLE
 
 cdef extern from "_platform.h":
     int fg_stopped(const int* flag) noexcept nogil   # the stop flag's poll (see _platform.h)
@@ -211,8 +212,9 @@ cdef class GnubgKernel:
         gnubg's evaluation at *plies* (1..MAX_PLIES; see plyn below). With *stop*, the
         loops poll its flag before each roll, at every ply, and return early once it is
         set (the rows not reached are left alone). With *prune* > 0 (the pruning nets
-        attached), each choice among more plays than that keeps that many by the pruning
-        nets before the full nets value them (see choose). Returns whether they stopped."""
+        attached), each choice among more than *prune* + floor(log2(plays)) plays keeps
+        that many by the pruning nets before the full nets value them (see choose; GNU
+        Backgammon's rule with *prune* 5). Returns whether they stopped."""
         if prune < 0 or (prune > 0 and not self.nets.has_prune):
             raise ValueError("GnubgKernel: prune needs the pruning nets (checked by the caller)")
         if not 1 <= plies <= MAX_PLIES:
@@ -241,10 +243,11 @@ cdef class GnubgKernel:
         return self.nets.has_prune != 0
 
     def prune_rows(self, const int8_t[:, :, ::1] boards, bint swap, float[:, ::1] out, int8_t[::1] classes,
-                   Py_ssize_t lo, Py_ssize_t hi):
+                   Py_ssize_t lo, Py_ssize_t hi, bint corrected=False):
         """For boards lo..hi-1 without the GIL: classes[i] their class and, for a race,
-        crashed or contact position, out[i] the pruning net of its class (raw outputs; row
-        1 on roll, or row 0 with *swap*); the others' out[i] is left alone."""
+        crashed or contact position, out[i] the pruning net of its class (raw outputs, or
+        with *corrected* put through the full nets' corrections, as a search uses them;
+        row 1 on roll, or row 0 with *swap*); the others' out[i] is left alone."""
         if not self.nets.has_prune:
             raise ValueError("GnubgKernel: no pruning nets attached (checked by the caller)")
         if hi <= lo:
@@ -267,6 +270,8 @@ cdef class GnubgKernel:
                 classes[i] = <int8_t> cls
                 if cls >= 2:
                     fgg_prune(&self.nets, work, b, cls, &out[i, 0])
+                    if corrected:
+                        fgg_correct(b, cls, &out[i, 0], &self.nets.tables)
         free(work)
 
     def chooser(self):
@@ -363,21 +368,53 @@ cdef inline double mover_equity(const float* o) noexcept nogil:
     return -(2.0 * <double> o[0] + <double> o[1] + <double> o[2] - <double> o[3] - <double> o[4] - 1.0)
 
 
+cdef inline int prune_keep(int least, int k) noexcept nogil:
+    """How many of *k* plays a pruned choice keeps: *least* plus floor(log2(k)) (GNU
+    Backgammon's rule since its pruning nets stopped keeping a fixed ten: 5 plus the
+    binary logarithm of the count; its source's comment, read for the rule)."""
+    cdef int keep = least
+    while k > 1:
+        k >>= 1
+        keep += 1
+    return keep
+
+
 cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil:
     """The play the mover makes among the k candidates in s.lv.ctx[lvl] (their positions with
     the opponent on roll valued at 0 ply into s.lv.out[lvl]): the best by cubeless equity,
-    ties to the first. With s.prune > 0 and more candidates than that, the pruning nets
-    value them first and only the s.prune best by those (finished games and bear-offs by
-    their exact values; ties to the first) are valued by the full nets; the others'
-    s.lv.out rows are left undefined."""
+    ties to the first.
+
+    With s.prune > 0 (the pruning nets attached), GNU Backgammon's pruned choice: when
+    there are more than K = s.prune + floor(log2(k)) candidates and every candidate's
+    position (opponent on roll) is of one class that has a pruning net (race, crashed or
+    contact), the pruning net of that class values each (its outputs put through the
+    same corrections as the full nets', fgg_correct) and only the K best by the mover's
+    cubeless equity on those (ties to the first) are valued by the full nets; the
+    others' s.lv.out rows are left undefined. Otherwise every candidate is valued by the
+    full nets."""
     cdef int8_t turned[50]
     cdef const int8_t* after
-    cdef int j, c, m, i, best = 0, cls
+    cdef int j, c, m, i, best = 0, cls, first = -1, keep = 0
     cdef double v, best_v = 0.0
     cdef float* o
     cdef double* eq = s.lv.eq[lvl]
     cdef int* kept = s.lv.kept[lvl]
-    if s.prune <= 0 or k <= s.prune or not nets.has_prune:
+    cdef bint pruned = False
+    if s.prune > 0 and nets.has_prune:
+        keep = prune_keep(s.prune, k)
+        if k > keep:
+            pruned = True
+            for j in range(k):
+                after = s.lv.ctx[lvl].boards + j * BOARD_BYTES
+                memcpy(&turned[0], after + OWN, 25)
+                memcpy(&turned[25], after, 25)
+                cls = fgg_classify_flat(&turned[0])
+                if j == 0:
+                    first = cls
+                if cls != first or cls < FGG_RACE:
+                    pruned = False
+                    break
+    if not pruned:
         for j in range(k):
             # the play's position with the opponent (row 0) on roll
             after = s.lv.ctx[lvl].boards + j * BOARD_BYTES
@@ -391,27 +428,24 @@ cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil
                 best = j
                 best_v = v
         return best
-    # the pruning nets' look: kept[0..m-1] the best s.prune so far, by eq, best first
+    # the pruning nets' look: kept[0..m-1] the best keep so far, by eq, best first
     m = 0
     for j in range(k):
         after = s.lv.ctx[lvl].boards + j * BOARD_BYTES
         memcpy(&turned[0], after + OWN, 25)
         memcpy(&turned[25], after, 25)
         o = s.lv.out[lvl] + 5 * j
-        cls = fgg_classify_flat(&turned[0])
-        if cls >= 2:
-            fgg_prune(nets, s.work, &turned[0], cls, o)
-        else:
-            fgg_queue(nets, s.work, &turned[0], o)   # exact at once (finished game, bear-off)
+        fgg_prune(nets, s.work, &turned[0], first, o)
+        fgg_correct(&turned[0], first, o, &nets.tables)
         eq[j] = mover_equity(o)
-        i = m if m < s.prune else s.prune - 1
-        if m == s.prune and eq[j] <= eq[kept[i]]:
+        i = m if m < keep else keep - 1
+        if m == keep and eq[j] <= eq[kept[i]]:
             continue
         while i > 0 and eq[kept[i - 1]] < eq[j]:
             kept[i] = kept[i - 1]
             i -= 1
         kept[i] = j
-        if m < s.prune:
+        if m < keep:
             m += 1
     for c in range(m):
         j = kept[c]
