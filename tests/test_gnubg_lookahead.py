@@ -72,7 +72,7 @@ def test_equal_to_gnubg_nn_at_1_ply_on_every_class(nets, sample):
     """Within 1e-6 of gnubg-nn on every output of every position; the largest
     difference per class is printed (run with -s). Bear-offs in the two-sided database
     keep their exact 0-ply value, as gnubg-nn does."""
-    ahead = nets.at_ply(1)
+    ahead = nets.at_ply(1, prune=False)
     for name, boards in sample.items():
         got = ahead.evaluate(boards)
         want = np.array([gnubg_nn.probabilities(b, 1) for b in boards.tolist()])
@@ -87,7 +87,7 @@ def test_equal_to_gnubg_nn_at_1_ply_on_every_class(nets, sample):
 
 
 def test_equal_to_a_plain_numpy_loop_for_any_threads_and_turned_boards(nets, sample):
-    ahead = nets.at_ply(1)
+    ahead = nets.at_ply(1, prune=False)
     boards = np.concatenate([b[:40] for name, b in sample.items() if name != "two-sided bear-off"])
     want = np.array([plain_one_ply(nets, b) for b in boards])
     got = ahead.evaluate(boards)

@@ -58,6 +58,9 @@ CHUNK_ROWS = 4096
 
 #: The deepest compiled look ahead (:meth:`GnubgNetworks.at_ply`).
 MAX_PLIES = _gnubg_eval.MAX_PLIES
+#: GNU Backgammon's pruned choice inside its search keeps this many plays plus the binary
+#: logarithm of their count (its MIN_PRUNE_MOVES).
+PRUNE_LEAST = 5
 
 #: The bear-off database files gnubg reads, one-sided then two-sided.
 BEAROFF_FILES = ("gnubg_os0.bd", "gnubg_ts0.bd")
@@ -208,18 +211,19 @@ class GnubgNetworks:
             raw[again] = part
         return raw.astype(np.float64)
 
-    def pruning(self, boards: Any, *, turned: bool = False) -> np.ndarray:
+    def pruning(self, boards: Any, *, turned: bool = False, corrected: bool = False) -> np.ndarray:
         """(N, 5) float64: the pruning nets' outputs for (N, 2, 25) *boards* (side on roll
         in row 1; row 0 with *turned*): gnubg's small nets of the same file (200 inputs,
         the base units; 16 hidden units for contact and crashed positions, 8 for races)
         that its search uses to pass over plays cheaply, the net of each position's class,
-        uncorrected (gnubg-nn's ``probabilities(board, p_prune)``). NaN for finished games
-        and bear-offs, which have no pruning net."""
+        uncorrected (gnubg-nn's ``probabilities(board, p_prune)``), or with *corrected*
+        put through the full nets' corrections, as the program's search uses them. NaN
+        for finished games and bear-offs, which have no pruning net."""
         arr = as_boards(boards)
         n = arr.shape[0]
         raw = np.full((n, 5), np.nan, dtype=np.float32)
         cls = np.empty(n, dtype=np.int8)
-        self._kernel.prune_rows(arr, bool(turned), raw, cls, 0, n)
+        self._kernel.prune_rows(arr, bool(turned), raw, cls, 0, n, bool(corrected))
         return raw.astype(np.float64)
 
     def _attach_first(self) -> None:
@@ -231,14 +235,16 @@ class GnubgNetworks:
             if not self._kernel.has_first:
                 self._kernel.attach_first(first_checker_distributions())
 
-    def at_ply(self, plies: int) -> "GnubgNetworks | GnubgLookahead":
+    def at_ply(self, plies: int, *, prune: bool = True) -> "GnubgNetworks | GnubgLookahead":
         """These nets at *plies* (0 to :data:`MAX_PLIES`): themselves at 0, their
-        :class:`GnubgLookahead` above (named ``gnubg:N``)."""
+        :class:`GnubgLookahead` above (named ``gnubg:N``), its choices inside the search
+        pruned as GNU Backgammon's program prunes them by default (*prune*; ``False``: every
+        play valued, gnubg-nn's ``probabilities(board, N)``)."""
         if isinstance(plies, bool) or not isinstance(plies, int) or not 0 <= plies <= MAX_PLIES:
             raise InvalidArgumentError(f"gnubg's compiled nets look 0 to {MAX_PLIES} plies ahead, got plies={plies!r}")
         if plies == 0:
             return self
-        return GnubgLookahead(self, plies)
+        return GnubgLookahead(self, plies, prune=prune)
 
     def chooser(self) -> Any:
         """gnubg's 0-ply greedy play as the compiled game loops call it (a
@@ -251,24 +257,56 @@ class GnubgNetworks:
 
 class GnubgLookahead(CompiledLookahead):
     """GNU Backgammon's evaluation at 1 to :data:`MAX_PLIES` plies, compiled: an evaluator
-    (made by :meth:`GnubgNetworks.at_ply`), equal to gnubg-nn's
+    (made by :meth:`GnubgNetworks.at_ply`), equal to the program's own with its default
+    pruning (*prune*), and without it (``prune=False``) to gnubg-nn's
     ``probabilities(board, plies)``.
 
     For the side on roll of each position, each of the 21 rolls is played as the nets
-    play it at 0 ply (every legal play valued, the best for the mover kept: minus the
-    opponent's cubeless equity, ties to the first play in fastgen's order); the kept
-    play's position is valued at one ply fewer with the opponent on roll (at 0 ply: the
-    nets), and those probabilities, seen from the side on roll, are averaged over the 36
-    dice. A finished game, and a bear-off whose two sides both fit the two-sided
-    database, keep their 0-ply value at any ply: gnubg's is exact there and it looks no
-    further. This is the plain search, with no move filter: every roll's every play is
-    valued at 0 ply, so a position costs a few hundred evaluations at 1 ply, some ten
-    thousand at 2 and some four million at 3 (seconds each).
+    play it at 0 ply (the best for the mover kept: minus the opponent's cubeless equity,
+    ties to the first play in fastgen's order); the kept play's position is valued at one
+    ply fewer with the opponent on roll (at 0 ply: the nets), and those probabilities,
+    seen from the side on roll, are averaged over the 36 dice. A finished game, and a
+    bear-off whose two sides both fit the two-sided database, keep their 0-ply value at
+    any ply: gnubg's is exact there and it looks no further.
+
+    Which plays of a roll the nets value: with *prune* (the program's default), when a
+    roll has more than ``5 + floor(log2(plays))`` plays and their positions are all of
+    one class with a pruning net (race, crashed, contact), the small pruning nets of the
+    weights file value them all (corrected as the full nets are) and the full nets only
+    that many best; otherwise, and without *prune*, every play. A position costs a few
+    hundred evaluations at 1 ply, some ten thousand at 2 and some four million at 3
+    (seconds each) unpruned; pruned, the full nets' share falls to about a third.
 
     Runs compiled without the GIL (``threads=`` shares a batch; the same answers for any
     number); Ctrl-C stops a long call within a roll's work."""
 
     classes = GnubgNetworks.classes
+
+    def __init__(self, nets: "GnubgNetworks", plies: int = 1, *, prune: bool = True) -> None:
+        super().__init__(nets, plies)
+        if not isinstance(prune, bool):
+            raise InvalidArgumentError(f"prune must be True or False, got {prune!r}")
+        self.prune = prune
+
+    def _options(self) -> dict:
+        return {"prune": PRUNE_LEAST} if self.prune else {}
+
+    def __reduce__(self) -> Any:
+        return (_lookahead, (self.nets, self.plies, self.prune))
+
+    def digest(self) -> str:
+        """The nets' digest, the ply and whether the search prunes."""
+        return super().digest() + ("" if self.prune else ":noprune")
+
+    def about(self) -> dict:
+        """The nets' ``about``, the ply and whether the search prunes."""
+        return {**super().about(), "prune": self.prune}
+
+    def at_ply(self, plies: int) -> "GnubgNetworks | GnubgLookahead":
+        """The same nets and pruning at *plies* (the nets themselves at 0)."""
+        if plies == 0:
+            return self.nets
+        return GnubgLookahead(self.nets, plies, prune=self.prune)
 
     def _prefix(self) -> str:
         return "gnubg"
@@ -290,6 +328,11 @@ class GnubgLookahead(CompiledLookahead):
     def classify(self, boards: Any) -> np.ndarray:
         """(N,) int8 classes of *boards* (:func:`classify`)."""
         return classify(boards)
+
+
+def _lookahead(nets: GnubgNetworks, plies: int, prune: bool) -> GnubgLookahead:
+    """A pickled :class:`GnubgLookahead` made again."""
+    return GnubgLookahead(nets, plies, prune=prune)
 
 
 def _one_sided(path: str | None) -> OneSidedDatabase:

@@ -89,6 +89,8 @@ class CompiledLookahead:
     ordered = True
     trusted = True
     nogil = True
+    #: Whether its choices inside the search are pruned (GNU Backgammon's pruning nets).
+    prune = False
 
     def __init__(self, nets: Any, plies: int = 1) -> None:
         if isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_PLIES:
@@ -97,6 +99,15 @@ class CompiledLookahead:
         self.nets = nets
         self.plies = plies
         self.name = f"{self._prefix()}:{plies}"
+
+    def _options(self) -> dict:
+        """The kernel's options for ``ply_rows`` (none by default)."""
+        return {}
+
+    def at_ply(self, plies: int) -> Any:
+        """The same networks, with the same options, at *plies* (the networks themselves
+        at 0): what a search looks through ply by ply."""
+        return self.nets.at_ply(plies)
 
     def _prefix(self) -> str:
         return str(self.nets.name)
@@ -131,7 +142,8 @@ class CompiledLookahead:
         (:class:`~fastgen.errors.InvalidBoardError`); Ctrl-C stops a long call within a
         few milliseconds; the answers are the same for any number of *threads*."""
         self._prepare()
-        return evaluate_at_ply(self.nets._kernel, boards, plies=self.plies, threads=threads, turned=turned)
+        return evaluate_at_ply(self.nets._kernel, boards, plies=self.plies, threads=threads, turned=turned,
+                               **self._options())
 
 
 class NetworkLookahead(CompiledLookahead):

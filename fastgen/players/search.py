@@ -174,8 +174,10 @@ class Search:
 
 def searched(evaluator: Any, plies: int) -> Any:
     """*evaluator* looked through at *plies*: its own ``at_ply`` (compiled: GNU Backgammon's
-    nets, fastgen's networks; the evaluator itself at 0), else :class:`PlainLookahead`."""
-    base = evaluator.nets if depth_of(evaluator) else evaluator
+    nets, fastgen's networks, with the search's options such as pruning; the evaluator
+    itself at 0), else :class:`PlainLookahead`."""
+    base = evaluator if isinstance(evaluator, CompiledLookahead) else \
+        evaluator.nets if depth_of(evaluator) else evaluator
     at_ply = getattr(base, "at_ply", None)
     if at_ply is not None:
         return at_ply(plies)

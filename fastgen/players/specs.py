@@ -25,10 +25,11 @@ spec                     as a policy                                            
 
 ``gnubg:0`` is GNU Backgammon's nets evaluated in fastgen's core
 (:mod:`fastgen.nets.gnubg`) whenever its weights are found (installed gnubg or gnubg-nn),
-else gnubg-nn with a notice; so are the evaluators ``gnubg:1`` to ``gnubg:3``, their plain
-look ahead at that many plies (:class:`fastgen.nets.gnubg.GnubgLookahead`), and the
-policies ``gnubg:N`` for N >= 1 choose through GNU Backgammon's move filters
-(:class:`fastgen.Search`); ``gnubg-nn[:N]`` goes through gnubg-nn, one Python call a
+else gnubg-nn with a notice; so are the evaluators ``gnubg:1`` to ``gnubg:3``, their look
+ahead at that many plies with the program's default pruning of the choices inside it
+(:class:`fastgen.nets.gnubg.GnubgLookahead`), and the policies ``gnubg:N`` for N >= 1
+choose through GNU Backgammon's move filters (:class:`fastgen.Search`);
+``gnubg-nn[:N]`` goes through gnubg-nn (which does not prune), one Python call a
 position.
 
 ``baseline:N`` and ``PATH.npz:N`` (N = 0 to 3) are a compiled network looked through the
