@@ -18,7 +18,8 @@ import fastgen
 from fastgen.core.boards import DISTINCT_ROLLS
 from fastgen.core.generate import plays_batch
 from fastgen.cube import cube_decisions
-from fastgen.cube.lookahead import SearchMemo, one_ply_batch, searched_batch
+from fastgen.cube.lookahead import Pruning, SearchMemo, one_ply_batch, searched_batch
+from fastgen.cube.met import default_met
 from fastgen.games.game import result_types
 from fastgen.players import evaluators
 
@@ -48,15 +49,54 @@ def boards():
     return np.stack(keep)
 
 
-def _plain(board, evaluator, state):
-    """(no double, probabilities) of *board* at 1 ply, cubeful, one play at a time."""
+def _kept(after, nets, state):
+    """The plays (rows of *after*, the mover in row 1) GNU Backgammon's pruned choice lets
+    the full nets value: a roll of k plays, more than 5 + floor(log2(k)), whose positions
+    (opponent on roll) are all of one class with a pruning net, keeps that many best by
+    the mover's cubeless value on the pruning nets' corrected outputs (money: equity;
+    match: match-winning chances from the table at the cube on the table), ties to the
+    first; any other roll keeps every play."""
+    k = after.shape[0]
+    keep = 5 + int(np.floor(np.log2(k)))
+    turned = np.ascontiguousarray(after[:, ::-1])
+    classes = nets.classify(turned)
+    if k <= keep or len(set(classes.tolist())) > 1 or classes[0] < 2:
+        return list(range(k))
+    theirs = nets.pruning(turned, corrected=True)
+    value = []
+    for t in theirs:
+        win, wg, wb, lg, lb = 1.0 - t[0], t[3], t[4], t[1], t[2]
+        if not state.match_length:
+            value.append(2 * win - 1 + wg + wb - lg - lb)
+            continue
+        me, c = state.on_roll, state.cube_value
+        met = default_met()
+        away = [state.match_length - state.score[0], state.match_length - state.score[1]]
+        post = state.crawford or min(away) == 1  # the games after this one are post-Crawford
+
+        def mwc(points, away=away, post=post, me=me, met=met):  # the mover's chance after +-points
+            a = list(away)
+            a[me if points > 0 else 1 - me] -= abs(points)
+            if min(a) <= 0:
+                return 1.0 if a[me] <= 0 else 0.0
+            v0 = met.player0(a[0] - 1, a[1] - 1, post=post)
+            return v0 if me == 0 else 1.0 - v0
+        value.append((win - wg) * mwc(c) + (wg - wb) * mwc(2 * c) + wb * mwc(3 * c)
+                     + (t[0] - lg) * mwc(-c) + (lg - lb) * mwc(-2 * c) + lb * mwc(-3 * c))
+    order = sorted(range(k), key=lambda j: -value[j])  # stable: ties to the first
+    return sorted(order[:keep])
+
+
+def _plain(board, evaluator, state, nets=None):
+    """(no double, probabilities) of *board* at 1 ply, cubeful, one play at a time; with
+    *nets*, each roll's play chosen among those the pruning keeps (:func:`_kept`)."""
     opp_state = fastgen.MatchState(**{**state.__dict__, "on_roll": 1 - state.on_roll})
     value, probs = 0.0, np.zeros(5)
     for roll in DISTINCT_ROLLS:
         batch = plays_batch(board[None], np.asarray([roll], dtype=np.int8))
         after = np.asarray(batch.boards)
         best = None
-        for j in range(after.shape[0]):
+        for j in (range(after.shape[0]) if nets is None else _kept(after, nets, state)):
             opp = np.ascontiguousarray(after[j][::-1])[None]
             theirs = evaluator.evaluate(opp)
             d = cube_decisions(opp, theirs, opp_state)
@@ -83,6 +123,29 @@ def test_one_ply_equals_a_plain_loop(boards):
         value, p = _plain(b, ev, STATES[rows[i]])
         assert nd[i] == pytest.approx(value, abs=1e-12), i
         np.testing.assert_allclose(probs[i], p, atol=1e-12)
+
+
+def test_pruned_one_ply_equals_a_plain_loop(boards):
+    """GNU Backgammon's pruned choice (:class:`fastgen.cube.lookahead.Pruning`) in the
+    batched search is the plain loop's (:func:`_kept`), money and match; and it changes
+    the answer (the plain loop unpruned differs)."""
+    from fastgen.errors import GnubgWeightsNotFoundError
+    from fastgen.nets import gnubg
+
+    try:
+        nets = gnubg.load()
+    except GnubgWeightsNotFoundError as exc:
+        pytest.skip(f"no GNU Backgammon weights found: {exc}")
+    rows = np.arange(len(boards)) % len(STATES)
+    probs = np.zeros((len(boards), 5))
+    nd, _ = one_ply_batch(boards, nets, STATES, rows, probs=probs, pruning=Pruning(nets))
+    differ = 0
+    for i, b in enumerate(boards):
+        value, p = _plain(b, nets, STATES[rows[i]], nets)
+        assert nd[i] == pytest.approx(value, abs=1e-12), i
+        np.testing.assert_allclose(probs[i], p, atol=1e-12)
+        differ += abs(_plain(b, nets, STATES[rows[i]])[0] - value) > 1e-9
+    assert differ >= 1
 
 
 @pytest.mark.parametrize("depth", [1, 2])

@@ -41,6 +41,7 @@ from fastgen.core.notation import format_play
 from fastgen.core.state import MatchState
 from fastgen.cube.decision import check_state
 from fastgen.cube.efficiency import efficiency_for
+from fastgen.cube.lookahead import pruning_of
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidArgumentError
 from fastgen.players import specs
@@ -138,7 +139,8 @@ def hint(board: Any, dice: Any, evaluator: Any = "baseline", state: MatchState |
     def score(k: int, rows: np.ndarray) -> np.ndarray:
         if not cubeless and 1 <= k <= CUBEFUL_PLIES and search is not None:  # the cube at every ply
             along = np.zeros((rows.shape[0], 5))  # the probabilities along the cubeful search's plays
-            values = cubeful_after(after[rows], [st] * rows.shape[0], levels[0], k, met, db, threads, probs=along)
+            values = cubeful_after(after[rows], [st] * rows.shape[0], levels[0], k, met, db, threads, probs=along,
+                                   pruning=pruning_of(found))
             theirs[rows] = along
             return values
         theirs[rows] = opponent_probs(levels[k], after[rows], threads=threads)

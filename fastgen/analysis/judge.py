@@ -51,7 +51,7 @@ from fastgen.core.state import MatchState
 from fastgen.bearoff.build import build_two_sided
 from fastgen.cube.decision import cube_decisions, proper_action
 from fastgen.cube.efficiency import BEAROFF, CubeEfficiency, efficiency_for, position_class
-from fastgen.cube.lookahead import SearchMemo, searched_batch
+from fastgen.cube.lookahead import Pruning, SearchMemo, pruning_of, searched_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable
 from fastgen.players.evaluators import evaluate, group_best, opponent_probs
@@ -290,6 +290,7 @@ def _searched_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offse
     the equities and which rows were valued deepest in their turn."""
     search = Search.gnubg(depth, analysis=True)
     levels = [searched(evaluator, k) for k in range(depth + 1)]
+    pruning = pruning_of(evaluator)
     out, evaluated = eq.copy(), np.zeros(eq.shape[0], dtype=bool)
     for t, turn in enumerate(turns):
         lo, hi = int(offsets[t]), int(offsets[t + 1])
@@ -302,7 +303,7 @@ def _searched_plays(turns: list[Turn], boards: np.ndarray, eq: np.ndarray, offse
                 return eq[lo + idx]
             if k <= CUBEFUL_PLIES:  # GNU Backgammon's cubeful search: the cube at every ply
                 return cubeful_after(rows[idx], [st] * idx.shape[0], levels[0], k, met, database, threads,
-                                     memo=memo)
+                                     memo=memo, pruning=pruning)
             theirs = opponent_probs(levels[k], rows[idx], threads=threads)
             return _after_values(rows[idx], theirs, [st], np.zeros(idx.shape[0], np.int64), met, database,
                                  efficiency_for(evaluator, k))
@@ -324,7 +325,7 @@ def _normalised(values: np.ndarray, state: MatchState, met: MatchEquityTable) ->
 
 def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, depth: int, met: MatchEquityTable,
                   database: Any, threads: int, probs: np.ndarray | None = None,
-                  memo: SearchMemo | None = None) -> np.ndarray:
+                  memo: SearchMemo | None = None, pruning: Pruning | None = None) -> np.ndarray:
     """The mover's normalised equity after each play (*after*: (M, 2, 25), the mover in
     row 1, ``movers[i]`` its state) looked at *depth* (1 or 2) plies deeper, cube
     included: the opponent's no double and double/take at that depth
@@ -333,7 +334,8 @@ def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, d
     that ends the game keeps its exact value. *probs*: an (M, 5) array that receives the
     opponent's probabilities, it on roll, along the search's plays (as GNU Backgammon's
     cubeful hint shows them; exact where the play ends the game). *memo*: the searches
-    already made in this job (:class:`fastgen.cube.lookahead.SearchMemo`)."""
+    already made in this job (:class:`fastgen.cube.lookahead.SearchMemo`). *pruning*: the
+    choices inside the search pruned (:class:`fastgen.cube.lookahead.Pruning`)."""
     out = np.empty(after.shape[0])
     res = result_types(after)
     ended = np.flatnonzero(res > 0)
@@ -358,7 +360,7 @@ def cubeful_after(after: np.ndarray, movers: list[MatchState], evaluator: Any, d
     found = np.zeros((going.size, 5))
     nd1, dt1 = searched_batch(opp, evaluator, states, row_state, depth, met=met, database=database, threads=threads,
                               efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)), probs=found,
-                              memo=memo)
+                              memo=memo, pruning=pruning)
     if probs is not None:
         probs[going] = found
     probs = evaluate(evaluator, opp, threads=threads)
@@ -400,14 +402,14 @@ def judge_cubes(points: list[CubePoint], evaluator: Callable[[np.ndarray], Any],
     depth = search_depth(evaluator)
     if 1 <= depth <= CUBEFUL_PLIES:  # GNU Backgammon's cubeful search on its 0-ply nets
         _lookahead_cubes(boards, points, equities, actions, probs, searched(evaluator, 0), depth, met, database,
-                         threads, memo)
+                         threads, memo, pruning_of(evaluator))
     scale = np.array([mwc_scale(p.state, met) for p in points])
     return CubeValues(equities, actions, scale)
 
 
 def _lookahead_cubes(boards: np.ndarray, points: list[CubePoint], equities: np.ndarray, actions: list,
                      probs: np.ndarray, evaluator: Callable[[np.ndarray], Any], depth: int, met: MatchEquityTable,
-                     database: Any, threads: int, memo: SearchMemo | None) -> None:
+                     database: Any, threads: int, memo: SearchMemo | None, pruning: Pruning | None) -> None:
     """No double and double/take of the *points* where the side on roll may double, at
     *depth* (1 or 2) plies (:func:`fastgen.cube.lookahead.one_ply_batch`,
     :func:`~fastgen.cube.lookahead.two_ply_batch`), and the proper action from them, in
@@ -420,7 +422,8 @@ def _lookahead_cubes(boards: np.ndarray, points: list[CubePoint], equities: np.n
     row_state = np.array([index[points[i].state] for i in live], dtype=np.int64)
     nd1, dt1 = searched_batch(np.ascontiguousarray(boards[live]), evaluator, states, row_state, depth, met=met,
                               database=database, threads=threads,
-                              efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)), memo=memo)
+                              efficiency=(efficiency_for(evaluator, 0), efficiency_for(evaluator, 1)), memo=memo,
+                              pruning=pruning)
     for j, i in enumerate(live):
         st = points[i].state
         nd, dt = (float(_normalised(np.array([v]), st, met)[0]) for v in (nd1[j], dt1[j]))

@@ -18,7 +18,7 @@ from fastgen.core.state import MatchState
 from fastgen.cube.decision import (CubeAction, CubeDecision, as_numbers, check_state, cube_decisions, may_double,
                                    proper_action)
 from fastgen.cube.efficiency import efficiency_for
-from fastgen.cube.lookahead import searched_batch
+from fastgen.cube.lookahead import pruning_of, searched_batch
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.errors import InvalidCubeStateError
@@ -96,7 +96,7 @@ def cube_action(board: ArrayLike, probs: ArrayLike | None = None, state: MatchSt
     along = np.zeros((1, 5))  # the probabilities along the search's plays, as the program prints them
     nd2, dt2 = searched_batch(arr, base, [st], np.zeros(1, np.int64), levels, met=met, database=database,
                               threads=threads, efficiency=(efficiency_for(base, 0), efficiency_for(base, 1)) if searched
-                              else (None, efficiency), probs=along)
+                              else (None, efficiency), probs=along, pruning=pruning_of(evaluator) if searched else None)
     nd, dt = float(nd2[0]), float(dt2[0])
     zero = cube_decisions(arr, along, st, met=met, beavers=beavers, database=database,
                           efficiency=efficiency).decision(0)

@@ -1,4 +1,4 @@
-"""Cube decisions at 1 ply: the 21 rolls looked at before the formula is used.
+"""Cube decisions at 1 and 2 plies: the 21 rolls looked at before the formula is used.
 
 For each of the two ways the game can go on (no double: the cube as it is; double,
 take: twice the cube, owned by the opponent), the side on roll's value is the average
@@ -13,7 +13,10 @@ bears off the last checker is worth its result exactly (a gammon counting single
 the Jacoby rule with the cube centred). :func:`one_ply_batch` values many positions at
 once, each at its own score and cube. Money values are per unit of the cube on
 the table; match values are match-winning chances. Double/pass is not looked at: it is
-worth the cube.
+worth the cube. :func:`two_ply_batch` looks one ply further the same way. With a
+:class:`Pruning` (GNU Backgammon's nets searched as its program searches by default:
+:func:`pruning_of`), each roll's play is chosen among the few its pruning nets rank
+best, and only those are valued by the full nets.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from fastgen.cube.met import MatchEquityTable, default_met
 from fastgen.games.game import result_types
 from fastgen.nets.probs import checked_answer
 
-__all__ = ["one_ply_batch", "two_ply_batch", "one_ply_values", "searched_batch", "SearchMemo"]
+__all__ = ["one_ply_batch", "two_ply_batch", "one_ply_values", "searched_batch", "SearchMemo", "Pruning", "pruning_of"]
 
 def _branches(state: MatchState, c_branch: str) -> tuple[int, int | None] | None:
     """The cube (value, owner) of branch *c_branch* ("nd": as it is; "dt": doubled, the
@@ -67,6 +70,26 @@ def _ended_values(res: np.ndarray, state: MatchState, cube: int, owner: int | No
     return np.array([score.win(int(r) * cube) for r in points], dtype=np.float64)
 
 
+def _opponents(states: list[MatchState], row_st: np.ndarray, c_branch: str
+               ) -> tuple[list[MatchState], np.ndarray, np.ndarray]:
+    """The opponent's states in branch *c_branch* of the movers at ``states[row_st]``
+    (each made once), each row's index among them, and each opponent state's scale: the
+    mover's money value is -scale times the opponent's (NaN in match play)."""
+    opp_states: list[MatchState] = []
+    index: dict[MatchState, int] = {}
+    to_opp = np.zeros(len(states), dtype=np.int64)
+    for k in np.unique(row_st).tolist():
+        state = states[k]
+        cube, owner = _branches(state, c_branch)  # type: ignore[misc]
+        opp_state = _opponent_state(state, cube, owner)
+        to_opp[k] = index.setdefault(opp_state, len(opp_states))
+        if to_opp[k] == len(opp_states):
+            opp_states.append(opp_state)
+    ratio = 1.0 if c_branch == "nd" else 2.0  # the branch's cube over the mover's
+    sign = np.array([np.nan if st.match_length else ratio for st in opp_states])
+    return opp_states, to_opp[row_st], sign
+
+
 def _action(nd: np.ndarray, dt: np.ndarray, dp: np.ndarray) -> np.ndarray:
     """The value of the side on roll's cube action: the smaller of double/take and
     double/pass where doubling gains whatever the answer, else no double."""
@@ -75,11 +98,71 @@ def _action(nd: np.ndarray, dt: np.ndarray, dp: np.ndarray) -> np.ndarray:
     return np.where(doubles, np.minimum(dt, dp), nd)
 
 
+class Pruning:
+    """GNU Backgammon's pruned choice of a play inside its search, with the pruning nets
+    of *nets* (:meth:`fastgen.nets.gnubg.GnubgNetworks.pruning`): among a roll's *k*
+    plays, when there are more than ``least + floor(log2(k))`` and every play's position
+    (the opponent on roll) is of one class with a pruning net (race, crashed or
+    contact), each is valued by that class's pruning net (corrected as the full nets
+    are) and only that many, the best for the mover by its cubeless value at the node's
+    score and cube (money: its cubeless equity; match: its cubeless match-winning
+    chances), ties to the first, are valued by the full nets and may be chosen. The
+    rule is the program's (its source read for the rule, 1.07: ``least`` 5); fastgen's
+    compiled search prunes the same way (:class:`fastgen.nets.gnubg.GnubgLookahead`)."""
+
+    def __init__(self, nets: Any, least: int = 5) -> None:
+        self.nets = nets
+        self.least = least
+
+    def kept(self, turned: np.ndarray, offsets: np.ndarray, group: np.ndarray, states: list[MatchState],
+             row_st: np.ndarray, met: MatchEquityTable) -> np.ndarray:
+        """(N,) bool: which of the plays (*turned*: their positions, the opponent on roll;
+        *offsets*, *group*: each roll's plays) may be chosen, the mover of play i at
+        ``states[row_st[i]]``."""
+        n = turned.shape[0]
+        kept = np.ones(n, dtype=bool)
+        count = np.diff(offsets)
+        if not n or not (count > self.least + 1).any():
+            return kept
+        starts = offsets[:-1]
+        keep = self.least + np.floor(np.log2(np.maximum(count, 1))).astype(np.int64)
+        cls = self.nets.classify(turned)
+        same = np.minimum.reduceat(cls, starts) == np.maximum.reduceat(cls, starts)
+        cut = (count > keep) & same & (np.minimum.reduceat(cls, starts) >= 2)
+        rows = np.flatnonzero(cut[group])
+        if not rows.size:
+            return kept
+        p = self.nets.pruning(turned[rows], corrected=True)  # the opponent's, it on roll
+        value = np.empty(rows.size)
+        sub_st = row_st[rows]
+        for k in np.unique(sub_st).tolist():
+            at = sub_st == k
+            q = p[at]
+            score = _score(states[k], met)
+            gw, bw, gl, bl = (1.0, 1.0, 1.0, 1.0) if score is None else score.prices(states[k].cube_value)
+            value[at] = 1.0 - 2.0 * q[:, 0] + gw * q[:, 3] + bw * q[:, 4] - gl * q[:, 1] - bl * q[:, 2]
+        g = group[rows]
+        order = np.lexsort((rows, -value, g))  # each roll's plays best first, ties to the first
+        first = np.searchsorted(g[order], g[order], side="left")
+        drop = rows[order][np.arange(rows.size) - first >= keep[g[order]]]
+        kept[drop] = False
+        return kept
+
+
+def pruning_of(evaluator: Any) -> Pruning | None:
+    """The pruning of a searched *evaluator* (GNU Backgammon's nets at N plies made with
+    ``prune=True``, as its program searches by default), else None."""
+    return Pruning(evaluator.nets) if getattr(evaluator, "prune", False) else None
+
+
 class _Replies:
     """The plays of n boards' 21 rolls each (their boards, offsets, results, the
-    opponent's 0-ply probabilities and the classes), generated and evaluated once."""
+    opponent's 0-ply probabilities and the classes), generated and evaluated once. With
+    *pruning* (a :class:`Pruning` and the movers' ``(states, row_state, met)``), only the
+    plays it keeps are evaluated and may be chosen (:attr:`kept`)."""
 
-    def __init__(self, boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], threads: int) -> None:
+    def __init__(self, boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], threads: int,
+                 pruning: tuple[Pruning, list[MatchState], np.ndarray, MatchEquityTable] | None = None) -> None:
         n = boards.shape[0]
         batch = plays_batch(np.repeat(boards, len(DISTINCT_ROLLS), axis=0), np.tile(DISTINCT_ROLLS, (n, 1)),
                             threads=threads)
@@ -91,11 +174,17 @@ class _Replies:
         self.res = result_types(self.after)
         self.going = self.res == 0
         self.turned = np.ascontiguousarray(self.after[:, ::-1])  # the opponent on roll
-        opp_boards = self.turned[self.going]
+        self.kept = np.ones(self.after.shape[0], dtype=bool)
+        if pruning is not None:
+            pruner, states, row_state, met = pruning
+            self.kept = pruner.kept(self.turned, self.offsets, self.group, states,
+                                    np.asarray(row_state, dtype=np.int64)[self.row_board], met)
+        valued = self.going & self.kept
+        opp_boards = self.turned[valued]
         # (N, 5) finite probabilities, or InvalidOutputError naming the evaluator
         probs = checked_answer(evaluator, opp_boards, threads) if opp_boards.shape[0] else np.zeros((0, 5))
         self.opp_probs = np.zeros((self.after.shape[0], 5))
-        self.opp_probs[self.going] = np.clip(probs, 0.0, 1.0)  # checked by checked_answer (or trusted)
+        self.opp_probs[valued] = np.clip(probs, 0.0, 1.0)  # checked by checked_answer (or trusted)
         self.full = self.after.sum(axis=2, dtype=np.int16) == 15  # (N, 2): each side still has all its checkers
         self.classes = position_class(self.after)  # the same from either side: once for every branch
         self.chances = np.tile(ROLL_CHANCES, n)
@@ -104,7 +193,7 @@ class _Replies:
                  database: Any, efficiency: CubeEfficiency | None) -> np.ndarray:
         """Each play's value for the side on roll in branch *c_branch*, the opponent's
         0-ply cube action taken (NaN in the boards whose side cannot double there)."""
-        values = np.empty(self.after.shape[0])
+        values = np.full(self.after.shape[0], np.nan)  # NaN: a play pruned away, never chosen
         for k, state in enumerate(states):
             rows = np.flatnonzero(row_st == k)
             if not rows.size:
@@ -115,7 +204,7 @@ class _Replies:
                 continue
             cube, owner = cube_owner
             score = _score(state, met)
-            ended, live = rows[~self.going[rows]], rows[self.going[rows]]
+            ended, live = rows[~self.going[rows]], rows[self.going[rows] & self.kept[rows]]
             if ended.size:
                 values[ended] = _ended_values(self.res[ended], state, cube, owner, score)
             if live.size:
@@ -178,7 +267,7 @@ class _Replies:
 def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
                   row_state: np.ndarray, *, met: MatchEquityTable | None = None, database: Any = None,
                   threads: int = 1, efficiency: CubeEfficiency | None = None,
-                  probs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  probs: np.ndarray | None = None, pruning: Pruning | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(no double, double take) of each of *boards* ((N, 2, 25), side on roll in row 1,
     before its roll) at 1 ply (module docstring; each roll's play is chosen once, by its
     value with the cube as it is, equal values by cubeless equity, and valued in both
@@ -192,14 +281,17 @@ def one_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     default GNU Backgammon 1.07's). *probs*: an (N, 5) array that receives each board's
     probabilities for its side on roll along the plays chosen (the average over the rolls
     of the chosen play's: the cubeful search's own probabilities, as GNU Backgammon's
-    cubeful evaluation gives them beside its equities)."""
+    cubeful evaluation gives them beside its equities). *pruning*: each roll's play
+    chosen among the plays it keeps (:class:`Pruning`; GNU Backgammon's default), else
+    among all."""
     states = [check_state(st) for st in states]  # refused here, before any work, as cube_decisions refuses them
     met = default_met() if met is None else met
     n = boards.shape[0]
     if not n:
         return np.empty(0), np.empty(0)
-    nd, dt, found, _ = _one_ply(_Replies(boards, evaluator, threads), states, np.asarray(row_state, dtype=np.int64),
-                                met, database, efficiency)
+    row_state = np.asarray(row_state, dtype=np.int64)
+    rep = _Replies(boards, evaluator, threads, None if pruning is None else (pruning, states, row_state, met))
+    nd, dt, found, _ = _one_ply(rep, states, row_state, met, database, efficiency)
     if probs is not None:
         probs[:] = found
     return nd, dt
@@ -226,7 +318,7 @@ def _one_ply(rep: _Replies, states: list[MatchState], row_state: np.ndarray, met
 def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
                   row_state: np.ndarray, *, met: MatchEquityTable | None = None, database: Any = None,
                   threads: int = 1, efficiency: tuple[CubeEfficiency | None, CubeEfficiency | None] = (None, None),
-                  probs: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  probs: np.ndarray | None = None, pruning: Pruning | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(no double, double take) of each of *boards* at 2 plies, in the units of
     :func:`one_ply_batch`: the play of each of the side on roll's 21 rolls is chosen once,
     by the value :func:`one_ply_batch` gives each play with the cube as it is (the
@@ -236,16 +328,19 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
     opponent's 1-ply no double and double/take there (:func:`one_ply_batch`, its replies
     chosen once, in the branch with the cube as it is, and valued in both) and its cube
     action, double/pass the cube. GNU Backgammon's 2-ply cubeful evaluation as its
-    program computes it (found as a black box: no pruning nets; see tests/test_hint_gnubg_nply.py). *efficiency*: the cube life at 0 and at 1 ply
-    (:func:`fastgen.cube.efficiency.efficiency_for`). *probs*: as in :func:`one_ply_batch`,
-    along the plays chosen with the cube as it is at both plies."""
+    program computes it (see tests/test_hint_gnubg_nply.py). *efficiency*: the cube life
+    at 0 and at 1 ply (:func:`fastgen.cube.efficiency.efficiency_for`). *probs*: as in
+    :func:`one_ply_batch`, along the plays chosen with the cube as it is at both plies.
+    *pruning*: as in :func:`one_ply_batch`, at both plies (the opponent's replies pruned
+    at its score and cube as it is)."""
     states = [check_state(st) for st in states]
     met = default_met() if met is None else met
     n = boards.shape[0]
     if not n:
         return np.empty(0), np.empty(0)
-    rep = _Replies(boards, evaluator, threads)
-    row_st = np.asarray(row_state, dtype=np.int64)[rep.row_board]
+    row_state = np.asarray(row_state, dtype=np.int64)
+    rep = _Replies(boards, evaluator, threads, None if pruning is None else (pruning, states, row_state, met))
+    row_st = row_state[rep.row_board]
     out = []
     chosen = going = np.zeros(0, dtype=np.int64)
     replies: _Replies | None = None  # the opponent's replies after the chosen plays: the same in both ways
@@ -256,25 +351,15 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
             chosen = rep.choose(values)
             going = chosen[rep.going[chosen]]
             if going.size:
-                replies = _Replies(np.ascontiguousarray(rep.after[going][:, ::-1]), evaluator, threads)
+                opp_states, opp_row, _ = _opponents(states, row_st[going], "nd")
+                replies = _Replies(np.ascontiguousarray(rep.after[going][:, ::-1]), evaluator, threads,
+                                   None if pruning is None else (pruning, opp_states, opp_row, met))
         best = values[chosen].copy()
         live = going[~np.isnan(values[going])]
         if live.size and replies is not None:
             # the opponent on roll after each chosen play: its 1-ply no double and double/take
-            opp_states: list[MatchState] = []
-            index: dict[MatchState, int] = {}
             live_st = row_st[live]
-            to_opp = np.zeros(len(states), dtype=np.int64)  # each state's opponent state (index)
-            sign = np.zeros(len(states))  # the side on roll's value from the opponent's: -sign * v (money)
-            for k in np.unique(live_st):
-                state = states[k]
-                cube, owner = _branches(state, c_branch)  # type: ignore[misc]
-                opp_state = _opponent_state(state, cube, owner)
-                to_opp[k] = index.setdefault(opp_state, len(opp_states))
-                if to_opp[k] == len(opp_states):
-                    opp_states.append(opp_state)
-                sign[k] = cube / state.cube_value if not state.match_length else np.nan
-            opp_row = to_opp[live_st]
+            opp_states, opp_row, sign = _opponents(states, live_st, c_branch)
             # the opponent's replies are chosen once, in the search with the cube as it is
             # above (its cube as it is there), and valued in both ways the game goes on
             if live.size == going.size:
@@ -294,7 +379,7 @@ def two_ply_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], st
                 rows = np.flatnonzero(opp_row == k)
                 dp[rows] = rep.decide(live[rows], st, met, database, efficiency[1])[2]
             v = _action(nd1, dt1, dp)
-            scale = sign[live_st]
+            scale = sign[opp_row]
             best[np.searchsorted(chosen, live)] = np.where(np.isnan(scale), 1.0 - v, -v * scale)
         elif c_branch == "nd" and probs is not None:  # no chosen play leaves the game going
             probs[:] = rep.probabilities(chosen)
@@ -341,11 +426,13 @@ class SearchMemo:
 def searched_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], states: list[MatchState],
                    row_state: np.ndarray, depth: int, *, met: MatchEquityTable | None = None, database: Any = None,
                    threads: int = 1, efficiency: tuple[CubeEfficiency | None, CubeEfficiency | None] = (None, None),
-                   probs: np.ndarray | None = None, memo: SearchMemo | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   probs: np.ndarray | None = None, memo: SearchMemo | None = None,
+                   pruning: Pruning | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(no double, double take) of *boards* at *depth* (1: :func:`one_ply_batch`, with the
     cube life ``efficiency[1]``; 2: :func:`two_ply_batch`), *probs* filled as they fill it;
     with a *memo*, the boards it holds at their state and depth are not searched again and
-    the others are added to it."""
+    the others are added to it. *pruning*: the choices inside the search pruned
+    (:class:`Pruning`, :func:`pruning_of`); without it every play is valued."""
     n = boards.shape[0]
     nd, dt = np.empty(n), np.empty(n)
     found = np.zeros((n, 5))
@@ -366,10 +453,10 @@ def searched_batch(boards: np.ndarray, evaluator: Callable[[np.ndarray], Any], s
         part = np.zeros((todo.size, 5))
         if depth == 1:
             a, b = one_ply_batch(sub, evaluator, states, rows, met=met, database=database, threads=threads,
-                                 efficiency=efficiency[1], probs=part)
+                                 efficiency=efficiency[1], probs=part, pruning=pruning)
         else:
             a, b = two_ply_batch(sub, evaluator, states, rows, met=met, database=database, threads=threads,
-                                 efficiency=efficiency, probs=part)
+                                 efficiency=efficiency, probs=part, pruning=pruning)
         nd[todo], dt[todo], found[todo] = a, b, part
         if memo is not None:
             for j, i in enumerate(todo.tolist()):
