@@ -20,7 +20,7 @@ copied there as ``match.mat`` (gnubg's command line splits paths at spaces), the
     set display off
     set output digits 5              # equities in the move lists with 5 decimals
     set output mwc off               # equities as normalized money equity (EMG), not MWC
-    set analysis chequerplay evaluation plies 0    (+ prune off, cubeful on, noise 0; or plies 1)
+    set analysis chequerplay evaluation plies 0    (+ prune on, its default, cubeful on, noise 0; or plies 1, 2)
     set analysis cubedecision evaluation plies 0   (the same)
     set analysis luckanalysis plies 0              (the same, at either plies; luck is "luckanalysis")
     set analysis moves on / cube on / luck on
@@ -264,7 +264,7 @@ def make_money_corpus(folder, n: int = 8, games: int = 5, seed: int = 20261204) 
 
 # ---------------------------------------------------------------- running gnubg
 
-_EVAL = ("prune off", "cubeful on", "noise 0", "deterministic on")
+_EVAL = ("prune on", "cubeful on", "noise 0", "deterministic on")
 
 
 def commands(mat_name: str = "match.mat", export_name: str = "export/game.txt", plies: int = 0) -> str:

@@ -257,12 +257,12 @@ def make_case(cid, pos, st, on_roll):
 # --------------------------------------------------------------------------- gnubg runner
 
 #: The program's depth for the cube decisions (``--plies``): 0, or N plies with its
-#: pruning nets off (fastgen does not prune), cubeful, as its ``hint`` before the roll.
+#: pruning nets on (its default, as ``gnubg:N``), cubeful, as its ``hint`` before the roll.
 PLIES = 0
 
 
 def preamble() -> str:
-    deeper = "" if not PLIES else ("set evaluation cubedecision evaluation prune off\n"
+    deeper = "" if not PLIES else ("set evaluation cubedecision evaluation prune on\n"
                                    "set evaluation cubedecision evaluation cubeful on\n")
     return ("set player 0 human\nset player 1 human\nset evaluation chequerplay evaluation plies 0\n"
             f"set evaluation cubedecision evaluation plies {PLIES}\n{deeper}"

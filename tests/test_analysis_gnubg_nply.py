@@ -5,16 +5,16 @@ fastgen looks 2 plies ahead as the program's analysis does: each roll's plays va
 ply, up to 16 within 0.32 of the best and the play made valued 2 plies ahead by a
 cubeful search (the cube carried down, each side's cube action at each ply:
 :func:`fastgen.cube.lookahead.two_ply_batch`), the cube decisions by the same search,
-the luck at 0 ply. The program is run without its pruning nets (tests/_gnubg_analysis.py
-sets ``prune off``), which fastgen does not follow.
+the luck at 0 ply, each reply inside the search chosen among the plays the pruning nets
+rank best. The program runs its default analysis (tests/_gnubg_analysis.py: 2 plies,
+pruning nets on).
 
 On the 7-point example match (111 unforced chequer decisions, 57 cube decisions),
 measured: the same best play on 97.3%, the error within 0.01 on all, the luck within
 0.02 on all; each player's chequer error rate within 0.1% of the program's; the no
-double equity within 1e-4 on all cube decisions but one (1.2e-3) and the same proper
-action on all. Double/take differs more (within 1e-4 on 47%, 5.8e-3 at most): what the
-program does differently there is not known yet. The bars below are a little under
-these. Skipped, with the reason shown, when the program or its weights are absent (CI
+double equity within 1e-4 on all cube decisions but one (1.3e-3), double/take within
+1e-4 on 55 of 57 (2.8e-3 at most) and the same proper action on all. The bars below
+are a little under these. Skipped, with the reason shown, when the program or its weights are absent (CI
 installs both).
 """
 

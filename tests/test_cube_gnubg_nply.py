@@ -1,6 +1,6 @@
 """Cube decisions at 2 plies against the gnubg 1.07 program's ``hint`` before the roll at
-2 plies (cubeful, its pruning nets off: fastgen does not prune), with the program's
-weights.
+2 plies at its defaults (cubeful, its pruning nets on, as ``gnubg:2`` prunes), with the
+program's weights.
 
 A corpus is built live by ``tests/_gnubg_cube_cases.py --plies 2`` (positions from
 fastgen games of several styles, picked so that every kind of decision is present, each
@@ -18,15 +18,15 @@ on the same nets: :func:`fastgen.cube.lookahead.two_ply_batch`) must give:
 
 Measured (seed below, 308 cases): the same action on 99.4% (the 2 others money games
 under the Jacoby rule where no double and double/pass are both exactly +1); within
-0.005 on 98.1% (median 4e-5), the largest 0.022. No double agrees within 2e-3 on every
-case; what is left is double/take, in sure wins under the Jacoby rule (plays that tie
+0.005 on 98.7% (median 4.5e-5), the largest 0.021 (without pruning on either side,
+98.1%). What is left is mostly double/take, in sure wins under the Jacoby rule (plays that tie
 with gammons not counting, which the program breaks in its own order) and in some
 post-Crawford and 2-away match states. Each roll's play is chosen once, by the cube as
 it is at the top, and valued in both ways the game goes on, at every ply, as the
 program does: choosing the replies in the doubled branch by that branch's own cube
 put double/take off by up to 0.06. The five probabilities printed with the decision are
-the search's own, along the plays it chose: within 3e-4 of the program's on 91.2%
-(median 1.5e-5, the largest 0.014; the cubeless search's differ from them by a median
+the search's own, along the plays it chose: within 3e-4 of the program's on 91.6%
+(median 1.6e-5, the largest 0.013; the cubeless search's differ from them by a median
 5e-4). Skipped, saying so,
 when the program or its weights are absent (CI installs both).
 """
