@@ -57,3 +57,43 @@ def test_no_pruning_net_for_finished_games_and_bear_offs_and_turned_boards(nets)
     assert np.array_equal(nets.pruning(np.ascontiguousarray(boards[:, ::-1]), turned=True), out, equal_nan=True)
     with pytest.raises(InvalidBoardError):
         nets.pruning(np.full((1, 2, 25), 3, np.int8))
+
+
+def test_the_pruned_choice_keeps_the_best_by_the_corrected_pruning_nets(nets):
+    """``pruned``: a roll of k plays, more than 5 + floor(log2(k)), all of one class with a
+    pruning net, keeps that many best by the weighted pruning outputs (here a match's
+    prices, one row a roll); other rolls keep all. Held to numpy doing the same."""
+    from fastgen.core.boards import DISTINCT_ROLLS
+    from fastgen.core.generate import plays_batch
+    from fastgen.errors import InvalidArgumentError
+
+    boards = self_play(7, 30, 0.3)
+    rng = np.random.default_rng(5)
+    start = boards[rng.choice(np.flatnonzero(nets.classify(boards) >= 2), 12, replace=False)]
+    batch = plays_batch(np.repeat(start, 21, axis=0), np.tile(np.asarray(DISTINCT_ROLLS, np.int8), (12, 1)))
+    after, offsets = np.asarray(batch.boards), np.asarray(batch.offsets, dtype=np.int64)
+    prices = rng.uniform(0.5, 1.5, size=(offsets.size - 1, 4))
+    got = nets.pruned(after, offsets, prices, turned=True)
+    turned = np.ascontiguousarray(after[:, ::-1])
+    p = nets.pruning(turned, corrected=True)
+    classes = nets.classify(turned)
+    cut = 0
+    for g in range(offsets.size - 1):
+        lo, hi = offsets[g], offsets[g + 1]
+        k = hi - lo
+        keep = 5 + int(np.floor(np.log2(k))) if k else 0
+        if k <= keep or len(set(classes[lo:hi].tolist())) > 1 or classes[lo] < 2:
+            assert got[lo:hi].all(), g
+            continue
+        gw, bw, gl, bl = prices[g]
+        q = p[lo:hi]
+        value = 1 - 2 * q[:, 0] + gw * q[:, 3] + bw * q[:, 4] - gl * q[:, 1] - bl * q[:, 2]
+        want = np.zeros(k, dtype=bool)
+        want[np.argsort(-value, kind="stable")[:keep]] = True
+        assert np.array_equal(got[lo:hi], want), g
+        cut += 1
+    assert cut >= 20
+    with pytest.raises(InvalidArgumentError, match="offsets"):
+        nets.pruned(after, offsets[:-1], prices[:-1], turned=True)
+    with pytest.raises(InvalidArgumentError, match="prices"):
+        nets.pruned(after, offsets, prices[:, :3], turned=True)

@@ -114,39 +114,17 @@ class Pruning:
         self.nets = nets
         self.least = least
 
-    def kept(self, turned: np.ndarray, offsets: np.ndarray, group: np.ndarray, states: list[MatchState],
-             row_st: np.ndarray, met: MatchEquityTable) -> np.ndarray:
+    def kept(self, turned: np.ndarray, offsets: np.ndarray, states: list[MatchState], roll_state: np.ndarray,
+             met: MatchEquityTable) -> np.ndarray:
         """(N,) bool: which of the plays (*turned*: their positions, the opponent on roll;
-        *offsets*, *group*: each roll's plays) may be chosen, the mover of play i at
-        ``states[row_st[i]]``."""
-        n = turned.shape[0]
-        kept = np.ones(n, dtype=bool)
-        count = np.diff(offsets)
-        if not n or not (count > self.least + 1).any():
-            return kept
-        starts = offsets[:-1]
-        keep = self.least + np.floor(np.log2(np.maximum(count, 1))).astype(np.int64)
-        cls = self.nets.classify(turned)
-        same = np.minimum.reduceat(cls, starts) == np.maximum.reduceat(cls, starts)
-        cut = (count > keep) & same & (np.minimum.reduceat(cls, starts) >= 2)
-        rows = np.flatnonzero(cut[group])
-        if not rows.size:
-            return kept
-        p = self.nets.pruning(turned[rows], corrected=True)  # the opponent's, it on roll
-        value = np.empty(rows.size)
-        sub_st = row_st[rows]
-        for k in np.unique(sub_st).tolist():
-            at = sub_st == k
-            q = p[at]
+        roll g's plays ``offsets[g]`` to ``offsets[g + 1] - 1``) may be chosen, the mover
+        of roll g at ``states[roll_state[g]]``."""
+        prices = np.ones((offsets.shape[0] - 1, 4))  # money: the cubeless equity
+        for k in np.unique(roll_state).tolist():
             score = _score(states[k], met)
-            gw, bw, gl, bl = (1.0, 1.0, 1.0, 1.0) if score is None else score.prices(states[k].cube_value)
-            value[at] = 1.0 - 2.0 * q[:, 0] + gw * q[:, 3] + bw * q[:, 4] - gl * q[:, 1] - bl * q[:, 2]
-        g = group[rows]
-        order = np.lexsort((rows, -value, g))  # each roll's plays best first, ties to the first
-        first = np.searchsorted(g[order], g[order], side="left")
-        drop = rows[order][np.arange(rows.size) - first >= keep[g[order]]]
-        kept[drop] = False
-        return kept
+            if score is not None:  # match: the gammon and backgammon prices at the cube on the table
+                prices[roll_state == k] = score.prices(states[k].cube_value)
+        return np.asarray(self.nets.pruned(turned, offsets, prices, least=self.least), dtype=bool)
 
 
 def pruning_of(evaluator: Any) -> Pruning | None:
@@ -177,8 +155,8 @@ class _Replies:
         self.kept = np.ones(self.after.shape[0], dtype=bool)
         if pruning is not None:
             pruner, states, row_state, met = pruning
-            self.kept = pruner.kept(self.turned, self.offsets, self.group, states,
-                                    np.asarray(row_state, dtype=np.int64)[self.row_board], met)
+            roll_state = np.repeat(np.asarray(row_state, dtype=np.int64), len(DISTINCT_ROLLS))
+            self.kept = pruner.kept(self.turned, self.offsets, states, roll_state, met)
         valued = self.going & self.kept
         opp_boards = self.turned[valued]
         # (N, 5) finite probabilities, or InvalidOutputError naming the evaluator

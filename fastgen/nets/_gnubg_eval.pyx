@@ -13,7 +13,7 @@ Greedy games run whole inside the simulations' game loops (fastgen/sim/_play.pyx
 (``GnubgChooser``, a ``Chooser`` of fastgen/core/_chooser.pxd).
 """
 
-from libc.stdint cimport int8_t, int64_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy
 from libc.stdlib cimport calloc, free, malloc, realloc
 
@@ -242,6 +242,101 @@ cdef class GnubgKernel:
         """Whether the pruning nets are attached."""
         return self.nets.has_prune != 0
 
+    def prune_keep(self, const int8_t[:, :, ::1] boards, bint swap, const int64_t[::1] offsets, int least,
+                   const double[:, ::1] prices, uint8_t[::1] kept):
+        """GNU Backgammon's pruned choice over groups of plays, without the GIL: group g is
+        boards offsets[g]..offsets[g+1]-1 (the positions after a roll's plays, the
+        opponent on roll in row 1, or row 0 with *swap*). A group of k boards, more than
+        least + floor(log2(k)), all of one class with a pruning net, keeps that many best
+        for the mover by 1 - 2 p0 + gw p3 + bw p4 - gl p1 - bl p2 on the pruning net's
+        corrected outputs p (the opponent's), (gw, bw, gl, bl) = prices[g] (ties to the
+        first): kept[i] 1 for those, 0 for the rest; every other group keeps all."""
+        if not self.nets.has_prune:
+            raise ValueError("GnubgKernel: no pruning nets attached (checked by the caller)")
+        cdef Py_ssize_t groups = offsets.shape[0] - 1
+        if prices.shape[0] < groups or prices.shape[1] != 4 or kept.shape[0] != boards.shape[0]:
+            raise ValueError("GnubgKernel: prices or kept of the wrong shape (checked by the caller)")
+        cdef fgg_work* work = <fgg_work*> calloc(1, sizeof(fgg_work))
+        cdef int cap = 64
+        cdef int* best = <int*> malloc(cap * sizeof(int))
+        cdef double* val = <double*> malloc(cap * sizeof(double))
+        if work == NULL or best == NULL or val == NULL:
+            free(work)
+            free(best)
+            free(val)
+            raise MemoryError()
+        cdef int8_t turned[50]
+        cdef float o[5]
+        cdef const int8_t* b
+        cdef Py_ssize_t g, i, lo, hi
+        cdef int k, keep, m, j, c, first, cls, bad = 0
+        cdef double v
+        with nogil:
+            for g in range(groups):
+                lo = offsets[g]
+                hi = offsets[g + 1]
+                k = <int> (hi - lo)
+                for i in range(lo, hi):
+                    kept[i] = 1
+                keep = prune_keep_count(least, k)
+                if k <= keep:
+                    continue
+                first = -1
+                for i in range(lo, hi):
+                    b = &boards[i, 0, 0]
+                    if swap:
+                        memcpy(&turned[0], b + 25, 25)
+                        memcpy(&turned[25], b, 25)
+                        b = &turned[0]
+                    cls = fgg_classify_flat(b)
+                    if i == lo:
+                        first = cls
+                    if cls != first or cls < FGG_RACE:
+                        first = -1
+                        break
+                if first < 0:
+                    continue
+                if keep > cap:
+                    cap = keep
+                    free(best)
+                    free(val)
+                    best = <int*> malloc(cap * sizeof(int))
+                    val = <double*> malloc(cap * sizeof(double))
+                    if best == NULL or val == NULL:
+                        bad = 1
+                        break
+                m = 0
+                for i in range(lo, hi):
+                    b = &boards[i, 0, 0]
+                    if swap:
+                        memcpy(&turned[0], b + 25, 25)
+                        memcpy(&turned[25], b, 25)
+                        b = &turned[0]
+                    fgg_prune(&self.nets, work, b, first, &o[0])
+                    fgg_correct(b, first, &o[0], &self.nets.tables)
+                    v = (1.0 - 2.0 * <double> o[0] + prices[g, 0] * <double> o[3] + prices[g, 1] * <double> o[4]
+                         - prices[g, 2] * <double> o[1] - prices[g, 3] * <double> o[2])
+                    j = m if m < keep else keep - 1
+                    if m == keep and v <= val[j]:
+                        continue
+                    while j > 0 and val[j - 1] < v:
+                        best[j] = best[j - 1]
+                        val[j] = val[j - 1]
+                        j -= 1
+                    best[j] = <int> (i - lo)
+                    val[j] = v
+                    if m < keep:
+                        m += 1
+                for i in range(lo, hi):
+                    kept[i] = 0
+                for c in range(m):
+                    kept[lo + best[c]] = 1
+        free(work)
+        free(best)
+        free(val)
+        if bad:
+            raise MemoryError()
+
     def prune_rows(self, const int8_t[:, :, ::1] boards, bint swap, float[:, ::1] out, int8_t[::1] classes,
                    Py_ssize_t lo, Py_ssize_t hi, bint corrected=False):
         """For boards lo..hi-1 without the GIL: classes[i] their class and, for a race,
@@ -368,7 +463,7 @@ cdef inline double mover_equity(const float* o) noexcept nogil:
     return -(2.0 * <double> o[0] + <double> o[1] + <double> o[2] - <double> o[3] - <double> o[4] - 1.0)
 
 
-cdef inline int prune_keep(int least, int k) noexcept nogil:
+cdef inline int prune_keep_count(int least, int k) noexcept nogil:
     """How many of *k* plays a pruned choice keeps: *least* plus floor(log2(k)) (GNU
     Backgammon's rule since its pruning nets stopped keeping a fixed ten: 5 plus the
     binary logarithm of the count; its source's comment, read for the rule)."""
@@ -401,7 +496,7 @@ cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil
     cdef int* kept = s.lv.kept[lvl]
     cdef bint pruned = False
     if s.prune > 0 and nets.has_prune:
-        keep = prune_keep(s.prune, k)
+        keep = prune_keep_count(s.prune, k)
         if k > keep:
             pruned = True
             for j in range(k):

@@ -226,6 +226,29 @@ class GnubgNetworks:
         self._kernel.prune_rows(arr, bool(turned), raw, cls, 0, n, bool(corrected))
         return raw.astype(np.float64)
 
+    def pruned(self, boards: Any, offsets: Any, prices: Any, *, turned: bool = False,
+               least: int = PRUNE_LEAST) -> np.ndarray:
+        """(N,) bool: which plays GNU Backgammon's pruned choice lets the full nets value.
+        *boards*: (N, 2, 25), the positions after the plays (the opponent on roll in row 1;
+        row 0 with *turned*), each roll's plays ``offsets[g]`` to ``offsets[g + 1] - 1``.
+        A roll of k plays, more than *least* + floor(log2(k)), whose positions are all of
+        one class with a pruning net (race, crashed, contact) keeps that many best for
+        the mover by the pruning net of that class (its outputs p, the opponent's,
+        corrected as the full nets' are): ``1 - 2 p0 + gw p3 + bw p4 - gl p1 - bl p2``
+        with ``(gw, bw, gl, bl) = prices[g]`` (1, 1, 1, 1 for money: the cubeless equity;
+        the gammon and backgammon prices at a match score), ties to the first; every
+        other roll keeps all its plays. Compiled, one pass, without the GIL."""
+        arr = as_boards(boards)
+        offs = np.ascontiguousarray(offsets, dtype=np.int64)
+        p = np.ascontiguousarray(prices, dtype=np.float64)
+        if offs.ndim != 1 or offs.size < 1 or offs[0] != 0 or offs[-1] != arr.shape[0] or (np.diff(offs) < 0).any():
+            raise InvalidArgumentError(f"offsets must rise from 0 to the {arr.shape[0]} boards, got {offsets!r}")
+        if p.shape != (offs.size - 1, 4):
+            raise InvalidArgumentError(f"prices must be ({offs.size - 1}, 4), one row a roll, got {p.shape}")
+        kept = np.ones(arr.shape[0], dtype=np.uint8)
+        self._kernel.prune_keep(arr, bool(turned), offs, int(least), p, kept)
+        return kept.astype(bool)
+
     def _attach_first(self) -> None:
         """The first-checker distributions of the one-sided bear-off's gammons
         (:func:`fastgen.bearoff.gnubg.first_checker_distributions`, about 0.4 s once a
