@@ -74,6 +74,8 @@ def test_the_pruned_choice_keeps_the_best_by_the_corrected_pruning_nets(nets):
     after, offsets = np.asarray(batch.boards), np.asarray(batch.offsets, dtype=np.int64)
     prices = rng.uniform(0.5, 1.5, size=(offsets.size - 1, 4))
     got = nets.pruned(after, offsets, prices, turned=True)
+    assert np.array_equal(nets.pruned(after, offsets, prices, turned=True, threads=2), got)
+    assert np.array_equal(nets.pruned(np.ascontiguousarray(after[:, ::-1]), offsets, prices), got)
     turned = np.ascontiguousarray(after[:, ::-1])
     p = nets.pruning(turned, corrected=True)
     classes = nets.classify(turned)

@@ -115,16 +115,16 @@ class Pruning:
         self.least = least
 
     def kept(self, turned: np.ndarray, offsets: np.ndarray, states: list[MatchState], roll_state: np.ndarray,
-             met: MatchEquityTable) -> np.ndarray:
+             met: MatchEquityTable, threads: int = 1) -> np.ndarray:
         """(N,) bool: which of the plays (*turned*: their positions, the opponent on roll;
         roll g's plays ``offsets[g]`` to ``offsets[g + 1] - 1``) may be chosen, the mover
-        of roll g at ``states[roll_state[g]]``."""
+        of roll g at ``states[roll_state[g]]``; *threads* share the rolls."""
         prices = np.ones((offsets.shape[0] - 1, 4))  # money: the cubeless equity
         for k in np.unique(roll_state).tolist():
             score = _score(states[k], met)
             if score is not None:  # match: the gammon and backgammon prices at the cube on the table
                 prices[roll_state == k] = score.prices(states[k].cube_value)
-        return np.asarray(self.nets.pruned(turned, offsets, prices, least=self.least), dtype=bool)
+        return np.asarray(self.nets.pruned(turned, offsets, prices, least=self.least, threads=threads), dtype=bool)
 
 
 def pruning_of(evaluator: Any) -> Pruning | None:
@@ -156,7 +156,7 @@ class _Replies:
         if pruning is not None:
             pruner, states, row_state, met = pruning
             roll_state = np.repeat(np.asarray(row_state, dtype=np.int64), len(DISTINCT_ROLLS))
-            self.kept = pruner.kept(self.turned, self.offsets, states, roll_state, met)
+            self.kept = pruner.kept(self.turned, self.offsets, states, roll_state, met, threads)
         valued = self.going & self.kept
         opp_boards = self.turned[valued]
         # (N, 5) finite probabilities, or InvalidOutputError naming the evaluator

@@ -243,8 +243,8 @@ cdef class GnubgKernel:
         return self.nets.has_prune != 0
 
     def prune_keep(self, const int8_t[:, :, ::1] boards, bint swap, const int64_t[::1] offsets, int least,
-                   const double[:, ::1] prices, uint8_t[::1] kept):
-        """GNU Backgammon's pruned choice over groups of plays, without the GIL: group g is
+                   const double[:, ::1] prices, uint8_t[::1] kept, Py_ssize_t g_lo, Py_ssize_t g_hi):
+        """GNU Backgammon's pruned choice over groups g_lo..g_hi-1 of plays, without the GIL: group g is
         boards offsets[g]..offsets[g+1]-1 (the positions after a roll's plays, the
         opponent on roll in row 1, or row 0 with *swap*). A group of k boards, more than
         least + floor(log2(k)), all of one class with a pruning net, keeps that many best
@@ -254,7 +254,8 @@ cdef class GnubgKernel:
         if not self.nets.has_prune:
             raise ValueError("GnubgKernel: no pruning nets attached (checked by the caller)")
         cdef Py_ssize_t groups = offsets.shape[0] - 1
-        if prices.shape[0] < groups or prices.shape[1] != 4 or kept.shape[0] != boards.shape[0]:
+        if (prices.shape[0] < groups or prices.shape[1] != 4 or kept.shape[0] != boards.shape[0]
+                or not 0 <= g_lo <= g_hi <= groups):
             raise ValueError("GnubgKernel: prices or kept of the wrong shape (checked by the caller)")
         cdef fgg_work* work = <fgg_work*> calloc(1, sizeof(fgg_work))
         cdef int cap = 64
@@ -272,7 +273,7 @@ cdef class GnubgKernel:
         cdef int k, keep, m, j, c, first, cls, bad = 0
         cdef double v
         with nogil:
-            for g in range(groups):
+            for g in range(g_lo, g_hi):
                 lo = offsets[g]
                 hi = offsets[g + 1]
                 k = <int> (hi - lo)

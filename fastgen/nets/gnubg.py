@@ -61,6 +61,8 @@ MAX_PLIES = _gnubg_eval.MAX_PLIES
 #: GNU Backgammon's pruned choice inside its search keeps this many plays plus the binary
 #: logarithm of their count (its MIN_PRUNE_MOVES).
 PRUNE_LEAST = 5
+#: Rolls of plays a thread prunes between two checks for Ctrl-C.
+PRUNE_CHUNK_ROLLS = 256
 
 #: The bear-off database files gnubg reads, one-sided then two-sided.
 BEAROFF_FILES = ("gnubg_os0.bd", "gnubg_ts0.bd")
@@ -227,7 +229,7 @@ class GnubgNetworks:
         return raw.astype(np.float64)
 
     def pruned(self, boards: Any, offsets: Any, prices: Any, *, turned: bool = False,
-               least: int = PRUNE_LEAST) -> np.ndarray:
+               least: int = PRUNE_LEAST, threads: int = 1) -> np.ndarray:
         """(N,) bool: which plays GNU Backgammon's pruned choice lets the full nets value.
         *boards*: (N, 2, 25), the positions after the plays (the opponent on roll in row 1;
         row 0 with *turned*), each roll's plays ``offsets[g]`` to ``offsets[g + 1] - 1``.
@@ -237,7 +239,8 @@ class GnubgNetworks:
         corrected as the full nets' are): ``1 - 2 p0 + gw p3 + bw p4 - gl p1 - bl p2``
         with ``(gw, bw, gl, bl) = prices[g]`` (1, 1, 1, 1 for money: the cubeless equity;
         the gammon and backgammon prices at a match score), ties to the first; every
-        other roll keeps all its plays. Compiled, one pass, without the GIL."""
+        other roll keeps all its plays. Compiled, one pass, without the GIL, the rolls
+        shared by *threads* (the same answers for any number)."""
         arr = as_boards(boards)
         offs = np.ascontiguousarray(offsets, dtype=np.int64)
         p = np.ascontiguousarray(prices, dtype=np.float64)
@@ -246,7 +249,9 @@ class GnubgNetworks:
         if p.shape != (offs.size - 1, 4):
             raise InvalidArgumentError(f"prices must be ({offs.size - 1}, 4), one row a roll, got {p.shape}")
         kept = np.ones(arr.shape[0], dtype=np.uint8)
-        self._kernel.prune_keep(arr, bool(turned), offs, int(least), p, kept)
+        kernel, swap, groups = self._kernel, bool(turned), offs.size - 1
+        run_in_chunks(lambda lo, hi: kernel.prune_keep(arr, swap, offs, int(least), p, kept, lo, hi),
+                      groups, PRUNE_CHUNK_ROLLS, max(1, min(check_threads(threads), groups // 64 or 1)), StopFlag())
         return kept.astype(bool)
 
     def _attach_first(self) -> None:
