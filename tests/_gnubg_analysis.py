@@ -34,11 +34,12 @@ copied there as ``match.mat`` (gnubg's command line splits paths at spaces), the
     quit
 
 ``show statistics match`` is read from stdout. ``export match text`` writes one file per
-game: ``game.txt`` for game 1, then ``game_002.txt``, ``game_003.txt``... The pruning
-nets are off, so 0 ply is the full net's evaluation (as ``evaluators.gnubg(0)``), and at
-1 ply each reply is chosen by it, cube included, as fastgen's 1-ply analysis chooses it.
-gnubg's analysis filter (its default, "large": the best 16 within 0.32) picks the plays
-looked at at 1 ply, as fastgen's does.
+game: ``game.txt`` for game 1, then ``game_002.txt``, ``game_003.txt``... 0 ply is the
+full net's evaluation (as ``evaluators.gnubg(0)``; the pruning nets, on as by default,
+act only inside a search), and at 1 or 2 plies each reply is chosen by it among the
+plays the pruning nets keep, cube included, as fastgen's ``gnubg:N`` analysis chooses
+it. gnubg's analysis filter (its default, "large": the best 16 within 0.32) picks the
+plays looked at deeper, as fastgen's does.
 gnubg 1.07 spends about 10 ms per command and works on one core, so several files are
 analysed by several processes side by side (*processes*).
 
@@ -803,7 +804,7 @@ def analyse_file(path, plies: int = 0) -> dict:
 
 
 def gnubg_analyse(paths, processes: int = 2, plies: int = 0) -> list[dict]:
-    """gnubg's analysis at *plies* (0 or 1; the luck at 0 ply) of each ``.mat`` file of
+    """gnubg's analysis at *plies* (0, 1 or 2; the luck at 0 ply) of each ``.mat`` file of
     *paths* (in order), run by up to *processes* gnubg processes side by side. Per file::
 
         {"path", "players": [name0, name1], "match_length",
