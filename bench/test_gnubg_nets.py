@@ -13,11 +13,12 @@ mixed classes from games of mixed strength (tests/_gnubg_positions.py), in game 
 * ``test_evaluation``: microseconds a position, fastgen one thread and two, gnubg-nn
   fresh and cached; the ratios (goal: 10x gnubg-nn fresh with one thread; two threads
   1.7x one), and the share of each class.
-* ``test_one_ply``: gnubg's 1-ply evaluation (``gnubg:1``, :class:`fastgen.nets.gnubg.GnubgLookahead`)
-  of 1,000 of the positions against ``gnubg_nn.probabilities(board, 1)`` on positions new
-  to its cache.
-* ``test_two_plies``: gnubg's 2-ply evaluation (``gnubg:2``, the plain search) of 200 of
-  the positions against ``gnubg_nn.probabilities(board, 2)``.
+* ``test_one_ply``: gnubg's 1-ply evaluation (:class:`fastgen.nets.gnubg.GnubgLookahead`
+  unpruned, as gnubg-nn searches) of 1,000 of the positions against
+  ``gnubg_nn.probabilities(board, 1)`` on positions new to its cache; then ``gnubg:1`` as
+  it runs by default, pruned as the program prunes.
+* ``test_two_plies``: the same at 2 plies, 200 of the positions, against
+  ``gnubg_nn.probabilities(board, 2)``.
 * ``test_greedy_play``: a duel's turns: ``fastgen.duel("gnubg:0", "gnubg:0", ...)``
   against gnubg-nn's own player (``gnubg-nn:0``) in turns a second.
 
@@ -82,7 +83,8 @@ def test_evaluation(benchmark, positions):
 
 @pytest.mark.benchmark(group="gnubg-nets")
 def test_one_ply(benchmark, positions):
-    ahead = gnubg.load().at_ply(1)
+    ahead = gnubg.load().at_ply(1, prune=False)
+    pruned = gnubg.load().at_ply(1)
     few = np.ascontiguousarray(positions[::100][:1000])
     n = len(few)
     lists = few.tolist()
@@ -93,16 +95,19 @@ def test_one_ply(benchmark, positions):
     fresh = (time.perf_counter() - t) / n * 1e3
     one = benchmark.pedantic(lambda: best_of(lambda: ahead.evaluate(few), 3), rounds=1, iterations=1) / n * 1e3
     two = best_of(lambda: ahead.evaluate(few, threads=2), 3) / n * 1e3
+    cut = best_of(lambda: pruned.evaluate(few), 3) / n * 1e3
     benchmark.extra_info.update(positions=n, fastgen_ms=one, fastgen_2_threads_ms=two, gnubg_nn_fresh_ms=fresh,
-                                ratio=fresh / one, threads_speedup=one / two)
-    print(f"\n{n:,} positions at 1 ply, warm memory: fastgen compiled {one:.3f} ms a position, one thread; "
-          f"{two:.3f} with two ({one / two:.2f}x)\n  gnubg-nn, one call a position: {fresh:.3f} ms on new positions "
-          f"({fresh / one:.1f}x fastgen's time)")
+                                ratio=fresh / one, threads_speedup=one / two, fastgen_pruned_ms=cut)
+    print(f"\n{n:,} positions at 1 ply, warm memory: fastgen compiled, unpruned, {one:.3f} ms a position, one "
+          f"thread; {two:.3f} with two ({one / two:.2f}x)\n  gnubg-nn, one call a position: {fresh:.3f} ms on new "
+          f"positions ({fresh / one:.1f}x fastgen's time)\n  fastgen pruned (gnubg:1, the program's default): "
+          f"{cut:.3f} ms a position")
 
 
 @pytest.mark.benchmark(group="gnubg-nets")
 def test_two_plies(benchmark, positions):
-    ahead = gnubg.load().at_ply(2)
+    ahead = gnubg.load().at_ply(2, prune=False)
+    pruned = gnubg.load().at_ply(2)
     few = np.ascontiguousarray(positions[::500][:200])
     n = len(few)
     lists = few.tolist()
@@ -113,11 +118,13 @@ def test_two_plies(benchmark, positions):
     fresh = (time.perf_counter() - t) / n * 1e3
     one = benchmark.pedantic(lambda: best_of(lambda: ahead.evaluate(few), 2), rounds=1, iterations=1) / n * 1e3
     two = best_of(lambda: ahead.evaluate(few, threads=2), 2) / n * 1e3
+    cut = best_of(lambda: pruned.evaluate(few), 2) / n * 1e3
     benchmark.extra_info.update(positions=n, fastgen_ms=one, fastgen_2_threads_ms=two, gnubg_nn_fresh_ms=fresh,
-                                ratio=fresh / one, threads_speedup=one / two)
-    print(f"\n{n:,} positions at 2 plies, warm memory: fastgen compiled {one:.2f} ms a position, one thread; "
-          f"{two:.2f} with two ({one / two:.2f}x)\n  gnubg-nn, one call a position: {fresh:.2f} ms on new positions "
-          f"({fresh / one:.1f}x fastgen's time)")
+                                ratio=fresh / one, threads_speedup=one / two, fastgen_pruned_ms=cut)
+    print(f"\n{n:,} positions at 2 plies, warm memory: fastgen compiled, unpruned, {one:.2f} ms a position, one "
+          f"thread; {two:.2f} with two ({one / two:.2f}x)\n  gnubg-nn, one call a position: {fresh:.2f} ms on new "
+          f"positions ({fresh / one:.1f}x fastgen's time)\n  fastgen pruned (gnubg:2, the program's default): "
+          f"{cut:.2f} ms a position")
 
 
 @pytest.mark.benchmark(group="gnubg-nets")

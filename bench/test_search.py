@@ -3,24 +3,26 @@ program, timed in the same run, the program's weights for both.
 
     OPENBLAS_NUM_THREADS=1 nice python -m pytest bench/test_search.py -s
 
+Each comparison pairs like with like: fastgen's ``gnubg:2`` (its choices inside the
+search pruned, as the program's default) against the program at its defaults (pruning
+nets on, cubeful), and fastgen's unpruned search (``at_ply(2, prune=False)``) against
+the program with its pruning nets off.
+
 - ``test_hint_two_plies``: the 2-ply ``hint`` of 60 positions and rolls (contact and
   crashed positions from games of mixed strength, random rolls; money, cube centred):
-  :func:`fastgen.hint` with ``gnubg:2`` in one process, warm (the nets loaded before the
-  timing), one thread and two, cubeful, against the program's ``hint`` at 2 plies, its
-  start subtracted (one process for all 60), one thread (``set threads 1``), at its
-  defaults (pruning nets on, cubeful) and with the settings fastgen follows (pruning
-  off, cubeful); milliseconds a hint. Then the positions fastgen's nets evaluate a hint
-  (a run of its own, counted) and the share of the time spent evaluating them.
+  :func:`fastgen.hint` in one process, warm (the nets loaded before the timing), one
+  thread and two, cubeful, against the program's ``hint`` at 2 plies, its start
+  subtracted (one process for all 60), one thread (``set threads 1``); milliseconds a
+  hint. Then the positions fastgen's full nets evaluate a hint (a run of its own,
+  counted) and the share of the time spent evaluating them.
 - ``test_cube_two_plies``: the 2-ply cube decision before the roll of the same 60
-  positions (money, cube centred, the Jacoby rule): :func:`fastgen.cube.cube_action` with
-  ``gnubg:2``, warm, one thread, against the program's ``hint`` before the roll at 2
-  plies, one thread, with its pruning nets on (its default) and off; milliseconds a
-  decision, and the positions the nets evaluate a decision.
+  positions (money, cube centred, the Jacoby rule): :func:`fastgen.cube.cube_action`,
+  warm, one thread, against the program's ``hint`` before the roll at 2 plies, one
+  thread; milliseconds a decision, and the positions the full nets evaluate a decision.
 - ``test_analysis_two_plies``: the 7-point example match analysed at 2 plies, whole
   commands: ``fastgen analyse FILE --evaluator gnubg:2`` (one thread, two) against
-  ``gnubg -t -q`` importing and analysing it with its analysis at 2 plies for chequer
-  play and cube decisions (luck at 0 ply, its default), pruning nets on (its default) and
-  off, one thread.
+  ``gnubg -t -q`` importing and analysing it at its default analysis (2 plies, pruning
+  nets on, luck at 0 ply), one thread.
 
 Nothing is asserted: the machine is shared, and its speed varies through the day.
 """
@@ -86,16 +88,19 @@ def _per_case_ms(call, todo) -> float:
     return (time.perf_counter() - t) / len(todo) * 1e3
 
 
-def _program_ms(what: str, per_case: list[str], cases: int) -> dict[str, float]:
+def _program_ms(what: str, per_case: list[str], cases: int, prune: bool) -> float:
     """Milliseconds a case the program takes for *per_case* (its commands for all the
     cases) at 2 plies of its *what* evaluation (``chequerplay`` or ``cubedecision``), one
-    thread, cubeful, with its pruning nets on (its default) and off; its start
+    thread, cubeful, its pruning nets on (its default) or off (*prune*); its start
     subtracted."""
     head = ["set player 0 human", "set player 1 human", "set threads 1", "set display off",
             f"set evaluation {what} evaluation plies 2"]
     start = _gnubg(head)
-    return {label: (_gnubg(head + _settings(prune, f"evaluation {what} evaluation") + per_case) - start)
-            / cases * 1e3 for label, prune in (("defaults (pruning, cubeful)", True), ("pruning off, cubeful", False))}
+    return (_gnubg(head + _settings(prune, f"evaluation {what} evaluation") + per_case) - start) / cases * 1e3
+
+
+#: The pairs timed: (label, fastgen's search pruned, the program's pruning nets on).
+PAIRS = (("defaults (pruning on)", True), ("pruning off", False))
 
 
 def _nodes(nets, run) -> tuple[int, float]:
@@ -126,48 +131,49 @@ def _nodes(nets, run) -> tuple[int, float]:
 @pytest.mark.benchmark(group="search")
 def test_hint_two_plies(benchmark, cases):
     nets, todo = cases
-    two = nets.at_ply(2)
     state = fastgen.MatchState(jacoby=True)
-    fastgen.hint(todo[0][0], todo[0][1], two, state)
+    script = [line for b, d in todo for line in (
+        f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True, dice=d))}", "hint")]
+    print(f"\n2-ply hint, {len(todo)} positions and rolls, warm, cubeful:")
+    for label, prune in PAIRS:
+        two = nets.at_ply(2, prune=prune)
+        fastgen.hint(todo[0][0], todo[0][1], two, state)
 
-    def ours(threads):
-        return _per_case_ms(lambda b, d: fastgen.hint(b, d, two, state, threads=threads), todo)
+        def ours(threads, two=two):
+            return _per_case_ms(lambda b, d: fastgen.hint(b, d, two, state, threads=threads), todo)
 
-    one = benchmark.pedantic(lambda: ours(1), rounds=1, iterations=1)
-    two_threads = ours(2)
-    theirs = _program_ms("chequerplay", [line for b, d in todo for line in (
-        f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True, dice=d))}", "hint")], len(todo))
-    nodes, share = _nodes(nets, lambda: ours(1))
-    benchmark.extra_info.update(fastgen_ms=one, fastgen_2_threads_ms=two_threads, gnubg_ms=theirs,
-                                positions_per_hint=nodes / len(todo), evaluator_share=share)
-    print(f"\n2-ply hint, {len(todo)} positions and rolls, warm: fastgen {one:.1f} ms a hint, one thread; "
-          f"{two_threads:.1f} with two; {nodes / len(todo):,.0f} positions evaluated a hint "
-          f"({nodes / len(todo) / one * 1e3:,.0f} a second), {share:.0%} of the time in the nets")
-    for label, ms in theirs.items():
-        print(f"  gnubg 1.07, {label}, one thread: {ms:.1f} ms a hint ({ms / one:.1f}x fastgen's one thread, "
-              f"{ms / two_threads:.1f}x its two)")
+        one = benchmark.pedantic(lambda: ours(1), rounds=1, iterations=1) if prune else ours(1)
+        two_threads = ours(2)
+        theirs = _program_ms("chequerplay", script, len(todo), prune)
+        nodes, share = _nodes(nets, lambda: ours(1))
+        benchmark.extra_info[label] = dict(fastgen_ms=one, fastgen_2_threads_ms=two_threads, gnubg_ms=theirs,
+                                           positions_per_hint=nodes / len(todo), evaluator_share=share)
+        print(f"  {label}: fastgen {one:.1f} ms a hint, one thread, {two_threads:.1f} with two; gnubg 1.07 "
+              f"{theirs:.1f} ms, one thread ({theirs / one:.1f}x fastgen's one thread, {theirs / two_threads:.1f}x "
+              f"its two); {nodes / len(todo):,.0f} positions through the full nets a hint, {share:.0%} of the time")
 
 
 @pytest.mark.benchmark(group="search")
 def test_cube_two_plies(benchmark, cases):
     nets, todo = cases
-    two = nets.at_ply(2)
     state = fastgen.MatchState(jacoby=True)
-    cube_action(todo[0][0], evaluator=two, state=state)
+    script = [line for b, _ in todo for line in (
+        f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True))}", "hint")]
+    print(f"\n2-ply cube decision before the roll, {len(todo)} positions, warm, one thread:")
+    for label, prune in PAIRS:
+        two = nets.at_ply(2, prune=prune)
+        cube_action(todo[0][0], evaluator=two, state=state)
 
-    def ours(threads):
-        return _per_case_ms(lambda b, _: cube_action(b, evaluator=two, state=state, threads=threads), todo)
+        def ours(two=two):
+            return _per_case_ms(lambda b, _: cube_action(b, evaluator=two, state=state), todo)
 
-    one = benchmark.pedantic(lambda: ours(1), rounds=1, iterations=1)
-    theirs = _program_ms("cubedecision", [line for b, _ in todo for line in (
-        f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True))}", "hint")], len(todo))
-    nodes, share = _nodes(nets, lambda: ours(1))
-    benchmark.extra_info.update(fastgen_ms=one, gnubg_ms=theirs, positions_per_decision=nodes / len(todo),
-                                evaluator_share=share)
-    print(f"\n2-ply cube decision before the roll, {len(todo)} positions, warm: fastgen {one:.1f} ms a decision, "
-          f"one thread; {nodes / len(todo):,.0f} positions evaluated a decision, {share:.0%} of the time in the nets")
-    for label, ms in theirs.items():
-        print(f"  gnubg 1.07, {label}, one thread: {ms:.1f} ms a decision ({ms / one:.1f}x fastgen's one thread)")
+        one = benchmark.pedantic(ours, rounds=1, iterations=1) if prune else ours()
+        theirs = _program_ms("cubedecision", script, len(todo), prune)
+        nodes, share = _nodes(nets, ours)
+        benchmark.extra_info[label] = dict(fastgen_ms=one, gnubg_ms=theirs, positions_per_decision=nodes / len(todo),
+                                           evaluator_share=share)
+        print(f"  {label}: fastgen {one:.1f} ms a decision; gnubg 1.07 {theirs:.1f} ms ({theirs / one:.1f}x); "
+              f"{nodes / len(todo):,.0f} positions through the full nets a decision, {share:.0%} of the time")
 
 
 @pytest.mark.benchmark(group="search")
@@ -184,16 +190,11 @@ def test_analysis_two_plies(benchmark, tmp_path):
     one = benchmark.pedantic(lambda: ours(1), rounds=1, iterations=1)
     two = ours(2)
     shutil.copy(MATCH, tmp_path / "match.mat")
-    theirs = {}
-    for label, prune in (("defaults (pruning on)", True), ("pruning off", False)):
-        lines = ["set threads 1", "set display off"]
-        for what in ("chequerplay evaluation", "cubedecision evaluation"):
-            lines += [f"set analysis {what} plies 2", f"set analysis {what} prune {'on' if prune else 'off'}"]
-        lines += [f"import mat {tmp_path / 'match.mat'}", "analyse match", "show statistics match"]
-        theirs[label] = _gnubg(lines)
+    lines = ["set threads 1", "set display off"]
+    for what in ("chequerplay evaluation", "cubedecision evaluation"):
+        lines += [f"set analysis {what} plies 2", f"set analysis {what} prune on"]
+    theirs = _gnubg(lines + [f"import mat {tmp_path / 'match.mat'}", "analyse match", "show statistics match"])
     benchmark.extra_info.update(fastgen_s=one, fastgen_2_threads_s=two, gnubg_s=theirs)
     print(f"\n2-ply analysis of the 7-point example match, whole commands: fastgen {one:.1f} s, one thread; "
-          f"{two:.1f} s with two")
-    for label, s in theirs.items():
-        print(f"  gnubg 1.07, {label}, one thread: {s:.1f} s ({s / one:.1f}x fastgen's one thread, "
-              f"{s / two:.1f}x its two)")
+          f"{two:.1f} s with two; gnubg 1.07 at its defaults (pruning on), one thread: {theirs:.1f} s "
+          f"({theirs / one:.1f}x fastgen's one thread, {theirs / two:.1f}x its two)")
