@@ -99,3 +99,5 @@ def test_the_pruned_choice_keeps_the_best_by_the_corrected_pruning_nets(nets):
         nets.pruned(after, offsets[:-1], prices[:-1], turned=True)
     with pytest.raises(InvalidArgumentError, match="prices"):
         nets.pruned(after, offsets, prices[:, :3], turned=True)
+    with pytest.raises(InvalidArgumentError, match="least"):
+        nets.pruned(after, offsets, prices, turned=True, least=0)

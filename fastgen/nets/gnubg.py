@@ -248,6 +248,8 @@ class GnubgNetworks:
             raise InvalidArgumentError(f"offsets must rise from 0 to the {arr.shape[0]} boards, got {offsets!r}")
         if p.shape != (offs.size - 1, 4):
             raise InvalidArgumentError(f"prices must be ({offs.size - 1}, 4), one row a roll, got {p.shape}")
+        if isinstance(least, bool) or not isinstance(least, int) or least < 1:
+            raise InvalidArgumentError(f"least must be a whole number >= 1, got {least!r}")
         kept = np.ones(arr.shape[0], dtype=np.uint8)
         kernel, swap, groups = self._kernel, bool(turned), offs.size - 1
         run_in_chunks(lambda lo, hi: kernel.prune_keep(arr, swap, offs, int(least), p, kept, lo, hi),
