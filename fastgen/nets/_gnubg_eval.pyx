@@ -197,11 +197,7 @@ cdef class GnubgKernel:
         cdef const int8_t* b
         with nogil:
             for i in range(lo, hi):
-                b = &boards[i, 0, 0]
-                if swap:
-                    memcpy(&turned[0], b + 25, 25)
-                    memcpy(&turned[25], b, 25)
-                    b = &turned[0]
+                b = opponent_first(&boards[i, 0, 0], swap, turned)
                 classes[i] = <int8_t> fgg_queue(&self.nets, work, b, &out[i, 0])
             fgg_flush_all(&self.nets, work)
         free(work)
@@ -266,12 +262,8 @@ cdef class GnubgKernel:
             free(best)
             free(val)
             raise MemoryError()
-        cdef int8_t turned[50]
-        cdef float o[5]
-        cdef const int8_t* b
         cdef Py_ssize_t g, i, lo, hi
-        cdef int k, keep, m, j, c, first, cls, bad = 0
-        cdef double v
+        cdef int k, keep, m, c, bad = 0
         with nogil:
             for g in range(g_lo, g_hi):
                 lo = offsets[g]
@@ -282,21 +274,6 @@ cdef class GnubgKernel:
                 keep = prune_keep_count(least, k)
                 if k <= keep:
                     continue
-                first = -1
-                for i in range(lo, hi):
-                    b = &boards[i, 0, 0]
-                    if swap:
-                        memcpy(&turned[0], b + 25, 25)
-                        memcpy(&turned[25], b, 25)
-                        b = &turned[0]
-                    cls = fgg_classify_flat(b)
-                    if i == lo:
-                        first = cls
-                    if cls != first or cls < FGG_RACE:
-                        first = -1
-                        break
-                if first < 0:
-                    continue
                 if keep > cap:
                     cap = keep
                     free(best)
@@ -306,28 +283,9 @@ cdef class GnubgKernel:
                     if best == NULL or val == NULL:
                         bad = 1
                         break
-                m = 0
-                for i in range(lo, hi):
-                    b = &boards[i, 0, 0]
-                    if swap:
-                        memcpy(&turned[0], b + 25, 25)
-                        memcpy(&turned[25], b, 25)
-                        b = &turned[0]
-                    fgg_prune(&self.nets, work, b, first, &o[0])
-                    fgg_correct(b, first, &o[0], &self.nets.tables)
-                    v = (1.0 - 2.0 * <double> o[0] + prices[g, 0] * <double> o[3] + prices[g, 1] * <double> o[4]
-                         - prices[g, 2] * <double> o[1] - prices[g, 3] * <double> o[2])
-                    j = m if m < keep else keep - 1
-                    if m == keep and v <= val[j]:
-                        continue
-                    while j > 0 and val[j - 1] < v:
-                        best[j] = best[j - 1]
-                        val[j] = val[j - 1]
-                        j -= 1
-                    best[j] = <int> (i - lo)
-                    val[j] = v
-                    if m < keep:
-                        m += 1
+                m = prune_select(&self.nets, work, &boards[lo, 0, 0], k, swap, least, &prices[g, 0], best, val)
+                if m < 0:
+                    continue
                 for i in range(lo, hi):
                     kept[i] = 0
                 for c in range(m):
@@ -357,11 +315,7 @@ cdef class GnubgKernel:
         cdef int cls
         with nogil:
             for i in range(lo, hi):
-                b = &boards[i, 0, 0]
-                if swap:
-                    memcpy(&turned[0], b + 25, 25)
-                    memcpy(&turned[25], b, 25)
-                    b = &turned[0]
+                b = opponent_first(&boards[i, 0, 0], swap, turned)
                 cls = fgg_classify_flat(b)
                 classes[i] = <int8_t> cls
                 if cls >= 2:
@@ -475,6 +429,61 @@ cdef inline int prune_keep_count(int least, int k) noexcept nogil:
     return keep
 
 
+cdef inline const int8_t* opponent_first(const int8_t* b, bint swap, int8_t* turned) noexcept nogil:
+    """*b* (50 bytes) with its rows swapped into *turned* when *swap*, else *b* itself."""
+    if not swap:
+        return b
+    memcpy(&turned[0], b + 25, 25)
+    memcpy(&turned[25], b, 25)
+    return &turned[0]
+
+
+cdef int prune_select(const fgg_nets* nets, fgg_work* w, const int8_t* boards, int k, bint swap, int least,
+                      const double* prices, int* best, double* val) noexcept nogil:
+    """GNU Backgammon's pruned choice among k positions after a roll's plays (boards[0..k-1],
+    50 bytes each, the opponent on roll in row 1, or row 0 with *swap*): -1 when it does
+    not prune (k <= least + floor(log2(k)), or the positions not all of one class with a
+    pruning net: every play goes on); else m, with best[0..m-1] the indices of the m kept,
+    the best for the mover first by the pruning net of their class (corrected as the full
+    nets are: fgg_correct), ties to the first. The mover's value: its cubeless equity
+    when *prices* is NULL, else 1 - 2 p0 + gw p3 + bw p4 - gl p1 - bl p2 with (gw, bw, gl,
+    bl) = prices[0..3]. best and val hold at least least + floor(log2(k)) entries."""
+    cdef int8_t turned[50]
+    cdef const int8_t* b
+    cdef float o[5]
+    cdef int keep = prune_keep_count(least, k), first = -1, cls, i, j, m = 0
+    cdef double v
+    if k <= keep:
+        return -1
+    for i in range(k):
+        cls = fgg_classify_flat(opponent_first(boards + i * BOARD_BYTES, swap, turned))
+        if i == 0:
+            first = cls
+        if cls != first or cls < FGG_RACE:
+            return -1
+    for i in range(k):
+        b = opponent_first(boards + i * BOARD_BYTES, swap, turned)
+        fgg_prune(nets, w, b, first, &o[0])
+        fgg_correct(b, first, &o[0], &nets.tables)
+        if prices == NULL:
+            v = mover_equity(&o[0])
+        else:
+            v = (1.0 - 2.0 * <double> o[0] + prices[0] * <double> o[3] + prices[1] * <double> o[4]
+                 - prices[2] * <double> o[1] - prices[3] * <double> o[2])
+        j = m if m < keep else keep - 1
+        if m == keep and v <= val[j]:
+            continue
+        while j > 0 and val[j - 1] < v:
+            best[j] = best[j - 1]
+            val[j] = val[j - 1]
+            j -= 1
+        best[j] = i
+        val[j] = v
+        if m < keep:
+            m += 1
+    return m
+
+
 cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil:
     """The play the mover makes among the k candidates in s.lv.ctx[lvl] (their positions with
     the opponent on roll valued at 0 ply into s.lv.out[lvl]): the best by cubeless equity,
@@ -489,34 +498,16 @@ cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil
     others' s.lv.out rows are left undefined. Otherwise every candidate is valued by the
     full nets."""
     cdef int8_t turned[50]
-    cdef const int8_t* after
-    cdef int j, c, m, i, best = 0, cls, first = -1, keep = 0
+    cdef const int8_t* boards = s.lv.ctx[lvl].boards
+    cdef int j, c, m = -1, best = 0
     cdef double v, best_v = 0.0
-    cdef float* o
-    cdef double* eq = s.lv.eq[lvl]
     cdef int* kept = s.lv.kept[lvl]
-    cdef bint pruned = False
     if s.prune > 0 and nets.has_prune:
-        keep = prune_keep_count(s.prune, k)
-        if k > keep:
-            pruned = True
-            for j in range(k):
-                after = s.lv.ctx[lvl].boards + j * BOARD_BYTES
-                memcpy(&turned[0], after + OWN, 25)
-                memcpy(&turned[25], after, 25)
-                cls = fgg_classify_flat(&turned[0])
-                if j == 0:
-                    first = cls
-                if cls != first or cls < FGG_RACE:
-                    pruned = False
-                    break
-    if not pruned:
+        m = prune_select(nets, s.work, boards, k, True, s.prune, NULL, kept, s.lv.eq[lvl])
+    if m < 0:
         for j in range(k):
             # the play's position with the opponent (row 0) on roll
-            after = s.lv.ctx[lvl].boards + j * BOARD_BYTES
-            memcpy(&turned[0], after + OWN, 25)
-            memcpy(&turned[25], after, 25)
-            fgg_queue(nets, s.work, &turned[0], s.lv.out[lvl] + 5 * j)
+            fgg_queue(nets, s.work, opponent_first(boards + j * BOARD_BYTES, True, turned), s.lv.out[lvl] + 5 * j)
         fgg_flush_all(nets, s.work)
         for j in range(k):
             v = mover_equity(s.lv.out[lvl] + 5 * j)
@@ -524,31 +515,9 @@ cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil
                 best = j
                 best_v = v
         return best
-    # the pruning nets' look: kept[0..m-1] the best keep so far, by eq, best first
-    m = 0
-    for j in range(k):
-        after = s.lv.ctx[lvl].boards + j * BOARD_BYTES
-        memcpy(&turned[0], after + OWN, 25)
-        memcpy(&turned[25], after, 25)
-        o = s.lv.out[lvl] + 5 * j
-        fgg_prune(nets, s.work, &turned[0], first, o)
-        fgg_correct(&turned[0], first, o, &nets.tables)
-        eq[j] = mover_equity(o)
-        i = m if m < keep else keep - 1
-        if m == keep and eq[j] <= eq[kept[i]]:
-            continue
-        while i > 0 and eq[kept[i - 1]] < eq[j]:
-            kept[i] = kept[i - 1]
-            i -= 1
-        kept[i] = j
-        if m < keep:
-            m += 1
     for c in range(m):
         j = kept[c]
-        after = s.lv.ctx[lvl].boards + j * BOARD_BYTES
-        memcpy(&turned[0], after + OWN, 25)
-        memcpy(&turned[25], after, 25)
-        fgg_queue(nets, s.work, &turned[0], s.lv.out[lvl] + 5 * j)
+        fgg_queue(nets, s.work, opponent_first(boards + j * BOARD_BYTES, True, turned), s.lv.out[lvl] + 5 * j)
     fgg_flush_all(nets, s.work)
     best = kept[0]
     for c in range(m):
