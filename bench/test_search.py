@@ -128,29 +128,43 @@ def _nodes(nets, run) -> tuple[int, float]:
     return int(seen[0]), seen[1] / total
 
 
+def _timed_pairs(benchmark, nets, todo, call, what: str, script: list[str], threads: tuple[int, ...]) -> list:
+    """Each of :data:`PAIRS` timed: fastgen's milliseconds a case of ``call(evaluator,
+    board, dice, threads)`` at each of *threads*, warm (the pruned pair's first timed by
+    *benchmark*); the program's (:func:`_program_ms` of its *what* evaluation with
+    *script*); the positions the full nets evaluate a case and their share of the time.
+    Rows of (label, fastgen's ms by thread count, the program's ms, positions, share)."""
+    rows = []
+    for label, prune in PAIRS:
+        evaluator = nets.at_ply(2, prune=prune)
+        call(evaluator, *todo[0], 1)
+
+        def ours(t, evaluator=evaluator):
+            return _per_case_ms(lambda b, d: call(evaluator, b, d, t), todo)
+
+        first = benchmark.pedantic(lambda: ours(threads[0]), rounds=1, iterations=1) if prune else ours(threads[0])
+        ms = [first] + [ours(t) for t in threads[1:]]
+        theirs = _program_ms(what, script, len(todo), prune)
+        nodes, share = _nodes(nets, lambda: ours(1))
+        benchmark.extra_info[label] = dict(fastgen_ms=dict(zip(threads, ms)), gnubg_ms=theirs,
+                                           positions_per_case=nodes / len(todo), evaluator_share=share)
+        rows.append((label, ms, theirs, nodes / len(todo), share))
+    return rows
+
+
 @pytest.mark.benchmark(group="search")
 def test_hint_two_plies(benchmark, cases):
     nets, todo = cases
     state = fastgen.MatchState(jacoby=True)
     script = [line for b, d in todo for line in (
         f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True, dice=d))}", "hint")]
+    rows = _timed_pairs(benchmark, nets, todo, lambda ev, b, d, t: fastgen.hint(b, d, ev, state, threads=t),
+                        "chequerplay", script, (1, 2))
     print(f"\n2-ply hint, {len(todo)} positions and rolls, warm, cubeful:")
-    for label, prune in PAIRS:
-        two = nets.at_ply(2, prune=prune)
-        fastgen.hint(todo[0][0], todo[0][1], two, state)
-
-        def ours(threads, two=two):
-            return _per_case_ms(lambda b, d: fastgen.hint(b, d, two, state, threads=threads), todo)
-
-        one = benchmark.pedantic(lambda: ours(1), rounds=1, iterations=1) if prune else ours(1)
-        two_threads = ours(2)
-        theirs = _program_ms("chequerplay", script, len(todo), prune)
-        nodes, share = _nodes(nets, lambda: ours(1))
-        benchmark.extra_info[label] = dict(fastgen_ms=one, fastgen_2_threads_ms=two_threads, gnubg_ms=theirs,
-                                           positions_per_hint=nodes / len(todo), evaluator_share=share)
-        print(f"  {label}: fastgen {one:.1f} ms a hint, one thread, {two_threads:.1f} with two; gnubg 1.07 "
-              f"{theirs:.1f} ms, one thread ({theirs / one:.1f}x fastgen's one thread, {theirs / two_threads:.1f}x "
-              f"its two); {nodes / len(todo):,.0f} positions through the full nets a hint, {share:.0%} of the time")
+    for label, (one, two), theirs, nodes, share in rows:
+        print(f"  {label}: fastgen {one:.1f} ms a hint, one thread, {two:.1f} with two; gnubg 1.07 "
+              f"{theirs:.1f} ms, one thread ({theirs / one:.1f}x fastgen's one thread, {theirs / two:.1f}x "
+              f"its two); {nodes:,.0f} positions through the full nets a hint, {share:.0%} of the time")
 
 
 @pytest.mark.benchmark(group="search")
@@ -159,21 +173,12 @@ def test_cube_two_plies(benchmark, cases):
     state = fastgen.MatchState(jacoby=True)
     script = [line for b, _ in todo for line in (
         f"set gnubgid {position_id(b)}:{match_id(fastgen.MatchState(jacoby=True))}", "hint")]
+    rows = _timed_pairs(benchmark, nets, todo, lambda ev, b, _, t: cube_action(b, evaluator=ev, state=state, threads=t),
+                        "cubedecision", script, (1,))
     print(f"\n2-ply cube decision before the roll, {len(todo)} positions, warm, one thread:")
-    for label, prune in PAIRS:
-        two = nets.at_ply(2, prune=prune)
-        cube_action(todo[0][0], evaluator=two, state=state)
-
-        def ours(two=two):
-            return _per_case_ms(lambda b, _: cube_action(b, evaluator=two, state=state), todo)
-
-        one = benchmark.pedantic(ours, rounds=1, iterations=1) if prune else ours()
-        theirs = _program_ms("cubedecision", script, len(todo), prune)
-        nodes, share = _nodes(nets, ours)
-        benchmark.extra_info[label] = dict(fastgen_ms=one, gnubg_ms=theirs, positions_per_decision=nodes / len(todo),
-                                           evaluator_share=share)
+    for label, (one,), theirs, nodes, share in rows:
         print(f"  {label}: fastgen {one:.1f} ms a decision; gnubg 1.07 {theirs:.1f} ms ({theirs / one:.1f}x); "
-              f"{nodes / len(todo):,.0f} positions through the full nets a decision, {share:.0%} of the time")
+              f"{nodes:,.0f} positions through the full nets a decision, {share:.0%} of the time")
 
 
 @pytest.mark.benchmark(group="search")
