@@ -132,6 +132,7 @@ def hint(board: Any, dice: Any, evaluator: Any = "baseline", state: MatchState |
     n = after.shape[0]
     search = _search_of(found, search)
     levels = [found] if search is None else [searched(found, k) for k in range(search.plies + 1)]
+    pruning = pruning_of(found)
     db = None if cubeless else (bearoff_database() if database == "auto" and reaches_bearoff(after[:, ::-1]) else
                                 (None if database == "auto" else database))
     theirs = np.zeros((n, 5))
@@ -140,7 +141,7 @@ def hint(board: Any, dice: Any, evaluator: Any = "baseline", state: MatchState |
         if not cubeless and 1 <= k <= CUBEFUL_PLIES and search is not None:  # the cube at every ply
             along = np.zeros((rows.shape[0], 5))  # the probabilities along the cubeful search's plays
             values = cubeful_after(after[rows], [st] * rows.shape[0], levels[0], k, met, db, threads, probs=along,
-                                   pruning=pruning_of(found))
+                                   pruning=pruning)
             theirs[rows] = along
             return values
         theirs[rows] = opponent_probs(levels[k], after[rows], threads=threads)
