@@ -391,3 +391,49 @@ def test_escape_table_rows_are_distributions_over_at_most_five_turns():
     two = t[int(position_index([1, 0, 0, 0, 0, 1]))]
     assert index_position(int(position_index([1, 0, 0, 0, 0, 1])), 6).tolist() == [1, 0, 0, 0, 0, 1]
     assert two[1] > bearoff_dist([1, 0, 0, 0, 0, 1])[1] - 1e-4
+
+
+def _escape_moves(pos, dice):
+    """The plain reference's moves: every position the checkers *pos* (points 1..6) can
+    reach with *dice* in that order, any checker moving, a die at least its distance
+    taking it out, all dice used while a checker is left."""
+    cur = {pos}
+    for d in dice:
+        nxt = set()
+        for q in cur:
+            if not any(q):
+                nxt.add(q)
+                continue
+            for i in range(6):
+                if q[i]:
+                    r = list(q)
+                    r[i] -= 1
+                    if i - d >= 0:
+                        r[i - d] += 1
+                    nxt.add(tuple(r))
+        cur = nxt
+    return cur
+
+
+def test_escape_table_equals_a_plain_python_loop():
+    """The compiled table, bit for bit, against the definition written as sets of tuples:
+    each roll (both orders of its dice) played to the position of fewest expected turns,
+    ties to the lower number, turns past the 5th counted as the 5th."""
+    n = 924
+    positions = [tuple(row) for row in index_position(np.arange(n), 6).tolist()]
+    number = {pos: i for i, pos in enumerate(positions)}
+    mean = np.zeros(n)
+    dist = np.zeros((n, 32))
+    dist[0, 0] = 1
+    for idx in range(1, n):
+        for a in range(1, 7):
+            for b in range(1, a + 1):
+                orders = [[a] * 4] if a == b else [[a, b], [b, a]]
+                reach = set().union(*(_escape_moves(positions[idx], o) for o in orders))
+                best = min((number[q] for q in reach), key=lambda j: (mean[j], j))
+                w = (1.0 if a == b else 2.0) / 36.0
+                mean[idx] += w * (1 + mean[best])
+                dist[idx, 1:] += w * dist[best, :31]
+    dist[:, 5] += dist[:, 6:].sum(1)
+    dist[:, 6:] = 0
+    assert np.array_equal(_gnubg.escape_table(), dist.astype(np.float32))

@@ -131,66 +131,117 @@ cdef extern from "_gnubg_sanity.h":
     void fgg_correct(const int8_t *b, int cls, float *p, const void *extra) noexcept nogil
 
 
-_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+# The escape table's positions: up to 6 checkers on points 1..6, as base-7 codes (the
+# count on point k+1 its k-th digit) while it is built.
+DEF ESC_POSITIONS = 924
+DEF ESC_CODES = 117649  # 7 ** 6
+DEF ESC_TURNS = 32
 
 
-def _escape_moves(pos, dice):
-    """Every position the checkers *pos* (on points 1..6, point k+1 being k+1 pips from
-    the edge) can reach with *dice*: any checker moves, a die at least its distance takes
-    it out; all dice are used while a checker is left."""
-    orders = [dice] if len(set(dice)) == 1 else [dice, list(reversed(dice))]
-    found = set()
-    for order in orders:
-        cur = {pos}
-        for d in order:
-            nxt = set()
-            for q in cur:
-                if not any(q):
-                    nxt.add(q)
-                    continue
-                for i in range(6):
-                    if q[i]:
-                        r = list(q)
-                        r[i] -= 1
-                        if i - d >= 0:
-                            r[i - d] += 1
-                        nxt.add(tuple(r))
-            cur = nxt
-        found |= cur
-    return found
+cdef int _esc_code(const int* pos) noexcept nogil:
+    cdef int k, c = 0
+    for k in range(5, -1, -1):
+        c = c * 7 + pos[k]
+    return c
+
+
+cdef void _esc_reach(int* pos, const int* dice, int step, int steps, const int* index, unsigned char* seen,
+                     int* found, int* n) noexcept nogil:
+    """Every position pos can reach with dice[step..steps-1] played in that order, each
+    new one's index appended to found (seen marks them by code): any checker moves, a
+    die at least its distance takes it out; all dice are used while a checker is left."""
+    cdef int i, d, c, left = 0
+    if step < steps:
+        for i in range(6):
+            left += pos[i]
+    if step == steps or left == 0:
+        c = _esc_code(pos)
+        if not seen[c]:
+            seen[c] = 1
+            found[n[0]] = index[c]
+            n[0] += 1
+        return
+    d = dice[step]
+    for i in range(6):
+        if pos[i]:
+            pos[i] -= 1
+            if i - d >= 0:
+                pos[i - d] += 1
+            _esc_reach(pos, dice, step + 1, steps, index, seen, found, n)
+            if i - d >= 0:
+                pos[i - d] -= 1
+            pos[i] += 1
 
 
 def escape_table():
     """(924, 32) float32: for each position of up to 6 checkers on points 1..6 (gnubg's
     one-sided numbering), the chance they need exactly t turns to all leave the six
-    points when each turn is played to need the fewest turns on average; gnubg counts
-    at most 5 turns (what would need more is taken as 5)."""
+    points when each turn is played to need the fewest turns on average (ties to the
+    lower number); gnubg counts at most 5 turns (what would need more is taken as 5).
+    Compiled: a few milliseconds."""
     from fastgen.bearoff import index_position
 
-    n = 924
-    positions = [tuple(row) for row in index_position(np.arange(n), 6).tolist()]
-    number = {pos: i for i, pos in enumerate(positions)}
-    mean = np.zeros(n)
-    dist = np.zeros((n, 32))
-    dist[0, 0] = 1
-    for idx in range(1, n):  # fewer checkers come first: every move leads to a smaller index
-        pos = positions[idx]
-        for a, b in _ROLLS:
-            w = (1.0 if a == b else 2.0) / 36.0
-            best = min((number[q] for q in _escape_moves(pos, [a] * 4 if a == b else [a, b])),
-                       key=lambda j: (mean[j], j))
-            mean[idx] += w * (1 + mean[best])
-            dist[idx, 1:] += w * dist[best, :31]
-    dist[:, 5] += dist[:, 6:].sum(1)
-    dist[:, 6:] = 0
-    return dist.astype(np.float32)
+    cdef const int[:, ::1] positions = np.ascontiguousarray(index_position(np.arange(ESC_POSITIONS), 6),
+                                                             dtype=np.int32)
+    index_arr = np.full(ESC_CODES, -1, dtype=np.int32)
+    seen_arr = np.zeros(ESC_CODES, dtype=np.uint8)
+    mean_arr = np.zeros(ESC_POSITIONS)
+    dist_arr = np.zeros((ESC_POSITIONS, ESC_TURNS))
+    cdef int[::1] index = index_arr
+    cdef unsigned char[::1] seen = seen_arr
+    cdef double[::1] mean = mean_arr
+    cdef double[:, ::1] dist = dist_arr
+    cdef int pos[6]
+    cdef int start[6]
+    cdef int dice[4]
+    cdef int found[4096]
+    cdef int idx, k, a, b, r, o, n, j, best, steps
+    cdef double w
+    for idx in range(ESC_POSITIONS):
+        for k in range(6):
+            pos[k] = positions[idx, k]
+        index[_esc_code(pos)] = idx
+    dist[0, 0] = 1.0
+    with nogil:
+        # fewer checkers come first: every move leads to a smaller index
+        for idx in range(1, ESC_POSITIONS):
+            for k in range(6):
+                start[k] = positions[idx, k]
+            for a in range(1, 7):  # the 21 rolls, the larger die first
+                for b in range(1, a + 1):
+                    w = (1.0 if a == b else 2.0) / 36.0
+                    n = 0
+                    for o in range(1 if a == b else 2):  # each order of the dice
+                        steps = 4 if a == b else 2
+                        for r in range(steps):
+                            dice[r] = a
+                        if a != b:
+                            dice[1 - o] = b
+                        for k in range(6):
+                            pos[k] = start[k]
+                        _esc_reach(pos, dice, 0, steps, &index[0], &seen[0], found, &n)
+                    best = found[0]
+                    for j in range(n):
+                        k = found[j]
+                        if mean[k] < mean[best] or (mean[k] == mean[best] and k < best):
+                            best = k
+                    for j in range(n):  # clear the marks for the next roll
+                        for k in range(6):
+                            pos[k] = positions[found[j], k]
+                        seen[_esc_code(pos)] = 0
+                    mean[idx] += w * (1 + mean[best])
+                    for k in range(1, ESC_TURNS):
+                        dist[idx, k] += w * dist[best, k - 1]
+    dist_arr[:, 5] += dist_arr[:, 6:].sum(1)
+    dist_arr[:, 6:] = 0
+    return dist_arr.astype(np.float32)
 
 
 _ESCAPE = []
 
 
 def _shared_escape_table():
-    """escape_table() made once a process (it takes about half a second), read-only."""
+    """escape_table() made once a process, read-only."""
     if not _ESCAPE:
         table = np.ascontiguousarray(escape_table(), dtype=np.float32)
         table.flags.writeable = False
