@@ -141,3 +141,4 @@ include "_one_sided.pxi"   # the one-sided builder (compressed layout) and its e
 include "_two_sided.pxi"   # the two-sided builder
 include "_evaluate.pxi"    # reading: side numbers of boards, one-sided outputs of pairs
 include "_verify.pxi"      # checking a file as it is opened: the first bad position
+include "_first.pxi"       # the first-checker distributions of gnubg-nn's bear-off gammons

@@ -50,9 +50,10 @@ import numpy as np
 
 from fastgen._typing import ArrayLike
 from fastgen.bearoff.database import OneSidedDatabase, TwoSidedDatabase
-from fastgen.bearoff.index import index_position, n_positions, position_index, side_index_trusted
+from fastgen.bearoff import _build
+from fastgen.bearoff.build import children
+from fastgen.bearoff.index import index_position, n_positions, side_index_trusted
 from fastgen.core.boards import as_boards
-from fastgen.core.generate import plays_batch
 from fastgen.core.ids import position_id
 from fastgen.errors import InvalidArgumentError, OutsideDatabaseError
 
@@ -73,10 +74,6 @@ PRODUCT_LIMIT = 1 << 31
 #: The scale of a one-sided distribution: its integers sum to this.
 UNIT = 65535
 
-#: The 21 rolls and their weights out of 36.
-_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int8)
-_WEIGHT = np.where(_ROLLS[:, 0] == _ROLLS[:, 1], 1.0, 2.0) / 36.0
-_TWO_TWO = int(np.nonzero((_ROLLS[:, 0] == 2) & (_ROLLS[:, 1] == 2))[0][0])
 
 _first_lock = threading.Lock()
 _first: Optional[np.ndarray] = None
@@ -90,49 +87,10 @@ def _first_rows() -> int:
 def _compute_first_checker() -> np.ndarray:
     start = _first_rows()
     count = n_positions(POINTS, FULL) - start
-    positions = index_position(np.arange(start, start + count), POINTS)
+    positions = np.ascontiguousarray(index_position(np.arange(start, start + count), POINTS), dtype=np.int8)
     dist = np.zeros((count, NDIST))
-    mean = np.full(count, np.inf)
-    turns = np.arange(NDIST, dtype=np.float64)
-    pips = positions.astype(np.int64) @ np.arange(1, POINTS + 1)
-    # A play that bears nothing off lowers the pip count, so by levels of pips every
-    # child of 15 checkers is done before its parent.
-    for level in np.unique(pips):
-        rows = np.nonzero(pips == level)[0]
-        n = rows.shape[0]
-        boards = np.zeros((n * 21, 2, 25), np.int8)
-        boards[:, 1, :POINTS] = np.repeat(positions[rows], 21, axis=0)
-        boards[:, 0, 0] = FULL  # the opponent, out of the way on its ace point
-        batch = plays_batch(boards, np.tile(_ROLLS, (n, 1)))
-        kids = batch.boards[:, 1, :POINTS]
-        group = np.repeat(np.arange(n * 21), batch.counts)
-        full = kids.sum(axis=1, dtype=np.int64) == FULL
-        bears = np.zeros(n * 21, bool)
-        np.logical_or.at(bears, group, ~full)
-        # gnubg-nn counts 2-2 as bearing a checker off from checkers on points 1 and 3 only
-        only_1_3 = (positions[rows][:, [1, 3, 4, 5]] == 0).all(axis=1)
-        bears.reshape(n, 21)[only_1_3, _TWO_TWO] = True
-        kid_mean = np.full(kids.shape[0], np.inf)
-        kid_row = np.full(kids.shape[0], -1, np.int64)
-        if full.any():
-            kid_row[full] = position_index(kids[full]).astype(np.int64) - start
-            kid_mean[full] = mean[kid_row[full]]
-        best = np.full(n * 21, np.inf)
-        np.minimum.at(best, group, kid_mean)
-        # the first play of a roll (in generation order) with the smallest mean
-        hit = np.nonzero(full & (kid_mean == best[group]))[0]
-        groups, first = np.unique(group[hit], return_index=True)
-        chosen = np.full(n * 21, -1, np.int64)
-        chosen[groups] = kid_row[hit[first]]
-        per_roll = np.zeros((n * 21, NDIST))
-        per_roll[bears, 1] = 1.0
-        later = ~bears
-        per_roll[later, 1:] = dist[chosen[later], :-1]
-        out = (per_roll.reshape(n, 21, NDIST) * _WEIGHT[None, :, None]).sum(axis=1)
-        out[:, HORIZON] += out[:, HORIZON + 1:].sum(axis=1)
-        out[:, HORIZON + 1:] = 0.0
-        dist[rows] = out
-        mean[rows] = out @ turns
+    if _build.first_checker(children(POINTS), positions, start, HORIZON, dist) < 0:
+        raise MemoryError("fastgen: no memory for the first-checker distributions")
     # gnubg-nn has fifteen on the ace point with no gammon chances at all
     dist[0] = 0.0
     dist[0, 0] = 1.0
@@ -149,7 +107,7 @@ def first_checker_distributions() -> np.ndarray:
     the 4th count as the 4th (column 4 holds P(first checker on turn 4 or later), columns
     5.. are 0), 2-2 bears a checker off from checkers on points 1 and 3 only, and
     fifteen on the ace point have theirs off already (row 0 is all turn 0). Computed once
-    per process (about half a second) and kept; read-only."""
+    per process (compiled, about 50 ms) and kept; read-only."""
     global _first
     with _first_lock:
         if _first is None:
