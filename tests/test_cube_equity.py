@@ -128,6 +128,40 @@ def test_position_classes_and_cube_life():
     assert cube_life(short[None])[0] == pytest.approx(0.6)
 
 
+def test_position_classes_equal_a_plain_loop():
+    """The classes of many positions (games of mixed play, bear-offs, empty rows) against
+    the rule walked point by point: each side's rearmost checker (the bar counts 25), a
+    race when they can no longer meet, a bear-off when both are home, BEAROFF2 when
+    neither has more than six checkers left."""
+    from _gnubg_positions import mixed
+
+    rng = np.random.default_rng(3)
+    boards = [mixed(21, 60)]
+    for _ in range(300):  # bear-offs and races with few checkers, some rows empty
+        b = np.zeros((2, 25), np.int8)
+        for side in range(2):
+            for _ in range(int(rng.integers(0, 8))):
+                b[side, int(rng.integers(0, 12))] += 1
+        boards.append(b[None])
+    arr = np.ascontiguousarray(np.concatenate(boards))
+
+    def back(row):
+        return max((k + 1 for k in range(25) if row[k]), default=0)
+
+    want = []
+    for b in arr:
+        me, opp = back(b[1]), back(b[0])
+        if me + opp > 25:
+            want.append(CONTACT)
+        elif me <= 6 and opp <= 6:
+            want.append(BEAROFF2 if max(int(b[0].sum()), int(b[1].sum())) <= 6 else BEAROFF)
+        else:
+            want.append(RACE)
+    got = position_class(arr)
+    assert got.tolist() == want
+    assert {CONTACT, RACE, BEAROFF, BEAROFF2} <= set(got.tolist())
+
+
 def test_gnubg_108_cube_life_at_0_and_1_ply_and_107_from_2():
     race = np.zeros((2, 25), np.int8)
     race[1, 8], race[1, 2], race[1, 3], race[0, 3] = 1, 9, 5, 15  # 9 + 27 + 20 = 56 pips for the side on roll

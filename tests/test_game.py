@@ -15,7 +15,7 @@ from fastgen.errors import (
     OutOfOrderError,
     OutOfTurnError,
 )
-from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, result_type
+from fastgen.games.game import BACKGAMMON, GAMMON, OPENING_ROLLS, SINGLE, Game, result_type, result_types
 
 
 def play_out(game: Game, rng: np.random.Generator) -> Game:
@@ -164,3 +164,22 @@ def test_replay_of_a_tampered_record_raises():
     record[3] = (kind, 1 - player, data)
     with pytest.raises(OutOfTurnError):
         Game.replay(record)
+
+
+def test_result_types_of_many_boards_equal_result_type_one_by_one():
+    """The batch (compiled row measures) against the one-board rule (R17): boards where
+    the mover (row 1) has borne off its last checker, with the loser's checkers off, on
+    the bar or in the winner's home board in every mix, and boards still in play (0)."""
+    rng = np.random.default_rng(5)
+    boards = np.zeros((400, 2, 25), np.int8)
+    for b in boards:
+        left = 15 - int(rng.integers(0, 3)) * int(rng.integers(0, 8))  # some borne off, or none
+        where = [0, 5, 12] if rng.random() < 0.5 else [0, 5, 12, 18, 20, 23, 24]
+        for _ in range(left):
+            b[0, int(rng.choice(where))] += 1
+        if rng.random() < 0.3:  # the mover still has a checker: the game goes on
+            b[1, int(rng.integers(0, 6))] = 1
+    got = result_types(boards)
+    want = [0 if b[1].any() else result_type(b) for b in boards]
+    assert got.tolist() == want
+    assert set(want) == {0, SINGLE, GAMMON, BACKGAMMON}

@@ -1,5 +1,7 @@
 # cython: language_level=3
-"""Network input encoders: the nogil loops behind fastgen.core.features.encode.
+"""Network input encoders: the nogil loops behind fastgen.core.features.encode; and
+``row_measures``, each side's checkers left, rearmost checker and checkers far back,
+which the game results and the cube's position classes read.
 
 Private module. fastgen.core.features validates the boards once (fastgen.core.boards); the loops
 (in _features.h, plain C) trust them: every count is in 0..15 and a side's counts sum to
@@ -11,7 +13,9 @@ a play, whose resulting board keeps the mover in row 1). The layouts are specifi
 fastgen/features.py.
 """
 
-from libc.stdint cimport int8_t, int64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t
+
+import numpy as np
 
 cdef extern from "_features.h":
     void fg_init_tables() noexcept nogil
@@ -40,3 +44,34 @@ def encode_range(const int8_t[:, :, ::1] boards, int scheme, bint swap,
         return
     with nogil:
         fg_encode_range(&boards[0, 0, 0], scheme, swap, &out[0, 0], out.shape[1], lo, hi)
+
+
+def row_measures(const int8_t[:, :, ::1] boards):
+    """(N, 2, 3) uint8: for each (2, 25) board (checked by the caller) and each of its
+    rows, in the row's own numbering: its checkers on the board (bar included), its
+    rearmost checker's point (1..24, 25 for the bar, 0 when none is left) and its
+    checkers on its points 19..24 and the bar (where a backgammon is lost)."""
+    cdef Py_ssize_t i, n = boards.shape[0]
+    cdef int s, k, total, far
+    cdef const int8_t* p
+    out = np.zeros((n, 2, 3), dtype=np.uint8)
+    if n == 0:
+        return out
+    cdef uint8_t[:, :, ::1] o = out
+    with nogil:
+        for i in range(n):
+            for s in range(2):
+                p = &boards[i, s, 0]
+                total = 0
+                for k in range(25):  # plain sums, which the compiler vectorises
+                    total += p[k]
+                far = 0
+                for k in range(18, 25):
+                    far += p[k]
+                k = 24
+                while k >= 0 and p[k] == 0:
+                    k -= 1
+                o[i, s, 0] = <uint8_t> total
+                o[i, s, 1] = <uint8_t> (k + 1)
+                o[i, s, 2] = <uint8_t> far
+    return out

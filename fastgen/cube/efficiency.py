@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 
 from fastgen._typing import ArrayLike
+from fastgen.core import _features
 from fastgen.core.boards import as_boards
 from fastgen.errors import InvalidCubeStateError
 
@@ -118,28 +119,26 @@ def efficiency_for(evaluator: Any, plies: int = 0) -> CubeEfficiency | None:
 _POINTS = np.arange(1, 26, dtype=np.uint8)
 
 
-def _rearmost(rows: np.ndarray) -> np.ndarray:
-    """(N,) the point (1..24, 25 the bar, 0 none) of each (N, 25) row's rearmost checker."""
-    held = rows[:, ::-1] > 0
-    first = np.argmax(held, axis=1)  # from the bar down: the first point held
-    return np.where(held[np.arange(rows.shape[0]), first], 25 - first, 0).astype(np.uint8)
-
-
 def position_class(boards: ArrayLike) -> np.ndarray:
     """(N,) int8 class codes of (N, 2, 25) *boards* (module docstring): CONTACT, RACE,
     BEAROFF, or BEAROFF2: a bear-off where both sides have at most six checkers left, the
     positions a two-sided database of 6 points and 6 checkers holds (the program answers
     those from such a database when it has one; their x is the bear-off one)."""
-    arr = as_boards(boards)
-    me, opp = _rearmost(arr[:, 1]).astype(np.int16), _rearmost(arr[:, 0]).astype(np.int16)
-    out = np.full(arr.shape[0], CONTACT, dtype=np.int8)
+    return classes_of(_features.row_measures(as_boards(boards)))
+
+
+def classes_of(measures: np.ndarray) -> np.ndarray:
+    """:func:`position_class` from the boards' (N, 2, 3) row measures
+    (``fastgen.core._features.row_measures``: each row's checkers left and rearmost
+    checker), for a caller that has them already."""
+    m = measures.astype(np.int16)
+    me, opp = m[:, 1, 1], m[:, 0, 1]
+    out = np.full(m.shape[0], CONTACT, dtype=np.int8)
     race = me + opp <= 25
     home = race & (me <= 6) & (opp <= 6)
     out[race] = RACE
-    rows = np.nonzero(home)[0]
-    out[rows] = BEAROFF
-    left = arr[rows].sum(axis=2, dtype=np.int16).max(axis=1)
-    out[rows[left <= 6]] = BEAROFF2
+    out[home] = BEAROFF
+    out[home & (m[:, :, 0].max(axis=1) <= 6)] = BEAROFF2
     return out
 
 

@@ -25,14 +25,15 @@ from typing import Any, Callable
 
 import numpy as np
 
+from fastgen.core import _features
 from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
 from fastgen.core.generate import plays_batch
 from fastgen.core.state import MatchState
 from fastgen.cube.decision import check_state, decide_values, may_double
-from fastgen.cube.efficiency import CubeEfficiency, check_efficiency, position_class
+from fastgen.cube.efficiency import CubeEfficiency, check_efficiency, classes_of
 from fastgen.cube.match import Score
 from fastgen.cube.met import MatchEquityTable, default_met
-from fastgen.games.game import result_types
+from fastgen.games.game import results_of
 from fastgen.nets.probs import checked_answer
 
 __all__ = ["one_ply_batch", "two_ply_batch", "one_ply_values", "searched_batch", "SearchMemo", "Pruning", "pruning_of"]
@@ -149,7 +150,8 @@ class _Replies:
         self.offsets = np.asarray(batch.offsets, dtype=np.int64)
         self.group = np.repeat(np.arange(self.offsets.shape[0] - 1), np.diff(self.offsets))  # each play's roll
         self.row_board = self.group // len(DISTINCT_ROLLS)
-        self.res = result_types(self.after)
+        measures = _features.row_measures(self.after)  # each side's checkers left, rearmost and far back
+        self.res = results_of(measures)
         self.going = self.res == 0
         self.turned = np.ascontiguousarray(self.after[:, ::-1])  # the opponent on roll
         self.kept = np.ones(self.after.shape[0], dtype=bool)
@@ -163,8 +165,8 @@ class _Replies:
         probs = checked_answer(evaluator, opp_boards, threads) if opp_boards.shape[0] else np.zeros((0, 5))
         self.opp_probs = np.zeros((self.after.shape[0], 5))
         self.opp_probs[valued] = np.clip(probs, 0.0, 1.0)  # checked by checked_answer (or trusted)
-        self.full = self.after.sum(axis=2, dtype=np.int16) == 15  # (N, 2): each side still has all its checkers
-        self.classes = position_class(self.after)  # the same from either side: once for every branch
+        self.full = measures[:, :, 0] == 15  # (N, 2): each side still has all its checkers
+        self.classes = classes_of(measures)  # the same from either side: once for every branch
         self.chances = np.tile(ROLL_CHANCES, n)
 
     def zero_ply(self, states: list[MatchState], row_st: np.ndarray, c_branch: str, met: MatchEquityTable,

@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from fastgen._util import as_list
+from fastgen.core import _features
 from fastgen.core.boards import OPENING_ROLLS, STARTING_BOARD, as_board, as_dice  # R3, R16
 from fastgen.core.generate import legal_plays
 from fastgen.errors import (
@@ -119,12 +120,18 @@ def result_types(boards_after: np.ndarray) -> np.ndarray:
     """(N,) int8 for (N, 2, 25) boards after a play, the mover in row 1 (trusted): 0
     where the mover still has checkers (the game goes on), else :func:`result_type`'s
     single, gammon or backgammon."""
-    out = np.zeros(boards_after.shape[0], dtype=np.int8)
-    won = np.flatnonzero(~boards_after[:, 1].any(axis=1))  # the mover has no checker left
+    return results_of(_features.row_measures(np.ascontiguousarray(boards_after, dtype=np.int8)))
+
+
+def results_of(measures: np.ndarray) -> np.ndarray:
+    """:func:`result_types` from the boards' (N, 2, 3) row measures
+    (``fastgen.core._features.row_measures``: each row's checkers left and checkers on
+    its points 19..24 and bar), for a caller that has them already."""
+    out = np.zeros(measures.shape[0], dtype=np.int8)
+    won = np.flatnonzero(measures[:, 1, 0] == 0)  # the mover has no checker left
     if won.size:
-        loser = boards_after[won, 0]
-        gammon = loser.sum(axis=1) == 15
-        backgammon = loser[:, 18:].sum(axis=1) > 0
+        gammon = measures[won, 0, 0] == 15
+        backgammon = measures[won, 0, 2] > 0
         out[won] = SINGLE + gammon + (gammon & backgammon)
     return out
 
