@@ -101,3 +101,22 @@ def test_the_pruned_choice_keeps_the_best_by_the_corrected_pruning_nets(nets):
         nets.pruned(after, offsets, prices[:, :3], turned=True)
     with pytest.raises(InvalidArgumentError, match="least"):
         nets.pruned(after, offsets, prices, turned=True, least=0)
+
+
+def test_every_instruction_set_gives_the_same_pruning_bits(nets):
+    """The pruning nets read the base units straight from the board and sum their 16 or
+    8 hidden units in a masked vector: every instruction set gives the same bits."""
+    from fastgen.nets import _gnubg_eval
+
+    boards = self_play(7, 200, 0.3)
+    best = _gnubg_eval.select_kernels()
+    try:
+        results = []
+        for level in range(best + 1):
+            _gnubg_eval.select_kernels(level)
+            results.append(nets.pruning(boards, corrected=True))
+    finally:
+        _gnubg_eval.select_kernels()
+    assert np.isfinite(results[0]).any()
+    for r in results[1:]:
+        assert np.array_equal(r, results[0], equal_nan=True)

@@ -350,6 +350,42 @@ static inline int fgg_popcount(uint32_t m) { /* (no builtin: without -mpopcnt a 
     return (int)((((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
 
+/* The base units that are not 0, straight from the counts, in index order (the same
+ * list fgg_nonzero makes of fgg_base_units' 200 floats, without writing them): their
+ * indices at[], values val[]; returns how many (at most 100). A point of n checkers has
+ * one unit of 1 (n = 1, 2 or 3 and more) and, beyond 3, the fourth unit (n - 3) / 2; the
+ * bar's units are cumulative. The occupied points are found as a bit mask first (counts
+ * of at most 15) and walked bit by bit. */
+static inline int fgg_base_nonzero(const int8_t b[2][25], int* at, float* val) {
+    int m = 0;
+    for (int s = 0; s < 2; s++) {
+        const int8_t* row = b[s];
+        const int base = 100 * s;
+        uint32_t occ = 0;
+        for (int q = 0; q < 3; q++) /* eight points at a time, as fgg_side_masks */
+            occ |= fgg_pack(((fgg_load8(row + 8 * q) + 0x7f7f7f7f7f7f7f7full) >> 7) & 0x0101010101010101ull) << 8 * q;
+        for (; occ; occ &= occ - 1) {
+            const int i = fgg_low_bit(occ), n = row[i];
+            at[m] = base + 4 * i + (n < 3 ? n - 1 : 2);
+            val[m++] = 1.0f;
+            if (n > 3) {
+                at[m] = base + 4 * i + 3;
+                val[m++] = (n - 3) / 2.0f;
+            }
+        }
+        const int n = row[24];
+        for (int u = 0; u < 3 && u < n; u++) {
+            at[m] = base + 96 + u;
+            val[m++] = 1.0f;
+        }
+        if (n > 3) {
+            at[m] = base + 99;
+            val[m++] = (n - 3) / 2.0f;
+        }
+    }
+    return m;
+}
+
 /* Rolls (of 36) on which a checker of the other side, n pips in that side's numbering
  * (-1..24), gets past the points of `made` (a side's fgg_side.made) in the 12 pips in
  * front of it (see the table); `first`: it must also land beyond the first of them.

@@ -297,44 +297,49 @@ __attribute__((target("avx512f"))) static void fgg_hidden_avx512(const fgg_net* 
         /* the sigmoid straight from the sums' registers */
         for (int b = 0; b < 8; b++) _mm512_storeu_ps(act + j0 + 16 * b, fgg_sigmoid16(s[b], sc, e));
     }
-    const int jt = j0; /* units past the blocks of 128: summed into h, then their sigmoid */
-    for (; j0 + 16 <= nh; j0 += 16) {
-        __m512 s = _mm512_loadu_ps(net->th + j0);
-        for (int q = 0; q < m; q++) {
-            const __m512 w = _mm512_loadu_ps(net->w + (size_t)at[q] * nh + j0);
-            s = val[q] == 1.0f ? _mm512_add_ps(s, w) : _mm512_add_ps(s, _mm512_mul_ps(_mm512_set1_ps(val[q]), w));
-        }
-        _mm512_storeu_ps(h + j0, s);
+    /* units past the blocks of 128 (the pruning nets' 16 or 8), 16 at a time, the last
+     * block masked: the same sums lane by lane, their sigmoid from the register */
+    for (; j0 < nh; j0 += 16) {
+        const __mmask16 in = nh - j0 >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (nh - j0)) - 1);
+        __m512 s = _mm512_maskz_loadu_ps(in, net->th + j0);
+        for (int q = 0; q < m; q++)
+            s = _mm512_add_ps(s, _mm512_mul_ps(_mm512_set1_ps(val[q]),
+                                               _mm512_maskz_loadu_ps(in, net->w + (size_t)at[q] * nh + j0)));
+        _mm512_mask_storeu_ps(act + j0, in, fgg_sigmoid16(s, sc, e));
     }
-    for (int j = j0; j < nh; j++) {
-        float t = net->th[j];
-        for (int q = 0; q < m; q++) t += val[q] == 1.0f ? net->w[(size_t)at[q] * nh + j] : val[q] * net->w[(size_t)at[q] * nh + j];
-        h[j] = t;
-    }
-    if (jt < nh) fgg_sigmoid_avx512(h + jt, -net->beta_h, nh - jt, act + jt);
+    (void)h;
 }
 #endif
 
-/* a[0..n_hid-1] = the net's hidden activations for inputs x (the hidden sums, then
- * gnubg's sigmoid of each); h: scratch of n_hid floats, at and val: of n_in each */
-static void fgg_activations(const fgg_net* net, const float* x, float* h, int* at, float* val, float* a) {
-    const int nh = net->n_hid;
+/* a[0..n_hid-1] = the net's hidden activations for the inputs that are not 0, at[0..m-1]
+ * and val[0..m-1] in index order (the hidden sums, then gnubg's sigmoid of each); h:
+ * scratch of n_hid floats */
+static void fgg_activations_of(const fgg_net* net, int m, const int* at, const float* val, float* h, float* a) {
 #ifdef FGG_DISPATCH
     if (fgg_level == 2) {
-        const int m = fgg_nonzero_avx512(x, net->n_in, at, val);
         fgg_hidden_avx512(net, m, at, val, h, a); /* (the sigmoid included) */
         return;
     }
     if (fgg_level == 1) {
-        const int m = fgg_nonzero_avx2(x, net->n_in, at, val);
         fgg_hidden_avx2(net, m, at, val, h);
-        fgg_sigmoid_avx2(h, -net->beta_h, nh, a);
+        fgg_sigmoid_avx2(h, -net->beta_h, net->n_hid, a);
         return;
     }
 #endif
-    const int m = fgg_nonzero(x, net->n_in, at, val);
     fgg_hidden_plain(net, m, at, val, h);
-    fgg_sigmoid_plain(h, -net->beta_h, nh, a);
+    fgg_sigmoid_plain(h, -net->beta_h, net->n_hid, a);
+}
+
+/* the same for inputs x[0..n_in-1]; at and val: scratch of n_in + 16 each */
+static void fgg_activations(const fgg_net* net, const float* x, float* h, int* at, float* val, float* a) {
+    int m;
+#ifdef FGG_DISPATCH
+    if (fgg_level == 2) m = fgg_nonzero_avx512(x, net->n_in, at, val);
+    else if (fgg_level == 1) m = fgg_nonzero_avx2(x, net->n_in, at, val);
+    else
+#endif
+        m = fgg_nonzero(x, net->n_in, at, val);
+    fgg_activations_of(net, m, at, val, h, a);
 }
 
 /* ------------------------------------------------------------------ blocks of positions
@@ -532,20 +537,21 @@ static int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* 
  * a race's, whose backgammon chances and certain wins and losses are set as after the
  * race net (fgg_correct_race; found against gnubg-nn's pruning evaluation as a black
  * box: no straggler test, no clamps, no floor). Its inputs are
- * the 200 base units whatever the class; the output sums run in order, one position at
+ * the 200 base units whatever the class, read from the board as the list of those not 0
+ * (fgg_base_nonzero); the output sums run in order, one position at
  * a time (the nets are small: 16 or 8 hidden units). */
 static void fgg_prune(const fgg_nets* nets, fgg_work* w, const int8_t* b, int cls, float* out) {
     const fgg_net* net = cls == FGG_RACE ? &nets->prune_race : cls == FGG_CRASHED ? &nets->prune_crashed
                                                                                  : &nets->prune_contact;
     float a[FGG_MAX_HIDDEN], r[5];
-    fgg_base_units((const int8_t(*)[25])b, w->x);
-    fgg_activations(net, w->x, w->h, w->at, w->val, a);
+    const int m = fgg_base_nonzero((const int8_t(*)[25])b, w->at, w->val);
+    fgg_activations_of(net, m, w->at, w->val, w->h, a);
     const int nh = net->n_hid;
-    for (int k = 0; k < 5; k++) {
-        float t = net->to[k];
-        for (int j = 0; j < nh; j++) t += a[j] * net->wo[k * nh + j];
-        r[k] = t;
-    }
+    /* the five sums side by side (each still in order of the hidden units): five chains
+     * of adds at once, not one after the other */
+    for (int k = 0; k < 5; k++) r[k] = net->to[k];
+    for (int j = 0; j < nh; j++)
+        for (int k = 0; k < 5; k++) r[k] += a[j] * net->wo[k * nh + j];
     fgg_sigmoid_plain(r, -net->beta_o, 5, out);
     if (cls == FGG_RACE) fgg_correct_race(b, out, &nets->tables, 0);
 }
