@@ -143,7 +143,8 @@ extensions = [
         "fastgen.core._features",
         ["fastgen/core/_features.pyx"],
         include_dirs=["fastgen/core"],
-        depends=["fastgen/core/_features.h", "fastgen/core/_contact.h", "fastgen/core/_platform.h"],
+        depends=["fastgen/core/_features.h", "fastgen/core/_contact.h", "fastgen/core/_platform.h",
+                 "fastgen/core/_board_hash.h"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
@@ -154,7 +155,7 @@ extensions = [
         include_dirs=["fastgen/core"],
         # its job files (included) and the core's declarations: rebuilt on change
         depends=CORE_DECLS
-        + [f"fastgen/bearoff/_{name}.pxi" for name in ("children", "one_sided", "two_sided", "evaluate", "verify")],
+        + [f"fastgen/bearoff/_{name}.pxi" for name in ("children", "one_sided", "two_sided", "evaluate", "verify", "first")],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),
@@ -189,7 +190,7 @@ extensions = [
         include_dirs=["fastgen/nets", "fastgen/core"],
         depends=CORE_DECLS + ["fastgen/nets/_gnubg_inputs.h", "fastgen/nets/_gnubg_net.h", "fastgen/nets/_gnubg_sanity.h",
                               "fastgen/nets/_gnubg_bearoff.h", "fastgen/core/_chooser.pxd",
-                              "fastgen/nets/_ply.pxi"],
+                              "fastgen/nets/_ply.pxi", "fastgen/core/_board_hash.h"],
         extra_compile_args=compile_args,
         define_macros=[m for m in macros if m[0] != "NPY_NO_DEPRECATED_API"],
     ),

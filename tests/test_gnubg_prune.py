@@ -70,8 +70,11 @@ def test_the_pruned_choice_keeps_the_best_by_the_corrected_pruning_nets(nets):
     boards = self_play(7, 30, 0.3)
     rng = np.random.default_rng(5)
     start = boards[rng.choice(np.flatnonzero(nets.classify(boards) >= 2), 12, replace=False)]
-    batch = plays_batch(np.repeat(start, 21, axis=0), np.tile(np.asarray(DISTINCT_ROLLS, np.int8), (12, 1)))
+    start = np.concatenate([start, start[:3]])  # equal boards: the pass values each distinct play once
+    batch = plays_batch(np.repeat(start, 21, axis=0), np.tile(np.asarray(DISTINCT_ROLLS, np.int8), (15, 1)))
     after, offsets = np.asarray(batch.boards), np.asarray(batch.offsets, dtype=np.int64)
+    from fastgen.core import _features
+    assert (_features.first_equal(after) < np.arange(after.shape[0])).mean() > 0.2  # many plays repeat
     prices = rng.uniform(0.5, 1.5, size=(offsets.size - 1, 4))
     got = nets.pruned(after, offsets, prices, turned=True)
     assert np.array_equal(nets.pruned(after, offsets, prices, turned=True, threads=2), got)

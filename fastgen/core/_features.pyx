@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Network input encoders: the nogil loops behind fastgen.core.features.encode; and
 ``row_measures``, each side's checkers left, rearmost checker and checkers far back,
-which the game results and the cube's position classes read.
+which the game results and the cube's position classes read; ``first_equal``, the
+first of equal boards, which lets an evaluator value each distinct position once.
 
 Private module. fastgen.core.features validates the boards once (fastgen.core.boards); the loops
 (in _features.h, plain C) trust them: every count is in 0..15 and a side's counts sum to
@@ -13,9 +14,14 @@ a play, whose resulting board keeps the mover in row 1). The layouts are specifi
 fastgen/features.py.
 """
 
-from libc.stdint cimport int8_t, int64_t, uint8_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcmp
 
 import numpy as np
+
+cdef extern from "_board_hash.h":
+    uint64_t fg_board_hash(const int8_t* p) noexcept nogil
 
 cdef extern from "_features.h":
     void fg_init_tables() noexcept nogil
@@ -74,4 +80,36 @@ def row_measures(const int8_t[:, :, ::1] boards):
                 o[i, s, 0] = <uint8_t> total
                 o[i, s, 1] = <uint8_t> (k + 1)
                 o[i, s, 2] = <uint8_t> far
+    return out
+
+
+def first_equal(const int8_t[:, :, ::1] boards):
+    """(N,) int64: for each (2, 25) board, the index of the first board equal to it, byte
+    for byte (its own index when none comes before). One pass over a hash table of
+    twice the boards (their indices), without the GIL."""
+    cdef Py_ssize_t i, n = boards.shape[0], j
+    out = np.arange(n, dtype=np.int64)
+    if n < 2:
+        return out
+    cdef int64_t[::1] o = out
+    cdef Py_ssize_t size = 1
+    while size < 2 * n:
+        size <<= 1
+    cdef int64_t* table = <int64_t*> calloc(size, sizeof(int64_t))  # index + 1; 0: empty
+    if table == NULL:
+        raise MemoryError()
+    cdef uint64_t mask = <uint64_t> (size - 1)
+    cdef const int8_t* p
+    with nogil:
+        for i in range(n):
+            p = &boards[i, 0, 0]
+            j = <Py_ssize_t> (fg_board_hash(p) & mask)
+            while table[j] != 0:
+                if memcmp(&boards[table[j] - 1, 0, 0], p, 50) == 0:
+                    o[i] = table[j] - 1
+                    break
+                j = (j + 1) & <Py_ssize_t> mask
+            else:
+                table[j] = i + 1
+    free(table)
     return out

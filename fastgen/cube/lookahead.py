@@ -134,6 +134,20 @@ def pruning_of(evaluator: Any) -> Pruning | None:
     return Pruning(evaluator.nets) if getattr(evaluator, "prune", False) else None
 
 
+def _distinct_answer(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray, threads: int) -> np.ndarray:
+    """:func:`fastgen.nets.probs.checked_answer` of (N, 2, 25) *boards*, each distinct
+    position asked once: the plays of different rolls and of equal boards often lead to
+    the same position (four in ten of a 2-ply search's), and an evaluator's answer
+    depends on the position alone."""
+    first = _features.first_equal(boards)
+    distinct = np.flatnonzero(first == np.arange(first.shape[0]))
+    if distinct.size == first.shape[0]:
+        return checked_answer(evaluator, boards, threads)
+    where = np.empty(first.shape[0], dtype=np.int64)
+    where[distinct] = np.arange(distinct.size)
+    return checked_answer(evaluator, np.ascontiguousarray(boards[distinct]), threads)[where[first]]
+
+
 class _Replies:
     """The plays of n boards' 21 rolls each (their boards, offsets, results, the
     opponent's 0-ply probabilities and the classes), generated and evaluated once. With
@@ -162,7 +176,7 @@ class _Replies:
         valued = self.going & self.kept
         opp_boards = self.turned[valued]
         # (N, 5) finite probabilities, or InvalidOutputError naming the evaluator
-        probs = checked_answer(evaluator, opp_boards, threads) if opp_boards.shape[0] else np.zeros((0, 5))
+        probs = _distinct_answer(evaluator, opp_boards, threads) if opp_boards.shape[0] else np.zeros((0, 5))
         self.opp_probs = np.zeros((self.after.shape[0], 5))
         self.opp_probs[valued] = np.clip(probs, 0.0, 1.0)  # checked by checked_answer (or trusted)
         self.full = measures[:, :, 0] == 15  # (N, 2): each side still has all its checkers

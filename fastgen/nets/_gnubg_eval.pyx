@@ -13,8 +13,8 @@ Greedy games run whole inside the simulations' game loops (fastgen/sim/_play.pyx
 (``GnubgChooser``, a ``Chooser`` of fastgen/core/_chooser.pxd).
 """
 
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
-from libc.string cimport memcpy
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memcmp, memcpy
 from libc.stdlib cimport calloc, free, malloc, realloc
 
 from fastgen.core._chooser cimport Chooser
@@ -58,6 +58,20 @@ cdef extern from "_gnubg_net.h":
 
 cdef extern from "_platform.h":
     int fg_stopped(const int* flag) noexcept nogil   # the stop flag's poll (see _platform.h)
+
+cdef extern from "_board_hash.h":
+    uint64_t fg_board_hash(const int8_t* p) noexcept nogil
+
+
+ctypedef struct PruneCache:
+    # the pruning nets' corrected outputs of the boards of one pass (prune_keep's rows),
+    # each distinct board valued once: the plays of different rolls often lead to the
+    # same position. slot: a hash table of row numbers + 1 (0: empty), mask + 1 of them;
+    # out: five floats a row, at the row of the board's first occurrence; base: row 0.
+    int32_t* slot
+    Py_ssize_t mask
+    float* out
+    const int8_t* base
 
 fgg_init()
 fgg_select(2)
@@ -257,10 +271,20 @@ cdef class GnubgKernel:
         cdef int cap = 64
         cdef int* best = <int*> malloc(cap * sizeof(int))
         cdef double* val = <double*> malloc(cap * sizeof(double))
-        if work == NULL or best == NULL or val == NULL:
+        cdef PruneCache cache
+        cdef Py_ssize_t rows = offsets[g_hi] - offsets[g_lo], size = 1
+        while size < 2 * rows:
+            size <<= 1
+        cache.slot = <int32_t*> calloc(size, sizeof(int32_t))
+        cache.mask = size - 1
+        cache.out = <float*> malloc((rows + 1) * 5 * sizeof(float))
+        cache.base = &boards[offsets[g_lo], 0, 0] if rows > 0 else NULL
+        if work == NULL or best == NULL or val == NULL or cache.slot == NULL or cache.out == NULL or rows >= 1 << 30:
             free(work)
             free(best)
             free(val)
+            free(cache.slot)
+            free(cache.out)
             raise MemoryError()
         cdef Py_ssize_t g, i, lo, hi
         cdef int k, keep, m, c, bad = 0
@@ -283,7 +307,8 @@ cdef class GnubgKernel:
                     if best == NULL or val == NULL:
                         bad = 1
                         break
-                m = prune_select(&self.nets, work, &boards[lo, 0, 0], k, swap, least, &prices[g, 0], best, val)
+                m = prune_select(&self.nets, work, &boards[lo, 0, 0], k, swap, least, &prices[g, 0], best, val,
+                                 &cache)
                 if m < 0:
                     continue
                 for i in range(lo, hi):
@@ -293,6 +318,8 @@ cdef class GnubgKernel:
         free(work)
         free(best)
         free(val)
+        free(cache.slot)
+        free(cache.out)
         if bad:
             raise MemoryError()
 
@@ -438,18 +465,50 @@ cdef inline const int8_t* opponent_first(const int8_t* b, bint swap, int8_t* tur
     return &turned[0]
 
 
+cdef void pruned_outputs(const fgg_nets* nets, fgg_work* w, const int8_t* raw, bint swap, int cls, float* o,
+                         PruneCache* cache) noexcept nogil:
+    """o[0..4]: the pruning net of class cls on the board at raw (50 bytes, the opponent on
+    roll in row 1, or row 0 with *swap*), corrected as the full nets are; with *cache*,
+    read from it when an equal board was valued before (the same bytes: the same
+    answer), else valued and kept there."""
+    cdef int8_t turned[50]
+    cdef const int8_t* b
+    cdef Py_ssize_t j = 0, row = 0
+    cdef int32_t e
+    cdef int q
+    if cache != NULL:
+        row = (raw - cache.base) // BOARD_BYTES
+        j = <Py_ssize_t> (fg_board_hash(raw) & <uint64_t> cache.mask)
+        while True:
+            e = cache.slot[j]
+            if e == 0:
+                break
+            if memcmp(cache.base + <Py_ssize_t> (e - 1) * BOARD_BYTES, raw, BOARD_BYTES) == 0:
+                for q in range(5):
+                    o[q] = cache.out[<Py_ssize_t> (e - 1) * 5 + q]
+                return
+            j = (j + 1) & cache.mask
+    b = opponent_first(raw, swap, turned)
+    fgg_prune(nets, w, b, cls, o)
+    fgg_correct(b, cls, o, &nets.tables)
+    if cache != NULL:
+        cache.slot[j] = <int32_t> (row + 1)
+        for q in range(5):
+            cache.out[row * 5 + q] = o[q]
+
+
 cdef int prune_select(const fgg_nets* nets, fgg_work* w, const int8_t* boards, int k, bint swap, int least,
-                      const double* prices, int* best, double* val) noexcept nogil:
+                      const double* prices, int* best, double* val, PruneCache* cache) noexcept nogil:
     """GNU Backgammon's pruned choice among k positions after a roll's plays (boards[0..k-1],
     50 bytes each, the opponent on roll in row 1, or row 0 with *swap*): -1 when it does
     not prune (k <= least + floor(log2(k)), or the positions not all of one class with a
     pruning net: every play goes on); else m, with best[0..m-1] the indices of the m kept,
     the best for the mover first by the pruning net of their class (corrected as the full
-    nets are: fgg_correct), ties to the first. The mover's value: its cubeless equity
-    when *prices* is NULL, else 1 - 2 p0 + gw p3 + bw p4 - gl p1 - bl p2 with (gw, bw, gl,
-    bl) = prices[0..3]. best and val hold at least least + floor(log2(k)) entries."""
+    nets are: fgg_correct; read from *cache* when not NULL and an equal board was valued
+    before), ties to the first. The mover's value: its cubeless equity when *prices* is
+    NULL, else 1 - 2 p0 + gw p3 + bw p4 - gl p1 - bl p2 with (gw, bw, gl, bl) =
+    prices[0..3]. best and val hold at least least + floor(log2(k)) entries."""
     cdef int8_t turned[50]
-    cdef const int8_t* b
     cdef float o[5]
     cdef int keep = prune_keep_count(least, k), first = -1, cls, i, j, m = 0
     cdef double v
@@ -462,9 +521,7 @@ cdef int prune_select(const fgg_nets* nets, fgg_work* w, const int8_t* boards, i
         if cls != first or cls < FGG_RACE:
             return -1
     for i in range(k):
-        b = opponent_first(boards + i * BOARD_BYTES, swap, turned)
-        fgg_prune(nets, w, b, first, &o[0])
-        fgg_correct(b, first, &o[0], &nets.tables)
+        pruned_outputs(nets, w, boards + i * BOARD_BYTES, swap, first, &o[0], cache)
         if prices == NULL:
             v = mover_equity(&o[0])
         else:
@@ -503,7 +560,7 @@ cdef int choose(const fgg_nets* nets, SearchN* s, int lvl, int k) noexcept nogil
     cdef double v, best_v = 0.0
     cdef int* kept = s.lv.kept[lvl]
     if s.prune > 0 and nets.has_prune:
-        m = prune_select(nets, s.work, boards, k, True, s.prune, NULL, kept, s.lv.eq[lvl])
+        m = prune_select(nets, s.work, boards, k, True, s.prune, NULL, kept, s.lv.eq[lvl], NULL)
     if m < 0:
         for j in range(k):
             # the play's position with the opponent (row 0) on roll
