@@ -135,10 +135,13 @@ def pruning_of(evaluator: Any) -> Pruning | None:
 
 
 def _distinct_answer(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray, threads: int) -> np.ndarray:
-    """:func:`fastgen.nets.probs.checked_answer` of (N, 2, 25) *boards*, each distinct
-    position asked once: the plays of different rolls and of equal boards often lead to
-    the same position (four in ten of a 2-ply search's), and an evaluator's answer
-    depends on the position alone."""
+    """:func:`fastgen.nets.probs.checked_answer` of (N, 2, 25) *boards*; an evaluator whose
+    positions are costly (its attribute ``distinct_only``: GNU Backgammon's nets, a
+    look-ahead) is asked about each distinct position once: the plays of different rolls
+    and of equal boards often lead to the same position (four in ten of a 2-ply
+    search's)."""
+    if not getattr(evaluator, "distinct_only", False):
+        return checked_answer(evaluator, boards, threads)
     first = _features.first_equal(boards)
     distinct = np.flatnonzero(first == np.arange(first.shape[0]))
     if distinct.size == first.shape[0]:

@@ -120,6 +120,9 @@ class GnubgNetworks:
     trusted = True
     nogil = True
     classes = ("bearoff", "race", "contact")
+    #: A position costs far more than finding equal boards: the callers ask about each
+    #: distinct one of a batch once.
+    distinct_only = True
 
     def __init__(self, weights: GnubgWeights, one_sided: OneSidedDatabase,
                  two_sided: TwoSidedDatabase | None = None, *, name: str = "gnubg:0",

@@ -89,6 +89,8 @@ class CompiledLookahead:
     ordered = True
     trusted = True
     nogil = True
+    #: Searched positions are costly: the callers ask about each distinct one once.
+    distinct_only = True
     #: Whether its choices inside the search are pruned (GNU Backgammon's pruning nets).
     prune = False
 

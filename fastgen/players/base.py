@@ -93,6 +93,11 @@ class Evaluator(_Named, abc.ABC):
     #: batches side by side) and takes ``turned=True`` (boards read with their rows
     #: swapped): a compiled :class:`fastgen.nets.Network`, GNU Backgammon's compiled nets.
     nogil: ClassVar[bool] = False
+    #: Whether a position costs it far more than finding equal boards does (GNU
+    #: Backgammon's nets, any look-ahead): fastgen's searches and rollouts then ask it
+    #: about each distinct position of a batch once (the plays of different rolls often
+    #: lead to the same one). Its answer must depend on the position alone.
+    distinct_only: ClassVar[bool] = False
 
     @abc.abstractmethod
     def evaluate(self, boards: np.ndarray, *, threads: int = 1) -> np.ndarray:

@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
+from fastgen.core import _features
 from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.core.ids import position_id
 from fastgen.errors import (
@@ -181,6 +182,23 @@ def evaluate(evaluator: Any, boards: np.ndarray, stats: dict | None = None,
     them so, with no copy). The result may be read-only (a single chunk's answer as the
     evaluator gave it)."""
     ev = evaluator if isinstance(evaluator, Evaluator) else as_evaluator(evaluator)
+    n = boards.shape[0]
+    if n > 1 and getattr(ev, "distinct_only", False):
+        # an evaluator that costs far more than a look-up (its attribute distinct_only:
+        # GNU Backgammon's nets, any look-ahead) is asked about each distinct position
+        # once: the plays of different rolls often lead to the same one
+        first = _features.first_equal(np.ascontiguousarray(boards))
+        distinct = np.flatnonzero(first == np.arange(n))
+        if distinct.size < n:
+            where = np.empty(n, dtype=np.int64)
+            where[distinct] = np.arange(distinct.size)
+            return _evaluate(ev, boards[distinct], stats, chunk, threads, turned)[where[first]]
+    return _evaluate(ev, boards, stats, chunk, threads, turned)
+
+
+def _evaluate(ev: Evaluator, boards: np.ndarray, stats: dict | None, chunk: int, threads: int,
+              turned: bool) -> np.ndarray:
+    """:func:`evaluate` of every board, chunk by chunk."""
     native_turn = turned and runs_without_gil(ev)
     n = boards.shape[0]
     out = None

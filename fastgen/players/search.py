@@ -203,6 +203,8 @@ class PlainLookahead(Evaluator):
     for evaluators that are not compiled (a numpy network, an ONNX graph, a user's
     function). Each ply multiplies the evaluator's calls by some four hundred."""
 
+    distinct_only = True
+
     def __init__(self, evaluator: Any, plies: int) -> None:
         if isinstance(plies, bool) or not isinstance(plies, int) or not 1 <= plies <= MAX_PLIES:
             raise InvalidArgumentError(f"an evaluator looks 1 to {MAX_PLIES} plies ahead, got plies={plies!r}")
