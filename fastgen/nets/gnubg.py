@@ -261,7 +261,7 @@ class GnubgNetworks:
 
     def _attach_first(self) -> None:
         """The first-checker distributions of the one-sided bear-off's gammons
-        (:func:`fastgen.bearoff.gnubg.first_checker_distributions`, about 0.4 s once a
+        (:func:`fastgen.bearoff.gnubg.first_checker_distributions`, about 50 ms once a
         process), attached the first time a position needs them: a program that never
         meets a bear-off of 15 checkers never computes them."""
         with self._first_lock:
