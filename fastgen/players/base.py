@@ -212,12 +212,13 @@ class FunctionEvaluator(Evaluator):
     handed read-only boards, and its answers are checked (shape, finite values in [0, 1],
     and the order rules unless its attribute ``ordered`` is false):
     :class:`~fastgen.errors.InvalidOutputError` naming it otherwise. A ``covers(boards)``
-    method and a ``digest()`` of the callable are kept."""
+    method, a ``digest()`` and the attribute ``distinct_only`` of the callable are kept."""
 
     def __init__(self, fn: Any, name: str | None = None) -> None:
         self.fn = fn
         self.name = name or str(getattr(fn, "__name__", type(fn).__name__))
         self.ordered = bool(getattr(fn, "ordered", True))  # type: ignore[misc]
+        self.distinct_only = bool(getattr(fn, "distinct_only", False))  # type: ignore[misc]
         covers = getattr(fn, "covers", None)
         if callable(covers):
             self.covers = covers
