@@ -16,12 +16,11 @@ fastgen/features.py.
 
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memcmp
 
 import numpy as np
 
 cdef extern from "_board_hash.h":
-    uint64_t fg_board_hash(const int8_t* p) noexcept nogil
+    uint64_t fg_board_slot(const int64_t* table, uint64_t mask, const int8_t* base, const int8_t* p) noexcept nogil
 
 cdef extern from "_features.h":
     void fg_init_tables() noexcept nogil
@@ -87,7 +86,7 @@ def first_equal(const int8_t[:, :, ::1] boards):
     """(N,) int64: for each (2, 25) board, the index of the first board equal to it, byte
     for byte (its own index when none comes before). One pass over a hash table of
     twice the boards (their indices), without the GIL."""
-    cdef Py_ssize_t i, n = boards.shape[0], j
+    cdef Py_ssize_t i, n = boards.shape[0]
     out = np.arange(n, dtype=np.int64)
     if n < 2:
         return out
@@ -98,17 +97,12 @@ def first_equal(const int8_t[:, :, ::1] boards):
     cdef int64_t* table = <int64_t*> calloc(size, sizeof(int64_t))  # index + 1; 0: empty
     if table == NULL:
         raise MemoryError()
-    cdef uint64_t mask = <uint64_t> (size - 1)
-    cdef const int8_t* p
+    cdef uint64_t mask = <uint64_t> (size - 1), j
     with nogil:
         for i in range(n):
-            p = &boards[i, 0, 0]
-            j = <Py_ssize_t> (fg_board_hash(p) & mask)
-            while table[j] != 0:
-                if memcmp(&boards[table[j] - 1, 0, 0], p, 50) == 0:
-                    o[i] = table[j] - 1
-                    break
-                j = (j + 1) & <Py_ssize_t> mask
+            j = fg_board_slot(table, mask, &boards[0, 0, 0], &boards[i, 0, 0])
+            if table[j]:
+                o[i] = table[j] - 1
             else:
                 table[j] = i + 1
     free(table)

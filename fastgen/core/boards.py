@@ -1,4 +1,5 @@
-"""Board arrays: validation, conversion, the starting position and side swapping.
+"""Board arrays: validation, conversion, the starting position, side swapping and the
+distinct boards of a batch.
 
 The canonical board (docs/RULES.md R4) is an ``int8`` array of shape ``(2, 25)``:
 row 0 is the opponent, row 1 the side on roll; index ``i`` in 0..23 is that side's
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastgen.core import _core
+from fastgen.core import _core, _features
 from fastgen.errors import InvalidBoardError, InvalidDiceError
 from fastgen._typing import ArrayLike, DiceLike, Int8Array
 
@@ -24,6 +25,7 @@ __all__ = [
     "as_dice",
     "as_dice_batch",
     "swap_sides",
+    "distinct_boards",
 ]
 
 _START_ROW = np.zeros(25, dtype=np.int8)
@@ -163,3 +165,19 @@ def swap_sides(boards: ArrayLike) -> Int8Array:
     if arr.ndim < 2 or arr.shape[-2:] != (2, 25):
         raise InvalidBoardError(f"boards must have shape (..., 2, 25), got {arr.shape}")
     return arr[..., ::-1, :].copy()
+
+
+def distinct_boards(boards: Int8Array) -> tuple[np.ndarray, np.ndarray] | None:
+    """None when no two of the (N, 2, 25) int8 *boards* (checked by the caller) are equal;
+    else ``(distinct, back)``: the index of the first of each group of equal boards, in
+    order, and for each board the place of its first among them, so that
+    ``boards[distinct][back]`` is *boards*: what lets a costly evaluator be asked about
+    each distinct position once and its answers be spread back."""
+    n = boards.shape[0]
+    first = _features.first_equal(np.ascontiguousarray(boards))
+    distinct = np.flatnonzero(first == np.arange(n))
+    if distinct.size == n:
+        return None
+    where = np.empty(n, dtype=np.int64)
+    where[distinct] = np.arange(distinct.size)
+    return distinct, where[first]

@@ -26,7 +26,7 @@ from typing import Any, Callable
 import numpy as np
 
 from fastgen.core import _features
-from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES
+from fastgen.core.boards import DISTINCT_ROLLS, ROLL_CHANCES, distinct_boards
 from fastgen.core.generate import plays_batch
 from fastgen.core.state import MatchState
 from fastgen.cube.decision import check_state, decide_values, may_double
@@ -140,15 +140,11 @@ def _distinct_answer(evaluator: Callable[[np.ndarray], Any], boards: np.ndarray,
     look-ahead) is asked about each distinct position once: the plays of different rolls
     and of equal boards often lead to the same position (four in ten of a 2-ply
     search's)."""
-    if not getattr(evaluator, "distinct_only", False):
+    split = distinct_boards(boards) if getattr(evaluator, "distinct_only", False) else None
+    if split is None:
         return checked_answer(evaluator, boards, threads)
-    first = _features.first_equal(boards)
-    distinct = np.flatnonzero(first == np.arange(first.shape[0]))
-    if distinct.size == first.shape[0]:
-        return checked_answer(evaluator, boards, threads)
-    where = np.empty(first.shape[0], dtype=np.int64)
-    where[distinct] = np.arange(distinct.size)
-    return checked_answer(evaluator, np.ascontiguousarray(boards[distinct]), threads)[where[first]]
+    distinct, back = split
+    return checked_answer(evaluator, np.ascontiguousarray(boards[distinct]), threads)[back]
 
 
 class _Replies:

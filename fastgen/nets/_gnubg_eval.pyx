@@ -13,8 +13,8 @@ Greedy games run whole inside the simulations' game loops (fastgen/sim/_play.pyx
 (``GnubgChooser``, a ``Chooser`` of fastgen/core/_chooser.pxd).
 """
 
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
-from libc.string cimport memcmp, memcpy
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memcpy
 from libc.stdlib cimport calloc, free, malloc, realloc
 
 from fastgen.core._chooser cimport Chooser
@@ -60,16 +60,16 @@ cdef extern from "_platform.h":
     int fg_stopped(const int* flag) noexcept nogil   # the stop flag's poll (see _platform.h)
 
 cdef extern from "_board_hash.h":
-    uint64_t fg_board_hash(const int8_t* p) noexcept nogil
+    uint64_t fg_board_slot(const int64_t* table, uint64_t mask, const int8_t* base, const int8_t* p) noexcept nogil
 
 
 ctypedef struct PruneCache:
     # the pruning nets' corrected outputs of the boards of one pass (prune_keep's rows),
     # each distinct board valued once: the plays of different rolls often lead to the
-    # same position. slot: a hash table of row numbers + 1 (0: empty), mask + 1 of them;
+    # same position. slot: a table of row numbers + 1 (0: empty; fg_board_slot), mask + 1;
     # out: five floats a row, at the row of the board's first occurrence; base: row 0.
-    int32_t* slot
-    Py_ssize_t mask
+    int64_t* slot
+    uint64_t mask
     float* out
     const int8_t* base
 
@@ -275,11 +275,11 @@ cdef class GnubgKernel:
         cdef Py_ssize_t rows = offsets[g_hi] - offsets[g_lo], size = 1
         while size < 2 * rows:
             size <<= 1
-        cache.slot = <int32_t*> calloc(size, sizeof(int32_t))
-        cache.mask = size - 1
+        cache.slot = <int64_t*> calloc(size, sizeof(int64_t))
+        cache.mask = <uint64_t> (size - 1)
         cache.out = <float*> malloc((rows + 1) * 5 * sizeof(float))
         cache.base = &boards[offsets[g_lo], 0, 0] if rows > 0 else NULL
-        if work == NULL or best == NULL or val == NULL or cache.slot == NULL or cache.out == NULL or rows >= 1 << 30:
+        if work == NULL or best == NULL or val == NULL or cache.slot == NULL or cache.out == NULL:
             free(work)
             free(best)
             free(val)
@@ -473,26 +473,21 @@ cdef void pruned_outputs(const fgg_nets* nets, fgg_work* w, const int8_t* raw, b
     answer), else valued and kept there."""
     cdef int8_t turned[50]
     cdef const int8_t* b
-    cdef Py_ssize_t j = 0, row = 0
-    cdef int32_t e
+    cdef Py_ssize_t row = 0
+    cdef uint64_t j = 0
     cdef int q
     if cache != NULL:
         row = (raw - cache.base) // BOARD_BYTES
-        j = <Py_ssize_t> (fg_board_hash(raw) & <uint64_t> cache.mask)
-        while True:
-            e = cache.slot[j]
-            if e == 0:
-                break
-            if memcmp(cache.base + <Py_ssize_t> (e - 1) * BOARD_BYTES, raw, BOARD_BYTES) == 0:
-                for q in range(5):
-                    o[q] = cache.out[<Py_ssize_t> (e - 1) * 5 + q]
-                return
-            j = (j + 1) & cache.mask
+        j = fg_board_slot(cache.slot, cache.mask, cache.base, raw)
+        if cache.slot[j]:
+            for q in range(5):
+                o[q] = cache.out[(cache.slot[j] - 1) * 5 + q]
+            return
     b = opponent_first(raw, swap, turned)
     fgg_prune(nets, w, b, cls, o)
     fgg_correct(b, cls, o, &nets.tables)
     if cache != NULL:
-        cache.slot[j] = <int32_t> (row + 1)
+        cache.slot[j] = row + 1
         for q in range(5):
             cache.out[row * 5 + q] = o[q]
 

@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 
 from fastgen.bearoff.evaluate import covered as bearoff_covered, evaluate as bearoff_evaluate
-from fastgen.core import _features
+from fastgen.core.boards import distinct_boards
 from fastgen.core.features import encode_trusted, scheme_width
 from fastgen.core.ids import position_id
 from fastgen.errors import (
@@ -187,12 +187,10 @@ def evaluate(evaluator: Any, boards: np.ndarray, stats: dict | None = None,
         # an evaluator that costs far more than a look-up (its attribute distinct_only:
         # GNU Backgammon's nets, any look-ahead) is asked about each distinct position
         # once: the plays of different rolls often lead to the same one
-        first = _features.first_equal(np.ascontiguousarray(boards))
-        distinct = np.flatnonzero(first == np.arange(n))
-        if distinct.size < n:
-            where = np.empty(n, dtype=np.int64)
-            where[distinct] = np.arange(distinct.size)
-            return _evaluate(ev, boards[distinct], stats, chunk, threads, turned)[where[first]]
+        split = distinct_boards(boards)
+        if split is not None:
+            distinct, back = split
+            return _evaluate(ev, boards[distinct], stats, chunk, threads, turned)[back]
     return _evaluate(ev, boards, stats, chunk, threads, turned)
 
 
