@@ -41,8 +41,10 @@ cdef extern from "_gnubg_inputs.h":
     int fgg_classify_flat(const int8_t* b) noexcept nogil
     void fgg_race_flat(const int8_t* b, float* out) noexcept nogil
     void fgg_contact_flat(const int8_t* b, int version, int crashed, float* out) noexcept nogil
+    int fgg_shots_select(int on) noexcept nogil
 
 fgg_init()
+fgg_shots_select(0)
 
 #: The classes ``classify`` returns.
 OVER = FGG_OVER
@@ -99,6 +101,15 @@ cdef object _contact_like(boards, version, int crashed):
         for i in range(b.shape[0]):
             fgg_contact_flat(&b[i, 0, 0], v, crashed, &o[i, 0])
     return out
+
+
+def select_shots(on):
+    """Compute this module's shot inputs (PIPLOSS, P1, P2 of :func:`contact_inputs` and
+    :func:`crashed_inputs`) by the AVX-512 loops (*on*, when the CPU has AVX-512 F and
+    CD: the 39 ways of hitting a vector lane each) or by the plain ones (the default
+    here; the evaluator's kernel uses the vector loops when it selects AVX-512). Returns
+    whether the vector loops are in use. The two give the same integers: for tests."""
+    return bool(fgg_shots_select(1 if on else 0))
 
 
 def contact_inputs(boards, version=1.01):

@@ -81,6 +81,7 @@ static int fgg_select(int best) {
     fgg_level = 0;
     if (best >= 1 && __builtin_cpu_supports("avx2")) fgg_level = 1;
     if (best >= 2 && __builtin_cpu_supports("avx512f")) fgg_level = 2;
+    fgg_shots_select(fgg_level == 2);
 #else
     (void)best;
 #endif
