@@ -20,7 +20,8 @@ mixed classes from games of mixed strength (tests/_gnubg_positions.py), in game 
 * ``test_two_plies``: the same at 2 plies, 200 of the positions, against
   ``gnubg_nn.probabilities(board, 2)``.
 * ``test_greedy_play``: a duel's turns: ``fastgen.duel("gnubg:0", "gnubg:0", ...)``
-  against gnubg-nn's own player (``gnubg-nn:0``) in turns a second.
+  against gnubg-nn's own player (``gnubg-nn:0``) in turns a second, 1,000 games each,
+  warm (each side's nets loaded by a first duel of two games).
 
 Nothing is asserted: the machine is shared, and its speed varies through the day.
 """
@@ -129,7 +130,11 @@ def test_two_plies(benchmark, positions):
 
 @pytest.mark.benchmark(group="gnubg-nets")
 def test_greedy_play(benchmark):
-    games = 200
+    games = 1000
+    # warm: each side's nets loaded (and gnubg-nn imported) before the timing; a duel
+    # of a few hundred games is otherwise mostly the nets' loading
+    fastgen.duel("gnubg:0", "gnubg:0", 2, seed=2)
+    fastgen.duel("gnubg-nn:0", "gnubg-nn:0", 2, seed=2)
     mine = benchmark.pedantic(lambda: fastgen.duel("gnubg:0", "gnubg:0", games, seed=1), rounds=1, iterations=1)
     t = time.perf_counter()
     theirs = fastgen.duel("gnubg-nn:0", "gnubg-nn:0", games, seed=1)
