@@ -762,9 +762,9 @@ static inline void fgg_half_inputs(const int8_t* me, const int8_t* opp, const fg
     }
 }
 
-/* the 250 inputs of the contact net (crashed = 0) or of the crashed net (crashed = 1) */
-static inline void fgg_contact_inputs(const int8_t b[2][25], int version, int crashed, float* out) {
-    fgg_base_units(b, out);
+/* the 50 inputs past the base units of the contact net (crashed = 0) or of the crashed
+ * net (crashed = 1), into out[200..249] (out[0..199] left alone) */
+static inline void fgg_contact_extra(const int8_t b[2][25], int version, int crashed, float* out) {
     float* first = out + 200;   /* the side on roll's hand-made inputs */
     float* second = out + 225;  /* the other side's */
     fgg_side s0, s1;
@@ -779,11 +779,20 @@ static inline void fgg_contact_inputs(const int8_t b[2][25], int version, int cr
     memcpy(second, off[crashed ? off0 : off1], sizeof(off[0]));
 }
 
+/* the 250 inputs of the contact net (crashed = 0) or of the crashed net (crashed = 1) */
+static inline void fgg_contact_inputs(const int8_t b[2][25], int version, int crashed, float* out) {
+    fgg_base_units(b, out);
+    fgg_contact_extra(b, version, crashed, out);
+}
+
 /* the same over a flat pointer to the 50 counts (rows 0 then 1), for Cython */
 static inline int fgg_classify_flat(const int8_t* p) { return fgg_classify((const int8_t(*)[25])p); }
 static inline void fgg_race_flat(const int8_t* p, float* out) { fgg_race_inputs((const int8_t(*)[25])p, out); }
 static inline void fgg_contact_flat(const int8_t* p, int version, int crashed, float* out) {
     fgg_contact_inputs((const int8_t(*)[25])p, version, crashed, out);
+}
+static inline void fgg_contact_extra_flat(const int8_t* p, int version, int crashed, float* out) {
+    fgg_contact_extra((const int8_t(*)[25])p, version, crashed, out);
 }
 
 #endif

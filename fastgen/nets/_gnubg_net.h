@@ -154,6 +154,52 @@ __attribute__((target("avx512f,popcnt"))) static int fgg_nonzero_avx512(const fl
     }
     return m;
 }
+
+/* The base units that are not 0 (fgg_base_nonzero's list: the 200 units' indices and
+ * values in index order) eight points at a time: each point's two possible entries, its
+ * one-hot unit (1, 2, 3 or more checkers: 4i + min(n, 3) - 1, value 1) and its fourth
+ * unit (more than 3: 4i + 3, value (n - 3) / 2), side by side in a 16-lane vector, the
+ * absent ones packed out; the bar's cumulative units one by one. Writes up to 15 entries
+ * past the count. */
+__attribute__((target("avx512f,popcnt"))) static int fgg_base_nonzero_avx512(const int8_t* b, int* at, float* val) {
+    /* lane 2k: point k's one-hot unit, lane 2k + 1: its fourth unit */
+    const __m512i pair = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+    const __m512i need = _mm512_setr_epi32(1, 4, 1, 4, 1, 4, 1, 4, 1, 4, 1, 4, 1, 4, 1, 4);
+    const __m512i odd = _mm512_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1);
+    const __m512i one = _mm512_set1_epi32(1), three = _mm512_set1_epi32(3);
+    const __m512 half = _mm512_set1_ps(0.5f), onef = _mm512_set1_ps(1.0f);
+    int m = 0;
+    for (int s = 0; s < 2; s++) {
+        const int8_t* row = b + 25 * s;
+        for (int p0 = 0; p0 < 24; p0 += 8) {
+            /* the counts of points p0..p0+7, each twice */
+            const __m512i n8 = _mm512_cvtepi8_epi32(_mm_loadl_epi64((const __m128i*)(row + p0)));
+            const __m512i n = _mm512_permutexvar_epi32(pair, n8);
+            const __mmask16 k = _mm512_cmpge_epi32_mask(n, need);
+            /* one-hot: 4i + min(n, 3) - 1; fourth: 4i + 3 */
+            const __m512i i4 = _mm512_slli_epi32(_mm512_add_epi32(pair, _mm512_set1_epi32(p0)), 2);
+            const __m512i unit = _mm512_mask_blend_epi32((__mmask16)0xAAAA, _mm512_sub_epi32(_mm512_min_epi32(n, three), one),
+                                                         three);
+            const __m512i idx = _mm512_add_epi32(_mm512_set1_epi32(100 * s), _mm512_add_epi32(i4, unit));
+            /* (n - 3) / 2 as the plain loop's division: exact, so the same as * 0.5 */
+            const __m512 v = _mm512_mask_blend_ps(_mm512_test_epi32_mask(odd, odd), onef,
+                                                  _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(n, three)), half));
+            _mm512_storeu_si512((void*)(at + m), _mm512_maskz_compress_epi32(k, idx));
+            _mm512_storeu_ps(val + m, _mm512_maskz_compress_ps(k, v));
+            m += _mm_popcnt_u32(k);
+        }
+        const int n = row[24]; /* the bar: at least 1, 2, 3 there, and (n - 3) / 2 beyond 3 */
+        for (int u = 0; u < 3 && u < n; u++) {
+            at[m] = 100 * s + 96 + u;
+            val[m++] = 1.0f;
+        }
+        if (n > 3) {
+            at[m] = 100 * s + 99;
+            val[m++] = (n - 3) / 2.0f;
+        }
+    }
+    return m;
+}
 #endif
 
 /* h[j] = threshold_j + the inputs' terms in index order. 32 units at a time in a small
@@ -331,15 +377,39 @@ static void fgg_activations_of(const fgg_net* net, int m, const int* at, const f
     fgg_sigmoid_plain(h, -net->beta_h, net->n_hid, a);
 }
 
+/* fgg_nonzero by the loops of fgg_level (up to 15 entries written past the count) */
+static inline int fgg_nonzero_best(const float* x, int n, int* at, float* val) {
+#ifdef FGG_DISPATCH
+    if (fgg_level == 2) return fgg_nonzero_avx512(x, n, at, val);
+    if (fgg_level == 1) return fgg_nonzero_avx2(x, n, at, val);
+#endif
+    return fgg_nonzero(x, n, at, val);
+}
+
 /* the same for inputs x[0..n_in-1]; at and val: scratch of n_in + 16 each */
 static void fgg_activations(const fgg_net* net, const float* x, float* h, int* at, float* val, float* a) {
+    fgg_activations_of(net, fgg_nonzero_best(x, net->n_in, at, val), at, val, h, a);
+}
+
+/* the same for a contact or crashed position (board b): x holds only its inputs past
+ * the 200 base units (x[200..249], fgg_contact_extra); the base units that are not 0
+ * are listed straight from the counts (AVX-512; the plain loops write the 200 floats
+ * and scan them): the same list, in index order */
+static void fgg_activations_contact(const fgg_net* net, const int8_t* b, float* x, float* h, int* at, float* val,
+                                    float* a) {
     int m;
 #ifdef FGG_DISPATCH
-    if (fgg_level == 2) m = fgg_nonzero_avx512(x, net->n_in, at, val);
-    else if (fgg_level == 1) m = fgg_nonzero_avx2(x, net->n_in, at, val);
-    else
+    if (fgg_level == 2) {
+        m = fgg_base_nonzero_avx512(b, at, val);
+        const int k = fgg_nonzero_avx512(x + 200, net->n_in - 200, at + m, val + m);
+        for (int q = m; q < m + k; q++) at[q] += 200;
+        m += k;
+    } else
 #endif
-        m = fgg_nonzero(x, net->n_in, at, val);
+    {
+        fgg_base_units((const int8_t(*)[25])b, x);
+        m = fgg_nonzero_best(x, net->n_in, at, val);
+    }
     fgg_activations_of(net, m, at, val, h, a);
 }
 
@@ -511,11 +581,11 @@ static int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* 
         net = &nets->race;
         break;
     case FGG_CRASHED:
-        fgg_contact_flat(b, nets->version, 1, w->x);
+        fgg_contact_extra_flat(b, nets->version, 1, w->x);
         net = &nets->crashed;
         break;
     case FGG_CONTACT:
-        fgg_contact_flat(b, nets->version, 0, w->x);
+        fgg_contact_extra_flat(b, nets->version, 0, w->x);
         net = &nets->contact;
         break;
     case FGG_BEAROFF:
@@ -526,7 +596,8 @@ static int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* 
     }
     fgg_pending* p = &w->wait[cls - FGG_RACE];
     const int l = p->n;
-    fgg_activations(net, w->x, w->h, w->at, w->val, p->rows[l]);
+    if (cls == FGG_RACE) fgg_activations(net, w->x, w->h, w->at, w->val, p->rows[l]);
+    else fgg_activations_contact(net, b, w->x, w->h, w->at, w->val, p->rows[l]);
     memcpy(p->b[l], b, 50);
     p->out[l] = out;
     if (++p->n == FGG_BLOCK) fgg_flush(nets, w, cls);
