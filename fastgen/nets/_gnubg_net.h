@@ -134,14 +134,16 @@ __attribute__((target("avx2"))) static int fgg_nonzero_avx2(const float* x, int 
     return m;
 }
 
-/* fgg_nonzero 16 inputs at a time: the non-zero lanes' values and indices packed to the
- * front of a register (compress) and stored whole. The packing goes through a register,
+/* fgg_nonzero 16 inputs at a time, their indices counted from `first`: the non-zero
+ * lanes' values and indices packed to the front of a register (compress) and stored whole. The packing goes through a register,
  * not a compressing store to memory: that one is microcoded and slow on some CPUs (AMD
  * Zen 4). Writes up to 15 entries past the count: at and val need FGG_MAX_INPUTS + 16. */
-__attribute__((target("avx512f,popcnt"))) static int fgg_nonzero_avx512(const float* x, int n, int* at, float* val) {
+__attribute__((target("avx512f,popcnt"))) static int fgg_nonzero_from_avx512(const float* x, int n, int first, int* at,
+                                                                             float* val) {
     const __m512 zero = _mm512_setzero_ps();
     const __m512i step = _mm512_set1_epi32(16);
-    __m512i idx = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m512i idx = _mm512_add_epi32(_mm512_set1_epi32(first),
+                                   _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
     int m = 0;
     for (int i = 0; i < n; i += 16) {
         const __mmask16 in = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1);
@@ -153,6 +155,11 @@ __attribute__((target("avx512f,popcnt"))) static int fgg_nonzero_avx512(const fl
         idx = _mm512_add_epi32(idx, step);
     }
     return m;
+}
+
+/* the same with the indices from 0 */
+__attribute__((target("avx512f,popcnt"))) static int fgg_nonzero_avx512(const float* x, int n, int* at, float* val) {
+    return fgg_nonzero_from_avx512(x, n, 0, at, val);
 }
 
 /* The base units that are not 0 (fgg_base_nonzero's list: the 200 units' indices and
@@ -401,9 +408,7 @@ static void fgg_activations_contact(const fgg_net* net, const int8_t* b, float* 
 #ifdef FGG_DISPATCH
     if (fgg_level == 2) {
         m = fgg_base_nonzero_avx512(b, at, val);
-        const int k = fgg_nonzero_avx512(x + 200, net->n_in - 200, at + m, val + m);
-        for (int q = m; q < m + k; q++) at[q] += 200;
-        m += k;
+        m += fgg_nonzero_from_avx512(x + 200, net->n_in - 200, 200, at + m, val + m);
     } else
 #endif
     {
