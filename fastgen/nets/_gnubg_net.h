@@ -621,7 +621,12 @@ static void fgg_prune(const fgg_nets* nets, fgg_work* w, const int8_t* b, int cl
     const fgg_net* net = cls == FGG_RACE ? &nets->prune_race : cls == FGG_CRASHED ? &nets->prune_crashed
                                                                                  : &nets->prune_contact;
     float a[FGG_MAX_HIDDEN], r[5];
-    const int m = fgg_base_nonzero((const int8_t(*)[25])b, w->at, w->val);
+    int m;
+#ifdef FGG_DISPATCH
+    if (fgg_level == 2) m = fgg_base_nonzero_avx512(b, w->at, w->val);
+    else
+#endif
+        m = fgg_base_nonzero((const int8_t(*)[25])b, w->at, w->val);
     fgg_activations_of(net, m, w->at, w->val, w->h, a);
     const int nh = net->n_hid;
     /* the five sums side by side (each still in order of the hidden units): five chains
