@@ -6,8 +6,9 @@
  * three vectors of 16 lanes (ways 0..15, 16..31, 32..38), each lane doing the plain
  * loops' integer arithmetic for its way; then the 15 rolls of two different dice side by
  * side in one vector and the 6 doubles in another, their ways' values brought in by
- * permutes. Integers throughout: the same sums as the plain loops (a test compares them
- * through the nets' outputs at every instruction set). */
+ * permutes. Integers throughout: the same sums as the plain loops
+ * (tests/test_gnubg_shots.py compares the inputs, the instruction-set test the nets'
+ * outputs). */
 #ifndef FASTGEN_GNUBG_SHOTS_AVX512_H
 #define FASTGEN_GNUBG_SHOTS_AVX512_H
 
