@@ -135,9 +135,10 @@ __attribute__((target("avx2"))) static int fgg_nonzero_avx2(const float* x, int 
 }
 
 /* fgg_nonzero 16 inputs at a time, their indices counted from `first`: the non-zero
- * lanes' values and indices packed to the front of a register (compress) and stored whole. The packing goes through a register,
- * not a compressing store to memory: that one is microcoded and slow on some CPUs (AMD
- * Zen 4). Writes up to 15 entries past the count: at and val need FGG_MAX_INPUTS + 16. */
+ * lanes' values and indices packed to the front of a register (compress) and stored
+ * whole. The packing goes through a register, not a compressing store to memory: that
+ * one is microcoded and slow on some CPUs (AMD Zen 4). Writes up to 15 entries past the
+ * count: at and val need FGG_MAX_INPUTS + 16. */
 __attribute__((target("avx512f,popcnt"))) static int fgg_nonzero_from_avx512(const float* x, int n, int first, int* at,
                                                                              float* val) {
     const __m512 zero = _mm512_setzero_ps();
@@ -172,7 +173,7 @@ __attribute__((target("avx512f,popcnt"))) static int fgg_base_nonzero_avx512(con
     /* lane 2k: point k's one-hot unit, lane 2k + 1: its fourth unit */
     const __m512i pair = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
     const __m512i need = _mm512_setr_epi32(1, 4, 1, 4, 1, 4, 1, 4, 1, 4, 1, 4, 1, 4, 1, 4);
-    const __m512i odd = _mm512_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1);
+    const __mmask16 fourth = 0xAAAA; /* the odd lanes */
     const __m512i one = _mm512_set1_epi32(1), three = _mm512_set1_epi32(3);
     const __m512 half = _mm512_set1_ps(0.5f), onef = _mm512_set1_ps(1.0f);
     int m = 0;
@@ -185,11 +186,10 @@ __attribute__((target("avx512f,popcnt"))) static int fgg_base_nonzero_avx512(con
             const __mmask16 k = _mm512_cmpge_epi32_mask(n, need);
             /* one-hot: 4i + min(n, 3) - 1; fourth: 4i + 3 */
             const __m512i i4 = _mm512_slli_epi32(_mm512_add_epi32(pair, _mm512_set1_epi32(p0)), 2);
-            const __m512i unit = _mm512_mask_blend_epi32((__mmask16)0xAAAA, _mm512_sub_epi32(_mm512_min_epi32(n, three), one),
-                                                         three);
+            const __m512i unit = _mm512_mask_blend_epi32(fourth, _mm512_sub_epi32(_mm512_min_epi32(n, three), one), three);
             const __m512i idx = _mm512_add_epi32(_mm512_set1_epi32(100 * s), _mm512_add_epi32(i4, unit));
             /* (n - 3) / 2 as the plain loop's division: exact, so the same as * 0.5 */
-            const __m512 v = _mm512_mask_blend_ps(_mm512_test_epi32_mask(odd, odd), onef,
+            const __m512 v = _mm512_mask_blend_ps(fourth, onef,
                                                   _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(n, three)), half));
             _mm512_storeu_si512((void*)(at + m), _mm512_maskz_compress_epi32(k, idx));
             _mm512_storeu_ps(val + m, _mm512_maskz_compress_ps(k, v));
@@ -382,6 +382,15 @@ static void fgg_activations_of(const fgg_net* net, int m, const int* at, const f
 #endif
     fgg_hidden_plain(net, m, at, val, h);
     fgg_sigmoid_plain(h, -net->beta_h, net->n_hid, a);
+}
+
+/* fgg_base_nonzero by the loops of fgg_level (AVX-512 writes up to 15 entries past the
+ * count) */
+static inline int fgg_base_list(const int8_t* b, int* at, float* val) {
+#ifdef FGG_DISPATCH
+    if (fgg_level == 2) return fgg_base_nonzero_avx512(b, at, val);
+#endif
+    return fgg_base_nonzero((const int8_t(*)[25])b, at, val);
 }
 
 /* fgg_nonzero by the loops of fgg_level (up to 15 entries written past the count) */
@@ -615,18 +624,13 @@ static int fgg_queue(const fgg_nets* nets, fgg_work* w, const int8_t* b, float* 
  * race net (fgg_correct_race; found against gnubg-nn's pruning evaluation as a black
  * box: no straggler test, no clamps, no floor). Its inputs are
  * the 200 base units whatever the class, read from the board as the list of those not 0
- * (fgg_base_nonzero); the output sums run in order, one position at
+ * (fgg_base_list); the output sums run in order, one position at
  * a time (the nets are small: 16 or 8 hidden units). */
 static void fgg_prune(const fgg_nets* nets, fgg_work* w, const int8_t* b, int cls, float* out) {
     const fgg_net* net = cls == FGG_RACE ? &nets->prune_race : cls == FGG_CRASHED ? &nets->prune_crashed
                                                                                  : &nets->prune_contact;
     float a[FGG_MAX_HIDDEN], r[5];
-    int m;
-#ifdef FGG_DISPATCH
-    if (fgg_level == 2) m = fgg_base_nonzero_avx512(b, w->at, w->val);
-    else
-#endif
-        m = fgg_base_nonzero((const int8_t(*)[25])b, w->at, w->val);
+    const int m = fgg_base_list(b, w->at, w->val);
     fgg_activations_of(net, m, w->at, w->val, w->h, a);
     const int nh = net->n_hid;
     /* the five sums side by side (each still in order of the hidden units): five chains
