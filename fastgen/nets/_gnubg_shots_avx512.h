@@ -171,7 +171,7 @@ FGG_AVX512_SHOTS void fgg_rolls_bar1_16(const __m512i* m, const fgg_side* sopp, 
     const __m512i rest_m = _mm512_and_si512(m[0], _mm512_set1_epi32(0xFFFFFE));
     const __m512i rest = fgg_ones16(_mm512_test_epi32_mask(rest_m, rest_m));
     const __m512i rpip = _mm512_add_epi32(_mm512_sub_epi32(fgg_high16(rest_m), _mm512_loadu_si512(L->dist)), one);
-    const __m512i bar0 = fgg_ones16(bar[0]);
+    const __m512i bar0 = fgg_ones16(bar[0]), bar1 = fgg_ones16(bar[1]), bar2 = fgg_ones16(bar[2]);
     /* rolls of two different dice: the die hi + 1 enters on the index hi */
     const __m512i ilo = _mm512_loadu_si512(L->pair_lo), ihi = _mm512_loadu_si512(L->pair_hi);
     const __m512i iw = _mm512_loadu_si512(L->pair_w);
@@ -184,7 +184,7 @@ FGG_AVX512_SHOTS void fgg_rolls_bar1_16(const __m512i* m, const fgg_side* sopp, 
     __m512i pips = _mm512_max_epi32(_mm512_permutexvar_epi32(ilo, pip[0]), _mm512_permutexvar_epi32(ihi, pip[0]));
     pips = _mm512_mask_max_epi32(pips, c_lo, pips, _mm512_permutexvar_epi32(ilo, rpip));
     pips = _mm512_mask_max_epi32(pips, c_hi, pips, _mm512_permutexvar_epi32(ihi, rpip));
-    const __mmask16 bw = (__mmask16)_mm512_test_epi32_mask(_mm512_permutex2var_epi32(fgg_ones16(bar[0]), iw, fgg_ones16(bar[1])), one);
+    const __mmask16 bw = _mm512_test_epi32_mask(_mm512_permutex2var_epi32(bar0, iw, bar1), one);
     count = _mm512_mask_add_epi32(count, bw, _mm512_max_epi32(count, one), _mm512_permutex2var_epi32(e[0], iw, e[1]));
     pips = _mm512_max_epi32(pips, _mm512_permutex2var_epi32(pip[0], iw, pip[1]));
     fgg_add_rolls16(t, 2, 0x7FFF, count, pips);
@@ -193,7 +193,6 @@ FGG_AVX512_SHOTS void fgg_rolls_bar1_16(const __m512i* m, const fgg_side* sopp, 
                         & ~_mm512_test_epi32_mask(_mm512_srlv_epi32(made, _mm512_loadu_si512(L->dbl_entry)), one);
     count = _mm512_add_epi32(bar0, fgg_ones16(c));
     pips = _mm512_mask_max_epi32(pip[0], c, pip[0], rpip);
-    const __m512i bar1 = fgg_ones16(bar[1]), bar2 = fgg_ones16(bar[2]);
     for (int s = 0; s < 3; s++) {
         const __m512i ix = _mm512_loadu_si512(L->dbl_w[s]);
         const __mmask16 bs = _mm512_test_epi32_mask(_mm512_permutex2var_epi32(bar1, ix, bar2), one);
